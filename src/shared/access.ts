@@ -1,0 +1,235 @@
+/**
+ * The one access policy: roles, the screens each role may open, the API permissions behind those
+ * screens, and the PHI masking rules. The server's guards, the client's route guard, the sidebar,
+ * global search scoping and the permission matrix on /compliance are all derived from this file.
+ * Imports nothing but zod so that it runs in the browser and in Node alike.
+ */
+import { z } from 'zod';
+
+export const ROLES = ['guest', 'nurse_manager', 'doctor', 'billing_admin', 'patient', 'admin'] as const;
+export const roleSchema = z.enum(ROLES);
+export type Role = (typeof ROLES)[number];
+
+/** SPEC 2.2: the role name in the top bar shows underscores as spaces. */
+export function roleLabel(role: Role): string {
+  return role.replace(/_/g, ' ');
+}
+
+export const NAV_GROUPS = ['Main Menu', 'Analytics & Revenue', 'System'] as const;
+export type NavGroup = (typeof NAV_GROUPS)[number];
+
+/** Every screen of SPEC 2.1, in sidebar order (SPEC 2.2). '/' is an alias of '/home'. */
+export const SCREENS = [
+  { path: '/home', label: 'Dashboard', group: 'Main Menu' },
+  { path: '/patient-portal', label: 'Patient Portal', group: 'Main Menu' },
+  { path: '/patients', label: 'Patients', group: 'Main Menu' },
+  { path: '/appointments', label: 'Appointments', group: 'Main Menu' },
+  { path: '/overdue-followups', label: 'Overdue Follow-ups', group: 'Main Menu' },
+  { path: '/claims', label: 'Claims', group: 'Main Menu' },
+  { path: '/kpis', label: 'KPIs', group: 'Analytics & Revenue' },
+  { path: '/analytics', label: 'RCM Analytics', group: 'Analytics & Revenue' },
+  { path: '/billing', label: 'Billing Summary', group: 'Analytics & Revenue' },
+  { path: '/authorizations', label: 'Authorizations', group: 'Analytics & Revenue' },
+  { path: '/compliance', label: 'Compliance', group: 'System' },
+  { path: '/audit', label: 'Audit Logs', group: 'System' },
+  { path: '/rtm', label: 'Traceability Matrix', group: 'System' },
+  { path: '/settings', label: 'Settings', group: 'System' },
+] as const satisfies readonly { path: string; label: string; group: NavGroup }[];
+
+export type ScreenPath = (typeof SCREENS)[number]['path'];
+
+/** SPEC 2.1 route table ('/' is implied wherever '/home' is allowed). */
+export const SCREENS_BY_ROLE: Record<Role, readonly ScreenPath[]> = {
+  guest: ['/home', '/settings'],
+  nurse_manager: ['/home', '/patients', '/appointments', '/overdue-followups', '/authorizations', '/settings'],
+  doctor: [
+    '/home',
+    '/patients',
+    '/appointments',
+    '/overdue-followups',
+    '/authorizations',
+    '/analytics',
+    '/billing',
+    '/rtm',
+    '/settings',
+  ],
+  billing_admin: ['/home', '/claims', '/kpis', '/analytics', '/billing', '/audit', '/rtm', '/settings'],
+  patient: ['/patient-portal', '/settings'],
+  admin: [
+    '/home',
+    '/patients',
+    '/appointments',
+    '/overdue-followups',
+    '/authorizations',
+    '/claims',
+    '/analytics',
+    '/billing',
+    '/audit',
+    '/compliance',
+    '/rtm',
+    '/settings',
+  ],
+};
+
+/** Where '/' and the guard send a role (SPEC 2.1). */
+export function homePathFor(role: Role): ScreenPath {
+  return role === 'patient' ? '/patient-portal' : '/home';
+}
+
+function normalisePath(path: string): string {
+  const withoutQuery = path.split(/[?#]/)[0] ?? '/';
+  const trimmed = withoutQuery.length > 1 ? withoutQuery.replace(/\/+$/, '') : withoutQuery;
+  return trimmed === '' ? '/' : trimmed;
+}
+
+/** The screen a path belongs to ('/' counts as '/home'; sub-paths belong to their screen), or null. */
+export function screenOf(path: string): ScreenPath | null {
+  const p = normalisePath(path);
+  if (p === '/') return '/home';
+  for (const screen of SCREENS) {
+    if (p === screen.path || p.startsWith(`${screen.path}/`)) return screen.path;
+  }
+  return null;
+}
+
+/** SPEC 2.1: a role may open a route and its sub-paths. */
+export function canOpen(role: Role, path: string): boolean {
+  const screen = screenOf(path);
+  return screen !== null && SCREENS_BY_ROLE[role].includes(screen);
+}
+
+/**
+ * API permissions. DECISIONS 2: an API operation is open to a role exactly when that role may open a
+ * screen that needs it; the few admin-only operations name their roles outright.
+ */
+const PERMISSION_RULES = {
+  'dashboard:read': { screens: ['/home'], except: ['guest'] },
+  'patients:read': { screens: ['/patients', '/appointments'] },
+  'patients:write': { screens: ['/patients'] },
+  'appointments:read': { screens: ['/appointments'] },
+  'appointments:write': { screens: ['/appointments'] },
+  'worklist:read': { screens: ['/overdue-followups'] },
+  'authorizations:read': { screens: ['/authorizations'] },
+  'authorizations:write': { screens: ['/authorizations'] },
+  'claims:read': { screens: ['/claims', '/billing'] },
+  'claims:write': { screens: ['/claims'] },
+  'analytics:read': { screens: ['/claims', '/kpis', '/analytics', '/billing'] },
+  'billing:read': { screens: ['/billing'] },
+  'portal:read': { screens: ['/patient-portal'] },
+  'portal:pay': { screens: ['/patient-portal'] },
+  'audit:read': { screens: ['/audit'] },
+  'compliance:read': { screens: ['/compliance'] },
+  'rtm:run': { screens: ['/rtm'] },
+  'settings:own': { screens: ['/settings'] },
+  'settings:practice': { roles: ['nurse_manager', 'doctor', 'billing_admin', 'admin'] },
+  'users:manage': { roles: ['admin'] },
+  'system:admin': { roles: ['admin'] },
+} as const satisfies Record<string, { screens: readonly ScreenPath[]; except?: readonly Role[] } | { roles: readonly Role[] }>;
+
+export type Permission = keyof typeof PERMISSION_RULES;
+export const PERMISSIONS = Object.keys(PERMISSION_RULES) as Permission[];
+
+/** What a server route declares: a permission, 'authenticated' (any signed-in role) or 'public'. */
+export type RouteAccess = Permission | 'authenticated' | 'public';
+
+export function rolesWith(permission: Permission): Role[] {
+  const rule: { screens?: readonly ScreenPath[]; except?: readonly Role[]; roles?: readonly Role[] } =
+    PERMISSION_RULES[permission];
+  if (rule.roles) return [...rule.roles];
+  return ROLES.filter(
+    (role) =>
+      !(rule.except ?? []).includes(role) && (rule.screens ?? []).some((s) => SCREENS_BY_ROLE[role].includes(s)),
+  );
+}
+
+const GRANTS: Record<Role, ReadonlySet<Permission>> = Object.fromEntries(
+  ROLES.map((role) => [role, new Set(PERMISSIONS.filter((p) => rolesWith(p).includes(role)))]),
+) as Record<Role, ReadonlySet<Permission>>;
+
+export function can(role: Role, permission: Permission): boolean {
+  return GRANTS[role].has(permission);
+}
+
+/** Whether a caller (null = no session) passes a route's declared access. */
+export function allows(access: RouteAccess, role: Role | null): boolean {
+  if (access === 'public') return true;
+  if (role === null) return false;
+  if (access === 'authenticated') return true;
+  return can(role, access);
+}
+
+/** DECISIONS 1: MFA is required for every role but guest. */
+export function requiresMfa(role: Role): boolean {
+  return role !== 'guest';
+}
+
+// ---------------------------------------------------------------------------------------------
+// PHI masking (DECISIONS 3: SPEC 5 readings A and B reconciled). Applied by the server before data
+// leaves it; exports and prints use the same helper.
+
+export const MASKED_FIELDS = ['dob', 'phone', 'mrn', 'notes', 'allergies', 'meds'] as const;
+export type MaskedField = (typeof MASKED_FIELDS)[number];
+
+export const FIELD_VISIBLE_TO: Record<MaskedField, readonly Role[]> = {
+  dob: ['doctor', 'billing_admin', 'admin'],
+  phone: ['nurse_manager', 'doctor', 'billing_admin', 'admin'],
+  mrn: ['nurse_manager', 'doctor', 'admin'],
+  notes: ['doctor', 'admin'],
+  allergies: ['nurse_manager', 'doctor', 'admin'],
+  meds: ['nurse_manager', 'doctor', 'admin'],
+};
+
+export const RESTRICTED = '[ACCESS RESTRICTED]';
+
+export function seesField(role: Role, field: MaskedField): boolean {
+  return FIELD_VISIBLE_TO[field].includes(role);
+}
+
+/** Whether any patient field is masked for this role (drives the '(PHI is masked for your role)' note). */
+export function seesMaskedPhi(role: Role): boolean {
+  return MASKED_FIELDS.some((f) => !seesField(role, f));
+}
+
+export function maskText(field: Exclude<MaskedField, 'allergies' | 'meds'>, value: string, role: Role): string {
+  if (value === '' || seesField(role, field)) return value;
+  switch (field) {
+    case 'dob': {
+      const year = /^(\d{4})/.exec(value)?.[1] ?? '';
+      return `XX-XX-${year}`;
+    }
+    case 'phone': {
+      const digits = value.replace(/\D/g, '');
+      return digits.length < 4 ? '***' : `***-***-${digits.slice(-4)}`;
+    }
+    case 'mrn':
+      return value.length <= 2 ? value.replace(/./g, '*') : '*'.repeat(value.length - 2) + value.slice(-2);
+    case 'notes':
+      return RESTRICTED;
+  }
+}
+
+export function maskList(field: 'allergies' | 'meds', values: readonly string[], role: Role): string[] {
+  if (values.length === 0 || seesField(role, field)) return [...values];
+  return [RESTRICTED];
+}
+
+export interface PatientPhi {
+  dob: string;
+  phone: string;
+  mrn: string;
+  notes: string;
+  allergies: string[];
+  meds: string[];
+}
+
+/** Masks every PHI field a record carries; fields the record does not have stay absent. */
+export function maskPatient<T extends Partial<PatientPhi>>(record: T, role: Role): T {
+  const out: T = { ...record };
+  if (record.dob !== undefined) out.dob = maskText('dob', record.dob, role);
+  if (record.phone !== undefined) out.phone = maskText('phone', record.phone, role);
+  if (record.mrn !== undefined) out.mrn = maskText('mrn', record.mrn, role);
+  if (record.notes !== undefined) out.notes = maskText('notes', record.notes, role);
+  if (record.allergies !== undefined) out.allergies = maskList('allergies', record.allergies, role);
+  if (record.meds !== undefined) out.meds = maskList('meds', record.meds, role);
+  return out;
+}
