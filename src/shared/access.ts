@@ -142,12 +142,12 @@ export function rolesWith(permission: Permission): Role[] {
   );
 }
 
-const GRANTS: Record<Role, ReadonlySet<Permission>> = Object.fromEntries(
+const GRANTS = new Map<Role, ReadonlySet<Permission>>(
   ROLES.map((role) => [role, new Set(PERMISSIONS.filter((p) => rolesWith(p).includes(role)))]),
-) as Record<Role, ReadonlySet<Permission>>;
+);
 
 export function can(role: Role, permission: Permission): boolean {
-  return GRANTS[role].has(permission);
+  return GRANTS.get(role)?.has(permission) ?? false;
 }
 
 /** Whether a caller (null = no session) passes a route's declared access. */

@@ -1,0 +1,124 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { ROLES, SCREENS, canOpen, roleLabel } from '../src/shared/access';
+import { signIn } from './helpers';
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+test.describe('sign-in and the shell', () => {
+  for (const role of ROLES) {
+    test(`${role} signs in through both steps and sees exactly its sidebar entries`, async ({ page }) => {
+      await signIn(page, role);
+      await expect(page.getByTestId('current-role')).toHaveText(roleLabel(role));
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      const expected = SCREENS.filter((s) => canOpen(role, s.path)).map((s) => s.label);
+      await expect(nav.getByRole('link')).toHaveText(expected);
+      await expect(page).toHaveURL(role === 'patient' ? /\/patient-portal$/ : /\/home$/);
+    });
+  }
+
+  test('a forbidden URL shows the Access denied toast and redirects home', async ({ page }) => {
+    await signIn(page, 'nurse_manager');
+    await page.goto('/claims');
+    await expect(page.getByText('Access denied', { exact: true })).toBeVisible();
+    await expect(page.getByText('You do not have permission to access this page')).toBeVisible();
+    await expect(page).toHaveURL(/\/home$/);
+  });
+
+  test('an unknown path shows the 404 page', async ({ page }) => {
+    await signIn(page, 'admin');
+    await page.goto('/no-such-page');
+    await expect(page.getByRole('heading', { name: '404 Page Not Found' })).toBeVisible();
+    await expect(page.getByText('Did you forget to add the page to the router?')).toBeVisible();
+  });
+
+  test('a wrong password shows the Invalid credentials toast', async ({ page }) => {
+    await page.goto('/');
+    await page.getByLabel('Email').fill('admin@healthcare.demo');
+    await page.getByLabel('Password').fill('wrong');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect(page.getByText('Invalid credentials', { exact: true })).toBeVisible();
+    await expect(page.getByText('Please check your email and password.')).toBeVisible();
+  });
+
+  test('a wrong code counts down, and Back returns to the credentials step', async ({ page }) => {
+    await page.goto('/');
+    await page.getByLabel('Email').fill('doctor@healthcare.demo');
+    await page.getByLabel('Password').fill('doctor');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    const code = (await page.getByTestId('demo-code').locator('span').textContent())?.trim() ?? '';
+    await page.getByLabel('6-digit code').fill(code === '111111' ? '222222' : '111111');
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await expect(page.getByText('Incorrect MFA code. 4 attempts remaining.')).toBeVisible();
+    await page.getByRole('button', { name: 'Back' }).click();
+    await expect(page.getByLabel('Email')).toBeVisible();
+  });
+
+  test('Logout returns to the sign-in screen and the session is gone', async ({ page }) => {
+    await signIn(page, 'billing_admin');
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await expect(page.getByRole('button', { name: 'Continue' })).toBeVisible();
+    await page.reload();
+    await expect(page.getByRole('button', { name: 'Continue' })).toBeVisible();
+  });
+
+  test('the sidebar collapses to icons with Ctrl+B and remembers it', async ({ page }) => {
+    await signIn(page, 'admin');
+    const sidebar = page.locator('aside');
+    await expect(sidebar).toHaveAttribute('data-state', 'expanded');
+    await page.keyboard.press('Control+b');
+    await expect(sidebar).toHaveAttribute('data-state', 'collapsed');
+    await page.reload();
+    await expect(page.locator('aside')).toHaveAttribute('data-state', 'collapsed');
+    const cookies = await page.context().cookies();
+    expect(cookies.find((c) => c.name === 'sidebar_state')?.value).toBe('false');
+  });
+
+  test('global search shows results by group and the empty state', async ({ page }) => {
+    await signIn(page, 'admin');
+    const search = page.getByRole('combobox', { name: 'Global search' });
+    await search.fill('zzzzqq');
+    await expect(page.getByText('No results found for "zzzzqq"')).toBeVisible();
+    await search.fill('ACC-');
+    await expect(page.getByRole('region', { name: 'Claims' }).getByRole('link')).toHaveCount(3);
+  });
+
+  test('display settings apply at once and survive a reload and a new sign-in', async ({ page }) => {
+    await signIn(page, 'doctor', '/settings');
+    await page.goto('/settings');
+    await page.getByRole('switch', { name: 'High contrast' }).click();
+    await expect(page.locator('html')).toHaveClass(/high-contrast/);
+    await page.getByRole('combobox', { name: 'Font size' }).click();
+    await page.getByRole('option', { name: 'Large (18px)' }).click();
+    await expect(page.locator('html')).toHaveCSS('font-size', '18px');
+    await page.reload();
+    await expect(page.locator('html')).toHaveClass(/high-contrast/);
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.evaluate(() => localStorage.clear());
+    await signIn(page, 'doctor');
+    await expect(page.locator('html')).toHaveClass(/high-contrast/);
+    await expect(page.locator('html')).toHaveCSS('font-size', '18px');
+    // Put it back for the other tests that sign in as the doctor.
+    await page.goto('/settings');
+    await page.getByRole('switch', { name: 'High contrast' }).click();
+    await page.getByRole('combobox', { name: 'Font size' }).click();
+    await page.getByRole('option', { name: 'Medium (16px)' }).click();
+    await expect(page.locator('html')).toHaveCSS('font-size', '16px');
+  });
+
+  test('the sign-in page and the shell have no serious accessibility violations', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByRole('button', { name: 'Continue' })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await signIn(page, 'admin');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.goto('/settings');
+    await expect(page.getByRole('heading', { name: 'Settings' })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+});

@@ -1,0 +1,61 @@
+import { useEffect } from 'react';
+import type { Role } from '@/shared/access';
+import { BrowserRouter } from 'react-router';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { Toaster } from '@/client/components/ui/toast';
+import { TooltipProvider } from '@/client/components/ui/tooltip';
+import { Skeleton } from '@/client/components/ui/skeleton';
+import { AppShell } from '@/client/components/layout/AppShell';
+import { ApiError } from '@/client/lib/api-client';
+import { createQueryClient } from '@/client/lib/query-client';
+import { SESSION_KEY, useLogout, useSession } from '@/features/auth/ui/auth.api';
+import { SignInPage } from '@/features/auth/ui/SignInPage';
+import { applyDisplaySettings, localDisplaySettings, useUserSettings } from '@/features/settings/ui/settings.api';
+import { AppRoutes } from './routes';
+
+const queryClient = createQueryClient();
+// A 401 anywhere means the session ended (idle timeout, logout elsewhere): ask again who is signed in.
+queryClient.getQueryCache().config.onError = (error, query) => {
+  if (error instanceof ApiError && error.status === 401 && query.queryKey[0] !== SESSION_KEY[0]) {
+    void queryClient.invalidateQueries({ queryKey: SESSION_KEY });
+  }
+};
+
+
+function SignedInApp({ role }: { role: Role }) {
+  useUserSettings(true);
+  const logout = useLogout();
+  return (
+    <AppShell role={role} onLogout={() => logout.mutate()} loggingOut={logout.isPending}>
+      <AppRoutes role={role} />
+    </AppShell>
+  );
+}
+
+function SessionGate() {
+  const session = useSession();
+  if (session.isLoading) {
+    return (
+      <div className="p-8" aria-busy="true" aria-label="Loading">
+        <Skeleton className="h-10 w-64" />
+      </div>
+    );
+  }
+  const user = session.data?.user;
+  if (!user) return <SignInPage />;
+  return <SignedInApp key={user.id} role={user.role} />;
+}
+
+export function App() {
+  useEffect(() => applyDisplaySettings(localDisplaySettings()), []);
+  return (
+    <QueryClientProvider client={queryClient}>
+      <TooltipProvider>
+        <BrowserRouter>
+          <SessionGate />
+        </BrowserRouter>
+        <Toaster />
+      </TooltipProvider>
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,62 @@
+import type { Role } from '@/shared/access';
+import { errorEnvelopeSchema, type FieldError } from '@/shared/api';
+
+/**
+ * A non-OK answer. SPEC 8: its message is "{status}: {response text}" (or the status text when the
+ * body is empty); the parsed envelope is kept for screens that show a field's error or a specific text.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code: string | null,
+    readonly serverMessage: string | null,
+    readonly fields: FieldError[],
+    readonly retryAfterSeconds: number | null,
+  ) {
+    super(message);
+  }
+}
+
+/** Set by the session hook: the client sends it (SPEC 6), the server ignores it for access (DECISIONS 1). */
+let currentRole: Role = 'guest';
+let csrfToken: string | null = null;
+
+export function setRequestIdentity(role: Role, token: string | null) {
+  currentRole = role;
+  csrfToken = token;
+}
+
+export async function apiFetch<T>(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
+  const method = init.method ?? 'GET';
+  const headers: Record<string, string> = { 'X-User-Role': currentRole, Accept: 'application/json' };
+  if (init.body !== undefined) headers['Content-Type'] = 'application/json';
+  if (method !== 'GET' && csrfToken) headers['X-CSRF-Token'] = csrfToken;
+  const response = await fetch(path, {
+    method,
+    headers,
+    credentials: 'same-origin',
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    signal: init.signal,
+  });
+  if (!response.ok) {
+    const text = await response.text();
+    let envelope: ReturnType<typeof errorEnvelopeSchema.safeParse> | null = null;
+    try {
+      envelope = errorEnvelopeSchema.safeParse(JSON.parse(text));
+    } catch {
+      envelope = null;
+    }
+    const error = envelope?.success ? envelope.data.error : null;
+    throw new ApiError(
+      response.status,
+      `${response.status}: ${text || response.statusText}`,
+      error?.code ?? null,
+      error?.message ?? null,
+      error?.fields ?? [],
+      error?.retryAfterSeconds ?? null,
+    );
+  }
+  if (response.status === 204) return undefined as T;
+  return (await response.json()) as T;
+}

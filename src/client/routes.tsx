@@ -1,0 +1,80 @@
+import { lazy, Suspense, useEffect, type ComponentType, type ReactNode } from 'react';
+import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { SCREENS, canOpen, homePathFor, type Role, type ScreenPath } from '@/shared/access';
+import { toast } from '@/client/components/ui/toast';
+import { Skeleton } from '@/client/components/ui/skeleton';
+import { ComingSoon } from '@/client/components/layout/ComingSoon';
+import { NotFoundPage } from '@/client/components/layout/NotFoundPage';
+
+type ScreenComponent = ComponentType<{ role: Role }>;
+
+function comingSoon(title: string, subtitle?: string): ScreenComponent {
+  return function Placeholder() {
+    return <ComingSoon title={title} subtitle={subtitle} />;
+  };
+}
+
+/** One page per screen of shared/access.ts, each loaded with its screen (route-level code splitting). */
+const PAGES: Record<ScreenPath, ScreenComponent> = {
+  '/home': lazy(() => import('@/features/dashboard/ui/HomePage')),
+  '/patient-portal': comingSoon('My Health Portal', 'View your appointments and billing information'),
+  '/patients': comingSoon('Patients'),
+  '/appointments': comingSoon('Appointments'),
+  '/overdue-followups': comingSoon('Overdue Follow-ups'),
+  '/claims': comingSoon('Claims'),
+  '/kpis': comingSoon('Key Performance Indicators'),
+  '/analytics': comingSoon('RCM Analytics'),
+  '/billing': comingSoon('Financial Summary & Billing'),
+  '/authorizations': comingSoon('Authorizations'),
+  '/compliance': comingSoon('Security and Compliance'),
+  '/audit': comingSoon('Audit Log'),
+  '/rtm': comingSoon('Requirements Traceability Matrix', 'Link between requirement, design, test case, and KPI'),
+  '/settings': lazy(() => import('@/features/settings/ui/SettingsPage')),
+};
+
+/** SPEC 2.1: a route the role may not open shows the 'Access denied' toast and redirects home. */
+function Guard({ role, children }: { role: Role; children: ReactNode }) {
+  const location = useLocation();
+  const allowed = canOpen(role, location.pathname);
+  useEffect(() => {
+    if (!allowed) {
+      toast({ title: 'Access denied', description: 'You do not have permission to access this page', variant: 'destructive' });
+    }
+  }, [allowed, location.pathname]);
+  if (!allowed) return <Navigate to={homePathFor(role)} replace />;
+  return <>{children}</>;
+}
+
+function PageFallback() {
+  return (
+    <div className="space-y-4" aria-busy="true" aria-label="Loading">
+      <Skeleton className="h-8 w-64" />
+      <Skeleton className="h-32 w-full" />
+    </div>
+  );
+}
+
+export function AppRoutes({ role }: { role: Role }) {
+  return (
+    <Suspense fallback={<PageFallback />}>
+      <Routes>
+        <Route path="/" element={<Navigate to={homePathFor(role)} replace />} />
+        {SCREENS.map(({ path }) => {
+          const Page = PAGES[path];
+          return (
+            <Route
+              key={path}
+              path={`${path}/*`}
+              element={
+                <Guard role={role}>
+                  <Page role={role} />
+                </Guard>
+              }
+            />
+          );
+        })}
+        <Route path="*" element={<NotFoundPage />} />
+      </Routes>
+    </Suspense>
+  );
+}

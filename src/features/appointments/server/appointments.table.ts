@@ -1,0 +1,34 @@
+import { sql } from 'drizzle-orm';
+import { pgTable, integer, text, date, timestamp, index, check, uniqueIndex } from 'drizzle-orm/pg-core';
+import { oneOf } from '@/server/db/sql-helpers';
+import { APPOINTMENT_STATUSES } from '../appointments.schema';
+import { patients } from '@/features/patients/server/patients.table';
+import { providers } from '@/features/providers/server/providers.table';
+
+export const appointments = pgTable(
+  'appointments',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    patientId: integer('patient_id')
+      .notNull()
+      .references(() => patients.id, { onDelete: 'cascade' }),
+    providerId: integer('provider_id')
+      .notNull()
+      .references(() => providers.id),
+    reason: text('reason').notNull(),
+    date: date('date', { mode: 'string' }).notNull(),
+    time: text('time').notNull(),
+    status: text('status').notNull().default('Scheduled'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('appointments_status_check', oneOf(t.status, APPOINTMENT_STATUSES)),
+    check('appointments_time_check', sql`${t.time} ~ '^([01][0-9]|2[0-3]):[0-5][0-9]$'`),
+    index('appointments_date_idx').on(t.date, t.time),
+    index('appointments_patient_idx').on(t.patientId, t.date),
+    // A provider cannot hold two live bookings at the same slot; cancelled ones free the slot.
+    uniqueIndex('appointments_provider_slot_uq')
+      .on(t.providerId, t.date, t.time)
+      .where(sql`status not in ('Cancelled', 'Rescheduled', 'No-Show')`),
+  ],
+);

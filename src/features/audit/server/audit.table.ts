@@ -1,0 +1,28 @@
+import { pgTable, bigint, integer, text, timestamp, index } from 'drizzle-orm/pg-core';
+
+/**
+ * Append-only, hash-chained audit trail. A trigger (migration 0001) refuses UPDATE and DELETE; each row's
+ * hash covers its content and the previous row's hash, so a changed or removed row breaks the chain.
+ * No foreign keys on purpose: the trail outlives the users and patients it mentions (global reset).
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    occurredAt: timestamp('occurred_at', { withTimezone: true, mode: 'string' }).notNull(),
+    actor: text('actor').notNull(),
+    actorUserId: integer('actor_user_id'),
+    actorRole: text('actor_role'),
+    action: text('action').notNull(),
+    resource: text('resource').notNull(),
+    detail: text('detail'),
+    patientId: integer('patient_id'),
+    prevHash: text('prev_hash').notNull(),
+    hash: text('hash').notNull(),
+  },
+  (t) => [
+    index('audit_log_occurred_idx').on(t.occurredAt),
+    index('audit_log_actor_idx').on(t.actor),
+    index('audit_log_action_idx').on(t.action),
+  ],
+);

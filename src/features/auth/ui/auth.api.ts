@@ -1,0 +1,47 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiFetch, setRequestIdentity } from '@/client/lib/api-client';
+import type { LoginRequest, LoginResponse, MfaRequest, SessionResponse } from '../auth.schema';
+
+export const SESSION_KEY = ['/api/auth/session'] as const;
+
+export function useSession() {
+  return useQuery({
+    queryKey: SESSION_KEY,
+    queryFn: async ({ signal }) => {
+      const session = await apiFetch<SessionResponse>('/api/auth/session', { signal });
+      setRequestIdentity(session.user?.role ?? 'guest', session.csrfToken);
+      return session;
+    },
+  });
+}
+
+export function useLogin() {
+  return useMutation({
+    mutationFn: (body: LoginRequest) => apiFetch<LoginResponse>('/api/auth/login', { method: 'POST', body }),
+  });
+}
+
+export function useVerifyCode() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: MfaRequest) => apiFetch<SessionResponse>('/api/auth/mfa', { method: 'POST', body }),
+    onSuccess: (session) => {
+      setRequestIdentity(session.user?.role ?? 'guest', session.csrfToken);
+      // Whatever the previous user had cached must not show for the new one.
+      queryClient.clear();
+      queryClient.setQueryData(SESSION_KEY, session);
+    },
+  });
+}
+
+export function useLogout() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiFetch<void>('/api/auth/logout', { method: 'POST' }),
+    onSettled: () => {
+      setRequestIdentity('guest', null);
+      queryClient.clear();
+      queryClient.setQueryData(SESSION_KEY, { user: null, mfa: false, csrfToken: null, expiresAt: null });
+    },
+  });
+}

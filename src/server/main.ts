@@ -1,0 +1,64 @@
+import path from 'node:path';
+import { format } from 'date-fns';
+import pino from 'pino';
+import { buildApp } from './app';
+import { DEFAULT_CONFIG, type AppConfig } from './context';
+import { migrateDatabase, openDatabase, projectRoot } from './db/client';
+import { isDatabaseEmpty, seedDemoClinic } from './db/seed/demo-seed';
+
+function configFromEnv(env: NodeJS.ProcessEnv): AppConfig {
+  return {
+    ...DEFAULT_CONFIG,
+    demoMode: env.DEMO_MODE !== 'false',
+    secureCookies: env.SECURE_COOKIES === 'true',
+    clientDir: path.join(projectRoot(), 'dist', 'client'),
+  };
+}
+
+async function main() {
+  const log = pino({
+    level: process.env.LOG_LEVEL ?? 'info',
+    // Cookies and tokens never reach the log.
+    redact: ['req.headers.cookie', 'req.headers["x-csrf-token"]', 'res.headers["set-cookie"]'],
+  });
+  const port = Number(process.env.PORT ?? 5000);
+  const database = await openDatabase({
+    databaseUrl: process.env.DATABASE_URL,
+    dataDir: process.env.DATA_DIR ?? path.join(projectRoot(), 'data'),
+    log: { info: (m) => log.info(m), error: (m) => log.error(m) },
+  });
+  log.info(`database: ${database.description}`);
+  await migrateDatabase(database.db);
+  if (await isDatabaseEmpty(database.db)) {
+    const summary = await seedDemoClinic(database.db, { today: format(new Date(), 'yyyy-MM-dd') });
+    log.info({ summary }, 'seeded the demo clinic');
+  }
+
+  const config = configFromEnv(process.env);
+  const app = await buildApp({ db: database.db, clock: () => new Date(), config }, log);
+  await app.listen({ port, host: process.env.HOST ?? '0.0.0.0' });
+  log.info(`Healthcare RCM is serving on http://localhost:${port} (demo mode ${config.demoMode ? 'on' : 'off'})`);
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info(`${signal}: finishing in-flight requests, then stopping`);
+    try {
+      await app.close();
+      await database.close();
+      log.info('stopped cleanly');
+      process.exit(0);
+    } catch (err) {
+      log.error({ err }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

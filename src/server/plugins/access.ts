@@ -1,0 +1,122 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { allows, type RouteAccess } from '@/shared/access';
+import { recordNow } from '@/features/audit/server/audit.queries';
+import { resolveSession } from '@/features/auth/server/auth.queries';
+import type { AppDeps, AuthContext } from '../context';
+import { sendError } from './errors';
+
+export const SESSION_COOKIE = 'sid';
+const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Static documentation pages registered by a plugin we do not write routes for: declared public here. */
+const PUBLIC_PLUGIN_PREFIXES = ['/docs'];
+
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  permission: RouteAccess;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    permission?: RouteAccess;
+  }
+  interface FastifyRequest {
+    auth: AuthContext | null;
+  }
+  interface FastifyInstance {
+    routeRegistry: RegisteredRoute[];
+  }
+}
+
+function sameText(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+function actorOf(request: FastifyRequest) {
+  const user = request.auth?.user;
+  return { actor: user?.email ?? 'anonymous', actorUserId: user?.id ?? null, actorRole: user?.role ?? null };
+}
+
+/** A cross-site request: an Origin (or Fetch Metadata) that is not this server's own. */
+function isCrossSite(request: FastifyRequest): boolean {
+  if (request.headers['sec-fetch-site'] === 'cross-site') return true;
+  const origin = request.headers.origin;
+  if (!origin) return false;
+  try {
+    return new URL(origin).host !== request.headers.host;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * The single gate every request passes: resolves the session from the cookie, refuses routes that
+ * declare no permission (at start-up), answers 401/403 from the session's role, checks CSRF on
+ * state-changing calls, and audits denied access and forged role headers.
+ */
+export function registerAccessControl(app: FastifyInstance, deps: AppDeps) {
+  app.decorate('routeRegistry', [] as RegisteredRoute[]);
+  app.decorateRequest('auth', null);
+
+  app.addHook('onRoute', (route) => {
+    const config = (route.config ?? {}) as { permission?: RouteAccess };
+    if (!config.permission && PUBLIC_PLUGIN_PREFIXES.some((p) => route.url.startsWith(p))) {
+      route.config = { ...config, permission: 'public' };
+    } else if (!config.permission) {
+      throw new Error(`Route ${String(route.method)} ${route.url} declares no permission (config.permission)`);
+    }
+    const permission = (route.config as { permission: RouteAccess }).permission;
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') app.routeRegistry.push({ method, url: route.url, permission });
+    }
+  });
+
+  const deny = async (request: FastifyRequest, reply: FastifyReply, status: 401 | 403, code: string, message: string) => {
+    await recordNow(deps.db, {
+      ...actorOf(request),
+      action: status === 401 ? 'access.unauthenticated' : 'access.denied',
+      resource: `${request.method} ${request.routeOptions.url ?? request.url}`,
+      detail: code,
+      at: deps.clock(),
+    });
+    return sendError(reply, status, code, message);
+  };
+
+  app.addHook('onRequest', async (request, reply) => {
+    const sessionId = request.cookies[SESSION_COOKIE];
+    if (sessionId) {
+      request.auth = await resolveSession(deps.db, sessionId, deps.clock(), deps.config.sessionIdleMinutes);
+    }
+
+    // DECISIONS 1: the role comes from the session only; a header claiming another one is a security event.
+    const claimedRole = request.headers['x-user-role'];
+    const actualRole = request.auth?.user.role ?? 'guest';
+    if (typeof claimedRole === 'string' && claimedRole !== actualRole) {
+      await recordNow(deps.db, {
+        ...actorOf(request),
+        action: 'security.role_header_mismatch',
+        resource: `${request.method} ${request.routeOptions.url ?? request.url}`,
+        detail: `X-User-Role claimed "${claimedRole.slice(0, 40)}"; session role is ${actualRole}`,
+        at: deps.clock(),
+      });
+    }
+
+    const permission = request.routeOptions.config.permission;
+    if (!permission) return; // 404s: no route matched
+    if (UNSAFE_METHODS.has(request.method)) {
+      if (isCrossSite(request)) return deny(request, reply, 403, 'CSRF', 'Cross-site request refused.');
+      if (request.auth) {
+        const token = request.headers['x-csrf-token'];
+        if (typeof token !== 'string' || !sameText(token, request.auth.csrfToken)) {
+          return deny(request, reply, 403, 'CSRF', 'Missing or invalid CSRF token.');
+        }
+      }
+    }
+    if (allows(permission, request.auth?.user.role ?? null)) return;
+    if (!request.auth) return deny(request, reply, 401, 'UNAUTHENTICATED', 'Please sign in.');
+    return deny(request, reply, 403, 'FORBIDDEN', 'You do not have permission to do this.');
+  });
+}

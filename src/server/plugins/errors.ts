@@ -1,0 +1,66 @@
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import type { ErrorEnvelope, FieldError } from '@/shared/api';
+
+/** An error a handler throws on purpose: it becomes the JSON envelope with its status. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+    readonly extra: { fields?: FieldError[]; retryAfterSeconds?: number } = {},
+  ) {
+    super(message);
+  }
+}
+
+export function sendError(
+  reply: FastifyReply,
+  status: number,
+  code: string,
+  message: string,
+  extra: { fields?: FieldError[]; retryAfterSeconds?: number } = {},
+) {
+  const body: ErrorEnvelope = { error: { code, message, ...extra } };
+  return reply.code(status).type('application/json; charset=utf-8').send(body);
+}
+
+interface ValidationIssue {
+  instancePath?: string;
+  message?: string;
+  params?: { issue?: { path?: (string | number)[]; message?: string } };
+}
+
+function fieldErrorsOf(issues: ValidationIssue[], context: string | undefined): FieldError[] {
+  return issues.map((issue) => {
+    const path = issue.params?.issue?.path ?? issue.instancePath?.split('/').filter(Boolean) ?? [];
+    const field = path.length > 0 ? path.join('.') : (context ?? 'request');
+    return { field, message: issue.params?.issue?.message ?? issue.message ?? 'is invalid' };
+  });
+}
+
+export function registerErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    if (err instanceof HttpError) return sendError(reply, err.statusCode, err.code, err.message, err.extra);
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const fields = fieldErrorsOf(err.validation as ValidationIssue[], err.validationContext);
+      const message = fields.map((f) => `${f.field}: ${f.message}`).join('; ');
+      return sendError(reply, 400, 'VALIDATION_FAILED', message, { fields });
+    }
+    if (isResponseSerializationError(err)) {
+      request.log.error({ err }, 'response did not match its schema');
+      return sendError(reply, 500, 'INTERNAL', 'The server could not complete the request.');
+    }
+    const status = err.statusCode ?? 500;
+    if (status >= 500) {
+      // Details of a 5xx stay in the server log: they can carry SQL or PHI.
+      request.log.error({ err }, 'request failed');
+      return sendError(reply, 500, 'INTERNAL', 'The server could not complete the request.');
+    }
+    if (status === 429) return sendError(reply, 429, 'RATE_LIMITED', 'Too many requests. Please wait and try again.');
+    if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+      return sendError(reply, status, 'BAD_REQUEST', 'body: must be JSON');
+    }
+    return sendError(reply, status, 'BAD_REQUEST', err.message);
+  });
+}

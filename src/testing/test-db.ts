@@ -1,0 +1,41 @@
+import { randomBytes } from 'node:crypto';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { poolFor } from '@/server/db/client';
+import type { Db } from '@/server/db/types';
+
+export interface TestDatabase {
+  db: Db;
+  pool: pg.Pool;
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** A private copy of the seeded template database for one test file. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const templateUrl = new URL(inject('templateDatabaseUrl'));
+  const template = templateUrl.pathname.slice(1);
+  const name = `test_${randomBytes(6).toString('hex')}`;
+  const adminUrl = new URL(templateUrl);
+  adminUrl.pathname = '/postgres';
+  const admin = new pg.Client({ connectionString: adminUrl.toString() });
+  await admin.connect();
+  await admin.query(`create database ${name} template ${template}`);
+  await admin.end();
+  const url = new URL(templateUrl);
+  url.pathname = `/${name}`;
+  const pool = poolFor(url.toString(), 5);
+  return {
+    db: drizzle(pool),
+    pool,
+    url: url.toString(),
+    drop: async () => {
+      await pool.end();
+      const client = new pg.Client({ connectionString: adminUrl.toString() });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
