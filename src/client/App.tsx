@@ -21,7 +21,6 @@ queryClient.getQueryCache().config.onError = (error, query) => {
   }
 };
 
-
 function SignedInApp({ role }: { role: Role }) {
   useUserSettings(true);
   const logout = useLogout();

@@ -38,7 +38,11 @@ function Guard({ role, children }: { role: Role; children: ReactNode }) {
   const allowed = canOpen(role, location.pathname);
   useEffect(() => {
     if (!allowed) {
-      toast({ title: 'Access denied', description: 'You do not have permission to access this page', variant: 'destructive' });
+      toast({
+        title: 'Access denied',
+        description: 'You do not have permission to access this page',
+        variant: 'destructive',
+      });
     }
   }, [allowed, location.pathname]);
   if (!allowed) return <Navigate to={homePathFor(role)} replace />;

@@ -33,13 +33,18 @@ describe('access matrix', () => {
     const mismatches: string[] = [];
     for (const route of routes) {
       for (const role of [...ROLES, null]) {
-        const options = { method: route.method as 'GET', url: concrete(route.url), payload: route.method === 'GET' ? undefined : {} };
+        const options = {
+          method: route.method as 'GET',
+          url: concrete(route.url),
+          payload: route.method === 'GET' ? undefined : {},
+        };
         const res = role ? await sessions.get(role)!.request(options) : await t.app.inject(options);
         const allowed = allows(route.permission, role);
         const denied = res.statusCode === 401 || res.statusCode === 403;
         const expected = allowed ? 'allowed' : role ? '403' : '401';
         const actual = denied ? String(res.statusCode) : 'allowed';
-        if (expected !== actual) mismatches.push(`${route.method} ${route.url} as ${role ?? 'no session'}: ${actual}, expected ${expected}`);
+        if (expected !== actual)
+          mismatches.push(`${route.method} ${route.url} as ${role ?? 'no session'}: ${actual}, expected ${expected}`);
       }
     }
     expect(mismatches).toEqual([]);
@@ -49,7 +54,17 @@ describe('access matrix', () => {
     const { default: Fastify } = await import('fastify');
     const { registerAccessControl } = await import('./plugins/access');
     const app = Fastify();
-    registerAccessControl(app, { db: t.database.db, clock: t.clock, config: { demoMode: true, secureCookies: false, sessionIdleMinutes: 15, sessionAbsoluteHours: 12, loginRateLimitPerMinute: 10 } });
+    registerAccessControl(app, {
+      db: t.database.db,
+      clock: t.clock,
+      config: {
+        demoMode: true,
+        secureCookies: false,
+        sessionIdleMinutes: 15,
+        sessionAbsoluteHours: 12,
+        loginRateLimitPerMinute: 10,
+      },
+    });
     expect(() => app.get('/api/undeclared', () => 'x')).toThrow(/declares no permission/);
   });
 });

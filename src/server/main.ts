@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { format } from 'date-fns';
-import pino from 'pino';
+import { pino } from 'pino';
 import { buildApp } from './app';
 import { DEFAULT_CONFIG, type AppConfig } from './context';
 import { migrateDatabase, openDatabase, projectRoot } from './db/client';

@@ -23,12 +23,34 @@ import {
 const SPEC_ROUTES: Record<Role, string[]> = {
   guest: ['/', '/home', '/settings'],
   nurse_manager: ['/', '/home', '/patients', '/appointments', '/overdue-followups', '/authorizations', '/settings'],
-  doctor: ['/', '/home', '/patients', '/appointments', '/overdue-followups', '/authorizations', '/analytics', '/billing', '/rtm', '/settings'],
+  doctor: [
+    '/',
+    '/home',
+    '/patients',
+    '/appointments',
+    '/overdue-followups',
+    '/authorizations',
+    '/analytics',
+    '/billing',
+    '/rtm',
+    '/settings',
+  ],
   billing_admin: ['/', '/home', '/claims', '/kpis', '/analytics', '/billing', '/audit', '/rtm', '/settings'],
   patient: ['/patient-portal', '/settings'],
   admin: [
-    '/', '/home', '/patients', '/appointments', '/overdue-followups', '/authorizations', '/claims', '/analytics',
-    '/billing', '/audit', '/compliance', '/rtm', '/settings',
+    '/',
+    '/home',
+    '/patients',
+    '/appointments',
+    '/overdue-followups',
+    '/authorizations',
+    '/claims',
+    '/analytics',
+    '/billing',
+    '/audit',
+    '/compliance',
+    '/rtm',
+    '/settings',
   ],
 };
 const ALL_ROUTES = ['/', ...SCREENS.map((s) => s.path)];
@@ -72,7 +94,8 @@ describe('API permissions (DECISIONS 2)', () => {
   });
 
   it('gives admin-only operations to admin only', () => {
-    for (const p of ['users:manage', 'system:admin', 'compliance:read'] as const) expect(rolesWith(p)).toEqual(['admin']);
+    for (const p of ['users:manage', 'system:admin', 'compliance:read'] as const)
+      expect(rolesWith(p)).toEqual(['admin']);
   });
 
   it('gives a patient only their portal and settings', () => {

@@ -124,7 +124,10 @@ const PERMISSION_RULES = {
   'settings:practice': { roles: ['nurse_manager', 'doctor', 'billing_admin', 'admin'] },
   'users:manage': { roles: ['admin'] },
   'system:admin': { roles: ['admin'] },
-} as const satisfies Record<string, { screens: readonly ScreenPath[]; except?: readonly Role[] } | { roles: readonly Role[] }>;
+} as const satisfies Record<
+  string,
+  { screens: readonly ScreenPath[]; except?: readonly Role[] } | { roles: readonly Role[] }
+>;
 
 export type Permission = keyof typeof PERMISSION_RULES;
 export const PERMISSIONS = Object.keys(PERMISSION_RULES) as Permission[];

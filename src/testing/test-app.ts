@@ -18,7 +18,11 @@ export async function createTestApp(config: Partial<AppConfig> = {}): Promise<Te
   const database = await createTestDatabase();
   const clock = testClock();
   // Sign-in rate limits are tested on their own; the other tests sign in many times from one address.
-  const app = await buildApp({ db: database.db, clock, config: { ...DEFAULT_CONFIG, loginRateLimitPerMinute: 10_000, ...config } });
+  const app = await buildApp({
+    db: database.db,
+    clock,
+    config: { ...DEFAULT_CONFIG, loginRateLimitPerMinute: 10_000, ...config },
+  });
   await app.ready();
   return {
     app,
@@ -53,7 +57,11 @@ export interface SignedIn {
 /** Signs a demo account in through both steps, as the browser does. */
 export async function signInAs(app: FastifyInstance, role: Role): Promise<SignedIn> {
   const account = demoAccount(role);
-  const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: account.email, password: account.password } });
+  const login = await app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { email: account.email, password: account.password },
+  });
   if (login.statusCode !== 200) throw new Error(`login as ${role} failed: ${login.statusCode} ${login.body}`);
   const { challengeId, demoCode } = login.json<{ challengeId: string; demoCode: string }>();
   const mfa = await app.inject({ method: 'POST', url: '/api/auth/mfa', payload: { challengeId, code: demoCode } });

@@ -27,7 +27,19 @@ export function setRequestIdentity(role: Role, token: string | null) {
   csrfToken = token;
 }
 
-export async function apiFetch<T>(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
+function parseEnvelope(text: string) {
+  try {
+    const parsed = errorEnvelopeSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data.error : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function apiFetch<T>(
+  path: string,
+  init: { method?: string; body?: unknown; signal?: AbortSignal } = {},
+): Promise<T> {
   const method = init.method ?? 'GET';
   const headers: Record<string, string> = { 'X-User-Role': currentRole, Accept: 'application/json' };
   if (init.body !== undefined) headers['Content-Type'] = 'application/json';
@@ -41,13 +53,7 @@ export async function apiFetch<T>(path: string, init: { method?: string; body?: 
   });
   if (!response.ok) {
     const text = await response.text();
-    let envelope: ReturnType<typeof errorEnvelopeSchema.safeParse> | null = null;
-    try {
-      envelope = errorEnvelopeSchema.safeParse(JSON.parse(text));
-    } catch {
-      envelope = null;
-    }
-    const error = envelope?.success ? envelope.data.error : null;
+    const error = parseEnvelope(text);
     throw new ApiError(
       response.status,
       `${response.status}: ${text || response.statusText}`,

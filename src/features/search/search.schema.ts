@@ -10,7 +10,9 @@ export const searchQuerySchema = z.object({
 export const searchResultSchema = z.object({
   patients: z.array(z.object({ id: z.number().int(), name: z.string(), mrn: z.string() })).nullable(),
   appointments: z
-    .array(z.object({ id: z.number().int(), patient: z.string(), provider: z.string(), date: z.string(), time: z.string() }))
+    .array(
+      z.object({ id: z.number().int(), patient: z.string(), provider: z.string(), date: z.string(), time: z.string() }),
+    )
     .nullable(),
   claims: z
     .array(z.object({ id: z.number().int(), patient: z.string(), accountNumber: z.string(), status: z.string() }))

@@ -74,7 +74,13 @@ export function registerAccessControl(app: FastifyInstance, deps: AppDeps) {
     }
   });
 
-  const deny = async (request: FastifyRequest, reply: FastifyReply, status: 401 | 403, code: string, message: string) => {
+  const deny = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: 401 | 403,
+    code: string,
+    message: string,
+  ) => {
     await recordNow(deps.db, {
       ...actorOf(request),
       action: status === 401 ? 'access.unauthenticated' : 'access.denied',

@@ -43,7 +43,7 @@ export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof HttpError) return sendError(reply, err.statusCode, err.code, err.message, err.extra);
     if (hasZodFastifySchemaValidationErrors(err)) {
-      const fields = fieldErrorsOf(err.validation as ValidationIssue[], err.validationContext);
+      const fields = fieldErrorsOf(err.validation, err.validationContext);
       const message = fields.map((f) => `${f.field}: ${f.message}`).join('; ');
       return sendError(reply, 400, 'VALIDATION_FAILED', message, { fields });
     }

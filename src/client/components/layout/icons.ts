@@ -39,20 +39,12 @@ export const SCREEN_ICONS: Record<ScreenPath, LucideIcon> = {
   '/settings': Settings,
 };
 
-/** SPEC 2.2: five roles have their own icon; any other role gets the default one. */
-export function roleIcon(role: Role): LucideIcon {
-  switch (role) {
-    case 'doctor':
-      return Stethoscope;
-    case 'nurse_manager':
-      return HeartPulse;
-    case 'billing_admin':
-      return Wallet;
-    case 'patient':
-      return UserRound;
-    case 'admin':
-      return Shield;
-    default:
-      return UserCircle;
-  }
-}
+/** SPEC 2.2: five roles have their own icon; any other role (guest) gets the default one. */
+export const ROLE_ICONS: Partial<Record<Role, LucideIcon>> = {
+  doctor: Stethoscope,
+  nurse_manager: HeartPulse,
+  billing_admin: Wallet,
+  patient: UserRound,
+  admin: Shield,
+};
+export const DEFAULT_ROLE_ICON = UserCircle;

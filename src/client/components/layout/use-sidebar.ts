@@ -27,8 +27,8 @@ export interface SidebarState {
   /** Mobile: the slide-in sheet is showing. */
   openMobile: boolean;
   isMobile: boolean;
-  setOpenMobile(open: boolean): void;
-  toggle(): void;
+  setOpenMobile: (open: boolean) => void;
+  toggle: () => void;
 }
 
 export const SidebarContext = createContext<SidebarState | null>(null);

@@ -1,7 +1,12 @@
 import { hash, verify } from '@node-rs/argon2';
 
 // OWASP's argon2id minimum (m=19 MiB, t=2, p=1): strong, yet fast enough for a seed of demo accounts.
-const OPTIONS = { algorithm: 2 /* Algorithm.Argon2id; a const enum, which isolated modules cannot read */, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
+const OPTIONS = {
+  algorithm: 2 /* Algorithm.Argon2id; a const enum, which isolated modules cannot read */,
+  memoryCost: 19_456,
+  timeCost: 2,
+  parallelism: 1,
+};
 
 export function hashPassword(password: string): Promise<string> {
   return hash(password, OPTIONS);

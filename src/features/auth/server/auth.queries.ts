@@ -23,16 +23,18 @@ export function safeEqualHex(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-function toAuthUser(row: { id: number; email: string; name: string; role: string; patientId: number | null }): AuthUser {
+function toAuthUser(row: {
+  id: number;
+  email: string;
+  name: string;
+  role: string;
+  patientId: number | null;
+}): AuthUser {
   return { id: row.id, email: row.email, name: row.name, role: roleSchema.parse(row.role), patientId: row.patientId };
 }
 
 export async function findUserByEmail(db: Db, email: string) {
-  const [row] = await db
-    .select()
-    .from(users)
-    .where(eq(users.email, email.trim().toLowerCase()))
-    .limit(1);
+  const [row] = await db.select().from(users).where(eq(users.email, email.trim().toLowerCase())).limit(1);
   return row ?? null;
 }
 
@@ -54,9 +56,7 @@ export async function createChallenge(tx: Tx, userId: number, now: Date) {
   const idHash = sha256(challengeId);
   const expiresAt = new Date(now.getTime() + CHALLENGE_TTL_MS);
   // One pending attempt per account: a new sign-in voids the earlier codes.
-  await tx
-    .delete(signInChallenges)
-    .where(or(eq(signInChallenges.userId, userId), lt(signInChallenges.expiresAt, now)));
+  await tx.delete(signInChallenges).where(or(eq(signInChallenges.userId, userId), lt(signInChallenges.expiresAt, now)));
   await tx.insert(signInChallenges).values({ idHash, userId, codeHash: sha256(`${idHash}:${code}`), expiresAt });
   return { challengeId, code, expiresAt };
 }
@@ -101,7 +101,10 @@ export async function completeSignIn(
   tx: Tx,
   input: { userId: number; challengeIdHash: string; now: Date; absoluteHours: number; replacedSessionIdHash?: string },
 ) {
-  await tx.update(signInChallenges).set({ usedAt: input.now }).where(eq(signInChallenges.idHash, input.challengeIdHash));
+  await tx
+    .update(signInChallenges)
+    .set({ usedAt: input.now })
+    .where(eq(signInChallenges.idHash, input.challengeIdHash));
   await tx.delete(signInLockouts).where(eq(signInLockouts.userId, input.userId));
   // A fresh id at every sign-in: whatever session the browser carried before is destroyed (no fixation).
   if (input.replacedSessionIdHash) await tx.delete(sessions).where(eq(sessions.idHash, input.replacedSessionIdHash));

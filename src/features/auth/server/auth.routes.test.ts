@@ -41,14 +41,22 @@ describe('sign-in', () => {
     const { challengeId, demoCode } = step1.json<{ challengeId: string; demoCode: string }>();
     expect(demoCode).toMatch(/^[1-9]\d{5}$/);
 
-    const step2 = await t.app.inject({ method: 'POST', url: '/api/auth/mfa', payload: { challengeId, code: demoCode } });
+    const step2 = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/mfa',
+      payload: { challengeId, code: demoCode },
+    });
     expect(step2.statusCode).toBe(200);
     const cookie = step2.cookies.find((c) => c.name === 'sid');
     expect(cookie?.httpOnly).toBe(true);
     expect(cookie?.sameSite).toBe('Strict');
     expect(step2.json()).toMatchObject({ user: { email: account.email, role: 'doctor' }, mfa: true });
 
-    const session = await t.app.inject({ method: 'GET', url: '/api/auth/session', cookies: { sid: cookie?.value ?? '' } });
+    const session = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/session',
+      cookies: { sid: cookie?.value ?? '' },
+    });
     expect(session.json()).toMatchObject({ user: { role: 'doctor' }, mfa: true });
     expect((await lastAudit())?.action).toBe('auth.login.success');
   });
@@ -68,7 +76,11 @@ describe('sign-in', () => {
   });
 
   it('names the field and the rule for bad input', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'not-an-email', password: '' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'not-an-email', password: '' },
+    });
     expect(res.statusCode).toBe(400);
     const body = res.json<{ error: { code: string; fields: { field: string }[] } }>();
     expect(body.error.code).toBe('VALIDATION_FAILED');
@@ -77,9 +89,17 @@ describe('sign-in', () => {
 
   it('refuses a code that was already used', async () => {
     const { challengeId, demoCode } = await startChallenge('guest');
-    const first = await t.app.inject({ method: 'POST', url: '/api/auth/mfa', payload: { challengeId, code: demoCode } });
+    const first = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/mfa',
+      payload: { challengeId, code: demoCode },
+    });
     expect(first.statusCode).toBe(200);
-    const again = await t.app.inject({ method: 'POST', url: '/api/auth/mfa', payload: { challengeId, code: demoCode } });
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/mfa',
+      payload: { challengeId, code: demoCode },
+    });
     expect(again.statusCode).toBe(401);
     expect(again.json<{ error: { code: string } }>().error.code).toBe('CHALLENGE_EXPIRED');
   });
@@ -96,7 +116,8 @@ describe('sign-in', () => {
 describe('lockout after 5 wrong codes', () => {
   it('counts down, locks for 60 s, keeps the count after the lock, and lets the right code in afterwards', async () => {
     const { challengeId, demoCode } = await startChallenge('nurse_manager');
-    const submit = (code: string) => t.app.inject({ method: 'POST', url: '/api/auth/mfa', payload: { challengeId, code } });
+    const submit = (code: string) =>
+      t.app.inject({ method: 'POST', url: '/api/auth/mfa', payload: { challengeId, code } });
 
     for (let attempt = 1; attempt <= 4; attempt += 1) {
       const res = await submit(wrongCode(demoCode));
@@ -169,7 +190,10 @@ describe('sessions', () => {
     const s = await signInAs(t.app, 'admin');
     const out = await s.request({ method: 'POST', url: '/api/auth/logout' });
     expect(out.statusCode).toBe(204);
-    const rows = await t.database.db.select().from(sessions).where(eq(sessions.idHash, sha256(s.sessionId)));
+    const rows = await t.database.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.idHash, sha256(s.sessionId)));
     expect(rows).toEqual([]);
     expect((await s.request({ method: 'GET', url: '/api/settings' })).statusCode).toBe(401);
   });

@@ -137,7 +137,13 @@ export function authRoutes(deps: AppDeps) {
             absoluteHours: deps.config.sessionAbsoluteHours,
             replacedSessionIdHash: previous,
           });
-          await record(tx, { ...actor, action: 'auth.login.success', resource: 'session', detail: 'signed in with MFA', at: now });
+          await record(tx, {
+            ...actor,
+            action: 'auth.login.success',
+            resource: 'session',
+            detail: 'signed in with MFA',
+            at: now,
+          });
           return { kind: 'ok' as const, user: toAuthUser(user), session };
         });
 
@@ -147,9 +153,14 @@ export function authRoutes(deps: AppDeps) {
           case 'locked':
             throw lockedError(result.seconds);
           case 'locked-now':
-            throw new HttpError(423, 'ACCOUNT_LOCKED', `Too many failed attempts. Account locked for ${MFA_LOCK_SECONDS} seconds.`, {
-              retryAfterSeconds: MFA_LOCK_SECONDS,
-            });
+            throw new HttpError(
+              423,
+              'ACCOUNT_LOCKED',
+              `Too many failed attempts. Account locked for ${MFA_LOCK_SECONDS} seconds.`,
+              {
+                retryAfterSeconds: MFA_LOCK_SECONDS,
+              },
+            );
           case 'wrong':
             throw new HttpError(401, 'INVALID_CODE', `Incorrect MFA code. ${result.remaining} attempts remaining.`);
           case 'ok':
@@ -200,5 +211,11 @@ export function authRoutes(deps: AppDeps) {
 }
 
 function setSessionCookie(reply: FastifyReply, sessionId: string, expiresAt: Date, secure: boolean) {
-  reply.setCookie(SESSION_COOKIE, sessionId, { httpOnly: true, sameSite: 'strict', secure, path: '/', expires: expiresAt });
+  reply.setCookie(SESSION_COOKIE, sessionId, {
+    httpOnly: true,
+    sameSite: 'strict',
+    secure,
+    path: '/',
+    expires: expiresAt,
+  });
 }

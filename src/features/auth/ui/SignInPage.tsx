@@ -21,7 +21,11 @@ function showSignInError(error: unknown, step: 'credentials' | 'code') {
       toast({ title: 'Account locked', description, variant: 'destructive' });
       return;
     case 'INVALID_CREDENTIALS':
-      toast({ title: 'Invalid credentials', description: 'Please check your email and password.', variant: 'destructive' });
+      toast({
+        title: 'Invalid credentials',
+        description: 'Please check your email and password.',
+        variant: 'destructive',
+      });
       return;
     case 'INVALID_CODE':
       toast({ title: 'Invalid code', description, variant: 'destructive' });
@@ -156,7 +160,8 @@ export function SignInPage() {
                 <form className="space-y-4" onSubmit={submitCode}>
                   {challenge.demoCode ? (
                     <p className="rounded-md bg-muted p-3 text-sm" data-testid="demo-code">
-                      Demo code: <span className="font-mono text-lg font-semibold tracking-widest">{challenge.demoCode}</span>
+                      Demo code:{' '}
+                      <span className="font-mono text-lg font-semibold tracking-widest">{challenge.demoCode}</span>
                     </p>
                   ) : (
                     <p className="text-sm text-muted-foreground">Open your authenticator app for the current code.</p>

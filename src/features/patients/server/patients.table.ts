@@ -10,8 +10,14 @@ export const patients = pgTable(
     dob: date('dob', { mode: 'string' }).notNull(),
     phone: text('phone').notNull(),
     email: text('email'),
-    allergies: text('allergies').array().notNull().default(sql`'{}'::text[]`),
-    meds: text('meds').array().notNull().default(sql`'{}'::text[]`),
+    allergies: text('allergies')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    meds: text('meds')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     notes: text('notes').notNull().default(''),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },

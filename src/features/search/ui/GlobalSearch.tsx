@@ -67,7 +67,10 @@ export function GlobalSearch() {
 
   return (
     <div className="relative w-full max-w-md" onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}>
-      <Search className="pointer-events-none absolute top-2.5 left-2.5 size-4 text-muted-foreground" aria-hidden="true" />
+      <Search
+        className="pointer-events-none absolute top-2.5 left-2.5 size-4 text-muted-foreground"
+        aria-hidden="true"
+      />
       <Input
         type="search"
         aria-label="Global search"

@@ -26,9 +26,16 @@ export const practiceSettings = pgTable(
     bufferMinutes: integer('buffer_minutes').notNull().default(10),
     workdayStart: text('workday_start').notNull().default('08:00'),
     workdayEnd: text('workday_end').notNull().default('17:00'),
-    workingDays: text('working_days').array().notNull().default(sql`'{Mon,Tue,Wed,Thu,Fri}'::text[]`),
-    notifications: jsonb('notifications').notNull().default(sql`'{}'::jsonb`),
-    integrations: jsonb('integrations').notNull().default(sql`'{}'::jsonb`),
+    workingDays: text('working_days')
+      .array()
+      .notNull()
+      .default(sql`'{Mon,Tue,Wed,Thu,Fri}'::text[]`),
+    notifications: jsonb('notifications')
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+    integrations: jsonb('integrations')
+      .notNull()
+      .default(sql`'{}'::jsonb`),
   },
   (t) => [
     check('practice_settings_duration_check', sql`${t.appointmentMinutes} in (15, 30, 45, 60)`),

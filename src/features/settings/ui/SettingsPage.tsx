@@ -18,7 +18,11 @@ const TAB_LABELS = {
 } as const;
 type Tab = keyof typeof TAB_LABELS;
 
-const FONT_SIZE_LABELS: Record<FontSize, string> = { small: 'Small (14px)', medium: 'Medium (16px)', large: 'Large (18px)' };
+const FONT_SIZE_LABELS: Record<FontSize, string> = {
+  small: 'Small (14px)',
+  medium: 'Medium (16px)',
+  large: 'Large (18px)',
+};
 
 /** SPEC 2.16: patient and guest see Display and Notifications only; Users is disabled for non-admins. */
 export function visibleTabs(role: Role): { tab: Tab; disabled: boolean }[] {

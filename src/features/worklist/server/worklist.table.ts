@@ -19,7 +19,10 @@ export const encounters = pgTable(
     encounterDate: date('encounter_date', { mode: 'string' }).notNull(),
     encounterType: text('encounter_type').notNull(),
     chiefComplaint: text('chief_complaint').notNull(),
-    diagnosis: text('diagnosis').array().notNull().default(sql`'{}'::text[]`),
+    diagnosis: text('diagnosis')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     followUpDue: date('follow_up_due', { mode: 'string' }),
     /** Whether every charge of the visit reached a claim correctly (Charge Capture Accuracy). */
     chargesCaptured: boolean('charges_captured').notNull().default(true),

@@ -1,0 +1,86 @@
+// `npm test`: every check, in order, stopping at the first failure. Ends with one line
+// "N passed, N failed" counting the unit, API and browser tests that ran.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { ensureChromium } from './ensure-chromium.mjs';
+
+const skipE2e = process.argv.includes('--skip-e2e');
+const VITEST_JSON = 'test-results/vitest.json';
+const PLAYWRIGHT_JSON = 'test-results/playwright.json';
+rmSync(VITEST_JSON, { force: true });
+rmSync(PLAYWRIGHT_JSON, { force: true });
+mkdirSync('test-results', { recursive: true });
+
+const steps = [
+  { name: 'lint (ESLint)', cmd: ['npx', 'eslint', '.', '--max-warnings=0'] },
+  { name: 'format (Prettier)', cmd: ['npx', 'prettier', '--check', '.'] },
+  { name: 'type check (tsc)', cmd: ['npx', 'tsc', '--noEmit'] },
+  {
+    name: 'unit and API tests (Vitest, real PostgreSQL)',
+    cmd: ['npx', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${VITEST_JSON}`],
+  },
+  { name: 'build', cmd: ['npm', 'run', 'build'] },
+  {
+    name: 'browser tests (Playwright on Chromium)',
+    skip: skipE2e,
+    prepare: async () => ({ CHROMIUM_PATH: await ensureChromium(), PLAYWRIGHT_JSON_OUTPUT_NAME: PLAYWRIGHT_JSON }),
+    cmd: ['npx', 'playwright', 'test', '--reporter=list,json'],
+  },
+];
+
+function readJson(file) {
+  try {
+    return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null;
+  } catch {
+    return null;
+  }
+}
+
+function summary() {
+  let passed = 0;
+  let failed = 0;
+  let skipped = 0;
+  const vitest = readJson(VITEST_JSON);
+  if (vitest) {
+    passed += vitest.numPassedTests ?? 0;
+    failed += vitest.numFailedTests ?? 0;
+    skipped += (vitest.numPendingTests ?? 0) + (vitest.numTodoTests ?? 0);
+  }
+  const playwright = readJson(PLAYWRIGHT_JSON);
+  if (playwright?.stats) {
+    passed += (playwright.stats.expected ?? 0) + (playwright.stats.flaky ?? 0);
+    failed += playwright.stats.unexpected ?? 0;
+    skipped += playwright.stats.skipped ?? 0;
+  }
+  return `${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`;
+}
+
+let failedStep = null;
+for (const step of steps) {
+  if (step.skip) {
+    console.log(`\n▶ ${step.name}: skipped (--skip-e2e)`);
+    continue;
+  }
+  console.log(`\n▶ ${step.name}`);
+  const started = Date.now();
+  let extraEnv;
+  try {
+    extraEnv = step.prepare ? await step.prepare() : {};
+  } catch (err) {
+    console.error(err instanceof Error ? err.message : err);
+    failedStep = step.name;
+    break;
+  }
+  const result = spawnSync(step.cmd[0], step.cmd.slice(1), { stdio: 'inherit', env: { ...process.env, ...extraEnv } });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  if (result.status !== 0) {
+    console.error(`\n✗ ${step.name} failed after ${seconds} s`);
+    failedStep = step.name;
+    break;
+  }
+  console.log(`✓ ${step.name} (${seconds} s)`);
+}
+
+console.log(failedStep ? `\nnpm test failed at: ${failedStep}` : '\nnpm test: every step passed');
+console.log(summary());
+process.exit(failedStep ? 1 : 0);
