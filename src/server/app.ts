@@ -29,8 +29,6 @@ export async function buildApp(
     logger,
     trustProxy: deps.config.secureCookies,
     bodyLimit: 1024 * 1024,
-    // Never log cookies or the CSRF token.
-    disableRequestLogging: false,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

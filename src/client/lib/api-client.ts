@@ -1,4 +1,4 @@
-import type { Role } from '@/shared/access';
+import { roleSchema, type Role } from '@/shared/access';
 import { errorEnvelopeSchema, type FieldError } from '@/shared/api';
 
 /**
@@ -18,13 +18,31 @@ export class ApiError extends Error {
   }
 }
 
-/** Set by the session hook: the client sends it (SPEC 6), the server ignores it for access (DECISIONS 1). */
-let currentRole: Role = 'guest';
+const SESSION_STORAGE_KEY = 'rcm.session';
+
+/** SPEC 3 and 6: the session's role is kept in local storage and sent on every request as X-User-Role.
+ * The server takes the role from its own session only (DECISIONS 1); the header is informational. */
+function storedRole(): Role {
+  try {
+    const parsed = roleSchema.safeParse((JSON.parse(localStorage.getItem(SESSION_STORAGE_KEY) ?? '{}') as { role?: unknown }).role);
+    return parsed.success ? parsed.data : 'guest';
+  } catch {
+    return 'guest';
+  }
+}
+
+let currentRole: Role = typeof localStorage === 'undefined' ? 'guest' : storedRole();
 let csrfToken: string | null = null;
 
-export function setRequestIdentity(role: Role, token: string | null) {
-  currentRole = role;
+export function setRequestIdentity(session: { email: string; role: Role } | null, token: string | null) {
+  currentRole = session?.role ?? 'guest';
   csrfToken = token;
+  try {
+    if (session) localStorage.setItem(SESSION_STORAGE_KEY, JSON.stringify({ email: session.email, role: session.role, mfa: true }));
+    else localStorage.removeItem(SESSION_STORAGE_KEY);
+  } catch {
+    // Storage may be unavailable (private mode); the header then says guest, which grants nothing.
+  }
 }
 
 function parseEnvelope(text: string) {

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { chmod, mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -62,6 +62,8 @@ export function poolFor(connectionString: string, max = 10): pg.Pool {
 export async function startEmbeddedPostgres(dataDir: string, log: Logger) {
   const databaseDir = path.resolve(dataDir, 'pg');
   await mkdir(path.dirname(databaseDir), { recursive: true });
+  // As root, PostgreSQL runs as its own system user, which must be able to reach the data folder.
+  if (process.getuid?.() === 0) await chmod(path.dirname(databaseDir), 0o755);
   const port = Number(process.env.PG_PORT ?? (await freePort()));
   const password = 'clinic-local';
   const server = new EmbeddedPostgres({

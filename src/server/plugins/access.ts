@@ -98,9 +98,12 @@ export function registerAccessControl(app: FastifyInstance, deps: AppDeps) {
     }
 
     // DECISIONS 1: the role comes from the session only; a header claiming another one is a security event.
+    // Without a session a claimed role can open nothing but public routes, so only those claims are noise.
+    const permission = request.routeOptions.config.permission;
     const claimedRole = request.headers['x-user-role'];
     const actualRole = request.auth?.user.role ?? 'guest';
-    if (typeof claimedRole === 'string' && claimedRole !== actualRole) {
+    const claimMatters = request.auth !== null || (permission !== undefined && permission !== 'public');
+    if (typeof claimedRole === 'string' && claimedRole !== actualRole && claimMatters) {
       await recordNow(deps.db, {
         ...actorOf(request),
         action: 'security.role_header_mismatch',
@@ -110,7 +113,6 @@ export function registerAccessControl(app: FastifyInstance, deps: AppDeps) {
       });
     }
 
-    const permission = request.routeOptions.config.permission;
     if (!permission) return; // 404s: no route matched
     if (UNSAFE_METHODS.has(request.method)) {
       if (isCrossSite(request)) return deny(request, reply, 403, 'CSRF', 'Cross-site request refused.');

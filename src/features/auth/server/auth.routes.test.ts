@@ -206,7 +206,9 @@ describe('sessions', () => {
       url: '/api/auth/mfa',
       payload: { challengeId, code: demoCode },
       cookies: { sid: first.sessionId },
+      headers: { 'x-csrf-token': first.csrfToken },
     });
+    expect(second.statusCode).toBe(200);
     const newId = cookieFrom(second);
     expect(newId).toBeDefined();
     expect(newId).not.toBe(first.sessionId);

@@ -9,7 +9,7 @@ export function useSession() {
     queryKey: SESSION_KEY,
     queryFn: async ({ signal }) => {
       const session = await apiFetch<SessionResponse>('/api/auth/session', { signal });
-      setRequestIdentity(session.user?.role ?? 'guest', session.csrfToken);
+      setRequestIdentity(session.user, session.csrfToken);
       return session;
     },
   });
@@ -26,7 +26,7 @@ export function useVerifyCode() {
   return useMutation({
     mutationFn: (body: MfaRequest) => apiFetch<SessionResponse>('/api/auth/mfa', { method: 'POST', body }),
     onSuccess: (session) => {
-      setRequestIdentity(session.user?.role ?? 'guest', session.csrfToken);
+      setRequestIdentity(session.user, session.csrfToken);
       // Whatever the previous user had cached must not show for the new one.
       queryClient.clear();
       queryClient.setQueryData(SESSION_KEY, session);
@@ -39,7 +39,7 @@ export function useLogout() {
   return useMutation({
     mutationFn: () => apiFetch<void>('/api/auth/logout', { method: 'POST' }),
     onSettled: () => {
-      setRequestIdentity('guest', null);
+      setRequestIdentity(null, null);
       queryClient.clear();
       queryClient.setQueryData(SESSION_KEY, { user: null, mfa: false, csrfToken: null, expiresAt: null });
     },

@@ -1,0 +1,615 @@
+import { count, sql } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import { DEMO_ACCOUNTS } from '@/features/auth/auth.schema';
+import { hashPassword } from '@/features/auth/server/auth.passwords';
+import { users } from '@/features/auth/server/auth.table';
+import { appointments } from '@/features/appointments/server/appointments.table';
+import { recordMany, type AuditInput } from '@/features/audit/server/audit.queries';
+import { authorizations } from '@/features/authorizations/server/authorizations.table';
+import { billingStaffHours, operatingExpenses, payments } from '@/features/billing/server/billing.table';
+import { claimAppeals, claims } from '@/features/claims/server/claims.table';
+import { complianceGaps } from '@/features/compliance/server/compliance.table';
+import { patients } from '@/features/patients/server/patients.table';
+import { providers } from '@/features/providers/server/providers.table';
+import { practiceSettings, userSettings } from '@/features/settings/server/settings.table';
+import { encounters } from '@/features/worklist/server/worklist.table';
+import { ENCOUNTER_TYPES } from '@/features/worklist/worklist.schema';
+import type { Db, Tx } from '../types';
+import {
+  ALLERGIES,
+  APPOINTMENT_REASONS,
+  AUTHORIZATION_SERVICES,
+  CHIEF_COMPLAINTS,
+  CLINICAL_NOTES,
+  COMPLIANCE_GAPS,
+  DENIALS,
+  DIAGNOSES,
+  FIRST_NAMES,
+  LAST_NAMES,
+  MEDICATIONS,
+  PAYER_MIX,
+  PROCEDURES,
+  PROVIDERS,
+} from './demo-data';
+import { addDays, daysBetween, isWeekday, Random } from './random';
+
+export const DEFAULT_SEED = 20_261_122;
+const PATIENT_COUNT = 200;
+const CLAIM_COUNT = 3000;
+/** Patients with no visit booked in the scheduling window: their follow-ups fall overdue. */
+const LAPSED_PATIENTS = 50;
+const SLOTS = Array.from(
+  { length: 18 },
+  (_, i) => `${String(8 + Math.floor(i / 2)).padStart(2, '0')}:${i % 2 ? '30' : '00'}`,
+);
+
+export type SeedSummary = Record<string, number>;
+
+async function insertChunked<T extends PgTable>(tx: Tx, table: T, rows: T['$inferInsert'][]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 1000) await tx.insert(table).values(rows.slice(i, i + 1000));
+}
+
+export async function isDatabaseEmpty(db: Db): Promise<boolean> {
+  const [row] = await db.select({ n: count() }).from(users);
+  return (row?.n ?? 0) === 0;
+}
+
+/** Deletes all clinic data but the audit trail, which is append-only and must outlive a reset (DECISIONS 6). */
+export async function clearClinicData(tx: Tx): Promise<void> {
+  await tx.execute(sql`truncate table
+    claim_appeals, payments, claims, appointments, authorizations, encounters, sessions, sign_in_challenges,
+    sign_in_lockouts, user_settings, users, patients, providers, practice_settings, compliance_gaps,
+    operating_expenses, billing_staff_hours
+    restart identity`);
+}
+
+function phone(r: Random): string {
+  return `(555) ${r.int(200, 989)}-${String(r.int(0, 9999)).padStart(4, '0')}`;
+}
+
+/** Fills an empty database with the demo clinic: the same `today` and seed always give the same rows. */
+export async function seedDemoClinic(db: Db, options: { today: string; seed?: number }): Promise<SeedSummary> {
+  const r = new Random(options.seed ?? DEFAULT_SEED);
+  const today = options.today;
+  const passwordHashes = await Promise.all(DEMO_ACCOUNTS.map((a) => hashPassword(a.password)));
+
+  return db.transaction(async (tx) => {
+    const providerRows = await tx
+      .insert(providers)
+      .values([...PROVIDERS])
+      .returning({ id: providers.id });
+    const providerIds = providerRows.map((p) => p.id);
+
+    // Patients. The first is the demo patient account's own record.
+    const patientValues: (typeof patients.$inferInsert)[] = [];
+    const usedNames = new Set<string>(['Maria Lopez']);
+    patientValues.push({
+      name: 'Maria Lopez',
+      mrn: 'MRN-100001',
+      dob: '1979-03-14',
+      phone: '(555) 214-7788',
+      email: 'patient@healthcare.demo',
+      allergies: ['Penicillin'],
+      meds: ['Metformin 500 mg twice daily', 'Lisinopril 10 mg daily'],
+      notes: 'Type 2 diabetes, well controlled. Prefers morning appointments.',
+    });
+    for (let i = 1; i < PATIENT_COUNT; i += 1) {
+      let name = '';
+      do name = `${r.pick(FIRST_NAMES)} ${r.pick(LAST_NAMES)}`;
+      while (usedNames.has(name));
+      usedNames.add(name);
+      const age = r.weighted([
+        [r.int(1, 17), 15],
+        [r.int(18, 44), 35],
+        [r.int(45, 64), 30],
+        [r.int(65, 95), 20],
+      ] as const);
+      const dob = addDays(today, -(age * 365 + r.int(0, 364)));
+      patientValues.push({
+        name,
+        mrn: `MRN-${100001 + i * 7}`,
+        dob,
+        phone: phone(r),
+        email: r.chance(0.6) ? `${name.toLowerCase().replace(/[^a-z]+/g, '.')}@example.com` : null,
+        allergies: r.chance(0.55) ? [] : r.sample(ALLERGIES, r.int(1, 3)),
+        meds: r.chance(0.35) ? [] : r.sample(MEDICATIONS, r.int(1, 4)),
+        notes: r.chance(0.5) ? '' : r.pick(CLINICAL_NOTES),
+      });
+    }
+    const patientIds = (await tx.insert(patients).values(patientValues).returning({ id: patients.id })).map(
+      (p) => p.id,
+    );
+    const demoPatientId = patientIds[0] ?? 0;
+    const lapsed = new Set(patientIds.slice(PATIENT_COUNT - LAPSED_PATIENTS));
+    const active = patientIds.filter((id) => !lapsed.has(id));
+
+    // Demo users, one per role; the patient account is linked to Maria Lopez's record.
+    const USER_NAMES: Record<string, string> = {
+      admin: 'Jordan Lee',
+      doctor: 'Dr. Priya Raman',
+      nurse_manager: 'Nora Kim',
+      billing_admin: 'Sam Ortiz',
+      patient: 'Maria Lopez',
+      guest: 'Guest User',
+    };
+    const userRows = await tx
+      .insert(users)
+      .values(
+        DEMO_ACCOUNTS.map((a, i) => ({
+          email: a.email,
+          name: USER_NAMES[a.role] ?? a.role,
+          passwordHash: passwordHashes[i] ?? '',
+          role: a.role,
+          patientId: a.role === 'patient' ? demoPatientId : null,
+        })),
+      )
+      .returning({ id: users.id, email: users.email, role: users.role });
+    await tx.insert(userSettings).values(userRows.map((u) => ({ userId: u.id })));
+    const userByRole = new Map(userRows.map((u) => [u.role, u]));
+
+    await tx.insert(practiceSettings).values({
+      practiceId: 1,
+      notifications: { email: true, sms: true, push: false, emailReminderHours: 24, smsReminderHours: 1 },
+      integrations: { paymentGateway: true, accounting: true, sms: false, calendar: false, chat: true, crm: false },
+    });
+
+    // Appointments from 60 days ago to 60 days ahead on weekdays (and today whatever day it is).
+    const taken = new Set<string>();
+    const appointmentValues: (typeof appointments.$inferInsert)[] = [];
+    const book = (patientId: number, date: string, status: string, reason: string) => {
+      for (let attempt = 0; attempt < 50; attempt += 1) {
+        const providerId = r.pick(providerIds);
+        const time = r.pick(SLOTS);
+        const key = `${providerId}|${date}|${time}`;
+        if (taken.has(key)) continue;
+        taken.add(key);
+        appointmentValues.push({ patientId, providerId, date, time, status, reason });
+        return;
+      }
+    };
+    const pastStatus = () =>
+      r.weighted([
+        ['Completed', 82],
+        ['No-Show', 8],
+        ['Cancelled', 7],
+        ['Rescheduled', 3],
+      ] as const);
+    const futureStatus = () =>
+      r.weighted([
+        ['Scheduled', 90],
+        ['Cancelled', 6],
+        ['Rescheduled', 4],
+      ] as const);
+    for (let offset = -60; offset <= 60; offset += 1) {
+      const date = addDays(today, offset);
+      if (!isWeekday(date) && offset !== 0) continue;
+      const perDay = offset === 0 ? 16 : r.int(14, 21);
+      for (let i = 0; i < perDay; i += 1) {
+        const status = offset < 0 ? pastStatus() : offset === 0 ? (i < 6 ? 'Completed' : 'Scheduled') : futureStatus();
+        book(r.pick(active), date, status, r.pick(APPOINTMENT_REASONS));
+      }
+    }
+    // The demo patient: visits behind and ahead, one of them cancelled.
+    book(demoPatientId, addDays(today, -45), 'Completed', 'Diabetes follow-up');
+    book(demoPatientId, addDays(today, -12), 'Completed', 'Lab results review');
+    book(demoPatientId, addDays(today, 9), 'Scheduled', 'Diabetes follow-up');
+    book(demoPatientId, addDays(today, 30), 'Cancelled', 'Annual physical');
+    book(demoPatientId, addDays(today, 41), 'Scheduled', 'Annual physical');
+    await insertChunked(tx, appointments, appointmentValues);
+
+    // Claims over 18 months with the stored facts the KPI engine needs.
+    const claimValues: (typeof claims.$inferInsert)[] = [];
+    const paymentValues: {
+      patientId: number;
+      claimIndex: number;
+      amountCents: number;
+      source: 'payer' | 'patient';
+      receivedOn: string;
+    }[] = [];
+    const appealNotes: { index: number; reason: string; note: string }[] = [];
+    const claimPatients = [...Array.from({ length: 6 }, () => demoPatientId)];
+    while (claimPatients.length < CLAIM_COUNT) claimPatients.push(r.pick(patientIds));
+    claimPatients.forEach((patientId, index) => {
+      let serviceDate = addDays(today, -r.int(1, 548));
+      while (!isWeekday(serviceDate)) serviceDate = addDays(serviceDate, -1);
+      const payerInfo = r.weighted(PAYER_MIX.map((p) => [p, p.weight] as const));
+      const procedure = r.weighted(PROCEDURES.map((p) => [p, p.weight] as const));
+      const billed = procedure.cents;
+      const accountNumber = `ACC-${serviceDate.slice(0, 4)}-${String(100000 + index).padStart(6, '0')}`;
+      const base = {
+        patientId,
+        providerId: r.pick(providerIds),
+        accountNumber,
+        procedureCode: procedure.code,
+        payer: payerInfo.payer,
+        serviceDate,
+        billedCents: billed,
+      };
+      const lag = r.weighted([
+        [0, 10],
+        [1, 35],
+        [2, 25],
+        [3, 14],
+        [4, 8],
+        [5, 5],
+        [6, 3],
+      ] as const);
+      const submittedOn = addDays(serviceDate, lag);
+      if (submittedOn > today) {
+        claimValues.push({ ...base, status: 'Draft', cleanSubmission: true });
+        return;
+      }
+      const cleanSubmission = !r.chance(0.055);
+      const adjudicatedOn = addDays(submittedOn, r.int(10, 40) + (cleanSubmission ? 0 : 14));
+      if (payerInfo.payer === 'Self-Pay') {
+        // No payer: the whole charge is the patient's, less the practice's self-pay discount.
+        const discount = Math.round(billed * 0.3);
+        const due = billed - discount;
+        const paidOn = addDays(submittedOn, r.int(5, 40));
+        const pays = paidOn <= today && r.chance(0.75);
+        if (pays)
+          paymentValues.push({ patientId, claimIndex: index, amountCents: due, source: 'patient', receivedOn: paidOn });
+        claimValues.push({
+          ...base,
+          submittedOn,
+          adjudicatedOn: submittedOn,
+          resolvedOn: pays ? paidOn : null,
+          contractualAdjustmentCents: discount,
+          patientResponsibilityCents: due,
+          status: pays ? 'Paid' : 'Pending',
+          reasonCode: 'PR-2',
+          cleanSubmission,
+        } as typeof claims.$inferInsert);
+        return;
+      }
+      if (adjudicatedOn > today) {
+        claimValues.push({
+          ...base,
+          submittedOn,
+          status: daysBetween(submittedOn, today) < 7 ? 'Submitted' : 'Pending',
+          cleanSubmission,
+        });
+        return;
+      }
+      const denied = r.chance(payerInfo.denialRate);
+      if (denied) {
+        const denial = r.weighted(DENIALS.map((d) => [d, d.weight] as const));
+        const outcome = r.weighted([
+          ['Denied', 55],
+          ['Appealed', 22],
+          ['Paid', 13],
+          ['Written Off', 10],
+        ] as const);
+        const common = {
+          ...base,
+          submittedOn,
+          adjudicatedOn,
+          reasonCode: denial.code,
+          remarkCode: denial.remark,
+          denialDescription: denial.description,
+          cleanSubmission,
+          deniedOnFirstAdjudication: true,
+        };
+        if (outcome === 'Paid') {
+          // Overturned on appeal and paid later; the first-adjudication denial stays a fact.
+          const allowed = Math.round(billed * (0.6 + r.next() * 0.2));
+          const paidOn = addDays(adjudicatedOn, r.int(20, 45));
+          if (paidOn <= today) {
+            paymentValues.push({
+              patientId,
+              claimIndex: index,
+              amountCents: allowed,
+              source: 'payer',
+              receivedOn: paidOn,
+            });
+            claimValues.push({
+              ...common,
+              status: 'Paid',
+              paidCents: allowed,
+              contractualAdjustmentCents: billed - allowed,
+              resolvedOn: paidOn,
+            });
+            appealNotes.push({
+              index,
+              reason: 'Corrected claim with documentation',
+              note: `Overturned after appeal of ${denial.code}.`,
+            });
+            return;
+          }
+        }
+        if (outcome === 'Written Off') {
+          claimValues.push({
+            ...common,
+            status: 'Written Off',
+            resolvedOn: addDays(adjudicatedOn, r.int(30, 90)) > today ? today : addDays(adjudicatedOn, r.int(30, 90)),
+          });
+          return;
+        }
+        claimValues.push({ ...common, status: outcome === 'Appealed' ? 'Appealed' : 'Denied' });
+        if (outcome === 'Appealed') {
+          appealNotes.push({
+            index,
+            reason: 'Medical records attached',
+            note: `Appealing ${denial.code}: ${denial.description.toLowerCase()}.`,
+          });
+        }
+        return;
+      }
+      const allowed = Math.round(billed * (0.55 + r.next() * 0.25));
+      const contractual = billed - allowed;
+      const patientShare = r.chance(0.55) ? Math.round(allowed * (0.1 + r.next() * 0.2)) : 0;
+      const partial = r.chance(0.08);
+      const payerPaid = partial ? Math.round((allowed - patientShare) * 0.6) : allowed - patientShare;
+      paymentValues.push({
+        patientId,
+        claimIndex: index,
+        amountCents: payerPaid,
+        source: 'payer',
+        receivedOn: adjudicatedOn,
+      });
+      let resolvedOn: string | null = partial ? null : adjudicatedOn;
+      if (patientShare > 0) {
+        resolvedOn = null;
+        const paidOn = addDays(adjudicatedOn, r.int(5, 45));
+        if (paidOn <= today && r.chance(0.82)) {
+          const full = r.chance(0.8);
+          paymentValues.push({
+            patientId,
+            claimIndex: index,
+            amountCents: full ? patientShare : Math.max(1, Math.round(patientShare / 2)),
+            source: 'patient',
+            receivedOn: paidOn,
+          });
+          if (full && !partial) resolvedOn = paidOn;
+        }
+      }
+      const reasonCode =
+        patientShare > 0
+          ? r.weighted([
+              ['PR-1', 3],
+              ['PR-2', 4],
+              ['PR-3', 5],
+            ] as const)
+          : 'CO-45';
+      claimValues.push({
+        ...base,
+        submittedOn,
+        adjudicatedOn,
+        resolvedOn,
+        paidCents: payerPaid,
+        contractualAdjustmentCents: contractual,
+        patientResponsibilityCents: patientShare,
+        status: partial ? 'Partially Paid' : 'Paid',
+        reasonCode,
+        cleanSubmission,
+      });
+    });
+    // The demo patient owes something: their newest adjudicated claim keeps an unpaid patient share.
+    const claimIds: number[] = [];
+    for (let i = 0; i < claimValues.length; i += 1000) {
+      const ids = await tx
+        .insert(claims)
+        .values(claimValues.slice(i, i + 1000))
+        .returning({ id: claims.id });
+      claimIds.push(...ids.map((c) => c.id));
+    }
+    await insertChunked(
+      tx,
+      payments,
+      paymentValues.map(({ claimIndex, ...p }) => ({
+        ...p,
+        claimId: claimIds[claimIndex] ?? null,
+        reference: p.source === 'payer' ? `ERA-${claimIndex + 1}` : '',
+      })),
+    );
+    const billingAdmin = userByRole.get('billing_admin');
+    await insertChunked(
+      tx,
+      claimAppeals,
+      appealNotes.map((a) => ({
+        claimId: claimIds[a.index] ?? 0,
+        reason: a.reason,
+        note: a.note,
+        createdBy: billingAdmin?.id ?? null,
+      })),
+    );
+
+    // Operating expenses per month (about 85% of the month's collections) and billing staff hours per weekday.
+    const collectionsByMonth = new Map<string, number>();
+    for (const p of paymentValues) {
+      const month = `${p.receivedOn.slice(0, 7)}-01`;
+      collectionsByMonth.set(month, (collectionsByMonth.get(month) ?? 0) + p.amountCents);
+    }
+    const expenseRows: (typeof operatingExpenses.$inferInsert)[] = [];
+    for (let m = 18; m >= 0; m -= 1) {
+      const d = new Date(`${today.slice(0, 7)}-01T00:00:00Z`);
+      d.setUTCMonth(d.getUTCMonth() - m);
+      const month = d.toISOString().slice(0, 10);
+      const collected = collectionsByMonth.get(month) ?? 1_500_000;
+      expenseRows.push({ month, amountCents: Math.round(collected * (0.8 + r.next() * 0.1)) });
+    }
+    await insertChunked(tx, operatingExpenses, expenseRows);
+    // A small clinic's part-time biller: well under an hour a day for ~170 claims a month.
+    const hoursRows: (typeof billingStaffHours.$inferInsert)[] = [];
+    for (let offset = -548; offset <= 0; offset += 1) {
+      const day = addDays(today, offset);
+      if (isWeekday(day)) hoursRows.push({ day, hours: (0.28 + r.next() * 0.1).toFixed(2) });
+    }
+    await insertChunked(tx, billingStaffHours, hoursRows);
+
+    // Prior authorizations requested over the last 30 days.
+    const nurse = userByRole.get('nurse_manager');
+    const authorizationValues: (typeof authorizations.$inferInsert)[] = Array.from({ length: 150 }, () => {
+      const service = r.pick(AUTHORIZATION_SERVICES);
+      const requestedOn = addDays(today, -r.int(0, 30));
+      const status = r.weighted([
+        ['Pending', 50],
+        ['Approved', 35],
+        ['Denied', 15],
+      ] as const);
+      const decided = status !== 'Pending';
+      const decidedOn = decided ? addDays(requestedOn, Math.min(r.int(1, 10), daysBetween(requestedOn, today))) : null;
+      return {
+        patientId: r.pick(patientIds),
+        service: service.service,
+        procedureCode: service.code,
+        payer: r.weighted(PAYER_MIX.filter((p) => p.payer !== 'Self-Pay').map((p) => [p.payer, p.weight] as const)),
+        status,
+        requestedOn,
+        decidedOn,
+        decidedBy: decided ? (nurse?.id ?? null) : null,
+      };
+    });
+    await insertChunked(tx, authorizations, authorizationValues);
+
+    // Encounters: active patients' recent visits, and lapsed patients' older visits whose follow-ups are overdue.
+    const encounterValues: (typeof encounters.$inferInsert)[] = [];
+    const encounter = (patientId: number, encounterDate: string, followUpDays: number | null) => {
+      encounterValues.push({
+        patientId,
+        providerId: r.pick(providerIds),
+        encounterDate,
+        encounterType: r.pick(ENCOUNTER_TYPES),
+        chiefComplaint: r.pick(CHIEF_COMPLAINTS),
+        diagnosis: r.sample(DIAGNOSES, r.int(1, 3)),
+        followUpDue: followUpDays === null ? null : addDays(encounterDate, followUpDays),
+        chargesCaptured: !r.chance(0.03),
+      });
+    };
+    for (let i = 0; i < 350; i += 1) {
+      encounter(r.pick(active), addDays(today, -r.int(1, 365)), r.chance(0.35) ? r.pick([14, 30, 60, 90]) : null);
+    }
+    for (const patientId of lapsed) {
+      encounter(patientId, addDays(today, -r.int(75, 365)), r.pick([14, 30, 60]));
+      if (r.chance(0.3)) encounter(patientId, addDays(today, -r.int(75, 365)), null);
+    }
+    encounterValues.sort((a, b) => a.encounterDate.localeCompare(b.encounterDate));
+    await insertChunked(tx, encounters, encounterValues);
+
+    await insertChunked(
+      tx,
+      complianceGaps,
+      COMPLIANCE_GAPS.map((g) => ({
+        title: g.title,
+        safeguard: g.safeguard,
+        severity: g.severity,
+        status: g.status,
+        dueDate: addDays(today, g.days),
+        owner: g.owner,
+      })),
+    );
+
+    // About 500 audit entries over the last 30 days, oldest first, as the chain requires.
+    const staff = userRows.filter((u) => u.role !== 'guest' && u.role !== 'patient');
+    const auditInputs: AuditInput[] = [];
+    const start = Date.parse(`${addDays(today, -30)}T13:00:00Z`);
+    for (let i = 0; i < 500; i += 1) {
+      const user = r.pick(staff);
+      const at = new Date(start + Math.round((i / 500) * 29 * 86_400_000) + r.int(0, 3_000_000));
+      const kind = r.weighted([
+        ['login', 20],
+        ['view', 35],
+        ['appointment', 15],
+        ['claim', 10],
+        ['authorization', 8],
+        ['export', 7],
+        ['settings', 3],
+        ['failure', 2],
+      ] as const);
+      const patientId = r.pick(patientIds);
+      const entry: AuditInput = {
+        actor: user.email,
+        actorUserId: user.id,
+        actorRole: user.role,
+        action: '',
+        resource: '',
+        at,
+      };
+      switch (kind) {
+        case 'login':
+          auditInputs.push({
+            ...entry,
+            action: 'auth.login.success',
+            resource: 'session',
+            detail: 'signed in with MFA',
+          });
+          break;
+        case 'failure':
+          auditInputs.push({
+            ...entry,
+            actorRole: null,
+            action: 'auth.login.failure',
+            resource: 'session',
+            detail: 'email or password not accepted',
+          });
+          break;
+        case 'view':
+          auditInputs.push({
+            ...entry,
+            action: 'patient.view',
+            resource: `patient/${patientId}`,
+            detail: 'opened patient snapshot',
+            patientId,
+          });
+          break;
+        case 'appointment':
+          auditInputs.push({
+            ...entry,
+            action: 'appointment.update',
+            resource: `appointment/${r.int(1, appointmentValues.length)}`,
+            detail: `status set to ${r.pick(['Completed', 'No-Show', 'Scheduled'])}`,
+            patientId,
+          });
+          break;
+        case 'claim':
+          auditInputs.push({
+            ...entry,
+            action: 'claim.appeal',
+            resource: `claim/${r.pick(claimIds)}`,
+            detail: 'appeal recorded',
+          });
+          break;
+        case 'authorization':
+          auditInputs.push({
+            ...entry,
+            action: 'authorization.update',
+            resource: `authorization/${r.int(1, 150)}`,
+            detail: `status set to ${r.pick(['Approved', 'Denied'])}`,
+          });
+          break;
+        case 'export':
+          auditInputs.push({
+            ...entry,
+            action: 'export.csv',
+            resource: r.pick(['claims', 'call_list', 'authorizations']),
+            detail: 'CSV export',
+          });
+          break;
+        case 'settings':
+          auditInputs.push({
+            ...entry,
+            action: 'settings.update',
+            resource: 'user_settings',
+            detail: 'fontSize=large',
+          });
+          break;
+      }
+    }
+    auditInputs.sort((a, b) => a.at.getTime() - b.at.getTime());
+    await recordMany(tx, auditInputs);
+
+    return {
+      providers: providerIds.length,
+      patients: patientIds.length,
+      users: userRows.length,
+      appointments: appointmentValues.length,
+      claims: claimIds.length,
+      payments: paymentValues.length,
+      claimAppeals: appealNotes.length,
+      authorizations: authorizationValues.length,
+      encounters: encounterValues.length,
+      auditEntries: auditInputs.length,
+      complianceGaps: COMPLIANCE_GAPS.length,
+    };
+  });
+}
