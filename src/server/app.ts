@@ -4,7 +4,7 @@ import Fastify, {
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
-  type FastifyServerOptions,
+  type FastifyBaseLogger,
 } from 'fastify';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
@@ -21,12 +21,9 @@ import type { AppDeps } from './context';
 import { registerAccessControl } from './plugins/access';
 import { registerErrorHandling, sendError } from './plugins/errors';
 
-export async function buildApp(
-  deps: AppDeps,
-  logger: FastifyServerOptions['logger'] = false,
-): Promise<FastifyInstance> {
+export async function buildApp(deps: AppDeps, logger?: FastifyBaseLogger): Promise<FastifyInstance> {
   const app = Fastify({
-    logger,
+    ...(logger ? { loggerInstance: logger } : { logger: false }),
     trustProxy: deps.config.secureCookies,
     bodyLimit: 1024 * 1024,
   });

@@ -1,8 +1,13 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { apiFetch, setRequestIdentity } from '@/client/lib/api-client';
 import type { LoginRequest, LoginResponse, MfaRequest, SessionResponse } from '../auth.schema';
 
 export const SESSION_KEY = ['/api/auth/session'] as const;
+
+/** The session query stays (its observers keep listening); every other cached answer goes. */
+function forgetEverythingButSession(queryClient: QueryClient) {
+  queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== SESSION_KEY[0] });
+}
 
 export function useSession() {
   return useQuery({
@@ -28,7 +33,7 @@ export function useVerifyCode() {
     onSuccess: (session) => {
       setRequestIdentity(session.user, session.csrfToken);
       // Whatever the previous user had cached must not show for the new one.
-      queryClient.clear();
+      forgetEverythingButSession(queryClient);
       queryClient.setQueryData(SESSION_KEY, session);
     },
   });
@@ -40,7 +45,7 @@ export function useLogout() {
     mutationFn: () => apiFetch<void>('/api/auth/logout', { method: 'POST' }),
     onSettled: () => {
       setRequestIdentity(null, null);
-      queryClient.clear();
+      forgetEverythingButSession(queryClient);
       queryClient.setQueryData(SESSION_KEY, { user: null, mfa: false, csrfToken: null, expiresAt: null });
     },
   });
