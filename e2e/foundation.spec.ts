@@ -26,7 +26,7 @@ test.describe('sign-in and the shell', () => {
     await signIn(page, 'nurse_manager');
     await page.goto('/claims');
     await expect(page.getByText('Access denied', { exact: true })).toBeVisible();
-    await expect(page.getByText('You do not have permission to access this page')).toBeVisible();
+    await expect(page.getByText('You do not have permission to access this page', { exact: true })).toBeVisible();
     await expect(page).toHaveURL(/\/home$/);
   });
 
@@ -34,7 +34,7 @@ test.describe('sign-in and the shell', () => {
     await signIn(page, 'admin');
     await page.goto('/no-such-page');
     await expect(page.getByRole('heading', { name: '404 Page Not Found' })).toBeVisible();
-    await expect(page.getByText('Did you forget to add the page to the router?')).toBeVisible();
+    await expect(page.getByText('Did you forget to add the page to the router?', { exact: true })).toBeVisible();
   });
 
   test('a wrong password shows the Invalid credentials toast', async ({ page }) => {
@@ -43,7 +43,7 @@ test.describe('sign-in and the shell', () => {
     await page.getByLabel('Password').fill('wrong');
     await page.getByRole('button', { name: 'Continue' }).click();
     await expect(page.getByText('Invalid credentials', { exact: true })).toBeVisible();
-    await expect(page.getByText('Please check your email and password.')).toBeVisible();
+    await expect(page.getByText('Please check your email and password.', { exact: true })).toBeVisible();
   });
 
   test('a wrong code counts down, and Back returns to the credentials step', async ({ page }) => {
@@ -54,7 +54,7 @@ test.describe('sign-in and the shell', () => {
     const code = (await page.getByTestId('demo-code').locator('span').textContent())?.trim() ?? '';
     await page.getByLabel('6-digit code').fill(code === '111111' ? '222222' : '111111');
     await page.getByRole('button', { name: 'Verify' }).click();
-    await expect(page.getByText('Incorrect MFA code. 4 attempts remaining.')).toBeVisible();
+    await expect(page.getByText('Incorrect MFA code. 4 attempts remaining.', { exact: true })).toBeVisible();
     await page.getByRole('button', { name: 'Back' }).click();
     await expect(page.getByLabel('Email')).toBeVisible();
   });
