@@ -24,7 +24,9 @@ const SESSION_STORAGE_KEY = 'rcm.session';
  * The server takes the role from its own session only (DECISIONS 1); the header is informational. */
 function storedRole(): Role {
   try {
-    const parsed = roleSchema.safeParse((JSON.parse(localStorage.getItem(SESSION_STORAGE_KEY) ?? '{}') as { role?: unknown }).role);
+    const parsed = roleSchema.safeParse(
+      (JSON.parse(localStorage.getItem(SESSION_STORAGE_KEY) ?? '{}') as { role?: unknown }).role,
+    );
     return parsed.success ? parsed.data : 'guest';
   } catch {
     return 'guest';
@@ -38,7 +40,11 @@ export function setRequestIdentity(session: { email: string; role: Role } | null
   currentRole = session?.role ?? 'guest';
   csrfToken = token;
   try {
-    if (session) localStorage.setItem(SESSION_STORAGE_KEY, JSON.stringify({ email: session.email, role: session.role, mfa: true }));
+    if (session)
+      localStorage.setItem(
+        SESSION_STORAGE_KEY,
+        JSON.stringify({ email: session.email, role: session.role, mfa: true }),
+      );
     else localStorage.removeItem(SESSION_STORAGE_KEY);
   } catch {
     // Storage may be unavailable (private mode); the header then says guest, which grants nothing.

@@ -94,9 +94,8 @@ export async function seedDemoClinic(db: Db, options: { today: string; seed?: nu
       notes: 'Type 2 diabetes, well controlled. Prefers morning appointments.',
     });
     for (let i = 1; i < PATIENT_COUNT; i += 1) {
-      let name = '';
-      do name = `${r.pick(FIRST_NAMES)} ${r.pick(LAST_NAMES)}`;
-      while (usedNames.has(name));
+      let name = `${r.pick(FIRST_NAMES)} ${r.pick(LAST_NAMES)}`;
+      while (usedNames.has(name)) name = `${r.pick(FIRST_NAMES)} ${r.pick(LAST_NAMES)}`;
       usedNames.add(name);
       const age = r.weighted([
         [r.int(1, 17), 15],
@@ -259,7 +258,7 @@ export async function seedDemoClinic(db: Db, options: { today: string; seed?: nu
           status: pays ? 'Paid' : 'Pending',
           reasonCode: 'PR-2',
           cleanSubmission,
-        } as typeof claims.$inferInsert);
+        });
         return;
       }
       if (adjudicatedOn > today) {
