@@ -122,3 +122,18 @@ test.describe('sign-in and the shell', () => {
     expect(await seriousViolations(page)).toEqual([]);
   });
 });
+
+test.describe('small screens', () => {
+  test.use({ viewport: { width: 390, height: 800 } });
+
+  test('the sidebar becomes a slide-in sheet below 768 px', async ({ page }) => {
+    await signIn(page, 'doctor');
+    await expect(page.getByRole('navigation', { name: 'Main' })).toBeHidden();
+    await page.getByRole('button', { name: 'Toggle sidebar' }).click();
+    const sheet = page.getByRole('dialog', { name: 'Navigation' });
+    await expect(sheet).toBeVisible();
+    await sheet.getByRole('link', { name: 'Settings' }).click();
+    await expect(sheet).toBeHidden();
+    await expect(page).toHaveURL(/\/settings$/);
+  });
+});
