@@ -45,3 +45,22 @@ export const pageQuerySchema = z.object({
 export function pageSchema<T extends z.ZodTypeAny>(item: T) {
   return z.object({ items: z.array(item), total: z.number().int() });
 }
+
+/** Query parameters of a paged, searchable, sortable list; `sort` is checked against the list's own keys. */
+export function listQuerySchema<const K extends readonly [string, ...string[]]>(sortKeys: K, defaultSort: K[number]) {
+  return z.object({
+    search: z.string().trim().max(100).default(''),
+    sort: z.enum(sortKeys).default(defaultSort as never),
+    dir: z.enum(['asc', 'desc']).default('asc'),
+    limit: z.coerce.number().int().min(1).max(500).default(50),
+    offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
+  });
+}
+
+export const today = (now: Date = new Date()): string => {
+  // The clinic's calendar day in the server's local zone.
+  const y = now.getFullYear();
+  const m = String(now.getMonth() + 1).padStart(2, '0');
+  const d = String(now.getDate()).padStart(2, '0');
+  return `${y}-${m}-${d}`;
+};

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDateSchema } from '@/shared/api';
+import { isoDateSchema, listQuerySchema } from '@/shared/api';
 
 /** A patient as the API returns it; PHI fields arrive already masked for the caller's role. */
 export const patientSchema = z.object({
@@ -11,17 +11,40 @@ export const patientSchema = z.object({
   allergies: z.array(z.string()),
   meds: z.array(z.string()),
   notes: z.string(),
+  /** Date of the next booked visit, or '' when none is scheduled. */
   nextVisit: z.string(),
 });
 export type Patient = z.infer<typeof patientSchema>;
 
+export const PATIENT_SORT_KEYS = ['name', 'dob', 'mrn', 'nextVisit'] as const;
+export const patientListQuerySchema = listQuerySchema(PATIENT_SORT_KEYS, 'name');
+export type PatientListQuery = z.infer<typeof patientListQuerySchema>;
+
+export const patientPageSchema = z.object({
+  items: z.array(patientSchema),
+  total: z.number().int(),
+  /** Whether the caller's role sees some PHI masked (SPEC 2.6 footer note). */
+  masked: z.boolean(),
+});
+export type PatientPage = z.infer<typeof patientPageSchema>;
+
 export const newPatientSchema = z.object({
-  name: z.string().trim().min(1, 'is required').max(200),
-  dob: isoDateSchema,
-  phone: z.string().trim().min(1, 'is required').max(40),
-  mrn: z.string().trim().min(1, 'is required').max(40),
+  name: z.string().trim().min(1, 'is required').max(200, 'must be at most 200 characters'),
+  dob: isoDateSchema.refine((d) => d <= new Date().toISOString().slice(0, 10), 'cannot be in the future'),
+  phone: z
+    .string()
+    .trim()
+    .min(1, 'is required')
+    .max(40, 'must be at most 40 characters')
+    .regex(/^[0-9()+\-.\s]+$/, 'may contain only digits, spaces and ( ) + - .'),
+  mrn: z
+    .string()
+    .trim()
+    .min(1, 'is required')
+    .max(40, 'must be at most 40 characters')
+    .regex(/^[A-Za-z0-9-]+$/, 'may contain only letters, digits and -'),
   allergies: z.array(z.string().trim().min(1).max(200)).max(50).default([]),
   meds: z.array(z.string().trim().min(1).max(200)).max(50).default([]),
   notes: z.string().max(5000).default(''),
 });
-export type NewPatient = z.infer<typeof newPatientSchema>;
+export type NewPatient = z.input<typeof newPatientSchema>;

@@ -1,9 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { record } from '@/features/audit/server/audit.queries';
 import type { RequestContext } from '@/server/context';
-import type { Db } from '@/server/db/types';
+import type { Db, Tx } from '@/server/db/types';
+import { DEFAULT_PRACTICE_HOURS, practiceHoursSchema, type PracticeHours } from '../practice.schema';
 import { DEFAULT_USER_SETTINGS, fontSizeSchema, type UserSettings, type UserSettingsPatch } from '../settings.schema';
-import { userSettings } from './settings.table';
+import { practiceSettings, userSettings } from './settings.table';
 
 function toSettings(row: typeof userSettings.$inferSelect): UserSettings {
   return {
@@ -39,5 +40,17 @@ export async function updateUserSettings(db: Db, ctx: RequestContext, patch: Use
     });
     if (!row) throw new Error('settings upsert returned nothing');
     return toSettings(row);
+  });
+}
+
+export async function getPracticeHours(db: Db | Tx): Promise<PracticeHours> {
+  const [row] = await db.select().from(practiceSettings).where(eq(practiceSettings.practiceId, 1)).limit(1);
+  if (!row) return DEFAULT_PRACTICE_HOURS;
+  return practiceHoursSchema.parse({
+    appointmentMinutes: row.appointmentMinutes,
+    bufferMinutes: row.bufferMinutes,
+    workdayStart: row.workdayStart,
+    workdayEnd: row.workdayEnd,
+    workingDays: row.workingDays,
   });
 }

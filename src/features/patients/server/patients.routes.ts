@@ -1,0 +1,62 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorEnvelopeSchema, idParamsSchema } from '@/shared/api';
+import type { AppDeps } from '@/server/context';
+import { requestContext } from '@/server/request-context';
+import { newPatientSchema, patientListQuerySchema, patientPageSchema, patientSchema } from '../patients.schema';
+import { createPatient, getPatientSnapshot, listPatientNames, listPatients } from './patients.queries';
+
+const errors = { 400: errorEnvelopeSchema, 404: errorEnvelopeSchema, 409: errorEnvelopeSchema };
+
+export function patientsRoutes(deps: AppDeps) {
+  return async function plugin(app: FastifyInstance) {
+    const api = app.withTypeProvider<ZodTypeProvider>();
+    api.get(
+      '/api/patients',
+      {
+        config: { permission: 'patients:read' },
+        schema: {
+          tags: ['patients'],
+          querystring: patientListQuerySchema,
+          response: { 200: patientPageSchema, ...errors },
+        },
+      },
+      (request) => listPatients(deps.db, requestContext(request, deps), request.query),
+    );
+    api.get(
+      '/api/patients/names',
+      {
+        config: { permission: 'patients:read' },
+        schema: {
+          tags: ['patients'],
+          querystring: z.object({
+            search: z.string().trim().max(100).default(''),
+            limit: z.coerce.number().int().min(1).max(50).default(20),
+          }),
+          response: { 200: z.array(z.object({ id: z.number().int(), name: z.string() })), ...errors },
+        },
+      },
+      (request) => listPatientNames(deps.db, requestContext(request, deps), request.query.search, request.query.limit),
+    );
+    api.get(
+      '/api/patients/:id',
+      {
+        config: { permission: 'patients:read' },
+        schema: { tags: ['patients'], params: idParamsSchema, response: { 200: patientSchema, ...errors } },
+      },
+      (request) => getPatientSnapshot(deps.db, requestContext(request, deps), request.params.id),
+    );
+    api.post(
+      '/api/patients',
+      {
+        config: { permission: 'patients:write' },
+        schema: { tags: ['patients'], body: newPatientSchema, response: { 201: patientSchema, ...errors } },
+      },
+      async (request, reply) => {
+        const created = await createPatient(deps.db, requestContext(request, deps), request.body);
+        return reply.code(201).send(created);
+      },
+    );
+  };
+}
