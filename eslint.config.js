@@ -14,7 +14,7 @@ export default tseslint.config(
       'dist/**',
       'node_modules/**',
       'data/**',
-      '.e2e-data/**',
+      '.e2e-data*/**',
       'drizzle/**',
       'coverage/**',
       'test-results/**',

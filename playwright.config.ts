@@ -1,6 +1,7 @@
 import { defineConfig, devices } from '@playwright/test';
 
-const PORT = 5055;
+// E2E_PORT lets several runs (e.g. two checkouts) share a machine; each gets its own database folder.
+const PORT = Number(process.env.E2E_PORT ?? 5055);
 
 export default defineConfig({
   testDir: 'e2e',
@@ -31,7 +32,7 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium' }],
   webServer: {
-    command: 'node scripts/e2e-server.mjs',
+    command: `node scripts/e2e-server.mjs ${PORT}`,
     url: `http://localhost:${PORT}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,
