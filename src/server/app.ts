@@ -9,6 +9,10 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { authRoutes } from '@/features/auth/server/auth.routes';
+import { registrationRoutes } from '@/features/auth/server/registration.routes';
+import { billingRoutes } from '@/features/billing/server/billing.routes';
+import { dashboardRoutes } from '@/features/dashboard/server/dashboard.routes';
+import { patientsRoutes } from '@/features/patients/server/patients.routes';
 import { searchRoutes } from '@/features/search/server/search.routes';
 import { settingsRoutes } from '@/features/settings/server/settings.routes';
 import { systemRoutes } from '@/features/system/server/system.routes';
@@ -61,6 +65,10 @@ export async function buildApp(deps: AppDeps, logger?: FastifyBaseLogger): Promi
   await app.register(authRoutes(deps));
   await app.register(settingsRoutes(deps));
   await app.register(searchRoutes(deps));
+  await app.register(registrationRoutes(deps));
+  await app.register(patientsRoutes(deps));
+  await app.register(dashboardRoutes(deps));
+  await app.register(billingRoutes(deps));
 
   await registerClient(app, deps.config.clientDir);
   return app;

@@ -98,6 +98,11 @@ describe('API permissions (DECISIONS 2)', () => {
       expect(rolesWith(p)).toEqual(['admin']);
   });
 
+  it('gives guest payment to the guest only', () => {
+    expect(rolesWith('guest:pay')).toEqual(['guest']);
+    expect(PERMISSIONS.filter((p) => can('guest', p)).sort()).toEqual(['guest:pay', 'settings:own']);
+  });
+
   it('gives a patient only their portal and settings', () => {
     const granted = PERMISSIONS.filter((p) => can('patient', p)).sort();
     expect(granted).toEqual(['portal:pay', 'portal:read', 'settings:own']);

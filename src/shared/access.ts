@@ -117,6 +117,8 @@ const PERMISSION_RULES = {
   'billing:read': { screens: ['/billing'] },
   'portal:read': { screens: ['/patient-portal'] },
   'portal:pay': { screens: ['/patient-portal'] },
+  /** The guest landing's 'Pay Bill as Guest' (DECISIONS 4): a statement by account number and dob, and paying it. */
+  'guest:pay': { roles: ['guest'] },
   'audit:read': { screens: ['/audit'] },
   'compliance:read': { screens: ['/compliance'] },
   'rtm:run': { screens: ['/rtm'] },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { roleSchema, type Role } from '@/shared/access';
+import { newPatientSchema } from '@/features/patients/patients.schema';
 
 /** SPEC 2.3: one demo account per role; the password is the lowercase role name. */
 export const DEMO_ACCOUNTS: readonly { role: Role; email: string; password: string }[] = (
@@ -42,3 +43,23 @@ export const sessionResponseSchema = z.object({
   expiresAt: z.string().nullable(),
 });
 export type SessionResponse = z.infer<typeof sessionResponseSchema>;
+
+/** DECISIONS 4: a password policy of at least 12 characters. */
+export const MIN_PASSWORD_LENGTH = 12;
+
+/** POST /api/auth/register: a guest creates a patient account (a patient record and its user). */
+export const registrationSchema = newPatientSchema.pick({ name: true, dob: true, phone: true }).extend({
+  email: z
+    .string()
+    .trim()
+    .min(1, 'is required')
+    .max(254, 'must be at most 254 characters')
+    .email('must be an email address'),
+  password: z
+    .string()
+    .min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`)
+    .max(1024, 'must be at most 1024 characters'),
+});
+export type Registration = z.infer<typeof registrationSchema>;
+
+export const registrationResponseSchema = z.object({ email: z.string() });

@@ -1,4 +1,4 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { getTableName, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 
 /** A CHECK constraint body restricting a text column to a fixed list (enums stay plain text + CHECK). */
@@ -7,4 +7,25 @@ export function oneOf(column: AnyPgColumn, values: readonly string[]): SQL {
     values.map((v) => sql.raw(`'${v.replace(/'/g, "''")}'`)),
     sql`, `,
   )})`;
+}
+
+/**
+ * The constraint a PostgreSQL unique violation (23505) names, or null when `err` is another error.
+ * Drizzle wraps driver errors, so the cause is looked at too.
+ */
+export function uniqueViolationOf(err: unknown): string | null {
+  for (const e of [err, (err as { cause?: unknown } | null)?.cause]) {
+    if (typeof e === 'object' && e !== null && 'code' in e && e.code === '23505') {
+      return 'constraint' in e && typeof e.constraint === 'string' ? e.constraint : '';
+    }
+  }
+  return null;
+}
+
+/**
+ * A column written with its table's name. In a one-table select Drizzle writes a column bare ("id"), which
+ * inside a correlated subquery would name the subquery's own column: outer columns go through this.
+ */
+export function qualified(column: AnyPgColumn): SQL {
+  return sql`${sql.identifier(getTableName(column.table))}.${sql.identifier(column.name)}`;
 }

@@ -218,3 +218,13 @@ export async function searchAppointmentsBrief(db: Db, _ctx: RequestContext, text
     .orderBy(desc(appointments.date), asc(appointments.time), asc(appointments.id))
     .limit(limit);
 }
+
+/** Dashboard: the appointments on one day, counted per status by the database. */
+export async function countAppointmentsByStatusOn(db: Db, date: string): Promise<{ status: string; count: number }[]> {
+  return db
+    .select({ status: appointments.status, count: sql<number>`count(*)::int` })
+    .from(appointments)
+    .where(eq(appointments.date, date))
+    .groupBy(appointments.status)
+    .orderBy(asc(appointments.status));
+}

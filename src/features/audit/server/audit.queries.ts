@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
-import { asc, desc, gt, sql } from 'drizzle-orm';
+import { asc, desc, eq, gt, sql } from 'drizzle-orm';
+import { can } from '@/shared/access';
+import type { RequestContext } from '@/server/context';
 import type { Db, Tx } from '@/server/db/types';
+import type { AuditEntry } from '../audit.schema';
 import { auditLog } from './audit.table';
 
 export const GENESIS_HASH = '0'.repeat(64);
@@ -157,4 +160,25 @@ export async function verifyChain(db: Db, batchSize = 5000): Promise<ChainVerifi
       lastId = row.id;
     }
   }
+}
+
+/**
+ * The newest audit entries the caller may see: every entry for a role that reads the audit log
+ * ('audit:read'), otherwise only the entries the caller made themself.
+ */
+export async function listRecentAuditEntries(db: Db, ctx: RequestContext, limit: number): Promise<AuditEntry[]> {
+  const rows = await db
+    .select({
+      id: auditLog.id,
+      time: sql<string>`to_char(${auditLog.occurredAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
+      actor: auditLog.actor,
+      action: auditLog.action,
+      resource: auditLog.resource,
+      detail: auditLog.detail,
+    })
+    .from(auditLog)
+    .where(can(ctx.user.role, 'audit:read') ? undefined : eq(auditLog.actorUserId, ctx.user.id))
+    .orderBy(desc(auditLog.occurredAt), desc(auditLog.id))
+    .limit(limit);
+  return rows;
 }

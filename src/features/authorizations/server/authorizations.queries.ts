@@ -107,3 +107,35 @@ export async function decideAuthorization(
     return { ...row, status, atRisk: false };
   });
 }
+
+/** Dashboard: every authorization counted per status by the database. */
+export async function countAuthorizationsByStatus(db: Db): Promise<{ status: string; count: number }[]> {
+  return db
+    .select({ status: authorizations.status, count: sql<number>`count(*)::int` })
+    .from(authorizations)
+    .groupBy(authorizations.status)
+    .orderBy(asc(authorizations.status));
+}
+
+/** Dashboard critical alerts: pending authorizations older than `olderThanDays`, oldest first. */
+export async function listAgedPendingAuthorizations(
+  db: Db,
+  ctx: RequestContext,
+  olderThanDays: number,
+  limit: number,
+): Promise<{ id: number; patient: string; service: string; payer: string; ageDays: number }[]> {
+  const age = ageSql(ctx);
+  return db
+    .select({
+      id: authorizations.id,
+      patient: patients.name,
+      service: authorizations.service,
+      payer: authorizations.payer,
+      ageDays: age,
+    })
+    .from(authorizations)
+    .innerJoin(patients, eq(patients.id, authorizations.patientId))
+    .where(and(eq(authorizations.status, 'Pending'), sql`${age} > ${olderThanDays}`))
+    .orderBy(asc(authorizations.requestedOn), asc(authorizations.id))
+    .limit(limit);
+}

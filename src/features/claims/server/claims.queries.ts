@@ -1,6 +1,6 @@
-import { desc, eq, ilike, or } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, isNull, or, sql } from 'drizzle-orm';
 import type { RequestContext } from '@/server/context';
-import type { Db } from '@/server/db/types';
+import type { Db, DbOrTx, Tx } from '@/server/db/types';
 import { containsPattern } from '@/server/db/like';
 import { patients } from '@/features/patients/server/patients.table';
 import { claims } from './claims.table';
@@ -15,4 +15,93 @@ export async function searchClaimsBrief(db: Db, _ctx: RequestContext, text: stri
     .where(or(ilike(patients.name, pattern), ilike(claims.accountNumber, pattern)))
     .orderBy(desc(claims.serviceDate), desc(claims.id))
     .limit(limit);
+}
+
+/**
+ * Dashboard: revenue collected (the sum of what payers paid, claims.paid_cents, over every claim) and
+ * the claims counted per status, both computed by the database.
+ */
+export async function summariseClaims(
+  db: Db,
+): Promise<{ collectedCents: number; byStatus: { status: string; count: number }[] }> {
+  const [[totals], byStatus] = await Promise.all([
+    db.select({ collectedCents: sql<string>`coalesce(sum(${claims.paidCents}), 0)::bigint` }).from(claims),
+    db
+      .select({ status: claims.status, count: sql<number>`count(*)::int` })
+      .from(claims)
+      .groupBy(claims.status)
+      .orderBy(asc(claims.status)),
+  ]);
+  return { collectedCents: Number(totals?.collectedCents ?? 0), byStatus };
+}
+
+/** Dashboard critical alerts: the most recently adjudicated claims that stand denied, newest first. */
+export async function listNewestDenials(db: Db, limit: number) {
+  return db
+    .select({
+      id: claims.id,
+      patient: patients.name,
+      accountNumber: claims.accountNumber,
+      payer: claims.payer,
+      reasonCode: claims.reasonCode,
+      denialDescription: claims.denialDescription,
+      billedCents: claims.billedCents,
+      serviceDate: claims.serviceDate,
+    })
+    .from(claims)
+    .innerJoin(patients, eq(patients.id, claims.patientId))
+    .where(eq(claims.status, 'Denied'))
+    .orderBy(sql`${claims.adjudicatedOn} desc nulls last`, desc(claims.serviceDate), desc(claims.id))
+    .limit(limit);
+}
+
+/**
+ * The claim with this account number whose patient was born on `dob`, or null. Both must match in one
+ * query, so an unknown account and a wrong date of birth take the same path (guest statements).
+ * `forUpdate` locks the claim row for a payment against it.
+ */
+export async function findClaimByAccountAndDob(
+  db: DbOrTx,
+  accountNumber: string,
+  dob: string,
+  options: { forUpdate?: boolean } = {},
+) {
+  const query = db
+    .select({
+      id: claims.id,
+      patientId: claims.patientId,
+      accountNumber: claims.accountNumber,
+      serviceDate: claims.serviceDate,
+      procedureCode: claims.procedureCode,
+      billedCents: claims.billedCents,
+      paidCents: claims.paidCents,
+      contractualAdjustmentCents: claims.contractualAdjustmentCents,
+      patientResponsibilityCents: claims.patientResponsibilityCents,
+    })
+    .from(claims)
+    .innerJoin(patients, eq(patients.id, claims.patientId))
+    .where(and(eq(claims.accountNumber, accountNumber), eq(patients.dob, dob)))
+    .limit(1);
+  const [row] = options.forUpdate ? await query.for('update', { of: claims }) : await query;
+  return row ?? null;
+}
+
+/**
+ * After a payment clears the patient's share: a Paid claim is resolved on `day`, and a self-pay claim
+ * waiting on the patient (Pending) becomes Paid. The seed records settled claims the same way.
+ */
+export async function markPatientBalanceSettled(tx: Tx, claimId: number, day: string): Promise<void> {
+  await tx
+    .update(claims)
+    .set({
+      resolvedOn: day,
+      status: sql`case when ${claims.payer} = 'Self-Pay' and ${claims.status} = 'Pending' then 'Paid' else ${claims.status} end`,
+    })
+    .where(
+      and(
+        eq(claims.id, claimId),
+        isNull(claims.resolvedOn),
+        or(eq(claims.status, 'Paid'), and(eq(claims.payer, 'Self-Pay'), eq(claims.status, 'Pending'))),
+      ),
+    );
 }

@@ -1,19 +1,25 @@
-import { asc, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
-import { maskPatient, maskText, seesMaskedPhi } from '@/shared/access';
+import { randomInt } from 'node:crypto';
+import { asc, count, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { maskPatient, maskText, seesField, seesMaskedPhi, type Role } from '@/shared/access';
 import { today } from '@/shared/api';
 import { record } from '@/features/audit/server/audit.queries';
 import type { RequestContext } from '@/server/context';
-import type { Db } from '@/server/db/types';
+import type { Db, Tx } from '@/server/db/types';
 import { containsPattern } from '@/server/db/like';
+import { qualified, uniqueViolationOf } from '@/server/db/sql-helpers';
 import { HttpError } from '@/server/plugins/errors';
 import type { NewPatient, Patient, PatientListQuery, PatientPage } from '../patients.schema';
 import { patients } from './patients.table';
 
-/** The next booked visit on or after today; written as SQL so lists sort and page on it in the database. */
+/**
+ * The next booked visit on or after today; written as SQL so lists sort and page on it in the database.
+ * Only 'Scheduled' counts: the appointments feature treats 'Rescheduled', 'Cancelled' and 'No-Show' as
+ * bookings that no longer hold their slot.
+ */
 function nextVisitSql(ctx: RequestContext) {
   return sql<string | null>`(select min(a.date)::text from appointments a
-    where a.patient_id = ${patients.id} and a.date >= ${today(ctx.now)}::date
-    and a.status in ('Scheduled', 'Rescheduled'))`;
+    where a.patient_id = ${qualified(patients.id)} and a.date >= ${today(ctx.now)}::date
+    and a.status = 'Scheduled')`;
 }
 
 function patientColumns(ctx: RequestContext) {
@@ -34,34 +40,50 @@ function toPatient(row: Omit<Patient, 'nextVisit'> & { nextVisit: string | null 
   return maskPatient({ ...row, nextVisit: row.nextVisit ?? '' }, ctx.user.role);
 }
 
-function searchCondition(search: string): SQL | undefined {
+/**
+ * SPEC 5: name, phone and MRN, case-insensitively. A field the role sees masked is not searched, or a
+ * search could reveal what the mask hides. Phone also matches on digits alone ('5552147' finds '(555) 214-7788').
+ */
+function searchCondition(search: string, role: Role): SQL | undefined {
   if (search === '') return undefined;
   const pattern = containsPattern(search);
   const digits = search.replace(/\D/g, '');
+  const phone = seesField(role, 'phone');
   return or(
     ilike(patients.name, pattern),
-    ilike(patients.mrn, pattern),
-    ilike(patients.phone, pattern),
-    digits.length >= 3 ? sql`regexp_replace(${patients.phone}, '\\D', '', 'g') like ${`%${digits}%`}` : undefined,
+    seesField(role, 'mrn') ? ilike(patients.mrn, pattern) : undefined,
+    phone ? ilike(patients.phone, pattern) : undefined,
+    phone && digits.length >= 3
+      ? sql`regexp_replace(${patients.phone}, '\\D', '', 'g') like ${`%${digits}%`}`
+      : undefined,
   );
 }
 
+/** Sorting on a masked field would reveal its hidden order: such a column sorts on what the role sees. */
+function sortExpression(sort: PatientListQuery['sort'], role: Role): SQL {
+  switch (sort) {
+    case 'name':
+      return sql`${patients.name}`;
+    case 'dob':
+      return seesField(role, 'dob') ? sql`${patients.dob}` : sql`extract(year from ${patients.dob})`;
+    case 'mrn':
+      return seesField(role, 'mrn') ? sql`${patients.mrn}` : sql`${patients.name}`;
+    case 'nextVisit':
+      return sql`next_visit`;
+  }
+}
+
 export async function listPatients(db: Db, ctx: RequestContext, query: PatientListQuery): Promise<PatientPage> {
-  const where = searchCondition(query.search);
-  const order = query.dir === 'asc' ? asc : desc;
-  const sortColumn = {
-    name: sql`${patients.name}`,
-    dob: sql`${patients.dob}`,
-    mrn: sql`${patients.mrn}`,
-    nextVisit: sql`next_visit`,
-  }[query.sort];
+  const where = searchCondition(query.search, ctx.user.role);
+  const direction = sql.raw(query.dir);
   const [rows, [totalRow]] = await Promise.all([
     db
       .select({ ...patientColumns(ctx), nextVisit: sql<string | null>`${nextVisitSql(ctx)} as next_visit` })
       .from(patients)
       .where(where)
       .orderBy(
-        query.sort === 'nextVisit' ? sql`next_visit ${sql.raw(query.dir)} nulls last` : order(sortColumn),
+        sql`${sortExpression(query.sort, ctx.user.role)} ${direction} nulls last`,
+        asc(patients.name),
         asc(patients.id),
       )
       .limit(query.limit)
@@ -97,18 +119,30 @@ export async function getPatientSnapshot(db: Db, ctx: RequestContext, id: number
   });
 }
 
+function mrnTaken() {
+  return new HttpError(409, 'MRN_TAKEN', 'mrn: another patient already has this MRN', {
+    fields: [{ field: 'mrn', message: 'another patient already has this MRN' }],
+  });
+}
+
+/** MRNs are unique (checked case-insensitively); the unique index also catches two creations racing for one MRN. */
 export async function createPatient(db: Db, ctx: RequestContext, input: NewPatient): Promise<Patient> {
+  try {
+    return await insertPatient(db, ctx, input);
+  } catch (err) {
+    if (uniqueViolationOf(err) === 'patients_mrn_unique') throw mrnTaken();
+    throw err;
+  }
+}
+
+async function insertPatient(db: Db, ctx: RequestContext, input: NewPatient): Promise<Patient> {
   return db.transaction(async (tx) => {
     const [clash] = await tx
       .select({ id: patients.id })
       .from(patients)
       .where(sql`lower(${patients.mrn}) = lower(${input.mrn})`)
       .limit(1);
-    if (clash) {
-      throw new HttpError(409, 'MRN_TAKEN', 'mrn: another patient already has this MRN', {
-        fields: [{ field: 'mrn', message: 'another patient already has this MRN' }],
-      });
-    }
+    if (clash) throw mrnTaken();
     const [row] = await tx
       .insert(patients)
       .values({
@@ -134,6 +168,39 @@ export async function createPatient(db: Db, ctx: RequestContext, input: NewPatie
     });
     return toPatient({ ...row, nextVisit: null }, ctx);
   });
+}
+
+/**
+ * A patient record for a self-registered account (auth feature), inside the caller's transaction, with
+ * a generated MRN no other record has. The caller audits the registration as a whole.
+ */
+export async function insertSelfRegisteredPatient(
+  tx: Tx,
+  input: { name: string; dob: string; phone: string; email: string },
+): Promise<{ id: number; mrn: string }> {
+  for (let attempt = 0; attempt < 20; attempt += 1) {
+    // 'MRN-W' + 8 digits: clear of the clinic's own MRN-1xxxxx numbering, and one in 90 million per draw.
+    const mrn = `MRN-W${randomInt(10_000_000, 100_000_000)}`;
+    const [clash] = await tx
+      .select({ id: patients.id })
+      .from(patients)
+      .where(sql`lower(${patients.mrn}) = lower(${mrn})`)
+      .limit(1);
+    if (clash) continue;
+    const [row] = await tx
+      .insert(patients)
+      .values({ ...input, mrn })
+      .returning({ id: patients.id, mrn: patients.mrn });
+    if (!row) throw new Error('patient insert returned nothing');
+    return row;
+  }
+  throw new Error('could not draw a free MRN');
+}
+
+/** Dashboard: how many patient records the clinic holds. */
+export async function countPatients(db: Db): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(patients);
+  return row?.n ?? 0;
 }
 
 /** Global search: patients whose name or MRN contains the text; MRN masked for the caller's role. */

@@ -43,6 +43,11 @@ export async function updateUserSettings(db: Db, ctx: RequestContext, patch: Use
   });
 }
 
+/** The settings row of a newly created user (self-registration), inside the caller's transaction. */
+export async function createDefaultUserSettings(tx: Tx, userId: number): Promise<void> {
+  await tx.insert(userSettings).values({ userId, ...DEFAULT_USER_SETTINGS });
+}
+
 export async function getPracticeHours(db: Db | Tx): Promise<PracticeHours> {
   const [row] = await db.select().from(practiceSettings).where(eq(practiceSettings.practiceId, 1)).limit(1);
   if (!row) return DEFAULT_PRACTICE_HOURS;

@@ -1,0 +1,82 @@
+import { can } from '@/shared/access';
+import { today } from '@/shared/api';
+import { APPOINTMENT_STATUSES } from '@/features/appointments/appointments.schema';
+import { countAppointmentsByStatusOn } from '@/features/appointments/server/appointments.queries';
+import { listRecentAuditEntries } from '@/features/audit/server/audit.queries';
+import { AUTHORIZATION_STATUSES } from '@/features/authorizations/authorizations.schema';
+import {
+  countAuthorizationsByStatus,
+  listAgedPendingAuthorizations,
+} from '@/features/authorizations/server/authorizations.queries';
+import { CLAIM_STATUSES } from '@/features/claims/claims.schema';
+import { listNewestDenials, summariseClaims } from '@/features/claims/server/claims.queries';
+import { countPatients } from '@/features/patients/server/patients.queries';
+import type { RequestContext } from '@/server/context';
+import type { Db } from '@/server/db/types';
+import {
+  AUTHORIZATION_ALERT_LIMIT,
+  CRITICAL_AUTHORIZATION_AGE_DAYS,
+  DENIAL_ALERT_LIMIT,
+  RECENT_ACTIVITY_LIMIT,
+  type DashboardSummary,
+  type StatusCount,
+} from '../dashboard.schema';
+
+/** Runs `load` only when the role holds `allowed`; a section the role may not see is null, never queried. */
+function when<T>(allowed: boolean, load: () => Promise<T>): Promise<T | null> {
+  return allowed ? load() : Promise.resolve(null);
+}
+
+/** Status counts in the owning feature's life-cycle order (unknown statuses last). */
+function inOrder(counts: StatusCount[], order: readonly string[]): StatusCount[] {
+  const rank = (status: string) => (order.includes(status) ? order.indexOf(status) : order.length);
+  return [...counts].sort((a, b) => rank(a.status) - rank(b.status) || a.status.localeCompare(b.status));
+}
+
+function sum(counts: StatusCount[]): number {
+  return counts.reduce((total, c) => total + c.count, 0);
+}
+
+/**
+ * The whole home screen in one call. Each number is aggregated by the database in the feature that
+ * owns the data, and only for roles holding the permission for that data (SPEC 2.4, 9; DECISIONS 2).
+ */
+export async function getDashboardSummary(db: Db, ctx: RequestContext): Promise<DashboardSummary> {
+  const role = ctx.user.role;
+  const day = today(ctx.now);
+  const seesPatients = can(role, 'patients:read');
+  const seesAppointments = can(role, 'appointments:read');
+  const seesAuthorizations = can(role, 'authorizations:read');
+  const seesClaims = can(role, 'claims:read');
+
+  const [patients, appointmentsToday, authorizationsByStatus, claims, agedAuthorizations, deniedClaims, activity] =
+    await Promise.all([
+      when(seesPatients, () => countPatients(db)),
+      when(seesAppointments, () => countAppointmentsByStatusOn(db, day)),
+      when(seesAuthorizations, () => countAuthorizationsByStatus(db)),
+      when(seesClaims, () => summariseClaims(db)),
+      when(seesAuthorizations, () =>
+        listAgedPendingAuthorizations(db, ctx, CRITICAL_AUTHORIZATION_AGE_DAYS, AUTHORIZATION_ALERT_LIMIT),
+      ),
+      when(seesClaims, () => listNewestDenials(db, DENIAL_ALERT_LIMIT)),
+      listRecentAuditEntries(db, ctx, RECENT_ACTIVITY_LIMIT),
+    ]);
+
+  return {
+    today: day,
+    stats: {
+      patients,
+      todaysAppointments: appointmentsToday && sum(appointmentsToday),
+      pendingAuthorizations:
+        authorizationsByStatus && (authorizationsByStatus.find((c) => c.status === 'Pending')?.count ?? 0),
+      revenueCollectedCents: claims && claims.collectedCents,
+    },
+    alerts: { agedAuthorizations, deniedClaims },
+    recentActivity: activity,
+    statusCounts: {
+      appointmentsToday: appointmentsToday && inOrder(appointmentsToday, APPOINTMENT_STATUSES),
+      claims: claims && inOrder(claims.byStatus, CLAIM_STATUSES),
+      authorizations: authorizationsByStatus && inOrder(authorizationsByStatus, AUTHORIZATION_STATUSES),
+    },
+  };
+}

@@ -1,0 +1,282 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RESTRICTED, type Role } from '@/shared/access';
+import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
+import type { Patient, PatientPage } from '../patients.schema';
+
+let t: TestApp;
+let nurse: SignedIn;
+let doctor: SignedIn;
+let admin: SignedIn;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  [nurse, doctor, admin] = await Promise.all([
+    signInAs(t.app, 'nurse_manager'),
+    signInAs(t.app, 'doctor'),
+    signInAs(t.app, 'admin'),
+  ]);
+});
+afterAll(async () => {
+  await t.close();
+});
+
+async function scalar(query: string, params: unknown[] = []): Promise<number> {
+  const result = await t.database.pool.query<{ n: string }>(query, params);
+  return Number(result.rows[0]?.n ?? 0);
+}
+
+async function list(who: SignedIn, query = ''): Promise<PatientPage> {
+  const res = await who.request({ method: 'GET', url: `/api/patients${query}` });
+  expect(res.statusCode).toBe(200);
+  return res.json<PatientPage>();
+}
+
+// The seeded demo patient, read straight from the database.
+const MARIA = {
+  name: 'Maria Lopez',
+  dob: '1979-03-14',
+  phone: '(555) 214-7788',
+  mrn: 'MRN-100001',
+  notes: 'Type 2 diabetes, well controlled. Prefers morning appointments.',
+  allergies: ['Penicillin'],
+  meds: ['Metformin 500 mg twice daily', 'Lisinopril 10 mg daily'],
+};
+
+const EXPECTED_PHI: Record<'nurse_manager' | 'doctor' | 'admin', Partial<Patient>> = {
+  // DECISIONS 3: the nurse manager sees phone, MRN, allergies and meds, but not the dob or the notes.
+  nurse_manager: { ...MARIA, dob: 'XX-XX-1979', notes: RESTRICTED },
+  doctor: MARIA,
+  admin: MARIA,
+};
+
+describe('GET /api/patients', () => {
+  it('lists every patient by name, one page at a time, with the total', async () => {
+    const total = await scalar('select count(*) as n from patients');
+    const first = await list(admin, '?limit=20');
+    expect(first.total).toBe(total);
+    expect(first.items).toHaveLength(20);
+    const names = first.items.map((p) => p.name);
+    expect(names).toEqual([...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    const second = await list(admin, '?limit=20&offset=20');
+    expect(second.items[0]?.name).not.toBe(first.items[0]?.name);
+    expect(second.items.map((p) => p.id)).not.toContain(first.items[19]?.id);
+  });
+
+  it('searches name, phone and MRN on the server, case-insensitively', async () => {
+    const byName = await list(nurse, '?search=lOpE');
+    const expected = await scalar("select count(*) as n from patients where name ilike '%lope%'");
+    expect(byName.total).toBe(expected);
+    expect(byName.items.map((p) => p.name)).toContain('Maria Lopez');
+    expect(byName.items.every((p) => p.name.toLowerCase().includes('lope'))).toBe(true);
+
+    const byMrn = await list(nurse, '?search=mrn-100001');
+    expect(byMrn.items.map((p) => p.mrn)).toEqual(['MRN-100001']);
+
+    const byPhone = await list(nurse, `?search=${encodeURIComponent('214-7788')}`);
+    expect(byPhone.items.map((p) => p.name)).toContain('Maria Lopez');
+    const byDigits = await list(nurse, '?search=2147788');
+    expect(byDigits.items.map((p) => p.name)).toContain('Maria Lopez');
+  });
+
+  it('says when nothing matches', async () => {
+    const none = await list(admin, '?search=zzzz-no-such-patient');
+    expect(none).toMatchObject({ items: [], total: 0 });
+  });
+
+  it('sorts by next visit with unscheduled patients last, and by dob in either direction', async () => {
+    const byVisit = await list(admin, '?sort=nextVisit&dir=asc&limit=500');
+    const visits = byVisit.items.map((p) => p.nextVisit);
+    const firstEmpty = visits.indexOf('');
+    expect(firstEmpty).toBeGreaterThan(0);
+    expect(visits.slice(firstEmpty).every((v) => v === '')).toBe(true);
+    const scheduled = visits.slice(0, firstEmpty);
+    // Each patient's next visit is their earliest Scheduled appointment from today on.
+    const truth = await t.database.pool.query<{ id: number; d: string | null }>(
+      `select p.id, (select min(a.date)::text from appointments a
+         where a.patient_id = p.id and a.date >= '2026-11-22' and a.status = 'Scheduled') as d from patients p`,
+    );
+    const expected = new Map(truth.rows.map((r) => [r.id, r.d ?? '']));
+    for (const p of byVisit.items) expect(p.nextVisit).toBe(expected.get(p.id));
+    expect(scheduled).toEqual([...scheduled].sort());
+    expect(scheduled[0]! >= '2026-11-22').toBe(true);
+
+    const byDob = await list(admin, '?sort=dob&dir=desc&limit=50');
+    const dobs = byDob.items.map((p) => p.dob);
+    expect(dobs).toEqual([...dobs].sort().reverse());
+  });
+
+  it('refuses an unknown sort key and a bad page size, naming the parameter', async () => {
+    const res = await admin.request({ method: 'GET', url: '/api/patients?sort=notes' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json<{ error: { fields: { field: string }[] } }>().error.fields[0]?.field).toBe('sort');
+    const big = await admin.request({ method: 'GET', url: '/api/patients?limit=100000' });
+    expect(big.statusCode).toBe(400);
+  });
+
+  for (const role of ['nurse_manager', 'doctor', 'admin'] as const) {
+    it(`masks PHI in the list for ${role} as DECISIONS 3 says`, async () => {
+      const who = { nurse_manager: nurse, doctor, admin }[role];
+      const page = await list(who, '?search=MRN-100001');
+      expect(page.items[0]).toMatchObject(EXPECTED_PHI[role]);
+      expect(page.masked).toBe(role === 'nurse_manager');
+    });
+  }
+
+  it('does not search or sort on a field the role sees masked', async () => {
+    // The nurse manager sees the year of birth only: the dob sort orders by year, then name.
+    const page = await list(nurse, '?sort=dob&dir=asc&limit=500');
+    const years = page.items.map((p) => p.dob.slice(-4));
+    expect(years).toEqual([...years].sort());
+    for (let i = 1; i < page.items.length; i += 1) {
+      const [a, b] = [page.items[i - 1]!, page.items[i]!];
+      if (a.dob === b.dob) expect(a.name <= b.name).toBe(true);
+    }
+  });
+});
+
+describe('GET /api/patients/:id (snapshot)', () => {
+  for (const role of ['nurse_manager', 'doctor', 'admin'] as const) {
+    it(`masks PHI in the snapshot for ${role} and audits the read with the patient id`, async () => {
+      const who = { nurse_manager: nurse, doctor, admin }[role];
+      const id = await scalar("select id as n from patients where mrn = 'MRN-100001'");
+      const before = await scalar(
+        "select count(*) as n from audit_log where action = 'patient.view' and patient_id = $1 and actor_role = $2",
+        [id, role],
+      );
+      const res = await who.request({ method: 'GET', url: `/api/patients/${id}` });
+      expect(res.statusCode).toBe(200);
+      expect(res.json<Patient>()).toMatchObject({ id, ...EXPECTED_PHI[role] });
+      const after = await scalar(
+        "select count(*) as n from audit_log where action = 'patient.view' and patient_id = $1 and actor_role = $2 and resource = $3",
+        [id, role, `patient/${id}`],
+      );
+      expect(after).toBe(before + 1);
+    });
+  }
+
+  it('shows the next scheduled visit, or nothing when none is booked', async () => {
+    const id = await scalar("select id as n from patients where mrn = 'MRN-100001'");
+    const next = await t.database.pool.query<{ d: string | null }>(
+      "select min(date)::text as d from appointments where patient_id = $1 and date >= '2026-11-22' and status = 'Scheduled'",
+      [id],
+    );
+    const res = await admin.request({ method: 'GET', url: `/api/patients/${id}` });
+    expect(res.json<Patient>().nextVisit).toBe(next.rows[0]?.d ?? '');
+    expect(res.json<Patient>().nextVisit).not.toBe('');
+  });
+
+  it('answers 404 for an unknown patient and 400 for a malformed id', async () => {
+    expect((await admin.request({ method: 'GET', url: '/api/patients/999999' })).statusCode).toBe(404);
+    expect((await admin.request({ method: 'GET', url: '/api/patients/abc' })).statusCode).toBe(400);
+  });
+});
+
+describe('POST /api/patients', () => {
+  const valid = { name: 'Test Patient Alpha', dob: '1990-05-06', phone: '(555) 300-1234', mrn: 'MRN-T-0001' };
+
+  it('creates a patient, audits it, and the list finds it by MRN', async () => {
+    const before = await scalar("select count(*) as n from audit_log where action = 'patient.create'");
+    const res = await nurse.request({ method: 'POST', url: '/api/patients', payload: valid });
+    expect(res.statusCode).toBe(201);
+    const created = res.json<Patient>();
+    expect(created).toMatchObject({
+      name: valid.name,
+      phone: valid.phone,
+      mrn: valid.mrn,
+      dob: 'XX-XX-1990',
+      nextVisit: '',
+      allergies: [],
+      meds: [],
+    });
+    const row = await t.database.pool.query('select name, dob::text, phone, mrn from patients where id = $1', [
+      created.id,
+    ]);
+    expect(row.rows[0]).toEqual(valid);
+    const after = await scalar(
+      "select count(*) as n from audit_log where action = 'patient.create' and patient_id = $1 and actor_role = 'nurse_manager'",
+      [created.id],
+    );
+    expect(after).toBe(1);
+    expect(await scalar("select count(*) as n from audit_log where action = 'patient.create'")).toBe(before + 1);
+    const found = await list(nurse, `?search=${valid.mrn}`);
+    expect(found.items.map((p) => p.id)).toEqual([created.id]);
+  });
+
+  for (const field of ['name', 'dob', 'phone', 'mrn'] as const) {
+    it(`refuses a patient without ${field}, naming the field, and writes nothing`, async () => {
+      const patients = await scalar('select count(*) as n from patients');
+      const audit = await scalar('select count(*) as n from audit_log');
+      const payload: Record<string, string> = { ...valid, mrn: `MRN-MISSING-${field}` };
+      delete payload[field];
+      const res = await admin.request({ method: 'POST', url: '/api/patients', payload });
+      expect(res.statusCode).toBe(400);
+      const body = res.json<{ error: { fields: { field: string }[] } }>();
+      expect(body.error.fields.map((f) => f.field)).toEqual([field]);
+      const blank = await admin.request({
+        method: 'POST',
+        url: '/api/patients',
+        payload: { ...payload, [field]: ' ' },
+      });
+      expect(blank.statusCode).toBe(400);
+      expect(blank.json<{ error: { fields: { field: string }[] } }>().error.fields.map((f) => f.field)).toContain(
+        field,
+      );
+      expect(await scalar('select count(*) as n from patients')).toBe(patients);
+      expect(await scalar('select count(*) as n from audit_log')).toBe(audit);
+    });
+  }
+
+  it('refuses a date of birth that is not a real date', async () => {
+    const res = await admin.request({
+      method: 'POST',
+      url: '/api/patients',
+      payload: { ...valid, mrn: 'MRN-BAD-DOB', dob: '1990-02-30' },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json<{ error: { fields: { field: string }[] } }>().error.fields[0]?.field).toBe('dob');
+  });
+
+  it('refuses a duplicate MRN (in any letter case) with 409 naming mrn; nothing is written or audited', async () => {
+    const patients = await scalar('select count(*) as n from patients');
+    const audit = await scalar('select count(*) as n from audit_log');
+    for (const mrn of ['MRN-100001', 'mrn-100001']) {
+      const res = await nurse.request({ method: 'POST', url: '/api/patients', payload: { ...valid, mrn } });
+      expect(res.statusCode).toBe(409);
+      const body = res.json<{ error: { code: string; fields: { field: string }[] } }>();
+      expect(body.error.code).toBe('MRN_TAKEN');
+      expect(body.error.fields.map((f) => f.field)).toEqual(['mrn']);
+    }
+    expect(await scalar('select count(*) as n from patients')).toBe(patients);
+    expect(await scalar('select count(*) as n from audit_log')).toBe(audit);
+  });
+});
+
+describe('who may use the patients API', () => {
+  for (const role of ['billing_admin', 'patient', 'guest'] as Role[]) {
+    it(`refuses ${role} with 403 and shows no PHI`, async () => {
+      const who = await signInAs(t.app, role);
+      const calls = [
+        { method: 'GET' as const, url: '/api/patients' },
+        { method: 'GET' as const, url: '/api/patients/1' },
+        {
+          method: 'POST' as const,
+          url: '/api/patients',
+          payload: { name: 'X', dob: '1990-01-01', phone: '1', mrn: 'R' },
+        },
+      ];
+      for (const call of calls) {
+        const res = await who.request(call);
+        expect(res.statusCode).toBe(403);
+        expect(res.body).not.toContain('MRN-');
+      }
+    });
+  }
+
+  it('answers 401 without a session', async () => {
+    for (const url of ['/api/patients', '/api/patients/1']) {
+      expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(401);
+    }
+    const post = await t.app.inject({ method: 'POST', url: '/api/patients', payload: {} });
+    expect(post.statusCode).toBe(401);
+  });
+});
