@@ -26,6 +26,8 @@ export default defineConfig({
         '--disable-component-update',
         '--disable-sync',
         '--disable-dev-shm-usage',
+        // Chromium refuses some ports outright (e.g. 5060/5061, SIP): let it reach whichever E2E_PORT is set.
+        `--explicitly-allowed-ports=${PORT}`,
       ],
     },
     trace: 'retain-on-failure',

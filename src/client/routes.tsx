@@ -18,7 +18,7 @@ function comingSoon(title: string, subtitle?: string): ScreenComponent {
 const PAGES: Record<ScreenPath, ScreenComponent> = {
   '/home': lazy(() => import('@/features/dashboard/ui/HomePage')),
   '/patient-portal': comingSoon('My Health Portal', 'View your appointments and billing information'),
-  '/patients': comingSoon('Patients'),
+  '/patients': lazy(() => import('@/features/patients/ui/PatientsPage')),
   '/appointments': comingSoon('Appointments'),
   '/overdue-followups': comingSoon('Overdue Follow-ups'),
   '/claims': comingSoon('Claims'),

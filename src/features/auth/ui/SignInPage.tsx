@@ -8,7 +8,7 @@ import { Input } from '@/client/components/ui/input';
 import { Label } from '@/client/components/ui/label';
 import { toast } from '@/client/components/ui/toast';
 import { DEMO_ACCOUNTS, type LoginResponse } from '../auth.schema';
-import { useLogin, useVerifyCode } from './auth.api';
+import { takeEmailForSignIn, useLogin, useVerifyCode } from './auth.api';
 
 function showSignInError(error: unknown, step: 'credentials' | 'code') {
   if (!(error instanceof ApiError)) {
@@ -43,7 +43,8 @@ function showSignInError(error: unknown, step: 'credentials' | 'code') {
 }
 
 export function SignInPage() {
-  const [email, setEmail] = useState('');
+  // After self-registration the new account's email is filled in.
+  const [email, setEmail] = useState(takeEmailForSignIn);
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   const [challenge, setChallenge] = useState<LoginResponse | null>(null);

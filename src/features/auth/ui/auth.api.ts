@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { apiFetch, setRequestIdentity } from '@/client/lib/api-client';
-import type { LoginRequest, LoginResponse, MfaRequest, SessionResponse } from '../auth.schema';
+import type { LoginRequest, LoginResponse, MfaRequest, Registration, SessionResponse } from '../auth.schema';
 
 export const SESSION_KEY = ['/api/auth/session'] as const;
 
@@ -48,5 +48,25 @@ export function useLogout() {
       forgetEverythingButSession(queryClient);
       queryClient.setQueryData(SESSION_KEY, { user: null, mfa: false, csrfToken: null, expiresAt: null });
     },
+  });
+}
+
+// The email of an account just registered, for the sign-in screen to start from (kept in memory only).
+let emailForSignIn: string | null = null;
+
+export function rememberEmailForSignIn(email: string) {
+  emailForSignIn = email;
+}
+
+/** The remembered email, once: a later visit to the sign-in screen starts empty again. */
+export function takeEmailForSignIn(): string {
+  const email = emailForSignIn ?? '';
+  emailForSignIn = null;
+  return email;
+}
+
+export function useRegister() {
+  return useMutation({
+    mutationFn: (body: Registration) => apiFetch<{ email: string }>('/api/auth/register', { method: 'POST', body }),
   });
 }

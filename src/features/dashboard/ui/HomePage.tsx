@@ -1,10 +1,12 @@
 import { CreditCard, UserPlus } from 'lucide-react';
 import type { Role } from '@/shared/access';
-import { Button } from '@/client/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/client/components/ui/card';
-import { ComingSoon } from '@/client/components/layout/ComingSoon';
 import { PageHeader } from '@/client/components/layout/PageHeader';
+import { RegisterDialog } from '@/features/auth/ui/RegisterDialog';
+import { GuestPayDialog } from '@/features/billing/ui/GuestPayDialog';
+import { DashboardOverview } from './DashboardOverview';
 
+/** SPEC 2.4: the guest's landing page. It calls no dashboard endpoint (SPEC 6). */
 function GuestLanding() {
   return (
     <section>
@@ -18,9 +20,7 @@ function GuestLanding() {
             <CardDescription>Register as a patient to see your visits and bills.</CardDescription>
           </CardHeader>
           <CardContent>
-            <Button disabled aria-describedby="guest-coming-soon">
-              Create Patient Account
-            </Button>
+            <RegisterDialog />
           </CardContent>
         </Card>
         <Card>
@@ -31,20 +31,15 @@ function GuestLanding() {
             <CardDescription>Pay a statement with its account number and your date of birth.</CardDescription>
           </CardHeader>
           <CardContent>
-            <Button disabled aria-describedby="guest-coming-soon">
-              Pay Bill as Guest
-            </Button>
+            <GuestPayDialog />
           </CardContent>
         </Card>
       </div>
-      <p id="guest-coming-soon" className="mt-4 text-sm text-muted-foreground">
-        Self-registration and guest payment are coming soon.
-      </p>
     </section>
   );
 }
 
 export default function HomePage({ role }: { role: Role }) {
   if (role === 'guest') return <GuestLanding />;
-  return <ComingSoon title="Dashboard Overview" />;
+  return <DashboardOverview />;
 }

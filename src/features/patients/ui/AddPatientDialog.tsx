@@ -1,0 +1,103 @@
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod';
+import { UserPlus } from 'lucide-react';
+import { ApiError } from '@/client/lib/api-client';
+import { Button } from '@/client/components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from '@/client/components/ui/dialog';
+import { FormField } from '@/client/components/ui/form-field';
+import { Input } from '@/client/components/ui/input';
+import { toast } from '@/client/components/ui/toast';
+import { newPatientSchema } from '../patients.schema';
+import { useCreatePatient } from './patients.api';
+
+// The shared contract, with an empty date reported as missing rather than as a bad format.
+const addPatientFormSchema = newPatientSchema.extend({
+  dob: z.string().min(1, 'is required').pipe(newPatientSchema.shape.dob),
+});
+type AddPatientInput = z.input<typeof addPatientFormSchema>;
+type AddPatientValues = z.output<typeof addPatientFormSchema>;
+
+const FIELDS = ['name', 'dob', 'phone', 'mrn'] as const;
+const EMPTY: AddPatientInput = { name: '', dob: '', phone: '', mrn: '' };
+
+/** SPEC 2.6: the Add Patient dialog (name, date of birth, phone, MRN; all four required). */
+export function AddPatientDialog() {
+  const [open, setOpen] = useState(false);
+  const create = useCreatePatient();
+  const form = useForm<AddPatientInput, unknown, AddPatientValues>({
+    resolver: zodResolver(addPatientFormSchema),
+    defaultValues: EMPTY,
+  });
+  const { errors } = form.formState;
+
+  const submit = form.handleSubmit((values) =>
+    create.mutate(values, {
+      onSuccess: () => {
+        toast({ title: 'Patient created', description: 'New patient has been added successfully' });
+        form.reset(EMPTY);
+        setOpen(false);
+      },
+      onError: (error) => {
+        // A rule only the server can check (a taken MRN) is shown on its field, as the form's own are.
+        if (error instanceof ApiError) {
+          for (const f of error.fields) {
+            const field = FIELDS.find((name) => name === f.field);
+            if (field) form.setError(field, { type: 'server', message: f.message }, { shouldFocus: true });
+          }
+        }
+        toast({ title: 'Error', description: 'Failed to create patient', variant: 'destructive' });
+      },
+    }),
+  );
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        setOpen(next);
+        if (!next) form.reset(EMPTY);
+      }}
+    >
+      <DialogTrigger asChild>
+        <Button>
+          <UserPlus className="size-4" aria-hidden="true" /> Add Patient
+        </Button>
+      </DialogTrigger>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Add Patient</DialogTitle>
+          <DialogDescription>All four fields are required.</DialogDescription>
+        </DialogHeader>
+        <form className="space-y-4" onSubmit={(e) => void submit(e)} noValidate>
+          <FormField id="new-patient-name" label="Name" error={errors.name?.message}>
+            {(control) => <Input {...control} autoComplete="off" {...form.register('name')} />}
+          </FormField>
+          <FormField id="new-patient-dob" label="Date of birth" error={errors.dob?.message}>
+            {(control) => <Input {...control} type="date" {...form.register('dob')} />}
+          </FormField>
+          <FormField id="new-patient-phone" label="Phone" error={errors.phone?.message}>
+            {(control) => <Input {...control} type="tel" autoComplete="off" {...form.register('phone')} />}
+          </FormField>
+          <FormField id="new-patient-mrn" label="MRN" error={errors.mrn?.message}>
+            {(control) => <Input {...control} autoComplete="off" {...form.register('mrn')} />}
+          </FormField>
+          <DialogFooter>
+            <Button type="submit" disabled={create.isPending}>
+              {create.isPending ? 'Saving…' : 'Add Patient'}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,159 @@
+import { useState } from 'react';
+import type { ColumnDef, SortingState } from '@tanstack/react-table';
+import { Eye, Phone, RotateCcw } from 'lucide-react';
+import { can, type Role } from '@/shared/access';
+import { DataTable } from '@/client/components/data-table/DataTable';
+import { PageHeader } from '@/client/components/layout/PageHeader';
+import { Button } from '@/client/components/ui/button';
+import { PATIENT_SORT_KEYS, type Patient, type PatientListQuery } from '../patients.schema';
+import { AddPatientDialog } from './AddPatientDialog';
+import { PatientSnapshotDialog } from './PatientSnapshotDialog';
+import { usePatients } from './patients.api';
+import { readableDate, telHref } from './patients.format';
+
+const PAGE_SIZE = 25;
+const DEFAULT_SORTING: SortingState = [{ id: 'name', desc: false }];
+
+function isSortKey(id: string): id is PatientListQuery['sort'] {
+  return (PATIENT_SORT_KEYS as readonly string[]).includes(id);
+}
+
+function columns(onView: (patient: Patient) => void): ColumnDef<Patient>[] {
+  return [
+    { id: 'name', accessorKey: 'name', header: 'Name', meta: { className: 'font-medium' } },
+    { id: 'dob', accessorKey: 'dob', header: 'DOB', cell: ({ row }) => readableDate(row.original.dob) },
+    { id: 'phone', accessorKey: 'phone', header: 'Phone', enableSorting: false },
+    { id: 'mrn', accessorKey: 'mrn', header: 'MRN', meta: { className: 'font-mono text-xs' } },
+    {
+      id: 'nextVisit',
+      accessorKey: 'nextVisit',
+      header: 'Next Visit',
+      cell: ({ row }) =>
+        row.original.nextVisit ? (
+          readableDate(row.original.nextVisit)
+        ) : (
+          <span className="text-muted-foreground">Not scheduled</span>
+        ),
+    },
+    {
+      id: 'actions',
+      header: 'Actions',
+      enableSorting: false,
+      meta: { align: 'right' },
+      cell: ({ row }) => {
+        const patient = row.original;
+        const href = telHref(patient.phone);
+        return (
+          <div className="flex justify-end gap-1">
+            <Button
+              variant="ghost"
+              size="icon"
+              aria-label={`View snapshot for ${patient.name}`}
+              title="View snapshot"
+              onClick={() => onView(patient)}
+            >
+              <Eye className="size-4" aria-hidden="true" />
+            </Button>
+            {href ? (
+              <Button variant="ghost" size="icon" asChild>
+                <a href={href} aria-label={`Call ${patient.name}`} title="Call">
+                  <Phone className="size-4" aria-hidden="true" />
+                </a>
+              </Button>
+            ) : (
+              <Button variant="ghost" size="icon" disabled aria-label={`Call ${patient.name} (number hidden)`}>
+                <Phone className="size-4" aria-hidden="true" />
+              </Button>
+            )}
+          </div>
+        );
+      },
+    },
+  ];
+}
+
+/** SPEC 2.6 / DECISIONS 7: the server searches, sorts and pages the patient list. */
+export default function PatientsPage({ role }: { role: Role }) {
+  const [search, setSearch] = useState('');
+  const [sorting, setSorting] = useState<SortingState>(DEFAULT_SORTING);
+  const [pageIndex, setPageIndex] = useState(0);
+  const [viewing, setViewing] = useState<Patient | null>(null);
+
+  const sort = sorting[0];
+  const query: PatientListQuery = {
+    search,
+    sort: sort && isSortKey(sort.id) ? sort.id : 'name',
+    dir: sort?.desc ? 'desc' : 'asc',
+    limit: PAGE_SIZE,
+    offset: pageIndex * PAGE_SIZE,
+  };
+  const patients = usePatients(query);
+  const page = patients.data;
+
+  const resetSearch = () => {
+    setSearch('');
+    setSorting(DEFAULT_SORTING);
+    setPageIndex(0);
+  };
+
+  return (
+    <section>
+      <PageHeader
+        title="Patients"
+        subtitle="Find a patient, open their snapshot, or add a new one."
+        actions={
+          <>
+            <Button variant="outline" onClick={resetSearch}>
+              <RotateCcw className="size-4" aria-hidden="true" /> Reset Search
+            </Button>
+            {can(role, 'patients:write') && <AddPatientDialog />}
+          </>
+        }
+      />
+      {patients.isError && (
+        <div role="alert" className="mb-4 flex items-center justify-between rounded-md border border-destructive p-3">
+          <p className="text-sm text-destructive">The patient list could not be loaded.</p>
+          <Button variant="outline" size="sm" onClick={() => void patients.refetch()}>
+            Try again
+          </Button>
+        </div>
+      )}
+      <DataTable
+        label="Patients"
+        columns={columns(setViewing)}
+        data={page?.items ?? []}
+        getRowId={(p) => String(p.id)}
+        loading={patients.isFetching}
+        search={{
+          placeholder: 'Name, phone, or MRN',
+          label: 'Search patients by name, phone, or MRN',
+          value: search,
+          onChange: (text) => {
+            setSearch(text);
+            setPageIndex(0);
+          },
+        }}
+        server={{
+          total: page?.total ?? 0,
+          pageIndex,
+          pageSize: PAGE_SIZE,
+          onPageChange: setPageIndex,
+          sorting,
+          onSortingChange: (next) => {
+            setSorting(next);
+            setPageIndex(0);
+          },
+        }}
+        emptyMessage={search ? 'No patients found' : 'No patients available'}
+        footer={(shown, total) =>
+          `Showing ${shown} of ${total} patients${page?.masked ? ' (PHI is masked for your role)' : ''}`
+        }
+      />
+      <PatientSnapshotDialog
+        patientId={viewing?.id ?? null}
+        patientName={viewing?.name ?? ''}
+        onClose={() => setViewing(null)}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,48 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiFetch } from '@/client/lib/api-client';
+import type { NewPatient, Patient, PatientListQuery, PatientPage } from '../patients.schema';
+
+export const PATIENTS_KEY = ['/api/patients'] as const;
+
+export function usePatients(query: PatientListQuery) {
+  const params = new URLSearchParams({
+    search: query.search,
+    sort: query.sort,
+    dir: query.dir,
+    limit: String(query.limit),
+    offset: String(query.offset),
+  });
+  return useQuery({
+    queryKey: [...PATIENTS_KEY, 'list', query],
+    queryFn: ({ signal }) => apiFetch<PatientPage>(`/api/patients?${params.toString()}`, { signal }),
+    // Keep the current page on screen while the next search or page loads.
+    placeholderData: keepPreviousData,
+  });
+}
+
+/**
+ * One patient's snapshot. Each opening is a fresh, audited read on the server, and the record is not kept
+ * in the browser's cache once the dialog closes.
+ */
+export function usePatientSnapshot(id: number | null) {
+  return useQuery({
+    queryKey: [...PATIENTS_KEY, 'snapshot', id],
+    queryFn: ({ signal }) => apiFetch<Patient>(`/api/patients/${id}`, { signal }),
+    enabled: id !== null,
+    gcTime: 0,
+  });
+}
+
+export function useCreatePatient() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: NewPatient) => apiFetch<Patient>('/api/patients', { method: 'POST', body }),
+    onSuccess: async () => {
+      // The list and the dashboard's patient count both change.
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: PATIENTS_KEY }),
+        queryClient.invalidateQueries({ queryKey: ['/api/dashboard/summary'] }),
+      ]);
+    },
+  });
+}
