@@ -1,0 +1,62 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createQueryClient } from '@/client/lib/query-client';
+import type { DashboardSummary } from '../dashboard.schema';
+import HomePage from './HomePage';
+
+const nurseSummary: DashboardSummary = {
+  today: '2026-11-22',
+  stats: { patients: 200, todaysAppointments: 16, pendingAuthorizations: 75, revenueCollectedCents: null },
+  alerts: {
+    agedAuthorizations: [{ id: 4, patient: 'Yuki Smith', service: 'MRI lumbar spine', payer: 'Aetna', ageDays: 12 }],
+    deniedClaims: null,
+  },
+  recentActivity: [],
+  statusCounts: {
+    appointmentsToday: [{ status: 'Scheduled', count: 16 }],
+    claims: null,
+    authorizations: [{ status: 'Pending', count: 75 }],
+  },
+};
+
+function renderHome(role: 'guest' | 'nurse_manager') {
+  return render(
+    <QueryClientProvider client={createQueryClient()}>
+      <HomePage role={role} />
+    </QueryClientProvider>,
+  );
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('HomePage', () => {
+  it('gives the guest the landing with both actions and calls no dashboard endpoint (SPEC 6)', () => {
+    const fetchMock = vi.fn();
+    vi.stubGlobal('fetch', fetchMock);
+    renderHome('guest');
+    expect(screen.getByRole('heading', { name: 'Welcome' })).toBeTruthy();
+    expect(screen.getByText('Guest Portal')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Create Patient Account' }) as HTMLButtonElement).disabled).toBe(false);
+    expect((screen.getByRole('button', { name: 'Pay Bill as Guest' }) as HTMLButtonElement).disabled).toBe(false);
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('leaves out the cards a role may not see, and says so honestly where a list is empty', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => Promise.resolve(new Response(JSON.stringify(nurseSummary)))),
+    );
+    renderHome('nurse_manager');
+    expect(screen.getByRole('heading', { name: 'Dashboard Overview' })).toBeTruthy();
+    expect(await screen.findByRole('region', { name: 'Total Patients' })).toBeTruthy();
+    expect(screen.getAllByTestId('stat-value').map((e) => e.textContent)).toEqual(['200', '16', '75']);
+    expect(screen.queryByRole('region', { name: 'Revenue Collected' })).toBeNull();
+    expect(screen.getByText('Authorization pending 12 days')).toBeTruthy();
+    expect(screen.getByText('No recent activity')).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'Claims' })).toBeNull();
+    expect(screen.getByText('Scheduled: 16')).toBeTruthy();
+  });
+});

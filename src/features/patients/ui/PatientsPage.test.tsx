@@ -1,0 +1,133 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createQueryClient } from '@/client/lib/query-client';
+import { Toaster } from '@/client/components/ui/toast';
+import type { Patient, PatientPage } from '../patients.schema';
+import PatientsPage from './PatientsPage';
+
+const maria: Patient = {
+  id: 1,
+  name: 'Maria Lopez',
+  mrn: 'MRN-100001',
+  dob: 'XX-XX-1979',
+  phone: '(555) 214-7788',
+  allergies: ['Penicillin'],
+  meds: [],
+  notes: '[ACCESS RESTRICTED]',
+  nextVisit: '2026-12-01',
+};
+
+type Handler = (url: URL, init: RequestInit | undefined) => { status: number; body: unknown };
+
+function serve(handler: Handler) {
+  const fetchMock = vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
+    const { status, body } = handler(new URL(String(input), 'http://localhost'), init);
+    return Promise.resolve(new Response(JSON.stringify(body), { status }));
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+}
+
+function page(items: Patient[], masked: boolean): PatientPage {
+  return { items, total: items.length, masked };
+}
+
+function renderPage() {
+  return render(
+    <QueryClientProvider client={createQueryClient()}>
+      <PatientsPage role="nurse_manager" />
+      <Toaster />
+    </QueryClientProvider>,
+  );
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('PatientsPage', () => {
+  it('shows the rows with readable dates, a tel: call link, and the masked-PHI footer', async () => {
+    serve(() => ({ status: 200, body: page([maria], true) }));
+    renderPage();
+    expect(await screen.findByText('Maria Lopez')).toBeTruthy();
+    expect(screen.getByText('Dec 1, 2026')).toBeTruthy();
+    expect(screen.getByText('XX-XX-1979')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Call Maria Lopez' }).getAttribute('href')).toBe('tel:5552147788');
+    expect(screen.getByText('Showing 1 of 1 patients (PHI is masked for your role)')).toBeTruthy();
+  });
+
+  it('leaves the masking note out when nothing is masked', async () => {
+    serve(() => ({ status: 200, body: page([{ ...maria, dob: '1979-03-14' }], false) }));
+    renderPage();
+    expect(await screen.findByText('Showing 1 of 1 patients')).toBeTruthy();
+    expect(screen.getByText('Mar 14, 1979')).toBeTruthy();
+  });
+
+  it("says 'No patients available' without a search and 'No patients found' during one, searching on the server", async () => {
+    const fetchMock = serve(() => ({ status: 200, body: page([], false) }));
+    const user = userEvent.setup();
+    renderPage();
+    expect(await screen.findByText('No patients available')).toBeTruthy();
+    await user.type(screen.getByPlaceholderText('Name, phone, or MRN'), 'zed');
+    expect(await screen.findByText('No patients found')).toBeTruthy();
+    const searched = fetchMock.mock.calls.map(([url]) => new URL(String(url), 'http://localhost'));
+    expect(searched.some((u) => u.pathname === '/api/patients' && u.searchParams.get('search') === 'zed')).toBe(true);
+    await user.click(screen.getByRole('button', { name: 'Reset Search' }));
+    expect(await screen.findByText('No patients available')).toBeTruthy();
+    expect((screen.getByPlaceholderText('Name, phone, or MRN') as HTMLInputElement).value).toBe('');
+  });
+
+  it('opens the snapshot with Demographics and Clinical Information and their empty texts', async () => {
+    serve((url) =>
+      url.pathname === '/api/patients/1'
+        ? { status: 200, body: { ...maria, nextVisit: '', allergies: [], notes: '' } }
+        : { status: 200, body: page([maria], true) },
+    );
+    const user = userEvent.setup();
+    renderPage();
+    await user.click(await screen.findByRole('button', { name: 'View snapshot for Maria Lopez' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Maria Lopez' });
+    expect(await within(dialog).findByRole('heading', { name: 'Demographics' })).toBeTruthy();
+    expect(within(dialog).getByRole('heading', { name: 'Clinical Information' })).toBeTruthy();
+    expect(within(dialog).getByText('Not scheduled')).toBeTruthy();
+    expect(within(dialog).getByText('No known allergies')).toBeTruthy();
+    expect(within(dialog).getByText('No current medications')).toBeTruthy();
+    expect(within(dialog).queryByText('Clinical Notes')).toBeNull();
+  });
+
+  it('shows each missing field under itself, then a taken MRN from the server on the MRN field', async () => {
+    serve((url, init) =>
+      url.pathname === '/api/patients' && init?.method === 'POST'
+        ? {
+            status: 409,
+            body: {
+              error: {
+                code: 'MRN_TAKEN',
+                message: 'mrn: another patient already has this MRN',
+                fields: [{ field: 'mrn', message: 'another patient already has this MRN' }],
+              },
+            },
+          }
+        : { status: 200, body: page([maria], true) },
+    );
+    const user = userEvent.setup();
+    renderPage();
+    await user.click(await screen.findByRole('button', { name: 'Add Patient' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add Patient' });
+    await user.click(within(dialog).getByRole('button', { name: 'Add Patient' }));
+    for (const text of ['Name is required', 'Date of birth is required', 'Phone is required', 'MRN is required']) {
+      expect(await within(dialog).findByText(text)).toBeTruthy();
+    }
+    await user.type(within(dialog).getByLabelText('Name'), 'New Person');
+    await user.type(within(dialog).getByLabelText('Date of birth'), '1990-01-02');
+    await user.type(within(dialog).getByLabelText('Phone'), '555 123 4567');
+    await user.type(within(dialog).getByLabelText('MRN'), 'MRN-100001');
+    await user.click(within(dialog).getByRole('button', { name: 'Add Patient' }));
+    expect(await within(dialog).findByText('Another patient already has this MRN')).toBeTruthy();
+    expect(within(dialog).getByLabelText('MRN').getAttribute('aria-invalid')).toBe('true');
+    expect(within(dialog).queryByText('Name is required')).toBeNull();
+    await waitFor(() => expect(screen.getByText('Failed to create patient')).toBeTruthy());
+  });
+});
