@@ -39,8 +39,8 @@ describe('HomePage', () => {
     renderHome('guest');
     expect(screen.getByRole('heading', { name: 'Welcome' })).toBeTruthy();
     expect(screen.getByText('Guest Portal')).toBeTruthy();
-    expect((screen.getByRole('button', { name: 'Create Patient Account' }) as HTMLButtonElement).disabled).toBe(false);
-    expect((screen.getByRole('button', { name: 'Pay Bill as Guest' }) as HTMLButtonElement).disabled).toBe(false);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Create Patient Account' }).disabled).toBe(false);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Pay Bill as Guest' }).disabled).toBe(false);
     expect(fetchMock).not.toHaveBeenCalled();
   });
 

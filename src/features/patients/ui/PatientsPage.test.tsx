@@ -21,9 +21,13 @@ const maria: Patient = {
 
 type Handler = (url: URL, init: RequestInit | undefined) => { status: number; body: unknown };
 
+function urlOf(input: RequestInfo | URL): URL {
+  return new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url, 'http://localhost');
+}
+
 function serve(handler: Handler) {
   const fetchMock = vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
-    const { status, body } = handler(new URL(String(input), 'http://localhost'), init);
+    const { status, body } = handler(urlOf(input), init);
     return Promise.resolve(new Response(JSON.stringify(body), { status }));
   });
   vi.stubGlobal('fetch', fetchMock);
@@ -72,11 +76,11 @@ describe('PatientsPage', () => {
     expect(await screen.findByText('No patients available')).toBeTruthy();
     await user.type(screen.getByPlaceholderText('Name, phone, or MRN'), 'zed');
     expect(await screen.findByText('No patients found')).toBeTruthy();
-    const searched = fetchMock.mock.calls.map(([url]) => new URL(String(url), 'http://localhost'));
+    const searched = fetchMock.mock.calls.map(([input]) => urlOf(input));
     expect(searched.some((u) => u.pathname === '/api/patients' && u.searchParams.get('search') === 'zed')).toBe(true);
     await user.click(screen.getByRole('button', { name: 'Reset Search' }));
     expect(await screen.findByText('No patients available')).toBeTruthy();
-    expect((screen.getByPlaceholderText('Name, phone, or MRN') as HTMLInputElement).value).toBe('');
+    expect(screen.getByPlaceholderText<HTMLInputElement>('Name, phone, or MRN').value).toBe('');
   });
 
   it('opens the snapshot with Demographics and Clinical Information and their empty texts', async () => {
