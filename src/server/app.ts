@@ -9,9 +9,11 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { authRoutes } from '@/features/auth/server/auth.routes';
+import { authorizationsRoutes } from '@/features/authorizations/server/authorizations.routes';
 import { searchRoutes } from '@/features/search/server/search.routes';
 import { settingsRoutes } from '@/features/settings/server/settings.routes';
 import { systemRoutes } from '@/features/system/server/system.routes';
+import { worklistRoutes } from '@/features/worklist/server/worklist.routes';
 import type { AppDeps } from './context';
 import { registerAccessControl } from './plugins/access';
 import { registerErrorHandling, sendError } from './plugins/errors';
@@ -61,6 +63,8 @@ export async function buildApp(deps: AppDeps, logger?: FastifyBaseLogger): Promi
   await app.register(authRoutes(deps));
   await app.register(settingsRoutes(deps));
   await app.register(searchRoutes(deps));
+  await app.register(authorizationsRoutes(deps));
+  await app.register(worklistRoutes(deps));
 
   await registerClient(app, deps.config.clientDir);
   return app;
