@@ -22,9 +22,10 @@ vi.mock('@/client/lib/csv', async (importOriginal) => ({
 
 beforeAll(() => {
   // Radix Select measures and captures the pointer, which jsdom does not implement.
-  Element.prototype.hasPointerCapture ??= () => false;
-  Element.prototype.releasePointerCapture ??= () => {};
-  Element.prototype.scrollIntoView ??= () => {};
+  const element = Element.prototype as unknown as Record<string, unknown>;
+  element.hasPointerCapture ??= () => false;
+  element.releasePointerCapture ??= () => {};
+  element.scrollIntoView ??= () => {};
 });
 afterEach(() => {
   apiFetch.mockReset();
