@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { isoDateSchema, timeSchema } from '@/shared/api';
-import type { PracticeHours } from '@/features/settings/practice.schema';
+import { isoDateSchema, timeSchema, today } from '@/shared/api';
+import { slotProblem, type PracticeHours } from '@/features/settings/practice.schema';
 
 export const APPOINTMENT_STATUSES = ['Scheduled', 'Completed', 'Cancelled', 'No-Show', 'Rescheduled'] as const;
 export const appointmentStatusSchema = z.enum(APPOINTMENT_STATUSES);
@@ -104,4 +104,36 @@ export function practiceSlots(hours: PracticeHours): string[] {
     slots.push(timeOf(start));
   }
   return slots;
+}
+
+/** The clinic's current day and clock time (HH:mm), in the local zone of whoever asks. */
+export function clinicNow(now: Date): { day: string; time: string } {
+  return {
+    day: today(now),
+    time: `${String(now.getHours()).padStart(2, '0')}:${String(now.getMinutes()).padStart(2, '0')}`,
+  };
+}
+
+export interface BookingProblem {
+  code: 'IN_THE_PAST' | 'OUTSIDE_HOURS';
+  field: 'date' | 'time';
+  message: string;
+}
+
+/**
+ * Why a visit cannot be booked (or moved) to this date and time: it is in the past, or outside the
+ * practice's days and hours. The server enforces it; the forms use it to say so before sending.
+ */
+export function bookingProblem(
+  hours: PracticeHours,
+  now: { day: string; time: string },
+  date: string,
+  time: string,
+): BookingProblem | null {
+  if (date < now.day) return { code: 'IN_THE_PAST', field: 'date', message: 'cannot be in the past' };
+  if (date === now.day && time <= now.time) {
+    return { code: 'IN_THE_PAST', field: 'time', message: 'has already passed today' };
+  }
+  const problem = slotProblem(hours, date, time);
+  return problem ? { code: 'OUTSIDE_HOURS', field: 'time', message: problem } : null;
 }

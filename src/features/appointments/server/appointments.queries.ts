@@ -2,7 +2,6 @@ import { and, asc, desc, eq, ilike, ne, notInArray, or } from 'drizzle-orm';
 import { today } from '@/shared/api';
 import { record } from '@/features/audit/server/audit.queries';
 import { getPracticeHours } from '@/features/settings/server/settings.queries';
-import { slotProblem } from '@/features/settings/practice.schema';
 import { patients } from '@/features/patients/server/patients.table';
 import { providers } from '@/features/providers/server/providers.table';
 import type { RequestContext } from '@/server/context';
@@ -12,6 +11,8 @@ import { HttpError } from '@/server/plugins/errors';
 import {
   SLOT_FREEING_STATUSES,
   appointmentStatusSchema,
+  bookingProblem,
+  clinicNow,
   formatTime12,
   holdsSlot,
   type Appointment,
@@ -44,23 +45,14 @@ function baseQuery(db: DbOrTx) {
     .innerJoin(providers, eq(providers.id, appointments.providerId));
 }
 
-/** The clinic's clock time (HH:mm) in the server's zone, the same zone `today` uses. */
-function timeNow(now: Date): string {
-  return `${String(now.getHours()).padStart(2, '0')}:${String(now.getMinutes()).padStart(2, '0')}`;
-}
-
 function fieldError(status: number, code: string, field: string, message: string): HttpError {
   return new HttpError(status, code, `${field}: ${message}`, { fields: [{ field, message }] });
 }
 
 /** A booking must start in the future and inside the practice's hours (Settings → Practice). */
 async function assertBookable(tx: Tx, ctx: RequestContext, date: string, time: string) {
-  const day = today(ctx.now);
-  if (date < day) throw fieldError(400, 'IN_THE_PAST', 'date', 'cannot be in the past');
-  if (date === day && time <= timeNow(ctx.now))
-    throw fieldError(400, 'IN_THE_PAST', 'time', 'has already passed today');
-  const problem = slotProblem(await getPracticeHours(tx), date, time);
-  if (problem) throw fieldError(400, 'OUTSIDE_HOURS', 'time', problem);
+  const problem = bookingProblem(await getPracticeHours(tx), clinicNow(ctx.now), date, time);
+  if (problem) throw fieldError(400, problem.code, problem.field, problem.message);
 }
 
 function slotTaken(provider: string, date: string, time: string): HttpError {
