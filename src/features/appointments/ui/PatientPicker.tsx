@@ -80,7 +80,7 @@ export function PatientPicker({
           setOpen(true);
           if (value) onChange(null);
         }}
-        onFocus={() => setOpen(true)}
+        onClick={() => setOpen(true)}
         onBlur={() => setOpen(false)}
         onKeyDown={onKeyDown}
         {...invalidProps(id, error)}
