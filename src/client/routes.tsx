@@ -17,9 +17,9 @@ function comingSoon(title: string, subtitle?: string): ScreenComponent {
 /** One page per screen of shared/access.ts, each loaded with its screen (route-level code splitting). */
 const PAGES: Record<ScreenPath, ScreenComponent> = {
   '/home': lazy(() => import('@/features/dashboard/ui/HomePage')),
-  '/patient-portal': comingSoon('My Health Portal', 'View your appointments and billing information'),
+  '/patient-portal': lazy(() => import('@/features/portal/ui/PatientPortalPage')),
   '/patients': comingSoon('Patients'),
-  '/appointments': comingSoon('Appointments'),
+  '/appointments': lazy(() => import('@/features/appointments/ui/AppointmentsPage')),
   '/overdue-followups': lazy(() => import('@/features/worklist/ui/OverdueFollowupsPage')),
   '/claims': comingSoon('Claims'),
   '/kpis': comingSoon('Key Performance Indicators'),

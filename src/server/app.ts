@@ -8,8 +8,12 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { appointmentsRoutes } from '@/features/appointments/server/appointments.routes';
 import { authRoutes } from '@/features/auth/server/auth.routes';
 import { authorizationsRoutes } from '@/features/authorizations/server/authorizations.routes';
+import { patientsRoutes } from '@/features/patients/server/patients.routes';
+import { portalRoutes } from '@/features/portal/server/portal.routes';
+import { providersRoutes } from '@/features/providers/server/providers.routes';
 import { searchRoutes } from '@/features/search/server/search.routes';
 import { settingsRoutes } from '@/features/settings/server/settings.routes';
 import { systemRoutes } from '@/features/system/server/system.routes';
@@ -65,6 +69,10 @@ export async function buildApp(deps: AppDeps, logger?: FastifyBaseLogger): Promi
   await app.register(searchRoutes(deps));
   await app.register(authorizationsRoutes(deps));
   await app.register(worklistRoutes(deps));
+  await app.register(patientsRoutes(deps));
+  await app.register(providersRoutes(deps));
+  await app.register(appointmentsRoutes(deps));
+  await app.register(portalRoutes(deps));
 
   await registerClient(app, deps.config.clientDir);
   return app;
