@@ -1,9 +1,20 @@
 import { z } from 'zod';
-import { isoDateSchema, timeSchema } from '@/shared/api';
+import { isoDateSchema, timeSchema, today } from '@/shared/api';
+import { slotProblem, type PracticeHours } from '@/features/settings/practice.schema';
 
 export const APPOINTMENT_STATUSES = ['Scheduled', 'Completed', 'Cancelled', 'No-Show', 'Rescheduled'] as const;
 export const appointmentStatusSchema = z.enum(APPOINTMENT_STATUSES);
 export type AppointmentStatus = z.infer<typeof appointmentStatusSchema>;
+
+/**
+ * Statuses that give the provider's slot back: the appointment will not happen at that time. The unique
+ * index `appointments_provider_slot_uq` uses the same list.
+ */
+export const SLOT_FREEING_STATUSES: readonly AppointmentStatus[] = ['Cancelled', 'Rescheduled', 'No-Show'];
+
+export function holdsSlot(status: AppointmentStatus): boolean {
+  return !SLOT_FREEING_STATUSES.includes(status);
+}
 
 export const appointmentSchema = z.object({
   id: z.number().int(),
@@ -42,14 +53,29 @@ export const appointmentPatchSchema = z
   });
 export type AppointmentPatch = z.infer<typeof appointmentPatchSchema>;
 
+/** An empty form field says "is required" rather than a format rule. */
+const requiredDate = z.string({ error: 'is required' }).min(1, 'is required').pipe(isoDateSchema);
+const requiredTime = z.string({ error: 'is required' }).min(1, 'is required').pipe(timeSchema);
+const requiredId = z.number({ error: 'is required' }).int().positive('is required');
+
+/** SPEC 5: the reschedule dialog needs both a new date and a new time. */
+export const rescheduleSchema = z.object({ date: requiredDate, time: requiredTime });
+export type Reschedule = z.infer<typeof rescheduleSchema>;
+
 export const newAppointmentSchema = z.object({
-  patientId: z.number().int().positive('is required'),
-  providerId: z.number().int().positive('is required'),
-  reason: z.string().trim().min(1, 'is required').max(200, 'must be at most 200 characters'),
-  date: isoDateSchema,
-  time: timeSchema,
+  patientId: requiredId,
+  providerId: requiredId,
+  reason: z.string({ error: 'is required' }).trim().min(1, 'is required').max(200, 'must be at most 200 characters'),
+  date: requiredDate,
+  time: requiredTime,
 });
 export type NewAppointment = z.infer<typeof newAppointmentSchema>;
+
+/** The call list export (SPEC 2.7): the day's appointments, served by a POST that records the export. */
+export const callListExportSchema = z.object({ date: isoDateSchema });
+
+/** SPEC 9 call-list columns, in order. */
+export const CALL_LIST_COLUMNS = ['Date', 'Time', 'Patient', 'Provider', 'Reason', 'Status'] as const;
 
 /** SPEC 2.7 / R 012: times show in 12-hour format. */
 export function formatTime12(time: string): string {
@@ -57,4 +83,57 @@ export function formatTime12(time: string): string {
   const hour = Number(h);
   const suffix = hour >= 12 ? 'PM' : 'AM';
   return `${hour % 12 === 0 ? 12 : hour % 12}:${m} ${suffix}`;
+}
+
+function minutesOf(time: string): number {
+  return Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+}
+
+function timeOf(minutes: number): string {
+  return `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+}
+
+/**
+ * The start times the booking form offers: one appointment length apart, from opening until the last
+ * start that still ends by closing (30-minute visits, 08:00–17:00 → 08:00 … 16:30).
+ */
+export function practiceSlots(hours: PracticeHours): string[] {
+  const step = Math.max(hours.appointmentMinutes, 5);
+  const slots: string[] = [];
+  for (let start = minutesOf(hours.workdayStart); start + step <= minutesOf(hours.workdayEnd); start += step) {
+    slots.push(timeOf(start));
+  }
+  return slots;
+}
+
+/** The clinic's current day and clock time (HH:mm), in the local zone of whoever asks. */
+export function clinicNow(now: Date): { day: string; time: string } {
+  return {
+    day: today(now),
+    time: `${String(now.getHours()).padStart(2, '0')}:${String(now.getMinutes()).padStart(2, '0')}`,
+  };
+}
+
+export interface BookingProblem {
+  code: 'IN_THE_PAST' | 'OUTSIDE_HOURS';
+  field: 'date' | 'time';
+  message: string;
+}
+
+/**
+ * Why a visit cannot be booked (or moved) to this date and time: it is in the past, or outside the
+ * practice's days and hours. The server enforces it; the forms use it to say so before sending.
+ */
+export function bookingProblem(
+  hours: PracticeHours,
+  now: { day: string; time: string },
+  date: string,
+  time: string,
+): BookingProblem | null {
+  if (date < now.day) return { code: 'IN_THE_PAST', field: 'date', message: 'cannot be in the past' };
+  if (date === now.day && time <= now.time) {
+    return { code: 'IN_THE_PAST', field: 'time', message: 'has already passed today' };
+  }
+  const problem = slotProblem(hours, date, time);
+  return problem ? { code: 'OUTSIDE_HOURS', field: 'time', message: problem } : null;
 }

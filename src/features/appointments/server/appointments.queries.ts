@@ -1,24 +1,25 @@
-import { and, asc, desc, eq, ilike, ne, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, ne, notInArray, or, sql } from 'drizzle-orm';
 import { today } from '@/shared/api';
 import { record } from '@/features/audit/server/audit.queries';
 import { getPracticeHours } from '@/features/settings/server/settings.queries';
-import { slotProblem } from '@/features/settings/practice.schema';
 import { patients } from '@/features/patients/server/patients.table';
 import { providers } from '@/features/providers/server/providers.table';
 import type { RequestContext } from '@/server/context';
-import type { Db, Tx } from '@/server/db/types';
+import type { Db, DbOrTx, Tx } from '@/server/db/types';
 import { containsPattern } from '@/server/db/like';
 import { HttpError } from '@/server/plugins/errors';
 import {
+  SLOT_FREEING_STATUSES,
   appointmentStatusSchema,
+  bookingProblem,
+  clinicNow,
   formatTime12,
+  holdsSlot,
   type Appointment,
   type AppointmentPatch,
   type NewAppointment,
 } from '../appointments.schema';
 import { appointments } from './appointments.table';
-
-const LIVE_STATUSES = sql`('Cancelled', 'Rescheduled', 'No-Show')`;
 
 const columns = {
   id: appointments.id,
@@ -36,12 +37,73 @@ function toAppointment(row: Omit<Appointment, 'status'> & { status: string }): A
   return { ...row, status: appointmentStatusSchema.parse(row.status) };
 }
 
-function baseQuery(db: Db | Tx) {
+function baseQuery(db: DbOrTx) {
   return db
     .select(columns)
     .from(appointments)
     .innerJoin(patients, eq(patients.id, appointments.patientId))
     .innerJoin(providers, eq(providers.id, appointments.providerId));
+}
+
+function fieldError(status: number, code: string, field: string, message: string): HttpError {
+  return new HttpError(status, code, `${field}: ${message}`, { fields: [{ field, message }] });
+}
+
+/** A booking must start in the future and inside the practice's hours (Settings → Practice). */
+async function assertBookable(tx: Tx, ctx: RequestContext, date: string, time: string) {
+  const problem = bookingProblem(await getPracticeHours(tx), clinicNow(ctx.now), date, time);
+  if (problem) throw fieldError(400, problem.code, problem.field, problem.message);
+}
+
+function slotTaken(provider: string, date: string, time: string): HttpError {
+  return fieldError(
+    409,
+    'DOUBLE_BOOKING',
+    'time',
+    `${provider} already has an appointment on ${date} at ${formatTime12(time)}`,
+  );
+}
+
+async function assertSlotFree(tx: Tx, providerId: number, date: string, time: string, exceptId?: number) {
+  const [clash] = await tx
+    .select({ id: appointments.id, provider: providers.name })
+    .from(appointments)
+    .innerJoin(providers, eq(providers.id, appointments.providerId))
+    .where(
+      and(
+        eq(appointments.providerId, providerId),
+        eq(appointments.date, date),
+        eq(appointments.time, time),
+        notInArray(appointments.status, [...SLOT_FREEING_STATUSES]),
+        exceptId === undefined ? undefined : ne(appointments.id, exceptId),
+      ),
+    )
+    .limit(1);
+  if (clash) throw slotTaken(clash.provider, date, time);
+}
+
+/** A unique index backs the slot check, so two bookings racing for one slot cannot both win. */
+function isSlotConflict(err: unknown): boolean {
+  const codeOf = (e: unknown) => (typeof e === 'object' && e !== null && 'code' in e ? e.code : undefined);
+  return codeOf(err) === '23505' || codeOf((err as { cause?: unknown } | null)?.cause) === '23505';
+}
+
+/** Runs a write; the loser of a race for a slot gets the same 409 as a booking refused up front. */
+async function withSlotGuard<T>(
+  db: Db,
+  slot: () => Promise<{ providerId: number; date: string; time: string } | null>,
+  work: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (!isSlotConflict(err)) throw err;
+    const wanted = await slot();
+    const [provider] = wanted
+      ? await db.select({ name: providers.name }).from(providers).where(eq(providers.id, wanted.providerId))
+      : [];
+    throw slotTaken(provider?.name ?? 'That provider', wanted?.date ?? '', wanted?.time ?? '');
+  }
 }
 
 export async function listAppointmentsOn(
@@ -55,148 +117,125 @@ export async function listAppointmentsOn(
   return rows.map(toAppointment);
 }
 
+/**
+ * SPEC 2.7 call list: the day's appointments as exported, with the export recorded in the audit log in
+ * the same transaction (DECISIONS 6: every export is audited).
+ */
+export async function exportCallList(db: Db, ctx: RequestContext, date: string): Promise<Appointment[]> {
+  return db.transaction(async (tx) => {
+    const rows = await baseQuery(tx)
+      .where(eq(appointments.date, date))
+      .orderBy(asc(appointments.time), asc(providers.name), asc(appointments.id));
+    await record(tx, {
+      actor: ctx.user.email,
+      actorUserId: ctx.user.id,
+      actorRole: ctx.user.role,
+      action: 'appointment.export',
+      resource: `call_list_${date}.csv`,
+      detail: `exported the call list for ${date} (${rows.length} appointments)`,
+      at: ctx.now,
+    });
+    return rows.map(toAppointment);
+  });
+}
+
 /** The signed-in patient's own visits: the scope comes from the session, never from the request. */
-export async function listOwnAppointments(db: Db, ctx: RequestContext): Promise<Appointment[]> {
+export async function listOwnAppointments(db: DbOrTx, ctx: RequestContext): Promise<Appointment[]> {
   if (ctx.user.patientId === null) return [];
   const rows = await baseQuery(db)
     .where(and(eq(appointments.patientId, ctx.user.patientId), ne(appointments.status, 'Cancelled')))
-    .orderBy(asc(appointments.date), asc(appointments.time));
+    .orderBy(asc(appointments.date), asc(appointments.time), asc(appointments.id));
   return rows.map(toAppointment);
 }
 
-async function assertSlotFree(tx: Tx, providerId: number, date: string, time: string, exceptId?: number) {
-  const [clash] = await tx
-    .select({ id: appointments.id, provider: providers.name })
-    .from(appointments)
-    .innerJoin(providers, eq(providers.id, appointments.providerId))
-    .where(
-      and(
-        eq(appointments.providerId, providerId),
-        eq(appointments.date, date),
-        eq(appointments.time, time),
-        sql`${appointments.status} not in ${LIVE_STATUSES}`,
-        exceptId === undefined ? undefined : ne(appointments.id, exceptId),
-      ),
-    )
-    .limit(1);
-  if (clash) {
-    throw new HttpError(
-      409,
-      'DOUBLE_BOOKING',
-      `time: ${clash.provider} already has an appointment on ${date} at ${formatTime12(time)}`,
-      { fields: [{ field: 'time', message: `${clash.provider} is already booked at that time` }] },
-    );
-  }
-}
-
-/** A unique index backs the slot check, so two bookings racing for one slot cannot both win. */
-function isSlotConflict(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && 'code' in err && (err as { code: string }).code === '23505';
-}
-
-async function withSlotGuard<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    const cause = (err as { cause?: unknown }).cause;
-    if (isSlotConflict(err) || isSlotConflict(cause)) {
-      throw new HttpError(409, 'DOUBLE_BOOKING', 'time: that provider is already booked at that time', {
-        fields: [{ field: 'time', message: 'that provider is already booked at that time' }],
-      });
-    }
-    throw err;
-  }
-}
-
+/**
+ * SPEC 4: a status change (any value from any other) or a reschedule (new date and time, same status).
+ * Either way the provider's slot stays single-booked, and the change is audited in its transaction.
+ */
 export async function updateAppointment(
   db: Db,
   ctx: RequestContext,
   id: number,
   patch: AppointmentPatch,
 ): Promise<Appointment> {
-  return withSlotGuard(() =>
-    db.transaction(async (tx) => {
-      const [current] = await tx.select().from(appointments).where(eq(appointments.id, id)).limit(1).for('update');
-      if (!current) throw new HttpError(404, 'NOT_FOUND', 'No appointment with that id.');
-      let detail: string;
-      if (patch.status !== undefined) {
-        await tx.update(appointments).set({ status: patch.status }).where(eq(appointments.id, id));
-        detail = `status ${current.status} → ${patch.status}`;
-      } else {
-        const date = patch.date ?? current.date;
-        const time = patch.time ?? current.time;
-        const problem = slotProblem(await getPracticeHours(tx), date, time);
-        if (problem)
-          throw new HttpError(400, 'OUTSIDE_HOURS', `time: ${problem}`, {
-            fields: [{ field: 'time', message: problem }],
-          });
-        await assertSlotFree(tx, current.providerId, date, time, id);
-        await tx.update(appointments).set({ date, time }).where(eq(appointments.id, id));
-        detail = `rescheduled ${current.date} ${current.time} → ${date} ${time}`;
-      }
-      await record(tx, {
-        actor: ctx.user.email,
-        actorUserId: ctx.user.id,
-        actorRole: ctx.user.role,
-        action: 'appointment.update',
-        resource: `appointment/${id}`,
-        detail,
-        patientId: current.patientId,
-        at: ctx.now,
-      });
-      const [row] = await baseQuery(tx).where(eq(appointments.id, id));
-      if (!row) throw new Error('updated appointment vanished');
-      return toAppointment(row);
-    }),
+  let wanted: { providerId: number; date: string; time: string } | null = null;
+  return withSlotGuard(
+    db,
+    async () => wanted,
+    () =>
+      db.transaction(async (tx) => {
+        const [current] = await tx.select().from(appointments).where(eq(appointments.id, id)).limit(1).for('update');
+        if (!current) throw new HttpError(404, 'NOT_FOUND', 'No appointment with that id.');
+        const currentStatus = appointmentStatusSchema.parse(current.status);
+        let detail: string;
+        if (patch.status !== undefined) {
+          wanted = { providerId: current.providerId, date: current.date, time: current.time };
+          // Bringing a cancelled visit back needs its slot to be free again.
+          if (holdsSlot(patch.status) && !holdsSlot(currentStatus)) {
+            await assertSlotFree(tx, current.providerId, current.date, current.time, id);
+          }
+          await tx.update(appointments).set({ status: patch.status }).where(eq(appointments.id, id));
+          detail = `status ${current.status} → ${patch.status}`;
+        } else {
+          const date = patch.date ?? current.date;
+          const time = patch.time ?? current.time;
+          wanted = { providerId: current.providerId, date, time };
+          await assertBookable(tx, ctx, date, time);
+          if (holdsSlot(currentStatus)) await assertSlotFree(tx, current.providerId, date, time, id);
+          await tx.update(appointments).set({ date, time }).where(eq(appointments.id, id));
+          detail = `rescheduled ${current.date} ${current.time} → ${date} ${time}`;
+        }
+        await record(tx, {
+          actor: ctx.user.email,
+          actorUserId: ctx.user.id,
+          actorRole: ctx.user.role,
+          action: 'appointment.update',
+          resource: `appointment/${id}`,
+          detail,
+          patientId: current.patientId,
+          at: ctx.now,
+        });
+        const [row] = await baseQuery(tx).where(eq(appointments.id, id));
+        if (!row) throw new Error('updated appointment vanished');
+        return toAppointment(row);
+      }),
   );
 }
 
 export async function createAppointment(db: Db, ctx: RequestContext, input: NewAppointment): Promise<Appointment> {
-  return withSlotGuard(() =>
-    db.transaction(async (tx) => {
-      if (input.date < today(ctx.now)) {
-        throw new HttpError(400, 'IN_THE_PAST', 'date: cannot be in the past', {
-          fields: [{ field: 'date', message: 'cannot be in the past' }],
+  return withSlotGuard(
+    db,
+    async () => input,
+    () =>
+      db.transaction(async (tx) => {
+        await assertBookable(tx, ctx, input.date, input.time);
+        const [patient] = await tx.select({ id: patients.id }).from(patients).where(eq(patients.id, input.patientId));
+        if (!patient) throw fieldError(400, 'UNKNOWN_PATIENT', 'patientId', 'no such patient');
+        const [provider] = await tx
+          .select({ id: providers.id })
+          .from(providers)
+          .where(and(eq(providers.id, input.providerId), eq(providers.active, true)));
+        if (!provider) throw fieldError(400, 'UNKNOWN_PROVIDER', 'providerId', 'no such provider');
+        await assertSlotFree(tx, input.providerId, input.date, input.time);
+        const [created] = await tx
+          .insert(appointments)
+          .values({ ...input, status: 'Scheduled' })
+          .returning({ id: appointments.id });
+        if (!created) throw new Error('appointment insert returned nothing');
+        await record(tx, {
+          actor: ctx.user.email,
+          actorUserId: ctx.user.id,
+          actorRole: ctx.user.role,
+          action: 'appointment.create',
+          resource: `appointment/${created.id}`,
+          detail: `booked ${input.date} ${input.time}`,
+          patientId: input.patientId,
+          at: ctx.now,
         });
-      }
-      const problem = slotProblem(await getPracticeHours(tx), input.date, input.time);
-      if (problem)
-        throw new HttpError(400, 'OUTSIDE_HOURS', `time: ${problem}`, {
-          fields: [{ field: 'time', message: problem }],
-        });
-      const [patient] = await tx.select({ id: patients.id }).from(patients).where(eq(patients.id, input.patientId));
-      if (!patient)
-        throw new HttpError(400, 'UNKNOWN_PATIENT', 'patientId: no such patient', {
-          fields: [{ field: 'patientId', message: 'no such patient' }],
-        });
-      const [provider] = await tx
-        .select({ id: providers.id })
-        .from(providers)
-        .where(and(eq(providers.id, input.providerId), eq(providers.active, true)));
-      if (!provider)
-        throw new HttpError(400, 'UNKNOWN_PROVIDER', 'providerId: no such provider', {
-          fields: [{ field: 'providerId', message: 'no such provider' }],
-        });
-      await assertSlotFree(tx, input.providerId, input.date, input.time);
-      const [created] = await tx
-        .insert(appointments)
-        .values({ ...input, status: 'Scheduled' })
-        .returning({ id: appointments.id });
-      if (!created) throw new Error('appointment insert returned nothing');
-      await record(tx, {
-        actor: ctx.user.email,
-        actorUserId: ctx.user.id,
-        actorRole: ctx.user.role,
-        action: 'appointment.create',
-        resource: `appointment/${created.id}`,
-        detail: `booked ${input.date} ${input.time}`,
-        patientId: input.patientId,
-        at: ctx.now,
-      });
-      const [row] = await baseQuery(tx).where(eq(appointments.id, created.id));
-      if (!row) throw new Error('created appointment vanished');
-      return toAppointment(row);
-    }),
+        const [row] = await baseQuery(tx).where(eq(appointments.id, created.id));
+        if (!row) throw new Error('created appointment vanished');
+        return toAppointment(row);
+      }),
   );
 }
 

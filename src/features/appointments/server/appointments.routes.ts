@@ -2,15 +2,18 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorEnvelopeSchema, idParamsSchema } from '@/shared/api';
+import { practiceHoursSchema } from '@/features/settings/practice.schema';
+import { getPracticeHours } from '@/features/settings/server/settings.queries';
 import type { AppDeps } from '@/server/context';
 import { requestContext } from '@/server/request-context';
 import {
   appointmentDayQuerySchema,
   appointmentPatchSchema,
   appointmentSchema,
+  callListExportSchema,
   newAppointmentSchema,
 } from '../appointments.schema';
-import { createAppointment, listAppointmentsOn, updateAppointment } from './appointments.queries';
+import { createAppointment, exportCallList, listAppointmentsOn, updateAppointment } from './appointments.queries';
 
 const errors = { 400: errorEnvelopeSchema, 404: errorEnvelopeSchema, 409: errorEnvelopeSchema };
 
@@ -23,11 +26,37 @@ export function appointmentsRoutes(deps: AppDeps) {
         config: { permission: 'appointments:read' },
         schema: {
           tags: ['appointments'],
+          description: "One day's appointments (default: today on the server's clock), by time.",
           querystring: appointmentDayQuerySchema,
           response: { 200: z.array(appointmentSchema), ...errors },
         },
       },
       (request) => listAppointmentsOn(deps.db, requestContext(request, deps), request.query.date),
+    );
+    api.get(
+      '/api/appointments/practice-hours',
+      {
+        config: { permission: 'appointments:read' },
+        schema: {
+          tags: ['appointments'],
+          description: 'The hours and days bookings must fit in, so the booking form offers only valid slots.',
+          response: { 200: practiceHoursSchema },
+        },
+      },
+      () => getPracticeHours(deps.db),
+    );
+    api.post(
+      '/api/appointments/call-list-export',
+      {
+        config: { permission: 'appointments:read' },
+        schema: {
+          tags: ['appointments'],
+          description: "The day's call list for the CSV the browser builds; the export is audited.",
+          body: callListExportSchema,
+          response: { 200: z.array(appointmentSchema), ...errors },
+        },
+      },
+      (request) => exportCallList(deps.db, requestContext(request, deps), request.body.date),
     );
     api.post(
       '/api/appointments',

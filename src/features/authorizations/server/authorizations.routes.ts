@@ -5,11 +5,13 @@ import type { AppDeps } from '@/server/context';
 import { requestContext } from '@/server/request-context';
 import {
   authorizationDecisionSchema,
+  authorizationExportQuerySchema,
+  authorizationExportSchema,
   authorizationListSchema,
   authorizationQuerySchema,
   authorizationSchema,
 } from '../authorizations.schema';
-import { decideAuthorization, listAuthorizations } from './authorizations.queries';
+import { decideAuthorization, exportAuthorizations, listAuthorizations } from './authorizations.queries';
 
 const errors = { 400: errorEnvelopeSchema, 404: errorEnvelopeSchema, 409: errorEnvelopeSchema };
 
@@ -27,6 +29,19 @@ export function authorizationsRoutes(deps: AppDeps) {
         },
       },
       (request) => listAuthorizations(deps.db, requestContext(request, deps), request.query),
+    );
+    api.get(
+      '/api/authorizations/export',
+      {
+        config: { permission: 'authorizations:read' },
+        schema: {
+          tags: ['authorizations'],
+          description: 'Every row matching the filters, for the CSV export; audited as an export.',
+          querystring: authorizationExportQuerySchema,
+          response: { 200: authorizationExportSchema, 422: errorEnvelopeSchema, ...errors },
+        },
+      },
+      (request) => exportAuthorizations(deps.db, requestContext(request, deps), request.query),
     );
     api.patch(
       '/api/authorizations/:id',

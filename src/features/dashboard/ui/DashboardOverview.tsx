@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { format, parseISO } from 'date-fns';
 import { AlertTriangle, CalendarDays, ClipboardCheck, DollarSign, FileX, Users } from 'lucide-react';
 import { formatCents } from '@/shared/api';
+import { statusVariant } from '@/client/lib/status-variant';
 import { Badge } from '@/client/components/ui/badge';
 import { Button } from '@/client/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/client/components/ui/card';
@@ -9,27 +10,6 @@ import { Skeleton } from '@/client/components/ui/skeleton';
 import { PageHeader } from '@/client/components/layout/PageHeader';
 import { formatRevenueThousands, type DashboardSummary, type StatusCount } from '../dashboard.schema';
 import { useDashboardSummary } from './dashboard.api';
-
-type BadgeVariant = 'default' | 'secondary' | 'destructive' | 'outline';
-
-/** SPEC 4 badge mapping; statuses it does not name are outlined. */
-function statusVariant(status: string): BadgeVariant {
-  switch (status.toLowerCase()) {
-    case 'paid':
-    case 'approved':
-    case 'scheduled':
-    case 'completed':
-      return 'default';
-    case 'pending':
-    case 'review':
-      return 'secondary';
-    case 'denied':
-    case 'cancelled':
-      return 'destructive';
-    default:
-      return 'outline';
-  }
-}
 
 function StatCard({ title, value, icon }: { title: string; value: string; icon: ReactNode }) {
   const id = `stat-${title.toLowerCase().replace(/[^a-z]+/g, '-')}`;

@@ -1,0 +1,279 @@
+import { readFile } from 'node:fs/promises';
+import AxeBuilder from '@axe-core/playwright';
+import { addDays, format, isWeekend, parseISO } from 'date-fns';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { APPOINTMENT_STATUSES } from '../src/features/appointments/appointments.schema';
+import { signIn } from './helpers';
+
+// The e2e server seeds its database on start for the real "today" (SPEC 9 practice: Mon–Fri, 08:00–17:00).
+const SLOTS = Array.from(
+  { length: 18 },
+  (_, i) => `${String(8 + Math.floor(i / 2)).padStart(2, '0')}:${i % 2 ? '30' : '00'}`,
+);
+
+function day(offset: number): string {
+  return format(addDays(new Date(), offset), 'yyyy-MM-dd');
+}
+
+/** The n-th weekday (1 = the first) after today. */
+function weekdayAhead(n: number): string {
+  let found = 0;
+  for (let offset = 1; ; offset += 1) {
+    if (!isWeekend(addDays(new Date(), offset)) && ++found === n) return day(offset);
+  }
+}
+
+/** A weekday beyond the seeded appointments (they reach 60 days ahead), so its slots are free. */
+function freeWeekday(minOffset: number): string {
+  for (let offset = minOffset; ; offset += 1) if (!isWeekend(addDays(new Date(), offset))) return day(offset);
+}
+
+function time12(time: string): string {
+  const hour = Number(time.slice(0, 2));
+  return `${hour % 12 === 0 ? 12 : hour % 12}:${time.slice(3)} ${hour >= 12 ? 'PM' : 'AM'}`;
+}
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+async function showDate(page: Page, date: string) {
+  await page.getByLabel('Date', { exact: true }).fill(date);
+  await expect(
+    page.getByText(new RegExp(`(Showing \\d+ appointments|No appointments scheduled) for ${date}`)),
+  ).toBeVisible();
+}
+
+async function shownCount(page: Page, date: string): Promise<number> {
+  const footer = page.getByText(new RegExp(`Showing \\d+ appointments for ${date}`));
+  return Number(/Showing (\d+)/.exec((await footer.textContent()) ?? '')?.[1]);
+}
+
+const cards = (page: Page) => page.getByRole('article');
+
+interface CardInfo {
+  card: Locator;
+  time: string;
+  patient: string;
+  provider: string;
+  status: string;
+}
+
+async function readCard(card: Locator): Promise<CardInfo> {
+  const values = await card.locator('dd').allTextContents();
+  const heading = (await card.getByRole('heading').textContent()) ?? '';
+  return {
+    card,
+    time: heading.split(',')[0]?.trim() ?? '',
+    patient: values[0] ?? '',
+    provider: values[1] ?? '',
+    status: (await card.getByRole('combobox').textContent())?.trim() ?? '',
+  };
+}
+
+async function readCards(page: Page): Promise<CardInfo[]> {
+  const all = await cards(page).all();
+  return Promise.all(all.map(readCard));
+}
+
+async function choose(page: Page, combobox: Locator, option: string | RegExp) {
+  await combobox.click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+test.describe('appointments', () => {
+  test.beforeEach(async ({ page }) => {
+    await signIn(page, 'nurse_manager');
+    await page.goto('/appointments');
+    await expect(page.getByRole('heading', { name: 'Appointments', level: 1 })).toBeVisible();
+  });
+
+  test('shows today by default, in two columns with 12-hour times', async ({ page }) => {
+    await expect(page.getByLabel('Date', { exact: true })).toHaveValue(day(0));
+    const count = await shownCount(page, day(0));
+    expect(count).toBeGreaterThan(1);
+    await expect(cards(page)).toHaveCount(count);
+    const [first, second] = await readCards(page);
+    expect(first?.time).toMatch(/^\d{1,2}:\d{2} (AM|PM)$/);
+    const a = await cards(page).nth(0).boundingBox();
+    const b = await cards(page).nth(1).boundingBox();
+    expect(a && b && Math.abs(a.y - b.y) < 2 && b.x > a.x).toBe(true);
+    expect(second?.patient).not.toBe('');
+  });
+
+  test('a nurse manager changes a status and reschedules a visit', async ({ page }) => {
+    const date = weekdayAhead(2);
+    await showDate(page, date);
+    const before = await shownCount(page, date);
+    const [target, moving] = (await readCards(page)).filter((c) => c.patient !== 'Maria Lopez');
+    if (!target || !moving) throw new Error(`too few appointments on ${date}`);
+
+    const newStatus = target.status === 'No-Show' ? 'Completed' : 'No-Show';
+    await choose(page, target.card.getByRole('combobox'), newStatus);
+    await expect(page.getByText('Status updated', { exact: true })).toBeVisible();
+    await expect(page.getByText('Appointment status has been changed', { exact: true })).toBeVisible();
+    await expect(target.card.getByRole('combobox')).toHaveText(newStatus);
+    await expect(target.card.getByText(newStatus, { exact: true }).first()).toBeVisible();
+
+    await moving.card.getByRole('button', { name: /Reschedule/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Reschedule Appointment' });
+    await dialog.getByRole('button', { name: 'Reschedule' }).click();
+    await expect(dialog.getByRole('alert')).toHaveText(['is required', 'is required']);
+    const newDate = freeWeekday(75);
+    await dialog.getByLabel('New date').fill(newDate);
+    await choose(page, dialog.getByLabel('New time'), '2:30 PM');
+    await dialog.getByRole('button', { name: 'Reschedule' }).click();
+    await expect(page.getByText('Appointment rescheduled', { exact: true })).toBeVisible();
+    await expect(page.getByText('Appointment date and time have been updated', { exact: true })).toBeVisible();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByText(`Showing ${before - 1} appointments for ${date}`)).toBeVisible();
+
+    await showDate(page, newDate);
+    const moved = cards(page).filter({ hasText: moving.patient }).filter({ hasText: '2:30 PM' });
+    await expect(moved).toHaveCount(1);
+    await expect(moved.getByText(moving.provider)).toBeVisible();
+    // Rescheduling keeps the status (SPEC 4).
+    await expect(moved.getByRole('combobox')).toHaveText(moving.status);
+  });
+
+  test('books a new appointment, and is refused a double booking with a clear message', async ({ page }) => {
+    const date = weekdayAhead(3);
+    await showDate(page, date);
+    const before = await shownCount(page, date);
+    const shown = await readCards(page);
+    const taken = shown.find((c) => c.status === 'Scheduled');
+    if (!taken) throw new Error(`no scheduled visit on ${date}`);
+    const providerTimes = new Set(shown.filter((c) => c.provider === taken.provider).map((c) => c.time));
+    const freeTime = SLOTS.map(time12).find((t) => !providerTimes.has(t));
+    if (!freeTime) throw new Error(`${taken.provider} has no free slot on ${date}`);
+
+    await page.getByRole('button', { name: 'New Appointment' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New Appointment' });
+    await dialog.getByRole('button', { name: 'Book Appointment' }).click();
+    await expect(dialog.getByRole('alert')).toHaveText(['is required', 'is required', 'is required', 'is required']);
+
+    // Any patient but the demo patient, whose own visits the portal test checks.
+    const patient = dialog.getByRole('combobox', { name: 'Patient' });
+    await patient.fill('an');
+    const option = dialog.getByRole('option').filter({ hasNotText: 'Maria Lopez' }).first();
+    const patientName = (await option.textContent()) ?? '';
+    await option.click();
+    await expect(patient).toHaveValue(patientName);
+    await choose(page, dialog.getByRole('combobox', { name: 'Provider' }), new RegExp(`^${taken.provider} \\(`));
+    await dialog.getByLabel('Reason').fill('Blood pressure check');
+    await expect(dialog.getByLabel('Date')).toHaveValue(date);
+    await choose(page, dialog.getByRole('combobox', { name: 'Time' }), taken.time);
+    await dialog.getByRole('button', { name: 'Book Appointment' }).click();
+
+    const clash = `${taken.provider} already has an appointment on ${date} at ${taken.time}`;
+    await expect(dialog.getByRole('alert')).toHaveText(clash);
+    const refusal = page.locator('li').filter({ hasText: 'Appointment not booked' });
+    await expect(refusal).toBeVisible();
+    await expect(refusal).toContainText(clash);
+    await expect(dialog).toBeVisible();
+
+    await choose(page, dialog.getByRole('combobox', { name: 'Time' }), freeTime);
+    await dialog.getByRole('button', { name: 'Book Appointment' }).click();
+    await expect(page.getByText('Appointment booked', { exact: true })).toBeVisible();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByText(`Showing ${before + 1} appointments for ${date}`)).toBeVisible();
+    const booked = cards(page).filter({ hasText: patientName }).filter({ hasText: 'Blood pressure check' });
+    await expect(booked).toHaveCount(1);
+    await expect(booked.getByRole('heading')).toContainText(freeTime);
+    await expect(booked.getByRole('combobox')).toHaveText('Scheduled');
+  });
+
+  test('exports the call list of the chosen day as CSV', async ({ page }) => {
+    const date = weekdayAhead(4);
+    await showDate(page, date);
+    const count = await shownCount(page, date);
+    const downloadPromise = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export Call List' }).click();
+    const download = await downloadPromise;
+    expect(download.suggestedFilename()).toBe(`call_list_${date}.csv`);
+    const path = await download.path();
+    const lines = (await readFile(path, 'utf8')).split(/\r?\n/).filter((l) => l !== '');
+    expect(lines[0]).toBe('Date,Time,Patient,Provider,Reason,Status');
+    expect(lines.length - 1).toBe(count);
+    expect(lines.slice(1).every((l) => l.startsWith(`${date},`))).toBe(true);
+  });
+
+  test('has no serious accessibility violations, with or without a dialog open', async ({ page }) => {
+    await expect(cards(page).first()).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'New Appointment' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New Appointment' });
+    await dialog.getByRole('button', { name: 'Book Appointment' }).click();
+    await dialog.getByRole('combobox', { name: 'Patient' }).fill('an');
+    await expect(dialog.getByRole('listbox', { name: 'Patients' })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await cards(page)
+      .first()
+      .getByRole('button', { name: /Reschedule/ })
+      .click();
+    await expect(page.getByRole('dialog', { name: 'Reschedule Appointment' })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+});
+
+test.describe('patient portal', () => {
+  test('the patient lands on the portal and sees only her own visits and claims', async ({ page, browser }) => {
+    await signIn(page, 'patient');
+    await expect(page).toHaveURL(/\/patient-portal$/);
+    await expect(page.getByRole('heading', { name: 'My Health Portal' })).toBeVisible();
+    await expect(page.getByText('View your appointments and billing information', { exact: true })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Welcome, patient' })).toBeVisible();
+
+    // What staff see of Maria Lopez's visits (the demo patient's record), over the whole seeded range.
+    const staff = await browser.newPage();
+    await signIn(staff, 'nurse_manager');
+    const hers: { date: string; time: string; provider: string; reason: string; status: string }[] = [];
+    for (let offset = -70; offset <= 90; offset += 1) {
+      const res = await staff.request.get(`/api/appointments?date=${day(offset)}`);
+      expect(res.ok()).toBe(true);
+      const list = (await res.json()) as ((typeof hers)[number] & { patient: string })[];
+      hers.push(...list.filter((a) => a.patient === 'Maria Lopez'));
+    }
+    await staff.close();
+    const cancelled = hers.filter((a) => a.status === 'Cancelled');
+    const expected = hers
+      .filter((a) => a.status !== 'Cancelled')
+      .map((a) => `${format(parseISO(a.date), 'MMMM d, yyyy')} at ${time12(a.time)}${a.provider} · ${a.reason}`);
+    expect(cancelled.length).toBeGreaterThan(0);
+
+    const visits = page.getByRole('list', { name: 'My appointments' }).getByRole('listitem');
+    await expect(visits).toHaveCount(expected.length);
+    const texts = (await visits.allTextContents()).map((t) =>
+      t.replace(new RegExp(`(${APPOINTMENT_STATUSES.join('|')})$`), ''),
+    );
+    expect(texts).toEqual(expected);
+    await expect(page.getByText('Cancelled', { exact: true })).toHaveCount(0);
+
+    const claims = page.getByRole('table', { name: 'My claims' });
+    await expect(claims).toBeVisible();
+    const rows = claims.getByRole('row');
+    const claimRows = (await rows.count()) - 1;
+    expect(claimRows).toBeGreaterThan(0);
+    expect(claimRows).toBeLessThanOrEqual(5);
+    await expect(
+      claims
+        .getByRole('cell')
+        .filter({ hasText: /^\$\d[\d,]*\.\d{2}$/ })
+        .first(),
+    ).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  test('staff cannot open the portal', async ({ page }) => {
+    await signIn(page, 'nurse_manager');
+    await page.goto('/patient-portal');
+    await expect(page.getByText('Access denied', { exact: true })).toBeVisible();
+    await expect(page).toHaveURL(/\/home$/);
+  });
+});

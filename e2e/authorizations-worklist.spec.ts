@@ -1,0 +1,168 @@
+import { readFile } from 'node:fs/promises';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import Papa from 'papaparse';
+import type { AuthorizationList } from '../src/features/authorizations/authorizations.schema';
+import type { OverdueFollowUp } from '../src/features/worklist/worklist.schema';
+import { signIn } from './helpers';
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** The API as the signed-in browser sees it (same session cookie). */
+async function apiGet<T>(page: Page, path: string): Promise<T> {
+  const res = await page.request.get(path);
+  expect(res.status(), path).toBe(200);
+  return (await res.json()) as T;
+}
+
+async function choose(page: Page, select: string, option: string) {
+  await page.getByRole('combobox', { name: select }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+async function downloadedCsv(page: Page, trigger: () => Promise<void>) {
+  const downloadPromise = page.waitForEvent('download');
+  await trigger();
+  const download = await downloadPromise;
+  const text = await readFile(await download.path(), 'utf8');
+  return { fileName: download.suggestedFilename(), rows: Papa.parse<string[]>(text.trim()).data };
+}
+
+test.describe('authorizations', () => {
+  test('a nurse manager filters, approves a pending authorization and exports the filtered rows', async ({ page }) => {
+    await signIn(page, 'nurse_manager');
+    await page.goto('/authorizations');
+    await expect(page.getByRole('heading', { name: 'Authorizations', level: 1 })).toBeVisible();
+
+    const all = await apiGet<AuthorizationList>(page, '/api/authorizations?limit=1');
+    const kpi = (name: string) => page.getByTestId(`kpi-${name}`);
+    await expect(kpi('total')).toHaveText(String(all.kpis.total));
+    await expect(kpi('pending')).toHaveText(String(all.kpis.pending));
+    await expect(kpi('at-risk')).toHaveText(String(all.kpis.atRisk));
+    const footer = page.getByText(/^Showing \d+ of \d+ authorizations$/);
+    await expect(footer).toHaveText(`Showing ${all.kpis.total} of ${all.kpis.total} authorizations`);
+
+    // Filters narrow the table; the KPIs stay over every authorization.
+    await choose(page, 'Status', 'Pending');
+    await expect(footer).toHaveText(`Showing ${all.kpis.pending} of ${all.kpis.total} authorizations`);
+    await choose(page, 'Payer', 'Medicare');
+    const medicarePending = await apiGet<AuthorizationList>(
+      page,
+      '/api/authorizations?payer=Medicare&status=Pending&limit=1',
+    );
+    expect(medicarePending.total).toBeGreaterThan(1);
+    await expect(footer).toHaveText(`Showing ${medicarePending.total} of ${all.kpis.total} authorizations`);
+    await expect(kpi('total')).toHaveText(String(all.kpis.total));
+    const table = page.getByRole('table', { name: 'Authorizations' });
+    await expect(table.locator('tbody tr')).toHaveCount(medicarePending.total);
+    for (const status of await table.locator('tbody tr td:nth-child(4)').allTextContents())
+      expect(status).toBe('Pending');
+    for (const payer of await table.locator('tbody tr td:nth-child(3)').allTextContents())
+      expect(payer).toBe('Medicare');
+
+    // Approve the first pending one: confirmed, announced, and it leaves the Pending filter.
+    const approve = table.getByRole('button', { name: /^Approve authorization for / }).first();
+    const label = (await approve.getAttribute('aria-label')) ?? '';
+    await approve.click();
+    const dialog = page.getByRole('dialog', { name: 'Approve authorization?' });
+    await dialog.getByRole('button', { name: 'Approve', exact: true }).click();
+    await expect(page.getByText('Authorization approved', { exact: true })).toBeVisible();
+    await expect(dialog).toBeHidden();
+    const remaining = medicarePending.total - 1;
+    await expect(footer).toHaveText(`Showing ${remaining} of ${all.kpis.total} authorizations`);
+    await expect(table.getByRole('button', { name: label })).toHaveCount(0);
+    await expect(kpi('pending')).toHaveText(String(all.kpis.pending - 1));
+    await expect(kpi('approved')).toHaveText(String(all.kpis.approved + 1));
+
+    // The export holds exactly the filtered rows.
+    const csv = await downloadedCsv(page, () => page.getByRole('button', { name: 'Export CSV' }).click());
+    expect(csv.fileName).toBe('authorizations.csv');
+    expect(csv.rows[0]).toEqual(['Patient', 'Service', 'Payer', 'Status', 'Age (days)']);
+    expect(csv.rows.length - 1).toBe(remaining);
+    for (const row of csv.rows.slice(1)) expect([row[2], row[3]]).toEqual(['Medicare', 'Pending']);
+  });
+});
+
+test.describe('overdue follow-ups', () => {
+  test('the doctor sees the tiles, filters by priority and provider, and exports the filtered rows', async ({
+    page,
+  }) => {
+    await signIn(page, 'doctor');
+    await page.goto('/overdue-followups');
+    await expect(page.getByRole('heading', { name: 'Overdue Follow-ups', level: 1 })).toBeVisible();
+
+    const rows = await apiGet<OverdueFollowUp[]>(page, '/api/worklist/overdue-followups');
+    expect(rows.length).toBeGreaterThan(5);
+    const count = (priority: string) => rows.filter((r) => r.priority === priority).length;
+    const avg = Math.round(rows.reduce((sum, r) => sum + r.daysOverdue, 0) / rows.length);
+    await expect(page.getByTestId('tile-total-overdue')).toHaveText(String(rows.length));
+    await expect(page.getByTestId('tile-high-priority')).toHaveText(String(count('High')));
+    await expect(page.getByTestId('tile-medium-priority')).toHaveText(String(count('Medium')));
+    await expect(page.getByTestId('tile-low-priority')).toHaveText(String(count('Low')));
+    await expect(page.getByTestId('tile-avg-days-overdue')).toHaveText(String(avg));
+
+    const table = page.getByRole('table', { name: 'Overdue follow-ups' });
+    await expect(table.locator('tbody tr')).toHaveCount(rows.length);
+
+    await choose(page, 'Priority', 'High');
+    const high = rows.filter((r) => r.priority === 'High');
+    await expect(table.locator('tbody tr')).toHaveCount(high.length);
+    for (const badge of await table.locator('tbody tr td:nth-child(1)').allTextContents()) expect(badge).toBe('High');
+
+    const provider = high[0]?.providerName ?? '';
+    await choose(page, 'Provider', provider);
+    const filtered = high.filter((r) => r.providerName === provider);
+    await expect(table.locator('tbody tr')).toHaveCount(filtered.length);
+    await expect(page.getByText(`Showing ${filtered.length} of ${rows.length} overdue follow-ups`)).toBeVisible();
+    // The tiles still count the whole list.
+    await expect(page.getByTestId('tile-total-overdue')).toHaveText(String(rows.length));
+
+    const csv = await downloadedCsv(page, () => page.getByRole('button', { name: 'Export', exact: true }).click());
+    expect(csv.fileName).toBe('overdue-followups.csv');
+    expect(csv.rows[0]).toEqual([
+      'Patient',
+      'Provider',
+      'Encounter Date',
+      'Type',
+      'Chief Complaint',
+      'Diagnosis',
+      'Days Overdue',
+      'Priority',
+      'Action',
+    ]);
+    expect(csv.rows.length - 1).toBe(filtered.length);
+    expect(csv.rows.slice(1).map((r) => r[0])).toEqual(filtered.map((r) => r.patientName));
+    for (const row of csv.rows.slice(1)) expect([row[1], row[7]]).toEqual([provider, 'High']);
+  });
+});
+
+test.describe('accessibility', () => {
+  // axe checks every cell of a full table; on a busy 2-core machine that takes a while.
+  test.describe.configure({ timeout: 90_000 });
+
+  test('the authorizations screen and its decision dialog have no serious violations', async ({ page }) => {
+    await signIn(page, 'admin');
+    await page.goto('/authorizations');
+    await expect(page.getByRole('button', { name: /^Approve authorization for / }).first()).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page
+      .getByRole('button', { name: /^Deny authorization for / })
+      .first()
+      .click();
+    await expect(page.getByRole('dialog', { name: 'Deny authorization?' })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  test('the overdue follow-ups screen has no serious violations', async ({ page }) => {
+    await signIn(page, 'nurse_manager');
+    await page.goto('/overdue-followups');
+    await expect(page.getByRole('table', { name: 'Overdue follow-ups' }).locator('tbody tr').first()).toBeVisible();
+    await expect(page.getByTestId('tile-total-overdue')).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+});

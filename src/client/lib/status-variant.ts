@@ -1,0 +1,22 @@
+/**
+ * SPEC 4 badge mapping, shared by every screen that shows a status: Paid, Approved, Scheduled and
+ * Completed are 'default'; Pending and Review 'secondary'; Denied and Cancelled 'destructive'.
+ * Any other status gets the neutral outline.
+ */
+export type StatusVariant = 'default' | 'secondary' | 'destructive' | 'outline';
+
+const VARIANTS: Record<string, StatusVariant> = {
+  paid: 'default',
+  approved: 'default',
+  scheduled: 'default',
+  completed: 'default',
+  confirmed: 'default',
+  pending: 'secondary',
+  review: 'secondary',
+  denied: 'destructive',
+  cancelled: 'destructive',
+};
+
+export function statusVariant(status: string): StatusVariant {
+  return VARIANTS[status.toLowerCase()] ?? 'outline';
+}

@@ -1,0 +1,492 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
+import { TEST_TODAY } from '@/testing/test-clock';
+import { APPOINTMENT_STATUSES, type Appointment } from '../appointments.schema';
+
+// TEST_TODAY (2026-11-22) is a Sunday; the test clock reads 15:00 UTC on it.
+const MONDAY = '2026-11-23';
+const TUESDAY = '2026-11-24';
+const SATURDAY = '2026-11-28';
+const FAR_MONDAY = '2027-03-01'; // beyond the seeded appointments: every slot is free
+
+interface ErrorBody {
+  error: { code: string; message: string; fields?: { field: string; message: string }[] };
+}
+
+let t: TestApp;
+let nurse: SignedIn;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  nurse = await signInAs(t.app, 'nurse_manager');
+});
+afterAll(async () => {
+  await t.close();
+});
+
+async function sql<T extends Record<string, unknown>>(text: string, values: unknown[] = []): Promise<T[]> {
+  return (await t.database.pool.query<T>(text, values)).rows;
+}
+
+async function auditCount(): Promise<number> {
+  const [row] = await sql<{ n: number }>('select count(*)::int as n from audit_log');
+  return row?.n ?? 0;
+}
+
+async function appointmentCount(): Promise<number> {
+  const [row] = await sql<{ n: number }>('select count(*)::int as n from appointments');
+  return row?.n ?? 0;
+}
+
+/** Runs a write and returns its response with the number of audit entries it added. */
+async function write(s: SignedIn, options: Parameters<SignedIn['request']>[0]) {
+  const before = await auditCount();
+  const res = await s.request(options);
+  return { res, audited: (await auditCount()) - before };
+}
+
+/** A seeded appointment on a future weekday that holds its slot. */
+async function liveAppointmentOn(date: string, offset = 0) {
+  const rows = await sql<{ id: number; provider_id: number; patient_id: number; time: string; status: string }>(
+    `select id, provider_id, patient_id, time, status from appointments
+     where date = $1 and status = 'Scheduled' order by id limit 1 offset $2`,
+    [date, offset],
+  );
+  const row = rows[0];
+  if (!row) throw new Error(`no scheduled appointment on ${date}`);
+  return row;
+}
+
+async function providerName(id: number): Promise<string> {
+  const [row] = await sql<{ name: string }>('select name from providers where id = $1', [id]);
+  return row?.name ?? '';
+}
+
+function fieldsOf(res: { json: <T>() => T }): string[] {
+  return (res.json<ErrorBody>().error.fields ?? []).map((f) => f.field);
+}
+
+describe('GET /api/appointments', () => {
+  it("lists today's appointments (the server clock's day) by time", async () => {
+    const res = await nurse.request({ method: 'GET', url: '/api/appointments' });
+    expect(res.statusCode).toBe(200);
+    const list = res.json<Appointment[]>();
+    const [expected] = await sql<{ n: number }>('select count(*)::int as n from appointments where date = $1', [
+      TEST_TODAY,
+    ]);
+    expect(list.length).toBe(expected?.n);
+    expect(list.length).toBeGreaterThan(0);
+    expect(list.every((a) => a.date === TEST_TODAY)).toBe(true);
+    const times = list.map((a) => a.time);
+    expect(times).toEqual([...times].sort());
+    expect(list[0]?.patient).not.toBe('');
+    expect(list[0]?.provider).toMatch(/^Dr\. /);
+  });
+
+  it('lists the chosen date, and names a malformed date', async () => {
+    const res = await nurse.request({ method: 'GET', url: `/api/appointments?date=${MONDAY}` });
+    const list = res.json<Appointment[]>();
+    const [expected] = await sql<{ n: number }>('select count(*)::int as n from appointments where date = $1', [
+      MONDAY,
+    ]);
+    expect(list.length).toBe(expected?.n);
+    expect(list.every((a) => a.date === MONDAY)).toBe(true);
+
+    const bad = await nurse.request({ method: 'GET', url: '/api/appointments?date=2026-13-40' });
+    expect(bad.statusCode).toBe(400);
+    expect(fieldsOf(bad)).toEqual(['date']);
+  });
+
+  it('offers the practice hours the booking form uses', async () => {
+    const res = await nurse.request({ method: 'GET', url: '/api/appointments/practice-hours' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ workdayStart: '08:00', workdayEnd: '17:00', appointmentMinutes: 30 });
+  });
+});
+
+describe('PATCH /api/appointments/:id — status', () => {
+  it('changes to any of the five values from any other, each change audited once', async () => {
+    const appt = await liveAppointmentOn(TUESDAY);
+    let previous = appt.status;
+    for (const from of APPOINTMENT_STATUSES) {
+      for (const to of APPOINTMENT_STATUSES) {
+        if (from === to) continue;
+        for (const status of [from, to]) {
+          if (status === previous) continue;
+          const { res, audited } = await write(nurse, {
+            method: 'PATCH',
+            url: `/api/appointments/${appt.id}`,
+            payload: { status },
+          });
+          expect(res.statusCode, `${previous} → ${status}`).toBe(200);
+          expect(res.json<Appointment>()).toMatchObject({ id: appt.id, status, date: TUESDAY, time: appt.time });
+          expect(audited).toBe(1);
+          previous = status;
+        }
+      }
+    }
+    const [entry] = await sql<{ action: string; detail: string; actor: string; patient_id: number }>(
+      `select action, detail, actor, patient_id from audit_log where resource = $1 order by id desc limit 1`,
+      [`appointment/${appt.id}`],
+    );
+    expect(entry).toMatchObject({
+      action: 'appointment.update',
+      detail: 'status Rescheduled → No-Show',
+      actor: 'nurse.manager@healthcare.demo',
+      patient_id: appt.patient_id,
+    });
+  });
+
+  it('refuses an unknown status, naming the field, and writes nothing', async () => {
+    const appt = await liveAppointmentOn(TUESDAY, 1);
+    const { res, audited } = await write(nurse, {
+      method: 'PATCH',
+      url: `/api/appointments/${appt.id}`,
+      payload: { status: 'Lost' },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(fieldsOf(res)).toEqual(['status']);
+    expect(audited).toBe(0);
+  });
+
+  it('answers 404 for an unknown appointment', async () => {
+    const { res, audited } = await write(nurse, {
+      method: 'PATCH',
+      url: '/api/appointments/987654',
+      payload: { status: 'Completed' },
+    });
+    expect(res.statusCode).toBe(404);
+    expect(audited).toBe(0);
+    const reschedule = await nurse.request({
+      method: 'PATCH',
+      url: '/api/appointments/987654',
+      payload: { date: FAR_MONDAY, time: '09:00' },
+    });
+    expect(reschedule.statusCode).toBe(404);
+  });
+
+  it('does not bring a cancelled visit back into a slot someone else now holds', async () => {
+    const appt = await liveAppointmentOn(MONDAY, 2);
+    await nurse.request({ method: 'PATCH', url: `/api/appointments/${appt.id}`, payload: { status: 'Cancelled' } });
+    const [patient] = await sql<{ id: number }>('select id from patients where id <> $1 order by id limit 1', [
+      appt.patient_id,
+    ]);
+    const rebook = await nurse.request({
+      method: 'POST',
+      url: '/api/appointments',
+      payload: {
+        patientId: patient?.id,
+        providerId: appt.provider_id,
+        reason: 'Back pain',
+        date: MONDAY,
+        time: appt.time,
+      },
+    });
+    expect(rebook.statusCode).toBe(201);
+    const { res, audited } = await write(nurse, {
+      method: 'PATCH',
+      url: `/api/appointments/${appt.id}`,
+      payload: { status: 'Scheduled' },
+    });
+    expect(res.statusCode).toBe(409);
+    expect(res.json<ErrorBody>().error.message).toContain(await providerName(appt.provider_id));
+    expect(audited).toBe(0);
+  });
+});
+
+describe('PATCH /api/appointments/:id — reschedule', () => {
+  it('moves the date and time and keeps the status, audited once', async () => {
+    const appt = await liveAppointmentOn(MONDAY, 3);
+    await nurse.request({ method: 'PATCH', url: `/api/appointments/${appt.id}`, payload: { status: 'Rescheduled' } });
+    const { res, audited } = await write(nurse, {
+      method: 'PATCH',
+      url: `/api/appointments/${appt.id}`,
+      payload: { date: FAR_MONDAY, time: '10:30' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json<Appointment>()).toMatchObject({
+      id: appt.id,
+      date: FAR_MONDAY,
+      time: '10:30',
+      status: 'Rescheduled',
+    });
+    expect(audited).toBe(1);
+    const [row] = await sql<{ date: string; time: string; status: string }>(
+      `select date::text, time, status from appointments where id = $1`,
+      [appt.id],
+    );
+    expect(row).toEqual({ date: FAR_MONDAY, time: '10:30', status: 'Rescheduled' });
+    const moved = await nurse.request({ method: 'GET', url: `/api/appointments?date=${MONDAY}` });
+    expect(moved.json<Appointment[]>().some((a) => a.id === appt.id)).toBe(false);
+  });
+
+  it('needs both a new date and a new time, naming the missing one', async () => {
+    const appt = await liveAppointmentOn(MONDAY, 4);
+    const noTime = await write(nurse, {
+      method: 'PATCH',
+      url: `/api/appointments/${appt.id}`,
+      payload: { date: FAR_MONDAY },
+    });
+    expect(noTime.res.statusCode).toBe(400);
+    expect(fieldsOf(noTime.res)).toEqual(['time']);
+    expect(noTime.res.json<ErrorBody>().error.message).toBe('time: is required');
+    const noDate = await write(nurse, {
+      method: 'PATCH',
+      url: `/api/appointments/${appt.id}`,
+      payload: { time: '09:00' },
+    });
+    expect(noDate.res.statusCode).toBe(400);
+    expect(fieldsOf(noDate.res)).toEqual(['date']);
+    expect(noTime.audited + noDate.audited).toBe(0);
+  });
+
+  it('refuses a status together with a new date', async () => {
+    const appt = await liveAppointmentOn(MONDAY, 4);
+    const { res, audited } = await write(nurse, {
+      method: 'PATCH',
+      url: `/api/appointments/${appt.id}`,
+      payload: { status: 'Completed', date: FAR_MONDAY, time: '09:00' },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json<ErrorBody>().error.message).toContain('either a status or a new date and time');
+    expect(audited).toBe(0);
+  });
+
+  it('refuses a slot outside the practice hours, in the past, or already taken', async () => {
+    // A Monday visit, and a Tuesday slot its own provider already holds.
+    const [pair] = await sql<{ id: number; taken_time: string }>(
+      `select a.id, b.time as taken_time from appointments a
+       join appointments b on b.provider_id = a.provider_id and b.date = $2 and b.status = 'Scheduled'
+       where a.date = $1 and a.status = 'Scheduled' order by a.id desc, b.time limit 1`,
+      [MONDAY, TUESDAY],
+    );
+    if (!pair) throw new Error('no provider works on both days');
+    const appt = { id: pair.id };
+    const taken = { time: pair.taken_time };
+    const cases = [
+      { payload: { date: SATURDAY, time: '09:00' }, status: 400, field: 'time' },
+      { payload: { date: FAR_MONDAY, time: '17:00' }, status: 400, field: 'time' },
+      { payload: { date: '2026-11-20', time: '09:00' }, status: 400, field: 'date' },
+      { payload: { date: TUESDAY, time: taken.time }, status: 409, field: 'time' },
+    ];
+    for (const c of cases) {
+      const { res, audited } = await write(nurse, {
+        method: 'PATCH',
+        url: `/api/appointments/${appt.id}`,
+        payload: c.payload,
+      });
+      expect(res.statusCode, JSON.stringify(c.payload)).toBe(c.status);
+      expect(fieldsOf(res)).toEqual([c.field]);
+      expect(audited).toBe(0);
+    }
+  });
+});
+
+describe('POST /api/appointments', () => {
+  async function someIds() {
+    const [patient] = await sql<{ id: number }>(`select id from patients order by id desc limit 1`);
+    const [provider] = await sql<{ id: number; name: string }>(`select id, name from providers order by id limit 1`);
+    if (!patient || !provider) throw new Error('seed has no patients or providers');
+    return { patientId: patient.id, providerId: provider.id, providerName: provider.name };
+  }
+
+  it('books a visit as Scheduled, audited once', async () => {
+    const { patientId, providerId, providerName: name } = await someIds();
+    const before = await appointmentCount();
+    const { res, audited } = await write(nurse, {
+      method: 'POST',
+      url: '/api/appointments',
+      payload: { patientId, providerId, reason: 'Hypertension check', date: FAR_MONDAY, time: '08:00' },
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json<Appointment>()).toMatchObject({
+      patientId,
+      providerId,
+      provider: name,
+      reason: 'Hypertension check',
+      date: FAR_MONDAY,
+      time: '08:00',
+      status: 'Scheduled',
+    });
+    expect(audited).toBe(1);
+    expect(await appointmentCount()).toBe(before + 1);
+    const [entry] = await sql<{ action: string; patient_id: number }>(
+      'select action, patient_id from audit_log order by id desc limit 1',
+    );
+    expect(entry).toEqual({ action: 'appointment.create', patient_id: patientId });
+  });
+
+  it('refuses a closed day or a time outside working hours, naming the rule', async () => {
+    const { patientId, providerId } = await someIds();
+    const before = await appointmentCount();
+    const closed = await write(nurse, {
+      method: 'POST',
+      url: '/api/appointments',
+      payload: { patientId, providerId, reason: 'Back pain', date: SATURDAY, time: '09:00' },
+    });
+    expect(closed.res.statusCode).toBe(400);
+    expect(fieldsOf(closed.res)).toEqual(['time']);
+    expect(closed.res.json<ErrorBody>().error.message).toMatch(/closed on Sat/);
+    for (const time of ['07:30', '16:45', '17:00']) {
+      const late = await write(nurse, {
+        method: 'POST',
+        url: '/api/appointments',
+        payload: { patientId, providerId, reason: 'Back pain', date: FAR_MONDAY, time },
+      });
+      expect(late.res.statusCode, time).toBe(400);
+      expect(fieldsOf(late.res)).toEqual(['time']);
+      expect(late.res.json<ErrorBody>().error.message).toMatch(/must start between 08:00 and 17:00/);
+      expect(late.audited).toBe(0);
+    }
+    expect(closed.audited).toBe(0);
+    expect(await appointmentCount()).toBe(before);
+  });
+
+  it('refuses a date in the past and a time already gone today', async () => {
+    const { patientId, providerId } = await someIds();
+    const past = await nurse.request({
+      method: 'POST',
+      url: '/api/appointments',
+      payload: { patientId, providerId, reason: 'Back pain', date: '2026-11-20', time: '09:00' },
+    });
+    expect(past.statusCode).toBe(400);
+    expect(fieldsOf(past)).toEqual(['date']);
+    const earlierToday = await nurse.request({
+      method: 'POST',
+      url: '/api/appointments',
+      payload: { patientId, providerId, reason: 'Back pain', date: TEST_TODAY, time: '09:00' },
+    });
+    expect(earlierToday.statusCode).toBe(400);
+    expect(fieldsOf(earlierToday)).toEqual(['time']);
+  });
+
+  it('refuses a double booking with the provider named, and writes nothing', async () => {
+    const taken = await liveAppointmentOn(TUESDAY, 3);
+    const name = await providerName(taken.provider_id);
+    const { patientId } = await someIds();
+    const before = await appointmentCount();
+    const { res, audited } = await write(nurse, {
+      method: 'POST',
+      url: '/api/appointments',
+      payload: { patientId, providerId: taken.provider_id, reason: 'Flu symptoms', date: TUESDAY, time: taken.time },
+    });
+    expect(res.statusCode).toBe(409);
+    const body = res.json<ErrorBody>();
+    expect(body.error.code).toBe('DOUBLE_BOOKING');
+    expect(body.error.message).toContain(`${name} already has an appointment on ${TUESDAY}`);
+    expect(body.error.fields?.[0]?.field).toBe('time');
+    expect(audited).toBe(0);
+    expect(await appointmentCount()).toBe(before);
+  });
+
+  it('lets only one of two simultaneous bookings of a slot win', async () => {
+    const { patientId, providerId, providerName: name } = await someIds();
+    const payload = { patientId, providerId, reason: 'Annual physical', date: FAR_MONDAY, time: '11:00' };
+    const before = await auditCount();
+    const answers = await Promise.all([
+      nurse.request({ method: 'POST', url: '/api/appointments', payload }),
+      nurse.request({ method: 'POST', url: '/api/appointments', payload }),
+    ]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 409]);
+    const loser = answers.find((a) => a.statusCode === 409);
+    expect(loser?.json<ErrorBody>().error.message).toContain(name);
+    expect((await auditCount()) - before).toBe(1);
+  });
+
+  it('refuses an unknown patient or provider, naming the field', async () => {
+    const { patientId, providerId } = await someIds();
+    const base = { reason: 'Back pain', date: FAR_MONDAY, time: '13:00' };
+    const noPatient = await write(nurse, {
+      method: 'POST',
+      url: '/api/appointments',
+      payload: { ...base, patientId: 999_999, providerId },
+    });
+    expect(noPatient.res.statusCode).toBe(400);
+    expect(fieldsOf(noPatient.res)).toEqual(['patientId']);
+    const noProvider = await write(nurse, {
+      method: 'POST',
+      url: '/api/appointments',
+      payload: { ...base, patientId, providerId: 999_999 },
+    });
+    expect(noProvider.res.statusCode).toBe(400);
+    expect(fieldsOf(noProvider.res)).toEqual(['providerId']);
+    expect(noPatient.audited + noProvider.audited).toBe(0);
+  });
+
+  it('names every missing field', async () => {
+    const res = await nurse.request({ method: 'POST', url: '/api/appointments', payload: {} });
+    expect(res.statusCode).toBe(400);
+    expect(fieldsOf(res)).toEqual(['patientId', 'providerId', 'reason', 'date', 'time']);
+  });
+});
+
+describe('call list export', () => {
+  it("returns the day's appointments and records the export once", async () => {
+    const shown = (await nurse.request({ method: 'GET', url: `/api/appointments?date=${MONDAY}` })).json<
+      Appointment[]
+    >();
+    const { res, audited } = await write(nurse, {
+      method: 'POST',
+      url: '/api/appointments/call-list-export',
+      payload: { date: MONDAY },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json<Appointment[]>()).toEqual(shown);
+    expect(audited).toBe(1);
+    const [entry] = await sql<{ action: string; resource: string; detail: string }>(
+      'select action, resource, detail from audit_log order by id desc limit 1',
+    );
+    expect(entry).toEqual({
+      action: 'appointment.export',
+      resource: `call_list_${MONDAY}.csv`,
+      detail: `exported the call list for ${MONDAY} (${shown.length} appointments)`,
+    });
+  });
+});
+
+describe('who may use appointments', () => {
+  it('lets the doctor and the admin in too', async () => {
+    for (const role of ['doctor', 'admin'] as const) {
+      const s = await signInAs(t.app, role);
+      expect((await s.request({ method: 'GET', url: '/api/appointments' })).statusCode).toBe(200);
+      expect((await s.request({ method: 'GET', url: '/api/providers' })).statusCode).toBe(200);
+    }
+  });
+
+  it('refuses billing_admin, patient and guest (403) and callers without a session (401)', async () => {
+    const appt = await liveAppointmentOn(MONDAY, 6);
+    const calls = [
+      { method: 'GET' as const, url: '/api/appointments' },
+      { method: 'GET' as const, url: '/api/providers' },
+      { method: 'GET' as const, url: '/api/appointments/practice-hours' },
+      { method: 'POST' as const, url: '/api/appointments/call-list-export', payload: { date: MONDAY } },
+      {
+        method: 'POST' as const,
+        url: '/api/appointments',
+        payload: {
+          patientId: appt.patient_id,
+          providerId: appt.provider_id,
+          reason: 'x',
+          date: FAR_MONDAY,
+          time: '15:00',
+        },
+      },
+      { method: 'PATCH' as const, url: `/api/appointments/${appt.id}`, payload: { status: 'Cancelled' } },
+    ];
+    const before = await appointmentCount();
+    for (const role of ['billing_admin', 'patient', 'guest'] as const) {
+      const s = await signInAs(t.app, role);
+      for (const call of calls) {
+        const res = await s.request(call);
+        expect(res.statusCode, `${role} ${call.method} ${call.url}`).toBe(403);
+      }
+    }
+    for (const call of calls) {
+      const res = await t.app.inject(call);
+      expect(res.statusCode, `no session ${call.method} ${call.url}`).toBe(401);
+    }
+    expect(await appointmentCount()).toBe(before);
+    const [row] = await sql<{ status: string }>('select status from appointments where id = $1', [appt.id]);
+    expect(row?.status).toBe('Scheduled');
+  });
+});

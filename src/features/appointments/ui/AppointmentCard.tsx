@@ -1,0 +1,97 @@
+import { useId, useState } from 'react';
+import { CalendarClock, Clock, Stethoscope, User } from 'lucide-react';
+import { Badge } from '@/client/components/ui/badge';
+import { Button } from '@/client/components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '@/client/components/ui/card';
+import { Label } from '@/client/components/ui/label';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/client/components/ui/select';
+import { toast } from '@/client/components/ui/toast';
+import { statusVariant } from '@/client/lib/status-variant';
+import { APPOINTMENT_STATUSES, appointmentStatusSchema, formatTime12, type Appointment } from '../appointments.schema';
+import { useUpdateStatus } from './appointments.api';
+import { RescheduleDialog } from './RescheduleDialog';
+import { serverMessageOf } from './form-errors';
+
+/** One visit of the chosen day: time (12-hour), patient, provider, reason, status and its actions. */
+export function AppointmentCard({ appointment }: { appointment: Appointment }) {
+  const titleId = useId();
+  const statusId = useId();
+  const [rescheduling, setRescheduling] = useState(false);
+  const update = useUpdateStatus();
+  const time = formatTime12(appointment.time);
+  // While a change is on its way the dropdown already shows it.
+  const shownStatus = update.isPending ? update.variables.status : appointment.status;
+
+  const changeStatus = (value: string) => {
+    const status = appointmentStatusSchema.parse(value);
+    if (status === appointment.status) return;
+    update.mutate(
+      { id: appointment.id, status },
+      {
+        onSuccess: () => toast({ title: 'Status updated', description: 'Appointment status has been changed' }),
+        onError: (error) =>
+          toast({ title: 'Could not update the status', description: serverMessageOf(error), variant: 'destructive' }),
+      },
+    );
+  };
+
+  return (
+    <Card role="article" aria-labelledby={titleId} data-testid="appointment-card">
+      <CardHeader className="flex-row items-start justify-between gap-3 pb-3">
+        <div className="grid gap-1">
+          <CardTitle as="h3" id={titleId} className="flex items-center gap-2">
+            <Clock className="size-4 text-muted-foreground" aria-hidden="true" />
+            {time}
+            <span className="sr-only">, {appointment.patient}</span>
+          </CardTitle>
+        </div>
+        <Badge variant={statusVariant(shownStatus)}>{shownStatus}</Badge>
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        <dl className="grid gap-1.5 text-sm">
+          <div className="flex items-center gap-2">
+            <User className="size-4 text-muted-foreground" aria-hidden="true" />
+            <dt className="sr-only">Patient</dt>
+            <dd className="font-medium">{appointment.patient}</dd>
+          </div>
+          <div className="flex items-center gap-2">
+            <Stethoscope className="size-4 text-muted-foreground" aria-hidden="true" />
+            <dt className="sr-only">Provider</dt>
+            <dd>{appointment.provider}</dd>
+          </div>
+          <div className="flex items-center gap-2">
+            <CalendarClock className="size-4 text-muted-foreground" aria-hidden="true" />
+            <dt className="sr-only">Reason</dt>
+            <dd className="text-muted-foreground">{appointment.reason}</dd>
+          </div>
+        </dl>
+        <div className="flex flex-wrap items-end gap-3">
+          <div className="grid min-w-40 flex-1 gap-1.5">
+            <Label htmlFor={statusId}>Status</Label>
+            <Select value={shownStatus} onValueChange={changeStatus} disabled={update.isPending}>
+              <SelectTrigger id={statusId} aria-label={`Status for ${appointment.patient} at ${time}`}>
+                <SelectValue />
+              </SelectTrigger>
+              <SelectContent>
+                {APPOINTMENT_STATUSES.map((status) => (
+                  <SelectItem key={status} value={status}>
+                    {status}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+          </div>
+          <Button
+            variant="outline"
+            onClick={() => setRescheduling(true)}
+            aria-label={`Reschedule ${appointment.patient} at ${time}`}
+          >
+            <CalendarClock className="size-4" aria-hidden="true" />
+            Reschedule
+          </Button>
+        </div>
+      </CardContent>
+      <RescheduleDialog appointment={appointment} open={rescheduling} onOpenChange={setRescheduling} />
+    </Card>
+  );
+}

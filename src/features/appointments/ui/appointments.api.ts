@@ -1,0 +1,85 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiFetch } from '@/client/lib/api-client';
+import type { PracticeHours } from '@/features/settings/practice.schema';
+import type { Provider } from '@/features/providers/providers.schema';
+import type { Appointment, AppointmentStatus, NewAppointment, Reschedule } from '../appointments.schema';
+
+const APPOINTMENTS = '/api/appointments';
+
+export function appointmentsKey(date: string) {
+  return [APPOINTMENTS, { date }] as const;
+}
+
+export function useAppointments(date: string) {
+  return useQuery({
+    queryKey: appointmentsKey(date),
+    queryFn: ({ signal }) => apiFetch<Appointment[]>(`${APPOINTMENTS}?date=${encodeURIComponent(date)}`, { signal }),
+    enabled: date !== '',
+  });
+}
+
+export function useProviders() {
+  return useQuery({
+    queryKey: ['/api/providers'],
+    queryFn: ({ signal }) => apiFetch<Provider[]>('/api/providers', { signal }),
+  });
+}
+
+export function usePracticeHours() {
+  return useQuery({
+    queryKey: ['/api/appointments/practice-hours'],
+    queryFn: ({ signal }) => apiFetch<PracticeHours>('/api/appointments/practice-hours', { signal }),
+  });
+}
+
+export interface PatientName {
+  id: number;
+  name: string;
+}
+
+/** Names only (no other PHI) for the booking form's patient picker. */
+export function usePatientNames(search: string) {
+  return useQuery({
+    queryKey: ['/api/patients/names', { search }],
+    queryFn: ({ signal }) =>
+      apiFetch<PatientName[]>(`/api/patients/names?search=${encodeURIComponent(search)}&limit=20`, { signal }),
+    // Typing a name asks again; the last answer stays on screen meanwhile.
+    placeholderData: (previous) => previous,
+  });
+}
+
+function useRefreshAppointments() {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: [APPOINTMENTS] });
+}
+
+export function useUpdateStatus() {
+  const refresh = useRefreshAppointments();
+  return useMutation({
+    mutationFn: ({ id, status }: { id: number; status: AppointmentStatus }) =>
+      apiFetch<Appointment>(`${APPOINTMENTS}/${id}`, { method: 'PATCH', body: { status } }),
+    onSettled: refresh,
+  });
+}
+
+export function useReschedule() {
+  const refresh = useRefreshAppointments();
+  return useMutation({
+    mutationFn: ({ id, ...body }: Reschedule & { id: number }) =>
+      apiFetch<Appointment>(`${APPOINTMENTS}/${id}`, { method: 'PATCH', body }),
+    onSuccess: refresh,
+  });
+}
+
+export function useCreateAppointment() {
+  const refresh = useRefreshAppointments();
+  return useMutation({
+    mutationFn: (body: NewAppointment) => apiFetch<Appointment>(APPOINTMENTS, { method: 'POST', body }),
+    onSuccess: refresh,
+  });
+}
+
+/** The call list as exported; the server records the export in the audit log. */
+export function fetchCallList(date: string) {
+  return apiFetch<Appointment[]>(`${APPOINTMENTS}/call-list-export`, { method: 'POST', body: { date } });
+}

@@ -1,0 +1,375 @@
+import { useState } from 'react';
+import type { ColumnDef, SortingState } from '@tanstack/react-table';
+import { AlertTriangle, Check, Download, X } from 'lucide-react';
+import { DataTable } from '@/client/components/data-table/DataTable';
+import { PageHeader } from '@/client/components/layout/PageHeader';
+import { Badge } from '@/client/components/ui/badge';
+import { Button } from '@/client/components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '@/client/components/ui/card';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@/client/components/ui/dialog';
+import { Label } from '@/client/components/ui/label';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/client/components/ui/select';
+import { Skeleton } from '@/client/components/ui/skeleton';
+import { toast } from '@/client/components/ui/toast';
+import { ApiError } from '@/client/lib/api-client';
+import { downloadCsv, toCsv, type CsvColumn } from '@/client/lib/csv';
+import {
+  AUTHORIZATION_PAYERS,
+  AUTHORIZATION_SORT_KEYS,
+  AUTHORIZATION_STATUSES,
+  type Authorization,
+  type AuthorizationKpis,
+  type AuthorizationQueryInput,
+  type AuthorizationSortKey,
+  type AuthorizationStatus,
+} from '../authorizations.schema';
+import { fetchAuthorizationsExport, useAuthorizations, useDecideAuthorization } from './authorizations.api';
+
+const ALL = 'all';
+const PAGE_SIZE = 50;
+const DEFAULT_SORTING: SortingState = [{ id: 'ageDays', desc: true }];
+
+type Decision = 'Approved' | 'Denied';
+
+/** SPEC 4 badge mapping: Approved default, Pending secondary, Denied destructive. */
+const STATUS_BADGE = { Approved: 'default', Pending: 'secondary', Denied: 'destructive' } as const satisfies Record<
+  AuthorizationStatus,
+  'default' | 'secondary' | 'destructive'
+>;
+
+/** The CSV has the columns of the table, with the same values (SPEC 2.13). */
+export const AUTHORIZATION_CSV_COLUMNS: CsvColumn<Authorization>[] = [
+  { header: 'Patient', value: (a) => a.patient },
+  { header: 'Service', value: (a) => a.service },
+  { header: 'Payer', value: (a) => a.payer },
+  { header: 'Status', value: (a) => a.status },
+  { header: 'Age (days)', value: (a) => a.ageDays },
+];
+
+function isSortKey(id: string | undefined): id is AuthorizationSortKey {
+  return (AUTHORIZATION_SORT_KEYS as readonly string[]).includes(id ?? '');
+}
+
+function KpiCards({ kpis }: { kpis: AuthorizationKpis | undefined }) {
+  const cards: { label: string; value: number | string | undefined; unit?: string; hint: string }[] = [
+    { label: 'Total', value: kpis?.total, hint: 'All authorizations' },
+    { label: 'Pending', value: kpis?.pending, hint: 'Awaiting a decision' },
+    { label: 'Approved', value: kpis?.approved, hint: 'Granted by the payer' },
+    { label: 'Denied', value: kpis?.denied, hint: 'Refused by the payer' },
+    { label: 'At Risk', value: kpis?.atRisk, hint: 'Pending over 5 days' },
+    { label: 'Avg Age', value: kpis?.avgAgeDays.toFixed(1), unit: 'days', hint: 'Request to decision or today' },
+  ];
+  return (
+    <ul className="mb-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-6" aria-label="Authorization KPIs">
+      {cards.map((card) => (
+        <li key={card.label}>
+          <Card className="h-full">
+            <CardHeader className="pb-2">
+              <CardTitle as="h2" className="text-sm font-medium text-muted-foreground">
+                {card.label}
+              </CardTitle>
+            </CardHeader>
+            <CardContent>
+              {card.value === undefined ? (
+                <Skeleton className="h-8 w-16" aria-label={`Loading ${card.label}`} />
+              ) : (
+                <p className="text-2xl font-bold" data-testid={`kpi-${card.label.toLowerCase().replace(/\s+/g, '-')}`}>
+                  {card.value}
+                  {card.unit && <span className="ml-1 text-sm font-normal text-muted-foreground">{card.unit}</span>}
+                </p>
+              )}
+              <p className="mt-1 text-xs text-muted-foreground">{card.hint}</p>
+            </CardContent>
+          </Card>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function FilterSelect({
+  id,
+  label,
+  value,
+  onChange,
+  allLabel,
+  options,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  allLabel: string;
+  options: readonly string[];
+}) {
+  return (
+    <div className="grid gap-1.5">
+      <Label htmlFor={id}>{label}</Label>
+      <Select value={value} onValueChange={onChange}>
+        <SelectTrigger id={id} className="w-56" aria-label={label}>
+          <SelectValue />
+        </SelectTrigger>
+        <SelectContent>
+          <SelectItem value={ALL}>{allLabel}</SelectItem>
+          {options.map((option) => (
+            <SelectItem key={option} value={option}>
+              {option}
+            </SelectItem>
+          ))}
+        </SelectContent>
+      </Select>
+    </div>
+  );
+}
+
+function decisionColumns(onDecide: (authorization: Authorization, decision: Decision) => void) {
+  const columns: ColumnDef<Authorization>[] = [
+    { id: 'patient', accessorKey: 'patient', header: 'Patient', meta: { className: 'font-medium' } },
+    { id: 'service', accessorKey: 'service', header: 'Service' },
+    { id: 'payer', accessorKey: 'payer', header: 'Payer' },
+    {
+      id: 'status',
+      accessorKey: 'status',
+      header: 'Status',
+      cell: ({ row }) => <Badge variant={STATUS_BADGE[row.original.status]}>{row.original.status}</Badge>,
+    },
+    {
+      id: 'ageDays',
+      accessorKey: 'ageDays',
+      header: 'Age (days)',
+      meta: { align: 'right' },
+      cell: ({ row }) => (
+        <span className="inline-flex items-center justify-end gap-2 tabular-nums">
+          {row.original.atRisk && (
+            <Badge variant="warning" className="gap-1">
+              <AlertTriangle className="size-3" aria-hidden="true" /> At risk
+            </Badge>
+          )}
+          {row.original.ageDays}
+        </span>
+      ),
+    },
+    {
+      id: 'actions',
+      header: 'Actions',
+      enableSorting: false,
+      meta: { align: 'right' },
+      cell: ({ row }) =>
+        row.original.status === 'Pending' ? (
+          <span className="inline-flex gap-2">
+            <Button
+              size="sm"
+              variant="outline"
+              aria-label={`Approve authorization for ${row.original.patient}: ${row.original.service}`}
+              onClick={() => onDecide(row.original, 'Approved')}
+            >
+              <Check className="size-4" aria-hidden="true" /> Approve
+            </Button>
+            <Button
+              size="sm"
+              variant="outline"
+              aria-label={`Deny authorization for ${row.original.patient}: ${row.original.service}`}
+              onClick={() => onDecide(row.original, 'Denied')}
+            >
+              <X className="size-4" aria-hidden="true" /> Deny
+            </Button>
+          </span>
+        ) : (
+          <span className="text-xs text-muted-foreground">
+            {row.original.decidedOn ? `Decided ${row.original.decidedOn}` : 'Decided'}
+          </span>
+        ),
+    },
+  ];
+  return columns;
+}
+
+function DecisionDialog({
+  target,
+  busy,
+  onConfirm,
+  onCancel,
+}: {
+  target: { authorization: Authorization; decision: Decision } | null;
+  busy: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  const verb = target?.decision === 'Denied' ? 'Deny' : 'Approve';
+  return (
+    <Dialog open={target !== null} onOpenChange={(open) => !open && !busy && onCancel()}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>{verb} authorization?</DialogTitle>
+          <DialogDescription>
+            {target &&
+              `${target.authorization.service} for ${target.authorization.patient} (${target.authorization.payer}), requested ${target.authorization.ageDays} days ago. This decision is recorded in the audit log and cannot be undone here.`}
+          </DialogDescription>
+        </DialogHeader>
+        <DialogFooter>
+          <Button variant="outline" onClick={onCancel} disabled={busy}>
+            Cancel
+          </Button>
+          <Button variant={verb === 'Deny' ? 'destructive' : 'default'} onClick={onConfirm} disabled={busy}>
+            {busy ? `${verb === 'Deny' ? 'Denying' : 'Approving'}…` : verb}
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+export default function AuthorizationsPage() {
+  const [payer, setPayer] = useState(ALL);
+  const [status, setStatus] = useState(ALL);
+  const [search, setSearch] = useState('');
+  const [sorting, setSorting] = useState<SortingState>(DEFAULT_SORTING);
+  const [pageIndex, setPageIndex] = useState(0);
+  const [target, setTarget] = useState<{ authorization: Authorization; decision: Decision } | null>(null);
+  const [exporting, setExporting] = useState(false);
+
+  const sortId = sorting[0]?.id;
+  const filter = {
+    payer: payer === ALL ? undefined : (payer as AuthorizationQueryInput['payer']),
+    status: status === ALL ? undefined : (status as AuthorizationStatus),
+    search,
+    sort: isSortKey(sortId) ? sortId : 'ageDays',
+    dir: sorting[0]?.desc === false ? ('asc' as const) : ('desc' as const),
+  };
+  const list = useAuthorizations({ ...filter, limit: PAGE_SIZE, offset: pageIndex * PAGE_SIZE });
+  const decide = useDecideAuthorization();
+
+  // Any change of what is listed starts again from the first page.
+  const refilter =
+    <T,>(set: (value: T) => void) =>
+    (value: T) => {
+      set(value);
+      setPageIndex(0);
+    };
+
+  const confirmDecision = () => {
+    if (!target) return;
+    const { authorization, decision } = target;
+    decide.mutate(
+      { id: authorization.id, status: decision },
+      {
+        onSuccess: () => {
+          toast({
+            title: decision === 'Approved' ? 'Authorization approved' : 'Authorization denied',
+            description: `${authorization.service} for ${authorization.patient}`,
+          });
+          setTarget(null);
+        },
+        onError: (error) => {
+          const alreadyDecided = error instanceof ApiError && error.status === 409;
+          toast({
+            title: alreadyDecided ? 'Already decided' : 'Error',
+            description: alreadyDecided
+              ? `Someone has already decided this authorization (${error.serverMessage ?? 'not pending'}).`
+              : 'Failed to update the authorization. Please try again.',
+            variant: 'destructive',
+          });
+          setTarget(null);
+        },
+      },
+    );
+  };
+
+  const exportCsv = async () => {
+    setExporting(true);
+    try {
+      const { items } = await fetchAuthorizationsExport(filter);
+      downloadCsv('authorizations.csv', toCsv(items, AUTHORIZATION_CSV_COLUMNS));
+    } catch (error) {
+      toast({
+        title: 'Export failed',
+        description:
+          error instanceof ApiError && error.serverMessage ? error.serverMessage : 'The CSV could not be created.',
+        variant: 'destructive',
+      });
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const data = list.data;
+  return (
+    <section>
+      <PageHeader
+        title="Authorizations"
+        subtitle="Prior authorizations by payer and status"
+        actions={
+          <Button variant="outline" onClick={() => void exportCsv()} disabled={exporting || !data}>
+            <Download className="size-4" aria-hidden="true" /> {exporting ? 'Exporting…' : 'Export CSV'}
+          </Button>
+        }
+      />
+
+      <KpiCards kpis={data?.kpis} />
+
+      <div className="mb-4 flex flex-wrap items-end gap-4">
+        <FilterSelect
+          id="authorization-payer"
+          label="Payer"
+          value={payer}
+          onChange={refilter(setPayer)}
+          allLabel="All Payers"
+          options={AUTHORIZATION_PAYERS}
+        />
+        <FilterSelect
+          id="authorization-status"
+          label="Status"
+          value={status}
+          onChange={refilter(setStatus)}
+          allLabel="All statuses"
+          options={AUTHORIZATION_STATUSES}
+        />
+      </div>
+
+      {list.isError && !data ? (
+        <Card role="alert" className="p-6">
+          <p className="mb-3">The authorizations could not be loaded.</p>
+          <Button variant="outline" onClick={() => void list.refetch()}>
+            Try again
+          </Button>
+        </Card>
+      ) : (
+        <DataTable
+          label="Authorizations"
+          columns={decisionColumns((authorization, decision) => setTarget({ authorization, decision }))}
+          data={data?.items ?? []}
+          getRowId={(a) => String(a.id)}
+          loading={list.isFetching}
+          search={{ placeholder: 'Search patient or service', value: search, onChange: refilter(setSearch) }}
+          emptyMessage="No authorizations found"
+          footer={(_, matching) =>
+            data ? `Showing ${matching} of ${data.kpis.total} authorizations` : 'Loading authorizations…'
+          }
+          server={{
+            total: data?.total ?? 0,
+            pageIndex,
+            pageSize: PAGE_SIZE,
+            onPageChange: setPageIndex,
+            sorting,
+            onSortingChange: refilter(setSorting),
+          }}
+          rowClassName={(a) => (a.atRisk ? 'bg-amber-50/60' : undefined)}
+        />
+      )}
+
+      <DecisionDialog
+        target={target}
+        busy={decide.isPending}
+        onConfirm={confirmDecision}
+        onCancel={() => setTarget(null)}
+      />
+    </section>
+  );
+}

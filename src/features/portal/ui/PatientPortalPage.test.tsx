@@ -1,0 +1,127 @@
+import { render, screen, within } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createQueryClient } from '@/client/lib/query-client';
+import type { PortalAppointment, PortalClaim } from '../portal.schema';
+import PatientPortalPage, { formatPortalDate, greetingName } from './PatientPortalPage';
+
+const SESSION = {
+  user: { id: 5, email: 'patient@healthcare.demo', name: 'Maria Lopez', role: 'patient', patientId: 1 },
+  mfa: true,
+  csrfToken: 'token',
+  expiresAt: null,
+};
+
+const VISITS: PortalAppointment[] = [
+  {
+    id: 7,
+    provider: 'Dr. Ana Gutierrez',
+    reason: 'Diabetes follow-up',
+    date: '2026-03-04',
+    time: '08:30',
+    status: 'Completed',
+  },
+  {
+    id: 9,
+    provider: 'Dr. Emily Carter',
+    reason: 'Annual physical',
+    date: '2026-12-01',
+    time: '14:00',
+    status: 'Scheduled',
+  },
+];
+
+const CLAIMS: PortalClaim[] = [
+  {
+    id: 3,
+    serviceDate: '2026-11-20',
+    procedure: '99213',
+    provider: 'Dr. Ana Gutierrez',
+    billedCents: 14_900,
+    paidCents: 11_920,
+    status: 'Paid',
+  },
+  {
+    id: 2,
+    serviceDate: '2026-10-05',
+    procedure: '80053',
+    provider: 'Dr. Samuel Okoye',
+    billedCents: 123_456,
+    paidCents: 0,
+    status: 'Denied',
+  },
+];
+
+/** Answers by path; a `never` answer leaves the request pending (the loading state). */
+function mockApi(answers: Record<string, unknown>) {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn((input: string) => {
+      const path = input.split('?')[0] ?? '';
+      if (!(path in answers)) return Promise.resolve(new Response('{}', { status: 404 }));
+      const body = answers[path];
+      if (body === 'never') return new Promise<Response>(() => {});
+      return Promise.resolve(new Response(JSON.stringify(body), { headers: { 'Content-Type': 'application/json' } }));
+    }),
+  );
+}
+
+function renderPage() {
+  return render(
+    <QueryClientProvider client={createQueryClient()}>
+      <PatientPortalPage />
+    </QueryClientProvider>,
+  );
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('PatientPortalPage', () => {
+  it('formats dates as in SPEC 9 and greets by the part of the email before the @', () => {
+    expect(formatPortalDate('2026-03-04')).toBe('March 4, 2026');
+    expect(greetingName('maria.lopez@example.com')).toBe('maria.lopez');
+    expect(greetingName(undefined)).toBe('');
+  });
+
+  it('shows the loading texts while the lists load', () => {
+    mockApi({ '/api/auth/session': SESSION, '/api/portal/appointments': 'never', '/api/portal/claims': 'never' });
+    renderPage();
+    expect(screen.getByRole('heading', { name: 'My Health Portal' })).toBeTruthy();
+    expect(screen.getByText('View your appointments and billing information')).toBeTruthy();
+    expect(screen.getByText('Loading appointments...')).toBeTruthy();
+    expect(screen.getByText('Loading claims...')).toBeTruthy();
+  });
+
+  it("shows the patient's visits and claims: dates in words, 12-hour times, money with 2 decimals", async () => {
+    mockApi({ '/api/auth/session': SESSION, '/api/portal/appointments': VISITS, '/api/portal/claims': CLAIMS });
+    renderPage();
+    expect(await screen.findByRole('heading', { name: 'Welcome, patient' })).toBeTruthy();
+    const visits = within(await screen.findByRole('list', { name: 'My appointments' })).getAllByRole('listitem');
+    expect(visits.map((v) => v.textContent)).toEqual([
+      'March 4, 2026 at 8:30 AMDr. Ana Gutierrez · Diabetes follow-upCompleted',
+      'December 1, 2026 at 2:00 PMDr. Emily Carter · Annual physicalScheduled',
+    ]);
+    const table = await screen.findByRole('table', { name: 'My claims' });
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(
+      rows.map((r) =>
+        within(r)
+          .getAllByRole('cell')
+          .map((c) => c.textContent),
+      ),
+    ).toEqual([
+      ['November 20, 2026', '99213', 'Dr. Ana Gutierrez', '$149.00', '$119.20', 'Paid'],
+      ['October 5, 2026', '80053', 'Dr. Samuel Okoye', '$1,234.56', '$0.00', 'Denied'],
+    ]);
+    expect(within(rows[1]!).getByText('Denied').className).toContain('bg-destructive');
+  });
+
+  it('shows the empty texts when the patient has no visits or claims', async () => {
+    mockApi({ '/api/auth/session': SESSION, '/api/portal/appointments': [], '/api/portal/claims': [] });
+    renderPage();
+    expect(await screen.findByText('No appointments scheduled')).toBeTruthy();
+    expect(await screen.findByText('No claims found')).toBeTruthy();
+  });
+});

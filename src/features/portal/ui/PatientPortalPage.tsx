@@ -1,0 +1,160 @@
+import { format, parseISO } from 'date-fns';
+import { CalendarDays, CreditCard, HeartPulse } from 'lucide-react';
+import type { ColumnDef } from '@tanstack/react-table';
+import { formatCents } from '@/shared/api';
+import { PageHeader } from '@/client/components/layout/PageHeader';
+import { DataTable } from '@/client/components/data-table/DataTable';
+import { Badge } from '@/client/components/ui/badge';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/client/components/ui/card';
+import { statusVariant } from '@/client/lib/status-variant';
+import { formatTime12 } from '@/features/appointments/appointments.schema';
+import { useSession } from '@/features/auth/ui/auth.api';
+import type { PortalClaim } from '../portal.schema';
+import { usePortalAppointments, usePortalClaims } from './portal.api';
+
+/** SPEC 9: portal dates read like 'March 4, 2026'. */
+export function formatPortalDate(isoDate: string): string {
+  return format(parseISO(isoDate), 'MMMM d, yyyy');
+}
+
+/** SPEC 2.5: the greeting uses the part of the session email before the @. */
+export function greetingName(email: string | undefined): string {
+  return email?.split('@')[0] ?? '';
+}
+
+function ErrorText({ error }: { error: unknown }) {
+  return (
+    <p className="text-sm text-destructive" role="alert">
+      Could not load this list: {error instanceof Error ? error.message : String(error)}
+    </p>
+  );
+}
+
+function MyAppointments() {
+  const appointments = usePortalAppointments();
+  const list = appointments.data ?? [];
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <CalendarDays className="size-5" aria-hidden="true" /> My Appointments
+        </CardTitle>
+        <CardDescription>Your visits, earliest first.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        {appointments.isLoading ? (
+          <p className="text-muted-foreground" role="status">
+            Loading appointments...
+          </p>
+        ) : appointments.isError ? (
+          <ErrorText error={appointments.error} />
+        ) : list.length === 0 ? (
+          <p className="text-muted-foreground">No appointments scheduled</p>
+        ) : (
+          <ul className="divide-y divide-border" aria-label="My appointments">
+            {list.map((appointment) => (
+              <li key={appointment.id} className="flex items-start justify-between gap-3 py-3">
+                <div className="grid gap-0.5">
+                  <p className="font-medium">
+                    {formatPortalDate(appointment.date)} at {formatTime12(appointment.time)}
+                  </p>
+                  <p className="text-sm text-muted-foreground">
+                    {appointment.provider} · {appointment.reason}
+                  </p>
+                </div>
+                <Badge variant={statusVariant(appointment.status)}>{appointment.status}</Badge>
+              </li>
+            ))}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+const CLAIM_COLUMNS: ColumnDef<PortalClaim, string | number>[] = [
+  {
+    id: 'serviceDate',
+    header: 'Service date',
+    accessorFn: (c) => c.serviceDate,
+    cell: ({ row }) => formatPortalDate(row.original.serviceDate),
+  },
+  { id: 'procedure', header: 'Procedure', accessorFn: (c) => c.procedure },
+  { id: 'provider', header: 'Provider', accessorFn: (c) => c.provider },
+  {
+    id: 'billed',
+    header: 'Billed',
+    accessorFn: (c) => c.billedCents,
+    cell: ({ row }) => `$${formatCents(row.original.billedCents)}`,
+    meta: { align: 'right' },
+  },
+  {
+    id: 'paid',
+    header: 'Paid',
+    accessorFn: (c) => c.paidCents,
+    cell: ({ row }) => `$${formatCents(row.original.paidCents)}`,
+    meta: { align: 'right' },
+  },
+  {
+    id: 'status',
+    header: 'Status',
+    accessorFn: (c) => c.status,
+    cell: ({ row }) => <Badge variant={statusVariant(row.original.status)}>{row.original.status}</Badge>,
+  },
+];
+
+function MyClaims() {
+  const claims = usePortalClaims();
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <CreditCard className="size-5" aria-hidden="true" /> My Claims &amp; Billing
+        </CardTitle>
+        <CardDescription>Your most recent claims, newest first.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        {claims.isLoading ? (
+          <p className="text-muted-foreground" role="status">
+            Loading claims...
+          </p>
+        ) : claims.isError ? (
+          <ErrorText error={claims.error} />
+        ) : (claims.data ?? []).length === 0 ? (
+          <p className="text-muted-foreground">No claims found</p>
+        ) : (
+          <DataTable
+            label="My claims"
+            columns={CLAIM_COLUMNS}
+            data={claims.data ?? []}
+            getRowId={(claim) => String(claim.id)}
+            footer={(shown) => `Showing your ${shown} most recent claims`}
+          />
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+/** SPEC 2.5: the patient's own visits and claims; the server decides whose they are. */
+export default function PatientPortalPage() {
+  const session = useSession();
+  const name = greetingName(session.data?.user?.email);
+  return (
+    <section>
+      <PageHeader title="My Health Portal" subtitle="View your appointments and billing information" />
+      <Card className="mb-6">
+        <CardHeader>
+          <CardTitle className="flex items-center gap-2">
+            <HeartPulse className="size-5" aria-hidden="true" /> Welcome, {name}
+          </CardTitle>
+          <CardDescription>Your visits and your most recent claims are below.</CardDescription>
+        </CardHeader>
+      </Card>
+      <div className="grid gap-6">
+        <MyAppointments />
+        <MyClaims />
+      </div>
+    </section>
+  );
+}
