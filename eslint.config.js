@@ -3,10 +3,34 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import importX from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import { readdirSync } from 'node:fs';
 
 // Import boundaries of docs/LAYOUT: shared ← features/*/schema ← features/*/{server,ui} ← server / client.
 const serverCode = ['**/server/**', '@/server/*', '@/server/**', '@/features/*/server/*', '@/features/*/server/**'];
 const clientCode = ['**/ui/**', '**/client/**', '@/client/*', '@/client/**', '@/features/*/ui/*', '@/features/*/ui/**'];
+
+// docs/LAYOUT: a feature uses another feature only through its *.schema.ts and, on the server, its queries
+// and tables (joins; see docs/adr/0003). A feature's screens never import another feature's screens; the one
+// exception is the session hooks of auth (auth.api.ts), which are the shell's own context.
+const FEATURES = readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
+const featureBoundaryZones = FEATURES.flatMap((feature) =>
+  FEATURES.filter((other) => other !== feature).flatMap((other) => [
+    {
+      target: `./src/features/${feature}`,
+      from: `./src/features/${other}/ui`,
+      except: other === 'auth' ? ['./auth.api.ts'] : [],
+      message: "A feature never imports another feature's screens; assemble them in src/client (docs/LAYOUT).",
+    },
+    {
+      target: `./src/features/${feature}`,
+      from: `./src/features/${other}/server`,
+      except: ['./' + other + '.queries.ts', './' + other + '.table.ts', './' + other + '.passwords.ts'],
+      message: 'On the server a feature uses another only through its queries module and tables (docs/LAYOUT).',
+    },
+  ]),
+);
 
 export default tseslint.config(
   {
@@ -36,6 +60,7 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
       'import-x/no-cycle': ['error', { maxDepth: 3 }],
+      'import-x/no-restricted-paths': ['error', { zones: featureBoundaryZones }],
       // Fastify plugins are async by contract even when they only register routes.
       '@typescript-eslint/require-await': 'off',
     },

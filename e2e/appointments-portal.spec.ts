@@ -121,7 +121,7 @@ test.describe('appointments', () => {
     await moving.card.getByRole('button', { name: /Reschedule/ }).click();
     const dialog = page.getByRole('dialog', { name: 'Reschedule Appointment' });
     await dialog.getByRole('button', { name: 'Reschedule' }).click();
-    await expect(dialog.getByRole('alert')).toHaveText(['is required', 'is required']);
+    await expect(dialog.getByRole('alert')).toHaveText(['New date is required', 'New time is required']);
     const newDate = freeWeekday(75);
     await dialog.getByLabel('New date').fill(newDate);
     await choose(page, dialog.getByLabel('New time'), '2:30 PM');
@@ -153,7 +153,12 @@ test.describe('appointments', () => {
     await page.getByRole('button', { name: 'New Appointment' }).click();
     const dialog = page.getByRole('dialog', { name: 'New Appointment' });
     await dialog.getByRole('button', { name: 'Book Appointment' }).click();
-    await expect(dialog.getByRole('alert')).toHaveText(['is required', 'is required', 'is required', 'is required']);
+    await expect(dialog.getByRole('alert')).toHaveText([
+      'Patient is required',
+      'Provider is required',
+      'Reason is required',
+      'Time is required',
+    ]);
 
     // Any patient but the demo patient, whose own visits the portal test checks.
     const patient = dialog.getByRole('combobox', { name: 'Patient' });

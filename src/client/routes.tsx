@@ -16,7 +16,7 @@ function comingSoon(title: string, subtitle?: string): ScreenComponent {
 
 /** One page per screen of shared/access.ts, each loaded with its screen (route-level code splitting). */
 const PAGES: Record<ScreenPath, ScreenComponent> = {
-  '/home': lazy(() => import('@/features/dashboard/ui/HomePage')),
+  '/home': lazy(() => import('./pages/HomeRoute')),
   '/patient-portal': lazy(() => import('@/features/portal/ui/PatientPortalPage')),
   '/patients': lazy(() => import('@/features/patients/ui/PatientsPage')),
   '/appointments': lazy(() => import('@/features/appointments/ui/AppointmentsPage')),

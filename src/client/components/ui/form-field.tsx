@@ -23,7 +23,8 @@ export function FormField({
   label: string;
   error?: string;
   hint?: string;
-  children: (control: FieldControlProps) => ReactNode;
+  /** The control, or a function that receives the props tying a control to the label, hint and error. */
+  children: ReactNode | ((control: FieldControlProps) => ReactNode);
 }) {
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
@@ -31,14 +32,16 @@ export function FormField({
   return (
     <div className="space-y-1.5">
       <Label htmlFor={id}>{label}</Label>
-      {children({ id, 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy })}
+      {typeof children === 'function'
+        ? children({ id, 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy })
+        : children}
       {hint && (
         <p id={hintId} className="text-xs text-muted-foreground">
           {hint}
         </p>
       )}
       {error && (
-        <p id={errorId} className="text-sm font-medium text-destructive">
+        <p id={errorId} className="text-sm font-medium text-destructive" role="alert">
           {fieldMessage(label, error)}
         </p>
       )}
@@ -50,4 +53,9 @@ export function FormField({
 export function fieldMessage(label: string, message: string): string {
   if (/^(is|are|must|may|cannot|can't|should|does|do)\b/.test(message)) return `${label} ${message}`;
   return message.charAt(0).toUpperCase() + message.slice(1);
+}
+
+/** Props that tie a control placed inside a FormField (as a plain child) to its error. */
+export function invalidProps(id: string, error: string | undefined) {
+  return error ? { 'aria-invalid': true as const, 'aria-describedby': `${id}-error` } : {};
 }

@@ -199,7 +199,7 @@ describe('AppointmentsPage', () => {
       within(dialog)
         .getAllByRole('alert')
         .map((a) => a.textContent),
-    ).toEqual(['is required', 'is required']);
+    ).toEqual(['New date is required', 'New time is required']);
     expect(within(dialog).getByLabelText('New date').getAttribute('aria-invalid')).toBe('true');
     expect(calls.some((c) => c.method === 'PATCH')).toBe(false);
 

@@ -23,7 +23,7 @@ import {
   type NewAppointment,
 } from '../appointments.schema';
 import { useCreateAppointment, usePracticeHours, useProviders, type PatientName } from './appointments.api';
-import { FormField, invalidProps } from './FormField';
+import { FormField, invalidProps } from '@/client/components/ui/form-field';
 import { PatientPicker } from './PatientPicker';
 import { TimeSelect } from './TimeSelect';
 import { showServerErrors } from './form-errors';

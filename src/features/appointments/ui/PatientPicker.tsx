@@ -2,7 +2,7 @@ import { useEffect, useId, useState, type KeyboardEvent } from 'react';
 import { Input } from '@/client/components/ui/input';
 import { cn } from '@/client/lib/cn';
 import { usePatientNames, type PatientName } from './appointments.api';
-import { invalidProps } from './FormField';
+import { invalidProps } from '@/client/components/ui/form-field';
 
 const SEARCH_PAUSE_MS = 250;
 

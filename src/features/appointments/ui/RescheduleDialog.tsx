@@ -22,7 +22,7 @@ import {
   type Reschedule,
 } from '../appointments.schema';
 import { usePracticeHours, useReschedule } from './appointments.api';
-import { FormField, invalidProps } from './FormField';
+import { FormField, invalidProps } from '@/client/components/ui/form-field';
 import { TimeSelect } from './TimeSelect';
 import { showServerErrors } from './form-errors';
 

@@ -1,7 +1,7 @@
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/client/components/ui/select';
 import { formatTime12, practiceSlots } from '../appointments.schema';
 import { usePracticeHours } from './appointments.api';
-import { invalidProps } from './FormField';
+import { invalidProps } from '@/client/components/ui/form-field';
 
 /** The practice's bookable start times (Settings → Practice), shown in 12-hour form (R 012). */
 export function TimeSelect({

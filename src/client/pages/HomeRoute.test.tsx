@@ -2,8 +2,8 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '@/client/lib/query-client';
-import type { DashboardSummary } from '../dashboard.schema';
-import HomePage from './HomePage';
+import type { DashboardSummary } from '@/features/dashboard/dashboard.schema';
+import HomeRoute from './HomeRoute';
 
 const nurseSummary: DashboardSummary = {
   today: '2026-11-22',
@@ -23,7 +23,7 @@ const nurseSummary: DashboardSummary = {
 function renderHome(role: 'guest' | 'nurse_manager') {
   return render(
     <QueryClientProvider client={createQueryClient()}>
-      <HomePage role={role} />
+      <HomeRoute role={role} />
     </QueryClientProvider>,
   );
 }
@@ -32,7 +32,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('HomePage', () => {
+describe('HomeRoute', () => {
   it('gives the guest the landing with both actions and calls no dashboard endpoint (SPEC 6)', () => {
     const fetchMock = vi.fn();
     vi.stubGlobal('fetch', fetchMock);

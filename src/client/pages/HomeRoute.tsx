@@ -4,9 +4,14 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/cli
 import { PageHeader } from '@/client/components/layout/PageHeader';
 import { RegisterDialog } from '@/features/auth/ui/RegisterDialog';
 import { GuestPayDialog } from '@/features/billing/ui/GuestPayDialog';
-import { DashboardOverview } from './DashboardOverview';
+import { DashboardOverview } from '@/features/dashboard/ui/DashboardOverview';
 
-/** SPEC 2.4: the guest's landing page. It calls no dashboard endpoint (SPEC 6). */
+/**
+ * SPEC 2.4: '/home' is the guest's landing page or the staff dashboard. The guest landing assembles two
+ * features' actions (registration from auth, guest payment from billing), so it lives in the client shell.
+ */
+
+/** The guest's landing page. It calls no dashboard endpoint (SPEC 6). */
 function GuestLanding() {
   return (
     <section>
@@ -39,7 +44,7 @@ function GuestLanding() {
   );
 }
 
-export default function HomePage({ role }: { role: Role }) {
+export default function HomeRoute({ role }: { role: Role }) {
   if (role === 'guest') return <GuestLanding />;
   return <DashboardOverview />;
 }
