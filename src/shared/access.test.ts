@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  canSearch,
   FIELD_VISIBLE_TO,
   MASKED_FIELDS,
   PERMISSIONS,
@@ -184,5 +185,11 @@ describe('PHI masking (DECISIONS 3)', () => {
 
   it('leaves fields a record does not carry absent', () => {
     expect(maskPatient({ mrn: 'MRN-1' }, 'guest')).toEqual({ mrn: '***-1' });
+  });
+});
+
+describe('canSearch', () => {
+  it('gives the search box only to roles that open a searchable screen', () => {
+    expect(ROLES.filter(canSearch)).toEqual(['nurse_manager', 'doctor', 'billing_admin', 'admin']);
   });
 });

@@ -163,6 +163,13 @@ export function allows(access: RouteAccess, role: Role | null): boolean {
   return can(role, access);
 }
 
+/** SPEC 5: global search covers these screens' records; a role that opens none of them has no search box. */
+export const SEARCHABLE_SCREENS = ['/patients', '/appointments', '/claims'] as const satisfies readonly ScreenPath[];
+
+export function canSearch(role: Role): boolean {
+  return SEARCHABLE_SCREENS.some((screen) => canOpen(role, screen));
+}
+
 /** DECISIONS 1: MFA is required for every role but guest. */
 export function requiresMfa(role: Role): boolean {
   return role !== 'guest';

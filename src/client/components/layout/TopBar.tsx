@@ -1,5 +1,5 @@
 import { LogOut, PanelLeft } from 'lucide-react';
-import { roleLabel, type Role } from '@/shared/access';
+import { canSearch, roleLabel, type Role } from '@/shared/access';
 import { Button } from '@/client/components/ui/button';
 import { GlobalSearch } from '@/features/search/ui/GlobalSearch';
 import { RoleIcon } from './RoleIcon';
@@ -18,7 +18,7 @@ export function TopBar({ role, onLogout, loggingOut }: { role: Role; onLogout: (
       >
         <PanelLeft className="size-5" aria-hidden="true" />
       </Button>
-      <GlobalSearch />
+      {canSearch(role) && <GlobalSearch />}
       <div className="ml-auto flex items-center gap-3">
         <span className="flex items-center gap-2 text-sm font-medium capitalize" data-testid="current-role">
           <RoleIcon role={role} className="size-4" />

@@ -478,9 +478,18 @@ export async function seedDemoClinic(db: Db, options: { today: string; seed?: nu
     for (let i = 0; i < 350; i += 1) {
       encounter(r.pick(active), addDays(today, -r.int(1, 365)), r.chance(0.35) ? r.pick([14, 30, 60, 90]) : null);
     }
+    // Lapsed patients: their last visit asked for a follow-up that is now overdue, mostly by days or weeks
+    // (a worklist that is worked), some by months; a few also have an older visit before it.
     for (const patientId of lapsed) {
-      encounter(patientId, addDays(today, -r.int(75, 365)), r.pick([14, 30, 60]));
-      if (r.chance(0.3)) encounter(patientId, addDays(today, -r.int(75, 365)), null);
+      const followUpDays = r.pick([7, 14, 30, 60]);
+      const overdueBy = r.weighted([
+        [r.int(1, 14), 40],
+        [r.int(15, 45), 35],
+        [r.int(46, 180), 25],
+      ] as const);
+      const visitDaysAgo = followUpDays + overdueBy;
+      encounter(patientId, addDays(today, -visitDaysAgo), followUpDays);
+      if (r.chance(0.3)) encounter(patientId, addDays(today, -(visitDaysAgo + r.int(30, 200))), null);
     }
     encounterValues.sort((a, b) => a.encounterDate.localeCompare(b.encounterDate));
     await insertChunked(tx, encounters, encounterValues);
