@@ -1,0 +1,46 @@
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { ChartCard } from './ChartCard';
+
+const table = {
+  columns: [{ header: 'Payer' }, { header: 'Denied', numeric: true }],
+  rows: [
+    ['Aetna', '12'],
+    ['Cigna', '7'],
+  ],
+};
+
+describe('ChartCard', () => {
+  it('gives the chart a title and its data as a table that screen readers always reach', async () => {
+    const user = userEvent.setup();
+    render(
+      <ChartCard title="Denials by Payer" empty={false} table={table}>
+        <canvas />
+      </ChartCard>,
+    );
+    expect(screen.getByRole('heading', { name: 'Denials by Payer' })).toBeTruthy();
+    expect(screen.getByRole('img', { name: /Denials by Payer chart/ })).toBeTruthy();
+    const dataTable = screen.getByRole('table', { name: 'Denials by Payer' });
+    expect(dataTable.className).toBe('sr-only');
+    expect(screen.getByRole('cell', { name: 'Aetna' })).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Show data' }));
+    expect(dataTable.className).not.toBe('sr-only');
+    expect(screen.getByRole('button', { name: 'Hide data' }).getAttribute('aria-expanded')).toBe('true');
+  });
+
+  it('shows the empty text instead of a chart when there is no data', () => {
+    render(
+      <ChartCard
+        title="Top Denial Reasons"
+        empty
+        emptyText="No denials in this period"
+        table={{ columns: [], rows: [] }}
+      >
+        <canvas data-testid="chart" />
+      </ChartCard>,
+    );
+    expect(screen.getByText('No denials in this period')).toBeTruthy();
+    expect(screen.queryByTestId('chart')).toBeNull();
+  });
+});

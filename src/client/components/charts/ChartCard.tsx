@@ -1,0 +1,111 @@
+import { useId, useState, type ReactNode } from 'react';
+import { Button } from '@/client/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/client/components/ui/card';
+import { Skeleton } from '@/client/components/ui/skeleton';
+import './chart-setup';
+
+export interface ChartTableColumn {
+  header: string;
+  /** Right-aligned numbers read better in a data table. */
+  numeric?: boolean;
+}
+
+export interface ChartCardProps {
+  title: string;
+  description?: string;
+  loading?: boolean;
+  /** True when there is nothing to draw: the card then shows `emptyText` instead of an empty chart. */
+  empty: boolean;
+  emptyText?: string;
+  /**
+   * The chart's data as a table: screen readers get it instead of the canvas, and sighted keyboard users
+   * can open it ('Show data'). Cells are already formatted for reading.
+   */
+  table: { columns: ChartTableColumn[]; rows: ReactNode[][] };
+  /** The chart itself (react-chartjs-2 element). */
+  children: ReactNode;
+  height?: number;
+}
+
+/**
+ * Every chart of the product sits in one of these (issue 4, point 6): a title, an empty state instead of
+ * an error on empty data, and a text alternative — the same numbers as a table.
+ */
+export function ChartCard({
+  title,
+  description,
+  loading = false,
+  empty,
+  emptyText = 'No data for this period',
+  table,
+  children,
+  height = 280,
+}: ChartCardProps) {
+  const tableId = useId();
+  const [showTable, setShowTable] = useState(false);
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle as="h2">{title}</CardTitle>
+        {description && <CardDescription>{description}</CardDescription>}
+      </CardHeader>
+      <CardContent>
+        {loading ? (
+          <Skeleton className="w-full" style={{ height }} aria-label={`Loading ${title}`} />
+        ) : empty ? (
+          <p
+            className="flex items-center justify-center rounded-md border border-dashed text-muted-foreground"
+            style={{ height }}
+          >
+            {emptyText}
+          </p>
+        ) : (
+          <>
+            {/* For screen readers the canvas is a picture whose data is the table that follows. */}
+            <div
+              role="img"
+              aria-label={`${title} chart; its data follows as a table`}
+              style={{ height, position: 'relative' }}
+            >
+              {children}
+            </div>
+            <Button
+              variant="link"
+              size="sm"
+              className="mt-2 px-0"
+              aria-controls={tableId}
+              aria-expanded={showTable}
+              onClick={() => setShowTable((v) => !v)}
+            >
+              {showTable ? 'Hide data' : 'Show data'}
+            </Button>
+            {/* Always in the accessibility tree; shown on screen on request. */}
+            <table id={tableId} className={showTable ? 'mt-2 w-full text-sm' : 'sr-only'}>
+              <caption className="sr-only">{title}</caption>
+              <thead>
+                <tr className="border-b border-border">
+                  {table.columns.map((c) => (
+                    <th key={c.header} scope="col" className={c.numeric ? 'py-1 text-right' : 'py-1 text-left'}>
+                      {c.header}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {table.rows.map((row, i) => (
+                  <tr key={i} className="border-b border-border/60">
+                    {row.map((cell, j) => (
+                      <td key={j} className={table.columns[j]?.numeric ? 'py-1 text-right tabular-nums' : 'py-1'}>
+                        {cell}
+                      </td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
