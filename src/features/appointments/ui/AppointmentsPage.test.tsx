@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { today } from '@/shared/api';
 import { Toaster, toast } from '@/client/components/ui/toast';
 import { createQueryClient } from '@/client/lib/query-client';
@@ -90,14 +90,6 @@ function renderPage() {
   );
 }
 
-beforeAll(() => {
-  // Radix Select uses pointer capture and scrollIntoView, which jsdom lacks.
-  Object.assign(Element.prototype, {
-    hasPointerCapture: () => false,
-    releasePointerCapture: () => undefined,
-    scrollIntoView: () => undefined,
-  });
-});
 afterEach(() => {
   vi.unstubAllGlobals();
   // Toasts live in a module-level store: start each test without the previous one showing.

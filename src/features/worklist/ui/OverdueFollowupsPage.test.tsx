@@ -2,7 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import Papa from 'papaparse';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '@/client/components/ui/toast';
 import { createQueryClient } from '@/client/lib/query-client';
 import type { OverdueFollowUp } from '../worklist.schema';
@@ -20,13 +20,6 @@ vi.mock('@/client/lib/csv', async (importOriginal) => ({
   downloadCsv: (...args: unknown[]) => downloadCsv(...args) as unknown,
 }));
 
-beforeAll(() => {
-  // Radix Select measures and captures the pointer, which jsdom does not implement.
-  const element = Element.prototype as unknown as Record<string, unknown>;
-  element.hasPointerCapture ??= () => false;
-  element.releasePointerCapture ??= () => {};
-  element.scrollIntoView ??= () => {};
-});
 afterEach(() => {
   apiFetch.mockReset();
   downloadCsv.mockReset();
