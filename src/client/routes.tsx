@@ -51,7 +51,7 @@ function Guard({ role, children }: { role: Role; children: ReactNode }) {
 
 function PageFallback() {
   return (
-    <div className="space-y-4" aria-busy="true" aria-label="Loading">
+    <div role="status" className="space-y-4" aria-busy="true" aria-label="Loading">
       <Skeleton className="h-8 w-64" />
       <Skeleton className="h-32 w-full" />
     </div>
