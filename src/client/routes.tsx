@@ -22,8 +22,8 @@ const PAGES: Record<ScreenPath, ScreenComponent> = {
   '/appointments': lazy(() => import('@/features/appointments/ui/AppointmentsPage')),
   '/overdue-followups': lazy(() => import('@/features/worklist/ui/OverdueFollowupsPage')),
   '/claims': comingSoon('Claims'),
-  '/kpis': comingSoon('Key Performance Indicators'),
-  '/analytics': comingSoon('RCM Analytics'),
+  '/kpis': lazy(() => import('@/features/analytics/ui/KpisPage')),
+  '/analytics': lazy(() => import('@/features/analytics/ui/AnalyticsPage')),
   '/billing': comingSoon('Financial Summary & Billing'),
   '/authorizations': lazy(() => import('@/features/authorizations/ui/AuthorizationsPage')),
   '/compliance': comingSoon('Security and Compliance'),
@@ -51,7 +51,7 @@ function Guard({ role, children }: { role: Role; children: ReactNode }) {
 
 function PageFallback() {
   return (
-    <div className="space-y-4" aria-busy="true" aria-label="Loading">
+    <div role="status" className="space-y-4" aria-busy="true" aria-label="Loading">
       <Skeleton className="h-8 w-64" />
       <Skeleton className="h-32 w-full" />
     </div>

@@ -158,7 +158,7 @@ function QuickStats({ counts }: { counts: DashboardSummary['statusCounts'] }) {
 
 function LoadingOverview() {
   return (
-    <div aria-busy="true" aria-label="Loading dashboard" className="space-y-4">
+    <div role="status" aria-busy="true" aria-label="Loading dashboard" className="space-y-4">
       <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
         {Array.from({ length: 4 }, (_, i) => (
           <Skeleton key={i} className="h-28" />
