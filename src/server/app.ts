@@ -8,6 +8,7 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { analyticsRoutes } from '@/features/analytics/server/analytics.routes';
 import { appointmentsRoutes } from '@/features/appointments/server/appointments.routes';
 import { authRoutes } from '@/features/auth/server/auth.routes';
 import { authorizationsRoutes } from '@/features/authorizations/server/authorizations.routes';
@@ -79,6 +80,7 @@ export async function buildApp(deps: AppDeps, logger?: FastifyBaseLogger): Promi
   await app.register(registrationRoutes(deps));
   await app.register(dashboardRoutes(deps));
   await app.register(billingRoutes(deps));
+  await app.register(analyticsRoutes(deps));
 
   await registerClient(app, deps.config.clientDir);
   return app;

@@ -45,6 +45,10 @@ export const kpiResultSchema = z.object({
   revenueLostCents: z.number().int(),
   /** Outstanding or denied amounts requiring action (the KPIs page's 'Revenue at Risk' card). */
   revenueAtRiskCents: z.number().int(),
+  /** Outstanding A/R as of the period's last day (docs/kpis.md); open denials are part of it. */
+  outstandingArCents: z.number().int(),
+  /** The part of outstanding A/R on claims that stand denied or under appeal. */
+  openDenialsCents: z.number().int(),
 });
 export type KpiResult = z.infer<typeof kpiResultSchema>;
 
@@ -111,7 +115,45 @@ export const providerAnalyticsSchema = z.array(
 );
 export type ProviderAnalytics = z.infer<typeof providerAnalyticsSchema>;
 
+/**
+ * CARC denial reasons in our own words (REFERENCE-DATA). CO-45 (contractual adjustment) and PR-1/2/3
+ * (deductible, coinsurance, copay) are not denials and never appear in denial analytics.
+ */
+export const CARC_DENIAL_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  'CO-4': 'Modifier missing or inconsistent with the procedure',
+  'CO-11': 'Diagnosis inconsistent with the procedure',
+  'CO-15': 'Authorization number missing or invalid',
+  'CO-16': 'Missing information or billing errors',
+  'OA-18': 'Exact duplicate claim or service',
+  'CO-22': 'Another payer may be primary',
+  'CO-27': 'Service after coverage ended',
+  'CO-29': 'Timely filing limit expired',
+  'CO-50': 'Not medically necessary per payer',
+  'CO-96': 'Non-covered charge',
+  'CO-97': 'Bundled into another service already paid',
+  'CO-109': 'Not covered by this payer',
+  'CO-197': 'Precertification or authorization absent',
+  'CO-204': "Not covered under the patient's benefit plan",
+};
+
+/** Whether a CARC code is a denial reason: everything but CO-45 and the PR (patient responsibility) group. */
+export function isDenialReason(code: string): boolean {
+  return code !== 'CO-45' && !code.startsWith('PR-');
+}
+
 export const denialsByReasonSchema = z.array(
   z.object({ reason: z.string(), description: z.string(), count: z.number().int() }),
 );
 export type DenialsByReason = z.infer<typeof denialsByReasonSchema>;
+
+/** The KPIs CSV is built in the browser; this records that it was exported (an audited export). */
+export const kpiExportAuditSchema = z
+  .object({
+    periodDays: z
+      .number()
+      .int()
+      .refine((n) => (KPI_PERIODS as readonly number[]).includes(n), { message: 'must be 7, 30, 60 or 90' }),
+    rows: z.number().int().min(0).max(100),
+  })
+  .strict();
+export type KpiExportAudit = z.infer<typeof kpiExportAuditSchema>;

@@ -1,0 +1,434 @@
+/**
+ * The revenue-cycle KPI engine (SPEC 2.10, 2.11, 3, 9; DECISIONS 5, 7). Every number is aggregated by
+ * PostgreSQL from stored facts; nothing is loaded into JavaScript to be counted. The formulas are written
+ * beside each piece of SQL and, with the cohorts they use, in docs/kpis.md.
+ *
+ * A period of N days ends today (the server's calendar day) and starts N − 1 days earlier, both included.
+ * A KPI whose denominator is zero is null ("No data"). Rates are percentages; KPIs are rounded to one
+ * decimal, AR aging percentages to two.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { today } from '@/shared/api';
+import { record } from '@/features/audit/server/audit.queries';
+import { claimBalanceSql } from '@/features/billing/server/billing.queries';
+import { billingStaffHours, operatingExpenses, payments } from '@/features/billing/server/billing.table';
+import { claims } from '@/features/claims/server/claims.table';
+import { providers } from '@/features/providers/server/providers.table';
+import { encounters } from '@/features/worklist/server/worklist.table';
+import type { RequestContext } from '@/server/context';
+import type { Db, DbOrTx } from '@/server/db/types';
+import {
+  AR_AGING_BUCKETS,
+  CARC_DENIAL_DESCRIPTIONS,
+  type ArAging,
+  type DenialsByReason,
+  type KpiExportAudit,
+  type KpiResult,
+  type ProviderAnalytics,
+} from '../analytics.schema';
+
+export interface Period {
+  days: number;
+  /** First day of the period, YYYY-MM-DD (included). */
+  start: string;
+  /** Last day of the period: today (included). */
+  end: string;
+}
+
+function addDays(date: string, days: number): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+/** The last `days` calendar days, ending today (the server's clock day, as everywhere else). */
+export function periodEndingToday(now: Date, days: number): Period {
+  const end = today(now);
+  return { days, start: addDays(end, -(days - 1)), end };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Definitions shared with other features. Each is written once, here.
+
+/**
+ * DAYS IN A/R OF ONE CLAIM (the claims list's "Days AR"): whole days from the claim's service date to
+ * the day its balance was resolved (claims.resolved_on), or to `asOf` (today) while it is unresolved;
+ * never negative.
+ *
+ *   days_in_ar = greatest(0, least(coalesce(resolved_on, asOf), asOf) − service_date)
+ *
+ * Columns are written as "claims"."…", so use it in a query over the claims table (not an alias).
+ */
+export function daysInArSql(asOf: string): SQL<number> {
+  return sql<number>`greatest(0, least(coalesce(${claims.resolvedOn}, ${asOf}::date), ${asOf}::date) - ${claims.serviceDate})::int`;
+}
+
+/**
+ * A DENIED CLAIM is one whose first adjudication was a denial (claims.denied_on_first_adjudication),
+ * whatever happened next (appeal, payment, write-off). Its reason is a CARC denial code: CO-45 (contractual
+ * adjustment) and PR-1/2/3 (deductible, coinsurance, copay) are never denials.
+ */
+export const deniedClaimSql: SQL<boolean> = sql<boolean>`${claims.deniedOnFirstAdjudication}`;
+
+/** A reason code that is a denial reason (see `isDenialReason` in analytics.schema.ts, the same rule). */
+export const denialReasonSql: SQL<boolean> = sql<boolean>`(${claims.reasonCode} is not null and ${claims.reasonCode} <> 'CO-45' and ${claims.reasonCode} not like 'PR-%')`;
+
+/** Statuses of a claim that stands denied and still needs action (an appeal decision or a write-off). */
+const OPEN_DENIAL_STATUSES = sql`('Denied', 'Appealed')`;
+
+/**
+ * OUTSTANDING A/R, defined once and used by Days in A/R, AR aging, provider Days in A/R and Revenue at
+ * Risk. A claim is an open receivable when it has been submitted, is not resolved (resolved_on is null)
+ * and is neither a Draft nor Written Off. Its outstanding amount is
+ *
+ *   billed − paid by the payer − contractual adjustment − patient payments received (patient and guest)
+ *
+ * never below 0. Denied and appealed claims stay in A/R until paid or written off; a patient share not
+ * yet paid is A/R too. Patient payments follow billing's balance rule (claimBalanceSql).
+ *
+ * Returns a SELECT of (claim_id, provider_id, service_date, status, outstanding_cents), one row per open
+ * receivable with something outstanding, for use as a CTE.
+ */
+export function outstandingArRowsSql(): SQL {
+  const { patientPaidCents } = claimBalanceSql(claims.id, claims.patientResponsibilityCents);
+  return sql`select claim_id, provider_id, service_date, status, outstanding_cents from (
+    select ${claims.id} as claim_id, ${claims.providerId} as provider_id, ${claims.serviceDate} as service_date,
+      ${claims.status} as status,
+      greatest(0, ${claims.billedCents} - ${claims.paidCents} - ${claims.contractualAdjustmentCents} - ${patientPaidCents})::bigint
+        as outstanding_cents
+    from ${claims}
+    where ${claims.resolvedOn} is null and ${claims.submittedOn} is not null
+      and ${claims.status} not in ('Draft', 'Written Off')
+  ) receivable where outstanding_cents > 0`;
+}
+
+/** Patient-side payments received on the claim of the current row, as a lateral join named `pp`. */
+function patientPaidLateral(): SQL {
+  const { patientPaidCents } = claimBalanceSql(claims.id, claims.patientResponsibilityCents);
+  return sql`cross join lateral (select ${patientPaidCents} as patient_paid) pp`;
+}
+
+/** 100 × numerator ÷ denominator, one decimal; null when the denominator is 0. */
+function percent(numerator: SQL, denominator: SQL, decimals = 1): SQL {
+  return sql`round((100.0 * (${numerator}) / nullif(${denominator}, 0))::numeric, ${sql.raw(String(decimals))})::float8`;
+}
+
+function ratio(numerator: SQL, denominator: SQL): SQL {
+  return sql`round(((${numerator})::numeric / nullif(${denominator}, 0))::numeric, 1)::float8`;
+}
+
+function between(column: AnyPgColumn, period: Period): SQL {
+  return sql`${column} between ${period.start}::date and ${period.end}::date`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// KPI result
+
+interface KpiRow {
+  avg_days_ar: number | null;
+  clean_claim_rate: number | null;
+  denial_rate: number | null;
+  net_collection_rate: number | null;
+  first_pass_resolution_rate: number | null;
+  charge_capture_accuracy: number | null;
+  patient_payment_rate: number | null;
+  operating_margin: number | null;
+  billing_cycle_time: number | null;
+  billing_productivity: number | null;
+  total_claims: number;
+  paid_claims: number;
+  denied_claims: number;
+  total_paid_cents: string;
+  total_billed_cents: string;
+  revenue_lost_cents: string;
+  outstanding_ar_cents: string;
+  open_denials_cents: string;
+}
+
+/**
+ * Every KPI of the period in one statement (one consistent snapshot). Cohorts:
+ * - charges: claims with service_date in the period;
+ * - submitted: claims with submitted_on in the period;
+ * - adjudicated: claims with adjudicated_on in the period;
+ * - collections: payments (payer, patient, guest) with received_on in the period;
+ * - outstanding A/R: as of today (outstandingArRowsSql).
+ */
+export async function computeKpis(db: DbOrTx, period: Period): Promise<KpiResult> {
+  const n = period.days;
+  const result = await db.execute<KpiRow & Record<string, unknown>>(sql`
+    with
+    open_ar as (${outstandingArRowsSql()}),
+    -- Charges: every claim whose service date falls in the period (a claim row is a captured charge).
+    charges as (
+      select count(*)::int as total_claims,
+        count(*) filter (where ${claims.status} = 'Paid')::int as paid_claims,
+        count(*) filter (where ${deniedClaimSql})::int as denied_claims,
+        coalesce(sum(${claims.billedCents}), 0)::bigint as billed_cents
+      from ${claims} where ${between(claims.serviceDate, period)}
+    ),
+    submitted as (
+      select count(*)::int as submitted,
+        count(*) filter (where ${claims.cleanSubmission})::int as clean,
+        avg(${claims.submittedOn} - ${claims.serviceDate})::float8 as cycle_days
+      from ${claims} where ${between(claims.submittedOn, period)}
+    ),
+    adjudicated as (
+      select count(*)::int as adjudicated,
+        count(*) filter (where ${deniedClaimSql})::int as denied,
+        -- Resolved on the first submission: accepted clean, not denied, and the adjudication accounted for
+        -- the whole charge (payer paid + contractual adjustment + patient responsibility = billed).
+        count(*) filter (where ${claims.cleanSubmission} and not ${deniedClaimSql}
+          and ${claims.paidCents} + ${claims.contractualAdjustmentCents} + ${claims.patientResponsibilityCents}
+              >= ${claims.billedCents})::int as first_pass,
+        coalesce(sum(${claims.paidCents} + pp.patient_paid), 0)::bigint as collected,
+        coalesce(sum(${claims.billedCents} - ${claims.contractualAdjustmentCents}), 0)::bigint as collectible,
+        coalesce(sum(least(pp.patient_paid, ${claims.patientResponsibilityCents})), 0)::bigint as patient_collected,
+        coalesce(sum(${claims.patientResponsibilityCents}), 0)::bigint as patient_billed
+      from ${claims} ${patientPaidLateral()}
+      where ${between(claims.adjudicatedOn, period)}
+    ),
+    collections as (
+      select coalesce(sum(${payments.amountCents}), 0)::bigint as collected
+      from ${payments} where ${between(payments.receivedOn, period)}
+    ),
+    -- Expenses are stored per month: each month that overlaps the period counts for the share of its days
+    -- inside the period (amount × days in period ÷ days in month). A month with no row makes the margin null.
+    months as (
+      select m::date as month,
+        (least(${period.end}::date, (m + interval '1 month - 1 day')::date)
+          - greatest(${period.start}::date, m::date) + 1)::numeric
+        / ((m + interval '1 month')::date - m::date) as share
+      from generate_series(date_trunc('month', ${period.start}::date), date_trunc('month', ${period.end}::date),
+        interval '1 month') m
+    ),
+    expenses as (
+      select count(*) filter (where e.amount_cents is null)::int as months_missing,
+        coalesce(sum(e.amount_cents * months.share), 0)::float8 as prorated_cents
+      from months left join ${operatingExpenses} e on e.month = months.month
+    ),
+    hours as (
+      select coalesce(sum(${billingStaffHours.hours}), 0)::float8 as hours
+      from ${billingStaffHours} where ${between(billingStaffHours.day, period)}
+    ),
+    visits as (
+      select count(*)::int as completed, count(*) filter (where ${encounters.chargesCaptured})::int as captured
+      from ${encounters} where ${between(encounters.encounterDate, period)}
+    ),
+    receivables as (
+      select coalesce(sum(outstanding_cents), 0)::bigint as outstanding,
+        coalesce(sum(outstanding_cents) filter (where status in ${OPEN_DENIAL_STATUSES}), 0)::bigint as open_denials
+      from open_ar
+    ),
+    -- Revenue lost: what was written off on claims written off in the period (not contractual adjustments).
+    written_off as (
+      select coalesce(sum(greatest(0, ${claims.billedCents} - ${claims.paidCents}
+        - ${claims.contractualAdjustmentCents} - pp.patient_paid)), 0)::bigint as lost
+      from ${claims} ${patientPaidLateral()}
+      where ${claims.status} = 'Written Off' and ${between(claims.resolvedOn, period)}
+    )
+    select
+      -- Days in A/R = outstanding A/R ÷ (charges in the period ÷ N)
+      ${ratio(sql`receivables.outstanding`, sql`(charges.billed_cents::numeric / ${n})`)} as avg_days_ar,
+      -- Clean Claim Rate = clean first submissions ÷ claims submitted in the period
+      ${percent(sql`submitted.clean`, sql`submitted.submitted`)} as clean_claim_rate,
+      -- Denial Rate = denied on first adjudication ÷ claims adjudicated in the period
+      ${percent(sql`adjudicated.denied`, sql`adjudicated.adjudicated`)} as denial_rate,
+      -- Net Collection Rate = (payer paid + patient payments) ÷ (billed − contractual), claims adjudicated in the period
+      ${percent(sql`adjudicated.collected`, sql`adjudicated.collectible`)} as net_collection_rate,
+      -- First Pass Resolution Rate = resolved on first submission ÷ claims adjudicated in the period
+      ${percent(sql`adjudicated.first_pass`, sql`adjudicated.adjudicated`)} as first_pass_resolution_rate,
+      -- Charge Capture Accuracy = encounters with charges captured ÷ completed encounters in the period
+      ${percent(sql`visits.captured`, sql`visits.completed`)} as charge_capture_accuracy,
+      -- Patient Payment Rate = patient payments (capped at each claim's share) ÷ patient responsibility, claims adjudicated in the period
+      ${percent(sql`adjudicated.patient_collected`, sql`adjudicated.patient_billed`)} as patient_payment_rate,
+      -- Operating Margin = (collections − prorated operating expenses) ÷ collections
+      case when expenses.months_missing > 0 then null
+        else ${percent(sql`collections.collected - expenses.prorated_cents`, sql`collections.collected`)} end
+        as operating_margin,
+      -- Billing Cycle Time = average days from service date to submission, claims submitted in the period
+      round(submitted.cycle_days::numeric, 1)::float8 as billing_cycle_time,
+      -- Billing Productivity = claims submitted ÷ billing staff hours in the period
+      ${ratio(sql`submitted.submitted`, sql`hours.hours`)} as billing_productivity,
+      charges.total_claims, charges.paid_claims, charges.denied_claims,
+      collections.collected as total_paid_cents,
+      charges.billed_cents as total_billed_cents,
+      written_off.lost as revenue_lost_cents,
+      receivables.outstanding as outstanding_ar_cents,
+      receivables.open_denials as open_denials_cents
+    from charges, submitted, adjudicated, collections, expenses, hours, visits, receivables, written_off
+  `);
+  const row = result.rows[0];
+  if (!row) throw new Error('the KPI query returned no row');
+  const outstandingArCents = Number(row.outstanding_ar_cents);
+  return {
+    periodDays: period.days,
+    periodStart: period.start,
+    periodEnd: period.end,
+    avgDaysAR: row.avg_days_ar,
+    cleanClaimRate: row.clean_claim_rate,
+    denialRate: row.denial_rate,
+    netCollectionRate: row.net_collection_rate,
+    firstPassResolutionRate: row.first_pass_resolution_rate,
+    chargeCaptureAccuracy: row.charge_capture_accuracy,
+    patientPaymentRate: row.patient_payment_rate,
+    operatingMargin: row.operating_margin,
+    billingCycleTime: row.billing_cycle_time,
+    billingProductivity: row.billing_productivity,
+    totalClaims: row.total_claims,
+    paidClaims: row.paid_claims,
+    deniedClaims: row.denied_claims,
+    totalPaidCents: Number(row.total_paid_cents),
+    totalBilledCents: Number(row.total_billed_cents),
+    revenueLostCents: Number(row.revenue_lost_cents),
+    // Open denials are part of outstanding A/R, so they are counted once.
+    revenueAtRiskCents: outstandingArCents,
+    outstandingArCents,
+    openDenialsCents: Number(row.open_denials_cents),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// AR aging
+
+/**
+ * Outstanding A/R as of today by age (days since the service date): 0–30, 31–60, 61–90, 91–120, 120+.
+ * Each bucket's percentage is of the total outstanding (two decimals; all 0 when nothing is outstanding).
+ */
+export async function computeArAging(db: DbOrTx, now: Date): Promise<ArAging> {
+  const asOf = today(now);
+  const order = sql.join(
+    AR_AGING_BUCKETS.map((bucket, i) => sql`(${bucket}, ${i})`),
+    sql`, `,
+  );
+  const result = await db.execute<{ bucket: string; amount_cents: string; percent: number | null }>(sql`
+    with open_ar as (${outstandingArRowsSql()}),
+    aged as (
+      select case
+          when ${asOf}::date - service_date <= 30 then '0-30'
+          when ${asOf}::date - service_date <= 60 then '31-60'
+          when ${asOf}::date - service_date <= 90 then '61-90'
+          when ${asOf}::date - service_date <= 120 then '91-120'
+          else '120+' end as bucket,
+        outstanding_cents
+      from open_ar
+    ),
+    totals as (
+      select b.bucket, b.ord, coalesce(sum(aged.outstanding_cents), 0)::bigint as amount_cents
+      from (values ${order}) as b(bucket, ord) left join aged on aged.bucket = b.bucket
+      group by b.bucket, b.ord
+    )
+    select bucket, amount_cents,
+      ${percent(sql`amount_cents`, sql`sum(amount_cents) over ()`, 2)} as percent
+    from totals order by ord
+  `);
+  const buckets = result.rows.map((row) => ({
+    bucket: row.bucket as ArAging['buckets'][number]['bucket'],
+    amountCents: Number(row.amount_cents),
+    percent: row.percent ?? 0,
+  }));
+  return { asOf, totalCents: buckets.reduce((sum, b) => sum + b.amountCents, 0), buckets };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Provider analytics
+
+/**
+ * Per provider, the clinic's own formulas restricted to that provider's claims:
+ * - claimCount: claims with a service date in the period;
+ * - totalCollectionsCents: payments received in the period on the provider's claims;
+ * - collectionRate: Net Collection Rate of the provider's claims adjudicated in the period;
+ * - avgDaysAR: Days in A/R = the provider's outstanding A/R ÷ (its charges in the period ÷ N).
+ * Sorted by collections, highest first (then by name).
+ */
+export async function computeProviderAnalytics(db: DbOrTx, period: Period): Promise<ProviderAnalytics> {
+  const result = await db.execute<{
+    provider: string;
+    claim_count: number;
+    total_collections_cents: string;
+    collection_rate: number | null;
+    avg_days_ar: number | null;
+  }>(sql`
+    with open_ar as (${outstandingArRowsSql()}),
+    charges as (
+      select ${claims.providerId} as provider_id, count(*)::int as claim_count,
+        sum(${claims.billedCents})::bigint as billed_cents
+      from ${claims} where ${between(claims.serviceDate, period)} group by ${claims.providerId}
+    ),
+    collections as (
+      select ${claims.providerId} as provider_id, sum(${payments.amountCents})::bigint as collected
+      from ${payments} join ${claims} on ${claims.id} = ${payments.claimId}
+      where ${between(payments.receivedOn, period)} group by ${claims.providerId}
+    ),
+    adjudicated as (
+      select ${claims.providerId} as provider_id,
+        sum(${claims.paidCents} + pp.patient_paid)::bigint as collected,
+        sum(${claims.billedCents} - ${claims.contractualAdjustmentCents})::bigint as collectible
+      from ${claims} ${patientPaidLateral()}
+      where ${between(claims.adjudicatedOn, period)} group by ${claims.providerId}
+    ),
+    receivables as (
+      select provider_id, sum(outstanding_cents)::bigint as outstanding from open_ar group by provider_id
+    )
+    select p.name as provider,
+      coalesce(charges.claim_count, 0) as claim_count,
+      coalesce(collections.collected, 0)::bigint as total_collections_cents,
+      ${percent(sql`adjudicated.collected`, sql`adjudicated.collectible`)} as collection_rate,
+      ${ratio(sql`coalesce(receivables.outstanding, 0)`, sql`(charges.billed_cents::numeric / ${period.days})`)} as avg_days_ar
+    from ${providers} p
+      left join charges on charges.provider_id = p.id
+      left join collections on collections.provider_id = p.id
+      left join adjudicated on adjudicated.provider_id = p.id
+      left join receivables on receivables.provider_id = p.id
+    order by total_collections_cents desc, p.name
+  `);
+  return result.rows.map((row) => ({
+    provider: row.provider,
+    claimCount: row.claim_count,
+    totalCollectionsCents: Number(row.total_collections_cents),
+    collectionRate: row.collection_rate,
+    avgDaysAR: row.avg_days_ar,
+  }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Denials by reason
+
+/**
+ * Denied claims (first adjudication a denial) adjudicated in the period, counted by CARC reason, most
+ * frequent first; CO-45 and PR-* are never listed. The counts add up to the Denial Rate's numerator
+ * (when every denied claim carries its denial code).
+ */
+export async function computeDenialsByReason(db: DbOrTx, period: Period): Promise<DenialsByReason> {
+  const result = await db.execute<{ reason: string; count: number; stored_description: string | null }>(sql`
+    select ${claims.reasonCode} as reason, count(*)::int as count,
+      mode() within group (order by ${claims.denialDescription}) as stored_description
+    from ${claims}
+    where ${deniedClaimSql} and ${denialReasonSql} and ${between(claims.adjudicatedOn, period)}
+    group by ${claims.reasonCode}
+    order by count desc, reason
+  `);
+  return result.rows.map((row) => ({
+    reason: row.reason,
+    description: CARC_DENIAL_DESCRIPTIONS[row.reason] ?? row.stored_description ?? 'Other denial reason',
+    count: row.count,
+  }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Export audit
+
+/** The KPIs CSV is built in the browser (SPEC 7); this records that it was exported. */
+export async function recordKpiExport(db: Db, ctx: RequestContext, input: KpiExportAudit): Promise<void> {
+  await db.transaction((tx) =>
+    record(tx, {
+      actor: ctx.user.email,
+      actorUserId: ctx.user.id,
+      actorRole: ctx.user.role,
+      action: 'export.csv',
+      resource: 'kpis',
+      detail: `kpis_${input.periodDays}d.csv: ${input.rows} KPIs over the last ${input.periodDays} days`,
+      at: ctx.now,
+    }),
+  );
+}
