@@ -140,7 +140,7 @@ export const payerPerformanceSchema = z.object({
       adjudicatedClaims: z.number().int(),
       /** Of those, the ones denied on first adjudication. */
       deniedClaims: z.number().int(),
-      /** deniedClaims ÷ adjudicatedClaims × 100; null when nothing was adjudicated. */
+      /** deniedClaims ÷ adjudicatedClaims × 100, one decimal; null when nothing was adjudicated. */
       denialRate: z.number().nullable(),
     }),
   ),

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { addDays, format, parseISO } from 'date-fns';
-import { asc, desc, eq, sql } from 'drizzle-orm';
+import { asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { formatCents, today } from '@/shared/api';
 import { record, recordNow } from '@/features/audit/server/audit.queries';
@@ -393,23 +393,25 @@ export function billingPeriods(now: Date, days: number) {
   };
 }
 
-function percent(part: number, whole: number): number | null {
-  return whole === 0 ? null : (part * 100) / whole;
+/** 100 × part ÷ whole rounded to one decimal, as the KPI engine rounds its rates; null when whole is 0. */
+function percentSql(part: SQL, whole: SQL): SQL<number | null> {
+  return sql<number | null>`round((100.0 * (${part}) / nullif(${whole}, 0))::numeric, 1)::float8`;
 }
 
 /**
  * Denial rate of a period = claims denied on first adjudication ÷ claims adjudicated in the period
- * (adjudicated_on within it) × 100, over every payer; null when nothing was adjudicated.
+ * (adjudicated_on within it) × 100, over every payer; null when nothing was adjudicated. The same formula
+ * and rounding as the KPI engine's Denial Rate (analytics.queries.ts), which billing cannot import without
+ * an import cycle (analytics reads billing's balance rule).
  */
 async function denialRate(db: Db, period: { start: string; end: string }): Promise<number | null> {
   const [row] = await db
     .select({
-      adjudicated: sql<number>`count(*)::int`,
-      denied: sql<number>`(count(*) filter (where ${claims.deniedOnFirstAdjudication}))::int`,
+      rate: percentSql(sql`count(*) filter (where ${claims.deniedOnFirstAdjudication})`, sql`count(*)`),
     })
     .from(claims)
     .where(sql`${claims.adjudicatedOn} between ${period.start} and ${period.end}`);
-  return percent(row?.denied ?? 0, row?.adjudicated ?? 0);
+  return row?.rate ?? null;
 }
 
 /**
@@ -425,6 +427,7 @@ export async function getPayerPerformance(db: Db, ctx: RequestContext, periodDay
     collections_cents: string;
     adjudicated_claims: number;
     denied_claims: number;
+    denial_rate: number | null;
   }>(sql`
     with adjudicated as (
       select ${claims.payer} as payer, count(*)::int as adjudicated_claims,
@@ -439,7 +442,8 @@ export async function getPayerPerformance(db: Db, ctx: RequestContext, periodDay
       group by ${claims.payer}
     )
     select coalesce(c.payer, a.payer) as payer, coalesce(c.collections_cents, 0)::bigint as collections_cents,
-      coalesce(a.adjudicated_claims, 0)::int as adjudicated_claims, coalesce(a.denied_claims, 0)::int as denied_claims
+      coalesce(a.adjudicated_claims, 0)::int as adjudicated_claims, coalesce(a.denied_claims, 0)::int as denied_claims,
+      ${percentSql(sql`a.denied_claims`, sql`a.adjudicated_claims`)} as denial_rate
     from collected c full join adjudicated a on a.payer = c.payer
     where coalesce(c.payer, a.payer) <> 'Self-Pay'
     order by collections_cents desc, payer asc
@@ -454,7 +458,7 @@ export async function getPayerPerformance(db: Db, ctx: RequestContext, periodDay
       collectionsCents: Number(row.collections_cents),
       adjudicatedClaims: row.adjudicated_claims,
       deniedClaims: row.denied_claims,
-      denialRate: percent(row.denied_claims, row.adjudicated_claims),
+      denialRate: row.denial_rate,
     })),
     denialTrend: {
       currentRate,

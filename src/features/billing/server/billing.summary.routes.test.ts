@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
+import type { KpiResult } from '@/features/analytics/analytics.schema';
 import { BILLING_TOP_LIMIT, type PayerPerformance } from '../billing.schema';
 
 let t: TestApp;
@@ -12,7 +13,7 @@ async function sql<T extends Record<string, unknown>>(text: string, values: unkn
 /** Denial rate over [start, end] computed here: denied on first adjudication ÷ adjudicated in the period. */
 async function denialRate(start: string, end: string): Promise<number | null> {
   const [row] = await sql<{ rate: string | null }>(
-    `select 100.0 * count(*) filter (where denied_on_first_adjudication) / nullif(count(*), 0) as rate
+    `select round(100.0 * count(*) filter (where denied_on_first_adjudication) / nullif(count(*), 0), 1) as rate
      from claims where adjudicated_on between $1 and $2`,
     [start, end],
   );
@@ -58,7 +59,7 @@ describe('GET /api/billing/payer-performance', () => {
       );
       for (const [i, payer] of body.payers.entries()) {
         const row = expected[i]!;
-        expect(payer.denialRate).toBeCloseTo((100 * row.denied) / row.adjudicated, 9);
+        expect(payer.denialRate).toBe(Math.round((1000 * row.denied) / row.adjudicated) / 10);
       }
       const collections = body.payers.map((p) => p.collectionsCents);
       expect(collections).toEqual([...collections].sort((a, b) => b - a));
@@ -72,11 +73,24 @@ describe('GET /api/billing/payer-performance', () => {
     ).json<PayerPerformance>();
     expect(body.denialTrend).toMatchObject({ previousPeriodStart: '2026-09-24', previousPeriodEnd: '2026-10-23' });
     expect(body.periodStart).toBe('2026-10-24');
-    expect(body.denialTrend.currentRate).toBeCloseTo((await denialRate('2026-10-24', '2026-11-22'))!, 9);
-    expect(body.denialTrend.previousRate).toBeCloseTo((await denialRate('2026-09-24', '2026-10-23'))!, 9);
+    expect(body.denialTrend.currentRate).toBe(await denialRate('2026-10-24', '2026-11-22'));
+    expect(body.denialTrend.previousRate).toBe(await denialRate('2026-09-24', '2026-10-23'));
     // The demo clinic denies some claims in both periods, so the comparison is between two real numbers.
     expect(body.denialTrend.currentRate).toBeGreaterThan(0);
     expect(body.denialTrend.previousRate).toBeGreaterThan(0);
+  });
+
+  it("shows the same denial rate as the KPI engine's Denial Rate for the period", async () => {
+    for (const periodDays of [7, 30, 60, 90]) {
+      const performance = (
+        await billing.request({ method: 'GET', url: `/api/billing/payer-performance?periodDays=${periodDays}` })
+      ).json<PayerPerformance>();
+      const kpis = (
+        await billing.request({ method: 'GET', url: `/api/claims/analytics/kpis?periodDays=${periodDays}` })
+      ).json<KpiResult>();
+      expect(performance.periodStart).toBe(kpis.periodStart);
+      expect(performance.denialTrend.currentRate, String(periodDays)).toBe(kpis.denialRate);
+    }
   });
 
   it('gives a payer with nothing adjudicated in the period no denial rate rather than 0 %', async () => {
