@@ -317,7 +317,7 @@ export default function BillingPage() {
         />
         {kpis.isError && <ErrorText what="the summary" error={kpis.error} />}
         <SummaryCards periodDays={periodDays} kpis={kpis.data} performance={payers.data} />
-        <div className="mb-6 grid gap-6 xl:grid-cols-2">
+        <div className="mb-6 grid gap-6 2xl:grid-cols-2">
           <TableCard
             title="Top Providers by Revenue"
             description={`The ${BILLING_TOP_LIMIT} providers with the most collections, ${period}.`}
@@ -332,7 +332,9 @@ export default function BillingPage() {
                 getRowId={(p) => p.provider}
                 loading={providers.isLoading}
                 emptyMessage="No collections in this period"
-                footer={(shown) => `Top ${shown} providers by collections`}
+                footer={(shown) =>
+                  providers.isLoading ? 'Loading providers…' : `Top ${shown} providers by collections`
+                }
               />
             )}
           </TableCard>
@@ -350,7 +352,7 @@ export default function BillingPage() {
                 getRowId={(p) => p.payer}
                 loading={payers.isLoading}
                 emptyMessage="No payer activity in this period"
-                footer={(shown) => `Top ${shown} payers by collections`}
+                footer={(shown) => (payers.isLoading ? 'Loading payers…' : `Top ${shown} payers by collections`)}
               />
             )}
           </TableCard>
