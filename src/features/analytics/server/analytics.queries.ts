@@ -147,10 +147,11 @@ interface KpiRow {
 }
 
 /**
- * Every KPI of the period in one statement (one consistent snapshot). Cohorts:
- * - charges: claims with service_date in the period;
+ * Every KPI of the period in one statement (one consistent snapshot). Cohorts (docs/kpis.md):
+ * - charges: claims with service_date in the period (a claim row is a captured charge);
  * - submitted: claims with submitted_on in the period;
- * - adjudicated: claims with adjudicated_on in the period;
+ * - adjudicated: claims with adjudicated_on in the period (when the payer's answer, the contractual
+ *   adjustment and the patient responsibility are known), with the payments received on them to date;
  * - collections: payments (payer, patient, guest) with received_on in the period;
  * - outstanding A/R: as of today (outstandingArRowsSql).
  */
@@ -160,9 +161,10 @@ export async function computeKpis(db: DbOrTx, period: Period): Promise<KpiResult
     with
     open_ar as (${outstandingArRowsSql()}),
     -- Charges: every claim whose service date falls in the period (a claim row is a captured charge).
+    -- Of those claims, how many stand paid (in full or in part) and how many were denied (docs/kpis.md).
     charges as (
       select count(*)::int as total_claims,
-        count(*) filter (where ${claims.status} = 'Paid')::int as paid_claims,
+        count(*) filter (where ${claims.status} in ('Paid', 'Partially Paid'))::int as paid_claims,
         count(*) filter (where ${deniedClaimSql})::int as denied_claims,
         coalesce(sum(${claims.billedCents}), 0)::bigint as billed_cents
       from ${claims} where ${between(claims.serviceDate, period)}
@@ -188,6 +190,7 @@ export async function computeKpis(db: DbOrTx, period: Period): Promise<KpiResult
       from ${claims} ${patientPaidLateral()}
       where ${between(claims.adjudicatedOn, period)}
     ),
+    -- Collections: every payment received in the period (payer remittances and patient payments).
     collections as (
       select coalesce(sum(${payments.amountCents}), 0)::bigint as collected
       from ${payments} where ${between(payments.receivedOn, period)}
@@ -234,13 +237,15 @@ export async function computeKpis(db: DbOrTx, period: Period): Promise<KpiResult
       ${percent(sql`submitted.clean`, sql`submitted.submitted`)} as clean_claim_rate,
       -- Denial Rate = denied on first adjudication ÷ claims adjudicated in the period
       ${percent(sql`adjudicated.denied`, sql`adjudicated.adjudicated`)} as denial_rate,
-      -- Net Collection Rate = (payer paid + patient payments) ÷ (billed − contractual), claims adjudicated in the period
+      -- Net Collection Rate = (payer paid + patient payments received) ÷ (billed − contractual adjustment),
+      -- claims adjudicated in the period
       ${percent(sql`adjudicated.collected`, sql`adjudicated.collectible`)} as net_collection_rate,
       -- First Pass Resolution Rate = resolved on first submission ÷ claims adjudicated in the period
       ${percent(sql`adjudicated.first_pass`, sql`adjudicated.adjudicated`)} as first_pass_resolution_rate,
       -- Charge Capture Accuracy = encounters with charges captured ÷ completed encounters in the period
       ${percent(sql`visits.captured`, sql`visits.completed`)} as charge_capture_accuracy,
-      -- Patient Payment Rate = patient payments (capped at each claim's share) ÷ patient responsibility, claims adjudicated in the period
+      -- Patient Payment Rate = patient payments received (at most each claim's share) ÷ patient
+      -- responsibility, claims adjudicated in the period
       ${percent(sql`adjudicated.patient_collected`, sql`adjudicated.patient_billed`)} as patient_payment_rate,
       -- Operating Margin = (collections − prorated operating expenses) ÷ collections
       case when expenses.months_missing > 0 then null

@@ -26,6 +26,8 @@ export const payments = pgTable(
     check('payments_source_check', oneOf(t.source, PAYMENT_SOURCES)),
     index('payments_patient_idx').on(t.patientId),
     index('payments_received_idx').on(t.receivedOn),
+    // Payments per claim: balances and the KPI engine sum a claim's patient payments.
+    index('payments_claim_idx').on(t.claimId),
   ],
 );
 

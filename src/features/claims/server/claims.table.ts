@@ -59,6 +59,11 @@ export const claims = pgTable(
     index('claims_payer_idx').on(t.payer, t.serviceDate),
     index('claims_status_idx').on(t.status),
     index('claims_provider_idx').on(t.providerId),
+    // KPI engine (features/analytics): period cohorts by submission and adjudication day, and the open
+    // receivables (outstanding A/R) without scanning resolved claims.
+    index('claims_analytics_submitted_idx').on(t.submittedOn),
+    index('claims_analytics_adjudicated_idx').on(t.adjudicatedOn),
+    index('claims_analytics_open_ar_idx').on(t.serviceDate).where(sql.raw('resolved_on is null')),
   ],
 );
 

@@ -31,5 +31,7 @@ export const encounters = pgTable(
     check('encounters_type_check', oneOf(t.encounterType, ENCOUNTER_TYPES)),
     index('encounters_follow_up_idx').on(t.followUpDue),
     index('encounters_patient_idx').on(t.patientId, t.encounterDate),
+    // Charge Capture Accuracy (features/analytics) counts the encounters of a period.
+    index('encounters_date_idx').on(t.encounterDate),
   ],
 );

@@ -6,8 +6,6 @@ import { users } from '@/features/auth/server/auth.table';
 import { appointments } from '@/features/appointments/server/appointments.table';
 import { recordMany, type AuditInput } from '@/features/audit/server/audit.queries';
 import { authorizations } from '@/features/authorizations/server/authorizations.table';
-import { billingStaffHours, operatingExpenses, payments } from '@/features/billing/server/billing.table';
-import { claimAppeals, claims } from '@/features/claims/server/claims.table';
 import { complianceGaps } from '@/features/compliance/server/compliance.table';
 import { patients } from '@/features/patients/server/patients.table';
 import { providers } from '@/features/providers/server/providers.table';
@@ -22,20 +20,18 @@ import {
   CHIEF_COMPLAINTS,
   CLINICAL_NOTES,
   COMPLIANCE_GAPS,
-  DENIALS,
   DIAGNOSES,
   FIRST_NAMES,
   LAST_NAMES,
   MEDICATIONS,
   PAYER_MIX,
-  PROCEDURES,
   PROVIDERS,
 } from './demo-data';
+import { seedClaimsAndFinances } from './demo-claims';
 import { addDays, daysBetween, isWeekday, Random } from './random';
 
 export const DEFAULT_SEED = 20_261_122;
 const PATIENT_COUNT = 200;
-const CLAIM_COUNT = 3000;
 /** Patients with no visit booked in the scheduling window: their follow-ups fall overdue. */
 const LAPSED_PATIENTS = 50;
 const SLOTS = Array.from(
@@ -196,245 +192,17 @@ export async function seedDemoClinic(db: Db, options: { today: string; seed?: nu
     book(demoPatientId, addDays(today, 41), 'Scheduled', 'Annual physical');
     await insertChunked(tx, appointments, appointmentValues);
 
-    // Claims over 18 months with the stored facts the KPI engine needs.
-    const claimValues: (typeof claims.$inferInsert)[] = [];
-    const paymentValues: {
-      patientId: number;
-      claimIndex: number;
-      amountCents: number;
-      source: 'payer' | 'patient';
-      receivedOn: string;
-    }[] = [];
-    const appealNotes: { index: number; reason: string; note: string }[] = [];
-    const claimPatients = [...Array.from({ length: 6 }, () => demoPatientId)];
-    while (claimPatients.length < CLAIM_COUNT) claimPatients.push(r.pick(patientIds));
-    claimPatients.forEach((patientId, index) => {
-      let serviceDate = addDays(today, -r.int(1, 548));
-      while (!isWeekday(serviceDate)) serviceDate = addDays(serviceDate, -1);
-      const payerInfo = r.weighted(PAYER_MIX.map((p) => [p, p.weight] as const));
-      const procedure = r.weighted(PROCEDURES.map((p) => [p, p.weight] as const));
-      const billed = procedure.cents;
-      const accountNumber = `ACC-${serviceDate.slice(0, 4)}-${String(100000 + index).padStart(6, '0')}`;
-      const base = {
-        patientId,
-        providerId: r.pick(providerIds),
-        accountNumber,
-        procedureCode: procedure.code,
-        payer: payerInfo.payer,
-        serviceDate,
-        billedCents: billed,
-      };
-      const lag = r.weighted([
-        [0, 10],
-        [1, 35],
-        [2, 25],
-        [3, 14],
-        [4, 8],
-        [5, 5],
-        [6, 3],
-      ] as const);
-      const submittedOn = addDays(serviceDate, lag);
-      if (submittedOn > today) {
-        claimValues.push({ ...base, status: 'Draft', cleanSubmission: true });
-        return;
-      }
-      const cleanSubmission = !r.chance(0.055);
-      const adjudicatedOn = addDays(submittedOn, r.int(10, 40) + (cleanSubmission ? 0 : 14));
-      if (payerInfo.payer === 'Self-Pay') {
-        // No payer: the whole charge is the patient's, less the practice's self-pay discount.
-        const discount = Math.round(billed * 0.3);
-        const due = billed - discount;
-        const paidOn = addDays(submittedOn, r.int(5, 40));
-        const pays = paidOn <= today && r.chance(0.75);
-        if (pays)
-          paymentValues.push({ patientId, claimIndex: index, amountCents: due, source: 'patient', receivedOn: paidOn });
-        claimValues.push({
-          ...base,
-          submittedOn,
-          adjudicatedOn: submittedOn,
-          resolvedOn: pays ? paidOn : null,
-          contractualAdjustmentCents: discount,
-          patientResponsibilityCents: due,
-          status: pays ? 'Paid' : 'Pending',
-          reasonCode: 'PR-2',
-          cleanSubmission,
-        });
-        return;
-      }
-      if (adjudicatedOn > today) {
-        claimValues.push({
-          ...base,
-          submittedOn,
-          status: daysBetween(submittedOn, today) < 7 ? 'Submitted' : 'Pending',
-          cleanSubmission,
-        });
-        return;
-      }
-      const denied = r.chance(payerInfo.denialRate);
-      if (denied) {
-        const denial = r.weighted(DENIALS.map((d) => [d, d.weight] as const));
-        const outcome = r.weighted([
-          ['Denied', 55],
-          ['Appealed', 22],
-          ['Paid', 13],
-          ['Written Off', 10],
-        ] as const);
-        const common = {
-          ...base,
-          submittedOn,
-          adjudicatedOn,
-          reasonCode: denial.code,
-          remarkCode: denial.remark,
-          denialDescription: denial.description,
-          cleanSubmission,
-          deniedOnFirstAdjudication: true,
-        };
-        if (outcome === 'Paid') {
-          // Overturned on appeal and paid later; the first-adjudication denial stays a fact.
-          const allowed = Math.round(billed * (0.6 + r.next() * 0.2));
-          const paidOn = addDays(adjudicatedOn, r.int(20, 45));
-          if (paidOn <= today) {
-            paymentValues.push({
-              patientId,
-              claimIndex: index,
-              amountCents: allowed,
-              source: 'payer',
-              receivedOn: paidOn,
-            });
-            claimValues.push({
-              ...common,
-              status: 'Paid',
-              paidCents: allowed,
-              contractualAdjustmentCents: billed - allowed,
-              resolvedOn: paidOn,
-            });
-            appealNotes.push({
-              index,
-              reason: 'Corrected claim with documentation',
-              note: `Overturned after appeal of ${denial.code}.`,
-            });
-            return;
-          }
-        }
-        if (outcome === 'Written Off') {
-          claimValues.push({
-            ...common,
-            status: 'Written Off',
-            resolvedOn: addDays(adjudicatedOn, r.int(30, 90)) > today ? today : addDays(adjudicatedOn, r.int(30, 90)),
-          });
-          return;
-        }
-        claimValues.push({ ...common, status: outcome === 'Appealed' ? 'Appealed' : 'Denied' });
-        if (outcome === 'Appealed') {
-          appealNotes.push({
-            index,
-            reason: 'Medical records attached',
-            note: `Appealing ${denial.code}: ${denial.description.toLowerCase()}.`,
-          });
-        }
-        return;
-      }
-      const allowed = Math.round(billed * (0.55 + r.next() * 0.25));
-      const contractual = billed - allowed;
-      const patientShare = r.chance(0.55) ? Math.round(allowed * (0.1 + r.next() * 0.2)) : 0;
-      const partial = r.chance(0.08);
-      const payerPaid = partial ? Math.round((allowed - patientShare) * 0.6) : allowed - patientShare;
-      paymentValues.push({
-        patientId,
-        claimIndex: index,
-        amountCents: payerPaid,
-        source: 'payer',
-        receivedOn: adjudicatedOn,
-      });
-      let resolvedOn: string | null = partial ? null : adjudicatedOn;
-      if (patientShare > 0) {
-        resolvedOn = null;
-        const paidOn = addDays(adjudicatedOn, r.int(5, 45));
-        if (paidOn <= today && r.chance(0.82)) {
-          const full = r.chance(0.8);
-          paymentValues.push({
-            patientId,
-            claimIndex: index,
-            amountCents: full ? patientShare : Math.max(1, Math.round(patientShare / 2)),
-            source: 'patient',
-            receivedOn: paidOn,
-          });
-          if (full && !partial) resolvedOn = paidOn;
-        }
-      }
-      const reasonCode =
-        patientShare > 0
-          ? r.weighted([
-              ['PR-1', 3],
-              ['PR-2', 4],
-              ['PR-3', 5],
-            ] as const)
-          : 'CO-45';
-      claimValues.push({
-        ...base,
-        submittedOn,
-        adjudicatedOn,
-        resolvedOn,
-        paidCents: payerPaid,
-        contractualAdjustmentCents: contractual,
-        patientResponsibilityCents: patientShare,
-        status: partial ? 'Partially Paid' : 'Paid',
-        reasonCode,
-        cleanSubmission,
-      });
-    });
-    // The demo patient owes something: their newest adjudicated claim keeps an unpaid patient share.
-    const claimIds: number[] = [];
-    for (let i = 0; i < claimValues.length; i += 1000) {
-      const ids = await tx
-        .insert(claims)
-        .values(claimValues.slice(i, i + 1000))
-        .returning({ id: claims.id });
-      claimIds.push(...ids.map((c) => c.id));
-    }
-    await insertChunked(
-      tx,
-      payments,
-      paymentValues.map(({ claimIndex, ...p }) => ({
-        ...p,
-        claimId: claimIds[claimIndex] ?? null,
-        reference: p.source === 'payer' ? `ERA-${claimIndex + 1}` : '',
-      })),
-    );
+    // Claims, payments, operating expenses and billing staff hours (their own random stream).
     const billingAdmin = userByRole.get('billing_admin');
-    await insertChunked(
-      tx,
-      claimAppeals,
-      appealNotes.map((a) => ({
-        claimId: claimIds[a.index] ?? 0,
-        reason: a.reason,
-        note: a.note,
-        createdBy: billingAdmin?.id ?? null,
-      })),
-    );
-
-    // Operating expenses per month (about 85% of the month's collections) and billing staff hours per weekday.
-    const collectionsByMonth = new Map<string, number>();
-    for (const p of paymentValues) {
-      const month = `${p.receivedOn.slice(0, 7)}-01`;
-      collectionsByMonth.set(month, (collectionsByMonth.get(month) ?? 0) + p.amountCents);
-    }
-    const expenseRows: (typeof operatingExpenses.$inferInsert)[] = [];
-    for (let m = 18; m >= 0; m -= 1) {
-      const d = new Date(`${today.slice(0, 7)}-01T00:00:00Z`);
-      d.setUTCMonth(d.getUTCMonth() - m);
-      const month = d.toISOString().slice(0, 10);
-      const collected = collectionsByMonth.get(month) ?? 1_500_000;
-      expenseRows.push({ month, amountCents: Math.round(collected * (0.8 + r.next() * 0.1)) });
-    }
-    await insertChunked(tx, operatingExpenses, expenseRows);
-    // A small clinic's part-time biller: well under an hour a day for ~170 claims a month.
-    const hoursRows: (typeof billingStaffHours.$inferInsert)[] = [];
-    for (let offset = -548; offset <= 0; offset += 1) {
-      const day = addDays(today, offset);
-      if (isWeekday(day)) hoursRows.push({ day, hours: (0.28 + r.next() * 0.1).toFixed(2) });
-    }
-    await insertChunked(tx, billingStaffHours, hoursRows);
+    const seeded = await seedClaimsAndFinances(tx, {
+      today,
+      seed: options.seed ?? DEFAULT_SEED,
+      patientIds,
+      demoPatientId,
+      providerIds,
+      appealedBy: billingAdmin?.id ?? null,
+    });
+    const claimIds = seeded.claimIds;
 
     // Prior authorizations requested over the last 30 days.
     const nurse = userByRole.get('nurse_manager');
@@ -472,7 +240,7 @@ export async function seedDemoClinic(db: Db, options: { today: string; seed?: nu
         chiefComplaint: r.pick(CHIEF_COMPLAINTS),
         diagnosis: r.sample(DIAGNOSES, r.int(1, 3)),
         followUpDue: followUpDays === null ? null : addDays(encounterDate, followUpDays),
-        chargesCaptured: !r.chance(0.03),
+        chargesCaptured: !r.chance(0.015),
       });
     };
     for (let i = 0; i < 350; i += 1) {
@@ -612,8 +380,8 @@ export async function seedDemoClinic(db: Db, options: { today: string; seed?: nu
       users: userRows.length,
       appointments: appointmentValues.length,
       claims: claimIds.length,
-      payments: paymentValues.length,
-      claimAppeals: appealNotes.length,
+      payments: seeded.payments,
+      claimAppeals: seeded.appeals,
       authorizations: authorizationValues.length,
       encounters: encounterValues.length,
       auditEntries: auditInputs.length,

@@ -1,0 +1,305 @@
+import type { PgTable } from 'drizzle-orm/pg-core';
+import { billingStaffHours, operatingExpenses, payments } from '@/features/billing/server/billing.table';
+import { claimAppeals, claims } from '@/features/claims/server/claims.table';
+import type { Tx } from '../types';
+import { DENIALS, PAYER_MIX, PROCEDURES } from './demo-data';
+import { addDays, daysBetween, isWeekday, Random } from './random';
+
+const CLAIM_COUNT = 3000;
+/** How far back claims go (18 months). */
+const HISTORY_DAYS = 548;
+/**
+ * A worked A/R: denials and payer underpayments adjudicated longer ago than this have been dealt with
+ * (overturned and paid, corrected, or written off); only recent ones still stand open.
+ */
+const WORKED_AFTER_DAYS = 90;
+/** Claims, payments, expenses and hours draw from their own stream: tuning them never reshuffles the rest. */
+const FINANCE_STREAM = 0x5eed_c1a1;
+
+export interface SeededClaims {
+  claimIds: number[];
+  payments: number;
+  appeals: number;
+}
+
+async function insertChunked<T extends PgTable>(tx: Tx, table: T, rows: T['$inferInsert'][]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 1000) await tx.insert(table).values(rows.slice(i, i + 1000));
+}
+
+interface PaymentDraft {
+  patientId: number;
+  claimIndex: number;
+  amountCents: number;
+  source: 'payer' | 'patient';
+  receivedOn: string;
+}
+
+/**
+ * The demo clinic's claims over 18 months with the stored facts the KPI engine computes from, the
+ * payments on them, operating expenses per month and billing staff hours per weekday. Tuned so that over
+ * the last 30 days most KPIs sit near their SPEC 9 targets, some above and some below (docs/kpis.md):
+ * submission lag of 0–6 days, adjudication 7–30 days later (two weeks more after a rejected first
+ * submission), first-pass denials at each payer's rate, copays mostly collected at the visit, other
+ * patient shares mostly paid within two weeks of the statement.
+ */
+export async function seedClaimsAndFinances(
+  tx: Tx,
+  options: {
+    today: string;
+    seed: number;
+    patientIds: readonly number[];
+    demoPatientId: number;
+    providerIds: readonly number[];
+    appealedBy: number | null;
+  },
+): Promise<SeededClaims> {
+  const r = new Random((options.seed ^ FINANCE_STREAM) >>> 0);
+  const { today, patientIds, demoPatientId, providerIds } = options;
+  const claimValues: (typeof claims.$inferInsert)[] = [];
+  const paymentValues: PaymentDraft[] = [];
+  const appealNotes: { index: number; reason: string; note: string }[] = [];
+  const claimPatients = [...Array.from({ length: 6 }, () => demoPatientId)];
+  while (claimPatients.length < CLAIM_COUNT) claimPatients.push(r.pick(patientIds));
+
+  claimPatients.forEach((patientId, index) => {
+    let serviceDate = addDays(today, -r.int(1, HISTORY_DAYS));
+    while (!isWeekday(serviceDate)) serviceDate = addDays(serviceDate, -1);
+    const payerInfo = r.weighted(PAYER_MIX.map((p) => [p, p.weight] as const));
+    const procedure = r.weighted(PROCEDURES.map((p) => [p, p.weight] as const));
+    const billed = procedure.cents;
+    const accountNumber = `ACC-${serviceDate.slice(0, 4)}-${String(100000 + index).padStart(6, '0')}`;
+    const base = {
+      patientId,
+      providerId: r.pick(providerIds),
+      accountNumber,
+      procedureCode: procedure.code,
+      payer: payerInfo.payer,
+      serviceDate,
+      billedCents: billed,
+    };
+    const pay = (amountCents: number, source: PaymentDraft['source'], receivedOn: string) =>
+      paymentValues.push({ patientId, claimIndex: index, amountCents, source, receivedOn });
+    const lag = r.weighted([
+      [0, 10],
+      [1, 35],
+      [2, 25],
+      [3, 14],
+      [4, 8],
+      [5, 5],
+      [6, 3],
+    ] as const);
+    const submittedOn = addDays(serviceDate, lag);
+    if (submittedOn > today) {
+      claimValues.push({ ...base, status: 'Draft', cleanSubmission: true });
+      return;
+    }
+    const cleanSubmission = !r.chance(0.04);
+    const adjudicatedOn = addDays(submittedOn, r.int(7, 30) + (cleanSubmission ? 0 : 14));
+
+    if (payerInfo.payer === 'Self-Pay') {
+      // No payer: the whole charge is the patient's, less the practice's self-pay discount.
+      const discount = Math.round(billed * 0.3);
+      const due = billed - discount;
+      // Most self-pay patients settle at the front desk on the day; others pay the statement within a month.
+      const paidOn = r.chance(0.6) ? serviceDate : addDays(submittedOn, r.int(3, 30));
+      const pays = paidOn <= today && r.chance(0.85);
+      if (pays) pay(due, 'patient', paidOn);
+      claimValues.push({
+        ...base,
+        submittedOn,
+        adjudicatedOn: submittedOn,
+        resolvedOn: pays ? paidOn : null,
+        contractualAdjustmentCents: discount,
+        patientResponsibilityCents: due,
+        status: pays ? 'Paid' : 'Pending',
+        reasonCode: 'PR-2',
+        cleanSubmission,
+      });
+      return;
+    }
+    if (adjudicatedOn > today) {
+      claimValues.push({
+        ...base,
+        submittedOn,
+        status: daysBetween(submittedOn, today) < 7 ? 'Submitted' : 'Pending',
+        cleanSubmission,
+      });
+      return;
+    }
+    const worked = daysBetween(adjudicatedOn, today) > WORKED_AFTER_DAYS;
+
+    if (r.chance(payerInfo.denialRate)) {
+      const denial = r.weighted(DENIALS.map((d) => [d, d.weight] as const));
+      const outcome = worked
+        ? r.weighted([
+            ['Paid', 70],
+            ['Written Off', 30],
+          ] as const)
+        : r.weighted([
+            ['Denied', 35],
+            ['Appealed', 25],
+            ['Paid', 30],
+            ['Written Off', 10],
+          ] as const);
+      const common = {
+        ...base,
+        submittedOn,
+        adjudicatedOn,
+        reasonCode: denial.code,
+        remarkCode: denial.remark,
+        denialDescription: denial.description,
+        cleanSubmission,
+        deniedOnFirstAdjudication: true,
+      };
+      const appeal = () =>
+        appealNotes.push({
+          index,
+          reason: 'Medical records attached',
+          note: `Appealing ${denial.code}: ${denial.description.toLowerCase()}.`,
+        });
+      if (outcome === 'Paid') {
+        // Overturned on appeal and paid later; the first-adjudication denial stays a fact.
+        const allowed = Math.round(billed * (0.6 + r.next() * 0.2));
+        const paidOn = addDays(adjudicatedOn, r.int(14, 45));
+        if (paidOn > today) {
+          claimValues.push({ ...common, status: 'Appealed' });
+          appeal();
+          return;
+        }
+        pay(allowed, 'payer', paidOn);
+        claimValues.push({
+          ...common,
+          status: 'Paid',
+          paidCents: allowed,
+          contractualAdjustmentCents: billed - allowed,
+          resolvedOn: paidOn,
+        });
+        appealNotes.push({
+          index,
+          reason: 'Corrected claim with documentation',
+          note: `Overturned after appeal of ${denial.code}.`,
+        });
+        return;
+      }
+      if (outcome === 'Written Off') {
+        const writtenOff = addDays(adjudicatedOn, r.int(20, 60));
+        claimValues.push({ ...common, status: 'Written Off', resolvedOn: writtenOff > today ? today : writtenOff });
+        return;
+      }
+      claimValues.push({ ...common, status: outcome });
+      if (outcome === 'Appealed') appeal();
+      return;
+    }
+
+    const allowed = Math.round(billed * (0.55 + r.next() * 0.25));
+    const contractual = billed - allowed;
+    const share = r.weighted([
+      ['none', 45],
+      ['PR-3', 22],
+      ['PR-2', 18],
+      ['PR-1', 15],
+    ] as const);
+    // A copay is a flat amount; coinsurance about a fifth of the allowed amount; a deductible a larger part.
+    const patientShare =
+      share === 'none'
+        ? 0
+        : share === 'PR-3'
+          ? Math.min(allowed, r.pick([2000, 2500, 3000, 4000]))
+          : Math.round(allowed * (share === 'PR-2' ? 0.2 : 0.2 + r.next() * 0.4));
+    const partial = !worked && r.chance(0.03);
+    const payerPaid = partial ? Math.round((allowed - patientShare) * 0.6) : allowed - patientShare;
+    // A copay can cover a cheap service entirely: then the payer pays nothing.
+    if (payerPaid > 0) pay(payerPaid, 'payer', adjudicatedOn);
+    let patientPaidInFullOn: string | null = patientShare === 0 ? adjudicatedOn : null;
+    if (share === 'PR-3') {
+      // Copays are collected at the front desk on the day of the visit.
+      if (r.chance(0.95)) {
+        pay(patientShare, 'patient', serviceDate);
+        patientPaidInFullOn = adjudicatedOn;
+      }
+    } else if (patientShare > 0) {
+      const paidOn = addDays(adjudicatedOn, r.int(2, 14));
+      if (paidOn <= today && r.chance(0.92)) {
+        const full = r.chance(0.93);
+        pay(full ? patientShare : Math.max(1, Math.round(patientShare / 2)), 'patient', paidOn);
+        if (full) patientPaidInFullOn = paidOn;
+      }
+    }
+    claimValues.push({
+      ...base,
+      submittedOn,
+      adjudicatedOn,
+      resolvedOn: partial ? null : patientPaidInFullOn,
+      paidCents: payerPaid,
+      contractualAdjustmentCents: contractual,
+      patientResponsibilityCents: patientShare,
+      status: partial ? 'Partially Paid' : 'Paid',
+      reasonCode: share === 'none' ? 'CO-45' : share,
+      cleanSubmission,
+    });
+  });
+
+  const claimIds: number[] = [];
+  for (let i = 0; i < claimValues.length; i += 1000) {
+    const ids = await tx
+      .insert(claims)
+      .values(claimValues.slice(i, i + 1000))
+      .returning({ id: claims.id });
+    claimIds.push(...ids.map((c) => c.id));
+  }
+  await insertChunked(
+    tx,
+    payments,
+    paymentValues.map(({ claimIndex, ...p }) => ({
+      ...p,
+      claimId: claimIds[claimIndex] ?? null,
+      reference: p.source === 'payer' ? `ERA-${claimIndex + 1}` : '',
+    })),
+  );
+  await insertChunked(
+    tx,
+    claimAppeals,
+    appealNotes.map((a) => ({
+      claimId: claimIds[a.index] ?? 0,
+      reason: a.reason,
+      note: a.note,
+      createdBy: options.appealedBy,
+    })),
+  );
+
+  await insertChunked(tx, operatingExpenses, expenseRows(r, today, paymentValues));
+  // A small clinic's part-time biller: well under an hour a day for ~170 claims a month.
+  const hoursRows: (typeof billingStaffHours.$inferInsert)[] = [];
+  for (let offset = -HISTORY_DAYS; offset <= 0; offset += 1) {
+    const day = addDays(today, offset);
+    if (isWeekday(day)) hoursRows.push({ day, hours: (0.32 + r.next() * 0.1).toFixed(2) });
+  }
+  await insertChunked(tx, billingStaffHours, hoursRows);
+
+  return { claimIds, payments: paymentValues.length, appeals: appealNotes.length };
+}
+
+function monthStart(today: string, monthsBack: number): string {
+  const d = new Date(`${today.slice(0, 7)}-01T00:00:00Z`);
+  d.setUTCMonth(d.getUTCMonth() - monthsBack);
+  return d.toISOString().slice(0, 10);
+}
+
+/**
+ * Operating expenses for each of the last 19 months (the current one included): 81–87% of a typical
+ * month's collections (the mean of the last twelve complete months), so the margin hovers around its 15%
+ * target whatever day the seed runs.
+ */
+function expenseRows(r: Random, today: string, paymentValues: readonly PaymentDraft[]) {
+  const collectionsByMonth = new Map<string, number>();
+  for (const p of paymentValues) {
+    const month = `${p.receivedOn.slice(0, 7)}-01`;
+    collectionsByMonth.set(month, (collectionsByMonth.get(month) ?? 0) + p.amountCents);
+  }
+  const completeMonths = Array.from({ length: 12 }, (_, i) => collectionsByMonth.get(monthStart(today, i + 1)) ?? 0);
+  const typicalMonth = completeMonths.reduce((sum, c) => sum + c, 0) / completeMonths.length;
+  return Array.from({ length: 19 }, (_, i) => ({
+    month: monthStart(today, 18 - i),
+    amountCents: Math.round(typicalMonth * (0.81 + r.next() * 0.06)),
+  }));
+}
