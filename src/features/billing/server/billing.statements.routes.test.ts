@@ -249,6 +249,20 @@ describe('GET /api/portal/statement', () => {
 });
 
 describe('POST /api/portal/payments', () => {
+  beforeAll(async () => {
+    // Whatever the seed left open, Maria gets three more patient shares to pay, on claims of different
+    // ages that the payer has paid in full: the allocation then has several claims to spread over.
+    const opened = await sql<{ id: number }>(
+      `update claims c set patient_responsibility_cents = share.cents, resolved_on = null
+       from (select id, (array[5000, 4200, 3100])[row_number() over (order by service_date, id)] as cents
+             from claims where patient_id = $1 and status = 'Paid' and patient_responsibility_cents = 0
+             order by service_date, id limit 3) share
+       where c.id = share.id returning c.id`,
+      [mariaId],
+    );
+    expect(opened).toHaveLength(3);
+  });
+
   it('refuses 0, a negative, a fractional or a too large amount with a 400 naming amountCents, writing nothing', async () => {
     const { amountDueCents } = await expectedTotals(mariaId);
     const paymentsBefore = await count('select count(*) as n from payments');
