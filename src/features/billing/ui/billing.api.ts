@@ -27,21 +27,23 @@ export function useGuestPayment() {
   });
 }
 
-// Staff: Financial Summary & Billing. The KPI and provider numbers come from the analytics endpoints.
+// Staff: Financial Summary & Billing. The KPI and provider numbers come from the analytics endpoints; the
+// query keys are the analytics screens' own, so /kpis, /analytics and /billing share one cached answer.
+const ANALYTICS_PATH = '/api/claims/analytics';
 
 export function useBillingKpis(periodDays: number) {
   return useQuery({
-    queryKey: ['/api/claims/analytics/kpis', { periodDays }],
-    queryFn: ({ signal }) => apiFetch<KpiResult>(`/api/claims/analytics/kpis?periodDays=${periodDays}`, { signal }),
+    queryKey: [ANALYTICS_PATH, 'kpis', periodDays],
+    queryFn: ({ signal }) => apiFetch<KpiResult>(`${ANALYTICS_PATH}/kpis?periodDays=${periodDays}`, { signal }),
     placeholderData: keepPreviousData,
   });
 }
 
 export function useProviderAnalytics(periodDays: number) {
   return useQuery({
-    queryKey: ['/api/claims/analytics/provider', { periodDays }],
+    queryKey: [ANALYTICS_PATH, 'provider', periodDays],
     queryFn: ({ signal }) =>
-      apiFetch<ProviderAnalytics>(`/api/claims/analytics/provider?periodDays=${periodDays}`, { signal }),
+      apiFetch<ProviderAnalytics>(`${ANALYTICS_PATH}/provider?periodDays=${periodDays}`, { signal }),
     placeholderData: keepPreviousData,
   });
 }
