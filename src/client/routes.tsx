@@ -17,14 +17,14 @@ function comingSoon(title: string, subtitle?: string): ScreenComponent {
 /** One page per screen of shared/access.ts, each loaded with its screen (route-level code splitting). */
 const PAGES: Record<ScreenPath, ScreenComponent> = {
   '/home': lazy(() => import('./pages/HomeRoute')),
-  '/patient-portal': lazy(() => import('@/features/portal/ui/PatientPortalPage')),
+  '/patient-portal': lazy(() => import('./pages/PatientPortalRoute')),
   '/patients': lazy(() => import('@/features/patients/ui/PatientsPage')),
   '/appointments': lazy(() => import('@/features/appointments/ui/AppointmentsPage')),
   '/overdue-followups': lazy(() => import('@/features/worklist/ui/OverdueFollowupsPage')),
   '/claims': comingSoon('Claims'),
   '/kpis': lazy(() => import('@/features/analytics/ui/KpisPage')),
   '/analytics': lazy(() => import('@/features/analytics/ui/AnalyticsPage')),
-  '/billing': comingSoon('Financial Summary & Billing'),
+  '/billing': lazy(() => import('@/features/billing/ui/BillingPage')),
   '/authorizations': lazy(() => import('@/features/authorizations/ui/AuthorizationsPage')),
   '/compliance': comingSoon('Security and Compliance'),
   '/audit': comingSoon('Audit Log'),

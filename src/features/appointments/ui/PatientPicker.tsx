@@ -1,24 +1,7 @@
-import { useEffect, useId, useState, type KeyboardEvent } from 'react';
-import { Input } from '@/client/components/ui/input';
-import { cn } from '@/client/lib/cn';
+import { SearchCombobox } from '@/client/components/ui/search-combobox';
 import { usePatientNames, type PatientName } from './appointments.api';
-import { invalidProps } from '@/client/components/ui/form-field';
 
-const SEARCH_PAUSE_MS = 250;
-
-function useSettledValue(value: string, pauseMs: number): string {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), pauseMs);
-    return () => clearTimeout(timer);
-  }, [value, pauseMs]);
-  return settled;
-}
-
-/**
- * A searchable patient picker (WAI-ARIA combobox with a listbox popup): type part of a name, choose with
- * the mouse or with the arrow keys and Enter. Only names travel; no other PHI is needed to book.
- */
+/** The booking dialog's patient picker: only names travel; no other PHI is needed to book. */
 export function PatientPicker({
   id,
   value,
@@ -30,91 +13,16 @@ export function PatientPicker({
   onChange: (patient: PatientName | null) => void;
   error?: string;
 }) {
-  const listId = useId();
-  const [text, setText] = useState(value?.name ?? '');
-  const [open, setOpen] = useState(false);
-  const [active, setActive] = useState(0);
-  const search = useSettledValue(text.trim(), SEARCH_PAUSE_MS);
-  const names = usePatientNames(search);
-  const options = names.data ?? [];
-  const activeOption = open ? options[Math.min(active, options.length - 1)] : undefined;
-
-  const choose = (patient: PatientName) => {
-    onChange(patient);
-    setText(patient.name);
-    setOpen(false);
-  };
-
-  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
-      event.preventDefault();
-      if (!open) return setOpen(true);
-      const step = event.key === 'ArrowDown' ? 1 : -1;
-      setActive((i) => (options.length === 0 ? 0 : (i + step + options.length) % options.length));
-    } else if (event.key === 'Enter' && open && activeOption) {
-      event.preventDefault();
-      choose(activeOption);
-    } else if (event.key === 'Escape' && open) {
-      // Close the list, not the dialog around it.
-      event.preventDefault();
-      event.stopPropagation();
-      setOpen(false);
-    }
-  };
-
   return (
-    <div className="relative">
-      <Input
-        id={id}
-        role="combobox"
-        autoComplete="off"
-        placeholder="Search patients by name"
-        aria-autocomplete="list"
-        aria-expanded={open}
-        aria-controls={listId}
-        aria-activedescendant={activeOption ? `${listId}-${activeOption.id}` : undefined}
-        value={text}
-        onChange={(event) => {
-          setText(event.target.value);
-          setActive(0);
-          setOpen(true);
-          if (value) onChange(null);
-        }}
-        onClick={() => setOpen(true)}
-        onBlur={() => setOpen(false)}
-        onKeyDown={onKeyDown}
-        {...invalidProps(id, error)}
-      />
-      {open && (
-        <div className="absolute z-50 mt-1 w-full rounded-md border border-border bg-card shadow-md">
-          {options.length > 0 && (
-            <ul id={listId} role="listbox" aria-label="Patients" className="max-h-56 overflow-y-auto p-1">
-              {options.map((patient) => (
-                <li
-                  key={patient.id}
-                  id={`${listId}-${patient.id}`}
-                  role="option"
-                  aria-selected={patient.id === activeOption?.id}
-                  className={cn(
-                    'cursor-pointer rounded-sm px-2 py-1.5 text-sm',
-                    patient.id === activeOption?.id && 'bg-accent',
-                  )}
-                  // Keep focus in the input so the list does not close before the click lands.
-                  onMouseDown={(event) => event.preventDefault()}
-                  onClick={() => choose(patient)}
-                >
-                  {patient.name}
-                </li>
-              ))}
-            </ul>
-          )}
-          {options.length === 0 && (
-            <p className="px-3 py-2 text-sm text-muted-foreground" role="status">
-              {names.isFetching ? 'Searching…' : 'No patients found'}
-            </p>
-          )}
-        </div>
-      )}
-    </div>
+    <SearchCombobox
+      id={id}
+      value={value}
+      onChange={onChange}
+      useOptions={usePatientNames}
+      placeholder="Search patients by name"
+      listLabel="Patients"
+      emptyText="No patients found"
+      error={error}
+    />
   );
 }

@@ -1,18 +1,31 @@
 import { randomBytes } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { addDays, format, parseISO } from 'date-fns';
+import { asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { formatCents, today } from '@/shared/api';
 import { record, recordNow } from '@/features/audit/server/audit.queries';
 import { findClaimByAccountAndDob, markPatientBalanceSettled } from '@/features/claims/server/claims.queries';
+import { claims } from '@/features/claims/server/claims.table';
+import { claimStatusSchema } from '@/features/claims/claims.schema';
+import { listPatientNames } from '@/features/patients/server/patients.queries';
+import { patients } from '@/features/patients/server/patients.table';
+import { providers } from '@/features/providers/server/providers.table';
 import type { RequestContext } from '@/server/context';
 import type { Db, DbOrTx, Tx } from '@/server/db/types';
 import { qualified } from '@/server/db/sql-helpers';
 import { HttpError } from '@/server/plugins/errors';
 import {
+  BILLING_PATIENT_SEARCH_LIMIT,
+  BILLING_TOP_LIMIT,
   GUEST_STATEMENT_NOT_FOUND,
+  STAFF_STATEMENT_CLAIM_LIMIT,
+  paymentAmountUpTo,
+  type BillingPatient,
   type GuestPaymentReceipt,
   type GuestStatement,
+  type PayerPerformance,
   type PaymentSource,
+  type Statement,
 } from '../billing.schema';
 import { payments } from './billing.table';
 
@@ -107,8 +120,9 @@ export async function lookupGuestStatement(
   return statement ?? refuseLookup(db, ctx, 'guest.statement.not_found', input.accountNumber);
 }
 
-function receiptReference(): string {
-  return `GP-${randomBytes(5).toString('hex').toUpperCase()}`;
+/** A receipt reference: GP- for guest payments, PP- for payments in the patient portal. */
+function receiptReference(prefix: 'GP' | 'PP'): string {
+  return `${prefix}-${randomBytes(5).toString('hex').toUpperCase()}`;
 }
 
 async function insertPatientSidePayment(
@@ -117,8 +131,8 @@ async function insertPatientSidePayment(
   claim: { id: number; patientId: number },
   amountCents: number,
   source: (typeof PATIENT_SIDE_SOURCES)[number],
-): Promise<string> {
-  const reference = receiptReference();
+  reference: string,
+): Promise<void> {
   await tx.insert(payments).values({
     patientId: claim.patientId,
     claimId: claim.id,
@@ -128,7 +142,6 @@ async function insertPatientSidePayment(
     reference,
     createdBy: ctx.user.id,
   });
-  return reference;
 }
 
 /**
@@ -154,7 +167,8 @@ export async function payAsGuest(
         fields: [{ field: 'amountCents', message: rule }],
       });
     }
-    const reference = await insertPatientSidePayment(tx, ctx, claim, input.amountCents, 'guest');
+    const reference = receiptReference('GP');
+    await insertPatientSidePayment(tx, ctx, claim, input.amountCents, 'guest', reference);
     const after = await claimBalance(tx, claim);
     if (after.amountDueCents === 0) await markPatientBalanceSettled(tx, claim.id, today(ctx.now));
     await record(tx, {
@@ -167,4 +181,290 @@ export async function payAsGuest(
     return { receiptReference: reference, amountPaidCents: input.amountCents, amountDueCents: after.amountDueCents };
   });
   return receipt ?? refuseLookup(db, ctx, 'guest.payment.not_found', input.accountNumber);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Statements (staff and patient), the patient's own payments, and payer performance.
+
+/** Statement totals over every claim of a patient, with the balance rule applied per claim. */
+async function statementTotals(db: DbOrTx, patientId: number) {
+  const balance = claimBalanceSql(claims.id, claims.patientResponsibilityCents);
+  const [row] = await db
+    .select({
+      claimCount: sql<number>`count(*)::int`,
+      totalBilledCents: sql<string>`coalesce(sum(${claims.billedCents}), 0)::bigint`,
+      payerPaidCents: sql<string>`coalesce(sum(${claims.paidCents}), 0)::bigint`,
+      patientPaidCents: sql<string>`coalesce(sum(${balance.patientPaidCents}), 0)::bigint`,
+      amountDueCents: sql<string>`coalesce(sum(${balance.amountDueCents}), 0)::bigint`,
+    })
+    .from(claims)
+    .where(eq(claims.patientId, patientId));
+  const payerPaidCents = Number(row?.payerPaidCents ?? 0);
+  const patientPaidCents = Number(row?.patientPaidCents ?? 0);
+  return {
+    claimCount: row?.claimCount ?? 0,
+    totalBilledCents: Number(row?.totalBilledCents ?? 0),
+    payerPaidCents,
+    patientPaidCents,
+    totalPaidCents: payerPaidCents + patientPaidCents,
+    amountDueCents: Number(row?.amountDueCents ?? 0),
+  };
+}
+
+/** A patient's claims, newest service date first, each with what was paid and what is still due. */
+async function statementClaims(db: DbOrTx, patientId: number, limit: number | null) {
+  const balance = claimBalanceSql(claims.id, claims.patientResponsibilityCents);
+  const query = db
+    .select({
+      id: claims.id,
+      accountNumber: claims.accountNumber,
+      serviceDate: claims.serviceDate,
+      procedure: claims.procedureCode,
+      provider: providers.name,
+      status: claims.status,
+      billedCents: claims.billedCents,
+      paidCents: sql<number>`(${claims.paidCents} + ${balance.patientPaidCents})::int`,
+      amountDueCents: balance.amountDueCents,
+    })
+    .from(claims)
+    .innerJoin(providers, eq(providers.id, claims.providerId))
+    .where(eq(claims.patientId, patientId))
+    .orderBy(desc(claims.serviceDate), desc(claims.id));
+  const rows = limit === null ? await query : await query.limit(limit);
+  return rows.map((row) => ({ ...row, status: claimStatusSchema.parse(row.status) }));
+}
+
+/** The statement of one patient as of `ctx.now`, or null when there is no such patient. */
+async function buildStatement(
+  db: DbOrTx,
+  ctx: RequestContext,
+  patientId: number,
+  claimLimit: number | null,
+): Promise<Statement | null> {
+  const [patient] = await db
+    .select({ id: patients.id, name: patients.name })
+    .from(patients)
+    .where(eq(patients.id, patientId));
+  if (!patient) return null;
+  const [totals, claimRows] = [await statementTotals(db, patientId), await statementClaims(db, patientId, claimLimit)];
+  return {
+    patientId: patient.id,
+    patientName: patient.name,
+    statementDate: today(ctx.now),
+    ...totals,
+    claims: claimRows,
+  };
+}
+
+async function auditStatement(tx: Tx, ctx: RequestContext, statement: Statement, action: string, what: string) {
+  await record(tx, {
+    ...actorOf(ctx),
+    action,
+    resource: `patient/${statement.patientId}/statement`,
+    detail: `${what} (${statement.claimCount} claims, amount due $${formatCents(statement.amountDueCents)})`,
+    patientId: statement.patientId,
+  });
+}
+
+/** The statement generator's picker: names and ids only, at most 20, for roles that open /billing. */
+export async function searchStatementPatients(db: Db, ctx: RequestContext, search: string): Promise<BillingPatient[]> {
+  return listPatientNames(db, ctx, search, BILLING_PATIENT_SEARCH_LIMIT);
+}
+
+const STATEMENT_NOT_FOUND = 'No patient has that id.';
+
+/**
+ * A staff member's statement of one patient (3 most recent claims, totals over all). Reading it is a PHI
+ * read of that patient; exporting it is audited as an export. Both are recorded with the read.
+ */
+export async function getStaffStatement(
+  db: Db,
+  ctx: RequestContext,
+  patientId: number,
+  purpose: 'view' | 'export',
+): Promise<Statement> {
+  const statement = await db.transaction(async (tx) => {
+    // The export carries every claim, so its lines add up to the totals.
+    const found = await buildStatement(tx, ctx, patientId, purpose === 'view' ? STAFF_STATEMENT_CLAIM_LIMIT : null);
+    if (!found) return null;
+    await (purpose === 'view'
+      ? auditStatement(tx, ctx, found, 'statement.view', 'viewed the billing statement')
+      : auditStatement(tx, ctx, found, 'statement.export', 'exported the billing statement as CSV'));
+    return found;
+  });
+  if (!statement) throw new HttpError(404, 'NOT_FOUND', STATEMENT_NOT_FOUND);
+  return statement;
+}
+
+/** The session's linked patient; a patient user without a record has no statement. */
+function ownPatientId(ctx: RequestContext): number {
+  if (ctx.user.patientId === null)
+    throw new HttpError(404, 'NOT_FOUND', 'No patient record is linked to this account.');
+  return ctx.user.patientId;
+}
+
+/**
+ * The signed-in patient's own statement with all their claims (DECISIONS 2: the patient comes from the
+ * session only). Audited as a read (or an export) of their own record.
+ */
+export async function getOwnStatement(db: Db, ctx: RequestContext, purpose: 'view' | 'export'): Promise<Statement> {
+  const patientId = ownPatientId(ctx);
+  const statement = await db.transaction(async (tx) => {
+    const found = await buildStatement(tx, ctx, patientId, null);
+    if (!found) return null;
+    await (purpose === 'view'
+      ? auditStatement(tx, ctx, found, 'statement.view', 'viewed own billing statement in the patient portal')
+      : auditStatement(tx, ctx, found, 'statement.export', 'downloaded own billing statement as CSV'));
+    return found;
+  });
+  if (!statement) throw new HttpError(404, 'NOT_FOUND', 'No patient record is linked to this account.');
+  return statement;
+}
+
+/**
+ * 'Pay Balance' (DECISIONS 4): the signed-in patient pays part or all of their balance. The amount is
+ * spread over the claims with something due, oldest service date first, as payments with source 'patient'
+ * sharing one receipt reference; a claim whose amount due reaches 0 is settled. All of it and its audit
+ * entry happen in one transaction. The patient's claim rows are locked first, so two payments at once
+ * cannot both pass the "at most the balance" check.
+ */
+export async function payOwnBalance(db: Db, ctx: RequestContext, amountCents: number): Promise<Statement> {
+  const patientId = ownPatientId(ctx);
+  return db.transaction(async (tx) => {
+    await tx
+      .select({ id: claims.id })
+      .from(claims)
+      .where(eq(claims.patientId, patientId))
+      .orderBy(asc(claims.id))
+      .for('update');
+    // A new statement after the lock, so balances include any payment that committed while we waited.
+    const balance = claimBalanceSql(claims.id, claims.patientResponsibilityCents);
+    const owed = (
+      await tx
+        .select({ id: claims.id, accountNumber: claims.accountNumber, amountDueCents: balance.amountDueCents })
+        .from(claims)
+        .where(eq(claims.patientId, patientId))
+        .orderBy(asc(claims.serviceDate), asc(claims.id))
+    ).filter((claim) => claim.amountDueCents > 0);
+    const balanceCents = owed.reduce((sum, claim) => sum + claim.amountDueCents, 0);
+    const check = paymentAmountUpTo(balanceCents).safeParse(amountCents);
+    if (!check.success) {
+      const rule = check.error.issues[0]?.message ?? 'is invalid';
+      throw new HttpError(400, 'AMOUNT_TOO_HIGH', `amountCents: ${rule}`, {
+        fields: [{ field: 'amountCents', message: rule }],
+      });
+    }
+    const reference = receiptReference('PP');
+    const day = today(ctx.now);
+    const paidTo: string[] = [];
+    let remaining = amountCents;
+    for (const claim of owed) {
+      if (remaining === 0) break;
+      const part = Math.min(remaining, claim.amountDueCents);
+      await insertPatientSidePayment(tx, ctx, { id: claim.id, patientId }, part, 'patient', reference);
+      if (part === claim.amountDueCents) await markPatientBalanceSettled(tx, claim.id, day);
+      paidTo.push(`${claim.accountNumber} $${formatCents(part)}`);
+      remaining -= part;
+    }
+    await record(tx, {
+      ...actorOf(ctx),
+      action: 'payment.patient',
+      resource: `patient/${patientId}/statement`,
+      detail: `paid $${formatCents(amountCents)} in the patient portal, receipt ${reference}: ${paidTo.join(', ')}`,
+      patientId,
+    });
+    const statement = await buildStatement(tx, ctx, patientId, null);
+    if (!statement) throw new HttpError(404, 'NOT_FOUND', 'No patient record is linked to this account.');
+    return statement;
+  });
+}
+
+function isoDay(date: Date): string {
+  return format(date, 'yyyy-MM-dd');
+}
+
+/** The last `days` calendar days up to and including today, and the period of the same length before it. */
+export function billingPeriods(now: Date, days: number) {
+  const end = today(now);
+  const start = isoDay(addDays(parseISO(end), -(days - 1)));
+  return {
+    current: { start, end },
+    previous: { start: isoDay(addDays(parseISO(start), -days)), end: isoDay(addDays(parseISO(start), -1)) },
+  };
+}
+
+/** 100 × part ÷ whole rounded to one decimal, as the KPI engine rounds its rates; null when whole is 0. */
+function percentSql(part: SQL, whole: SQL): SQL<number | null> {
+  return sql<number | null>`round((100.0 * (${part}) / nullif(${whole}, 0))::numeric, 1)::float8`;
+}
+
+/**
+ * Denial rate of a period = claims denied on first adjudication ÷ claims adjudicated in the period
+ * (adjudicated_on within it) × 100, over every payer; null when nothing was adjudicated. The same formula
+ * and rounding as the KPI engine's Denial Rate (analytics.queries.ts), which billing cannot import without
+ * an import cycle (analytics reads billing's balance rule).
+ */
+async function denialRate(db: Db, period: { start: string; end: string }): Promise<number | null> {
+  const [row] = await db
+    .select({
+      rate: percentSql(sql`count(*) filter (where ${claims.deniedOnFirstAdjudication})`, sql`count(*)`),
+    })
+    .from(claims)
+    .where(sql`${claims.adjudicatedOn} between ${period.start} and ${period.end}`);
+  return row?.rate ?? null;
+}
+
+/**
+ * Payer Performance: the 5 payers that paid the most in the period (payer payments received in it), each
+ * with its denial rate over the claims it adjudicated in the period; and the overall denial rate of this
+ * period against the one before. Self-Pay is the patient, not a payer, so it is not ranked. Computed by
+ * the database.
+ */
+export async function getPayerPerformance(db: Db, ctx: RequestContext, periodDays: number): Promise<PayerPerformance> {
+  const { current, previous } = billingPeriods(ctx.now, periodDays);
+  const ranked = await db.execute<{
+    payer: string;
+    collections_cents: string;
+    adjudicated_claims: number;
+    denied_claims: number;
+    denial_rate: number | null;
+  }>(sql`
+    with adjudicated as (
+      select ${claims.payer} as payer, count(*)::int as adjudicated_claims,
+        (count(*) filter (where ${claims.deniedOnFirstAdjudication}))::int as denied_claims
+      from ${claims}
+      where ${claims.adjudicatedOn} between ${current.start} and ${current.end}
+      group by ${claims.payer}
+    ), collected as (
+      select ${claims.payer} as payer, sum(${payments.amountCents})::bigint as collections_cents
+      from ${payments} join ${claims} on ${claims.id} = ${payments.claimId}
+      where ${payments.source} = 'payer' and ${payments.receivedOn} between ${current.start} and ${current.end}
+      group by ${claims.payer}
+    )
+    select coalesce(c.payer, a.payer) as payer, coalesce(c.collections_cents, 0)::bigint as collections_cents,
+      coalesce(a.adjudicated_claims, 0)::int as adjudicated_claims, coalesce(a.denied_claims, 0)::int as denied_claims,
+      ${percentSql(sql`a.denied_claims`, sql`a.adjudicated_claims`)} as denial_rate
+    from collected c full join adjudicated a on a.payer = c.payer
+    where coalesce(c.payer, a.payer) <> 'Self-Pay'
+    order by collections_cents desc, payer asc
+    limit ${BILLING_TOP_LIMIT}`);
+  const [currentRate, previousRate] = [await denialRate(db, current), await denialRate(db, previous)];
+  return {
+    periodDays,
+    periodStart: current.start,
+    periodEnd: current.end,
+    payers: ranked.rows.map((row) => ({
+      payer: row.payer,
+      collectionsCents: Number(row.collections_cents),
+      adjudicatedClaims: row.adjudicated_claims,
+      deniedClaims: row.denied_claims,
+      denialRate: row.denial_rate,
+    })),
+    denialTrend: {
+      currentRate,
+      previousRate,
+      previousPeriodStart: previous.start,
+      previousPeriodEnd: previous.end,
+    },
+  };
 }

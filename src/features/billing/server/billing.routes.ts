@@ -1,17 +1,33 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorEnvelopeSchema } from '@/shared/api';
+import { z } from 'zod';
+import { errorEnvelopeSchema, idSchema } from '@/shared/api';
+import { periodQuerySchema } from '@/features/analytics/analytics.schema';
 import type { AppDeps } from '@/server/context';
 import { requestContext } from '@/server/request-context';
 import {
+  billingPatientQuerySchema,
+  billingPatientSchema,
+  patientPaymentRequestSchema,
+  payerPerformanceSchema,
+  statementSchema,
   guestPaymentReceiptSchema,
   guestPaymentRequestSchema,
   guestStatementRequestSchema,
   guestStatementSchema,
 } from '../billing.schema';
-import { lookupGuestStatement, payAsGuest } from './billing.queries';
+import {
+  getOwnStatement,
+  getPayerPerformance,
+  getStaffStatement,
+  lookupGuestStatement,
+  payAsGuest,
+  payOwnBalance,
+  searchStatementPatients,
+} from './billing.queries';
 
 const errors = { 400: errorEnvelopeSchema, 404: errorEnvelopeSchema };
+const statementParamsSchema = z.object({ patientId: idSchema });
 
 export function billingRoutes(deps: AppDeps) {
   return async function plugin(app: FastifyInstance) {
@@ -45,6 +61,109 @@ export function billingRoutes(deps: AppDeps) {
       async (request, reply) => {
         const receipt = await payAsGuest(deps.db, requestContext(request, deps), request.body);
         return reply.code(201).send(receipt);
+      },
+    );
+
+    // Staff: the Financial Summary & Billing screen (roles that open /billing).
+    api.get(
+      '/api/billing/payer-performance',
+      {
+        config: { permission: 'billing:read' },
+        schema: {
+          tags: ['billing'],
+          description:
+            'The 5 payers with the most collections in the period, each with its denial rate, and the overall denial rate of this period against the one before.',
+          querystring: periodQuerySchema,
+          response: { 200: payerPerformanceSchema, ...errors },
+        },
+      },
+      (request) => getPayerPerformance(deps.db, requestContext(request, deps), request.query.periodDays),
+    );
+    api.get(
+      '/api/billing/patients',
+      {
+        config: { permission: 'billing:read' },
+        schema: {
+          tags: ['billing'],
+          description:
+            'Patients whose name contains the text (names and ids only, at most 20), for the statement generator.',
+          querystring: billingPatientQuerySchema,
+          response: { 200: z.array(billingPatientSchema), ...errors },
+        },
+      },
+      (request) => searchStatementPatients(deps.db, requestContext(request, deps), request.query.search),
+    );
+    api.get(
+      '/api/billing/statements/:patientId',
+      {
+        config: { permission: 'billing:read' },
+        schema: {
+          tags: ['billing'],
+          description:
+            "A patient's statement: totals over every claim and the 3 most recent claims. Audited as a PHI read.",
+          params: statementParamsSchema,
+          response: { 200: statementSchema, ...errors },
+        },
+      },
+      (request) => getStaffStatement(deps.db, requestContext(request, deps), request.params.patientId, 'view'),
+    );
+    api.post(
+      '/api/billing/statements/:patientId/export',
+      {
+        config: { permission: 'billing:read' },
+        schema: {
+          tags: ['billing'],
+          description:
+            "The full statement (every claim) for 'Export Statement'; the CSV is made in the browser. Audited as an export.",
+          params: statementParamsSchema,
+          response: { 200: statementSchema, ...errors },
+        },
+      },
+      (request) => getStaffStatement(deps.db, requestContext(request, deps), request.params.patientId, 'export'),
+    );
+
+    // The patient's My Billing. No route reads an id: the patient is the session's (DECISIONS 2).
+    api.get(
+      '/api/portal/statement',
+      {
+        config: { permission: 'portal:read' },
+        schema: {
+          tags: ['portal', 'billing'],
+          description:
+            "The signed-in patient's own statement with all their claims. Audited as a read of their record.",
+          response: { 200: statementSchema, ...errors },
+        },
+      },
+      (request) => getOwnStatement(deps.db, requestContext(request, deps), 'view'),
+    );
+    api.post(
+      '/api/portal/statement/export',
+      {
+        config: { permission: 'portal:read' },
+        schema: {
+          tags: ['portal', 'billing'],
+          description:
+            "The signed-in patient's statement for 'Download Statement' (CSV made in the browser). Audited as an export.",
+          response: { 200: statementSchema, ...errors },
+        },
+      },
+      (request) => getOwnStatement(deps.db, requestContext(request, deps), 'export'),
+    );
+    api.post(
+      '/api/portal/payments',
+      {
+        config: { permission: 'portal:pay' },
+        schema: {
+          tags: ['portal', 'billing'],
+          description:
+            "Pays part or all of the signed-in patient's balance, oldest service date first; answers the new statement.",
+          body: patientPaymentRequestSchema,
+          response: { 201: statementSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const statement = await payOwnBalance(deps.db, requestContext(request, deps), request.body.amountCents);
+        return reply.code(201).send(statement);
       },
     );
   };

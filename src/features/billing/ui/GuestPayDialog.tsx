@@ -4,7 +4,6 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { format, parseISO } from 'date-fns';
 import { CheckCircle2, CreditCard } from 'lucide-react';
-import { formatCents } from '@/shared/api';
 import { ApiError } from '@/client/lib/api-client';
 import { Button } from '@/client/components/ui/button';
 import {
@@ -26,23 +25,13 @@ import {
   type GuestStatementRequest,
 } from '../billing.schema';
 import { useGuestPayment, useGuestStatementLookup } from './billing.api';
+import { centsToDollarsInput, dollarsToCents, money } from './billing.money';
 
 const lookupFormSchema = guestStatementRequestSchema.extend({
   dob: z.string().min(1, 'is required').pipe(guestStatementRequestSchema.shape.dob),
 });
 type LookupInput = z.input<typeof lookupFormSchema>;
 type LookupValues = z.output<typeof lookupFormSchema>;
-
-/** Dollars as typed ('25', '25.5', '25.50') to cents; anything else is not an amount. */
-function dollarsToCents(text: string): number | null {
-  const match = /^\s*\$?(\d{1,7})(?:\.(\d{1,2}))?\s*$/.exec(text);
-  if (!match) return null;
-  return Number(match[1]) * 100 + Number((match[2] ?? '0').padEnd(2, '0'));
-}
-
-function money(cents: number) {
-  return `$${formatCents(cents)}`;
-}
 
 function Row({ term, children, strong }: { term: string; children: ReactNode; strong?: boolean }) {
   return (
@@ -138,7 +127,7 @@ function PaymentForm({
   });
   const form = useForm<{ amount: string }, unknown, { amount: number }>({
     resolver: zodResolver(amountSchema),
-    defaultValues: { amount: formatCents(due).replace(/,/g, '') },
+    defaultValues: { amount: centsToDollarsInput(due) },
   });
   const submit = form.handleSubmit(({ amount }) =>
     pay.mutate(

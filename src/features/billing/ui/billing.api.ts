@@ -1,10 +1,15 @@
-import { useMutation } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/client/lib/api-client';
+import type { KpiResult, ProviderAnalytics } from '@/features/analytics/analytics.schema';
 import type {
+  BillingPatient,
   GuestPaymentReceipt,
   GuestPaymentRequest,
   GuestStatement,
   GuestStatementRequest,
+  PatientPaymentRequest,
+  PayerPerformance,
+  Statement,
 } from '../billing.schema';
 
 /** Pay Bill as Guest, step 1. A POST: the date of birth must not travel in a URL (logs, history). */
@@ -19,5 +24,90 @@ export function useGuestPayment() {
   return useMutation({
     mutationFn: (body: GuestPaymentRequest) =>
       apiFetch<GuestPaymentReceipt>('/api/guest/payments', { method: 'POST', body }),
+  });
+}
+
+// Staff: Financial Summary & Billing. The KPI and provider numbers come from the analytics endpoints; the
+// query keys are the analytics screens' own, so /kpis, /analytics and /billing share one cached answer.
+const ANALYTICS_PATH = '/api/claims/analytics';
+
+export function useBillingKpis(periodDays: number) {
+  return useQuery({
+    queryKey: [ANALYTICS_PATH, 'kpis', periodDays],
+    queryFn: ({ signal }) => apiFetch<KpiResult>(`${ANALYTICS_PATH}/kpis?periodDays=${periodDays}`, { signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useProviderAnalytics(periodDays: number) {
+  return useQuery({
+    queryKey: [ANALYTICS_PATH, 'provider', periodDays],
+    queryFn: ({ signal }) =>
+      apiFetch<ProviderAnalytics>(`${ANALYTICS_PATH}/provider?periodDays=${periodDays}`, { signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function usePayerPerformance(periodDays: number) {
+  return useQuery({
+    queryKey: ['/api/billing/payer-performance', { periodDays }],
+    queryFn: ({ signal }) =>
+      apiFetch<PayerPerformance>(`/api/billing/payer-performance?periodDays=${periodDays}`, { signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The statement generator's picker: names and ids of patients matching the text. */
+export function useStatementPatients(search: string) {
+  return useQuery({
+    queryKey: ['/api/billing/patients', { search }],
+    queryFn: ({ signal }) =>
+      apiFetch<BillingPatient[]>(`/api/billing/patients?search=${encodeURIComponent(search)}`, { signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useStaffStatement(patientId: number | null) {
+  return useQuery({
+    queryKey: ['/api/billing/statements', patientId],
+    queryFn: ({ signal }) => apiFetch<Statement>(`/api/billing/statements/${patientId}`, { signal }),
+    enabled: patientId !== null,
+  });
+}
+
+/** 'Export Statement': the server records the export and answers the full statement for the CSV. */
+export function useExportStaffStatement() {
+  return useMutation({
+    mutationFn: (patientId: number) =>
+      apiFetch<Statement>(`/api/billing/statements/${patientId}/export`, { method: 'POST' }),
+  });
+}
+
+// The patient's My Billing: no ids are sent; the server answers for the signed-in patient only.
+
+const OWN_STATEMENT = '/api/portal/statement';
+
+export function useOwnStatement() {
+  return useQuery({
+    queryKey: [OWN_STATEMENT],
+    queryFn: ({ signal }) => apiFetch<Statement>(OWN_STATEMENT, { signal }),
+  });
+}
+
+export function useExportOwnStatement() {
+  return useMutation({
+    mutationFn: () => apiFetch<Statement>(`${OWN_STATEMENT}/export`, { method: 'POST' }),
+  });
+}
+
+/** 'Pay Balance': the answer is the new statement, shown at once; the portal's claim list is refreshed. */
+export function usePayOwnBalance() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: PatientPaymentRequest) => apiFetch<Statement>('/api/portal/payments', { method: 'POST', body }),
+    onSuccess: async (statement) => {
+      queryClient.setQueryData([OWN_STATEMENT], statement);
+      await queryClient.invalidateQueries({ queryKey: ['/api/portal/claims'] });
+    },
   });
 }

@@ -1,5 +1,6 @@
 import { render, screen, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
+import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '@/client/lib/query-client';
 import type { PortalAppointment, PortalClaim } from '../portal.schema';
@@ -69,7 +70,9 @@ function mockApi(answers: Record<string, unknown>) {
 function renderPage() {
   return render(
     <QueryClientProvider client={createQueryClient()}>
-      <PatientPortalPage />
+      <MemoryRouter initialEntries={['/patient-portal']}>
+        <PatientPortalPage />
+      </MemoryRouter>
     </QueryClientProvider>,
   );
 }
@@ -116,6 +119,10 @@ describe('PatientPortalPage', () => {
       ['October 5, 2026', '80053', 'Dr. Samuel Okoye', '$1,234.56', '$0.00', 'Denied'],
     ]);
     expect(within(rows[1]!).getByText('Denied').className).toContain('bg-destructive');
+    // DECISIONS 2: the statement and Pay Balance live in My Billing, a sub-path of the portal.
+    expect(screen.getByRole('link', { name: 'View statement and pay' }).getAttribute('href')).toBe(
+      '/patient-portal/billing',
+    );
   });
 
   it('shows the empty texts when the patient has no visits or claims', async () => {

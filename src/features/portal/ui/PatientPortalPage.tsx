@@ -1,10 +1,12 @@
 import { format, parseISO } from 'date-fns';
-import { CalendarDays, CreditCard, HeartPulse } from 'lucide-react';
+import { Link } from 'react-router';
+import { CalendarDays, CreditCard, HeartPulse, Receipt } from 'lucide-react';
 import type { ColumnDef } from '@tanstack/react-table';
 import { formatCents } from '@/shared/api';
 import { PageHeader } from '@/client/components/layout/PageHeader';
 import { DataTable } from '@/client/components/data-table/DataTable';
 import { Badge } from '@/client/components/ui/badge';
+import { Button } from '@/client/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/client/components/ui/card';
 import { statusVariant } from '@/client/lib/status-variant';
 import { formatTime12 } from '@/features/appointments/appointments.schema';
@@ -108,10 +110,20 @@ function MyClaims() {
   return (
     <Card>
       <CardHeader>
-        <CardTitle className="flex items-center gap-2">
-          <CreditCard className="size-5" aria-hidden="true" /> My Claims &amp; Billing
-        </CardTitle>
-        <CardDescription>Your most recent claims, newest first.</CardDescription>
+        <div className="flex flex-wrap items-start justify-between gap-3">
+          <div className="space-y-1.5">
+            <CardTitle className="flex items-center gap-2">
+              <CreditCard className="size-5" aria-hidden="true" /> My Claims &amp; Billing
+            </CardTitle>
+            <CardDescription>Your most recent claims, newest first.</CardDescription>
+          </div>
+          {/* DECISIONS 2: the patient's My Billing (statement, Pay Balance) is a sub-path of the portal. */}
+          <Button asChild variant="outline">
+            <Link to="/patient-portal/billing">
+              <Receipt className="size-4" aria-hidden="true" /> View statement and pay
+            </Link>
+          </Button>
+        </div>
       </CardHeader>
       <CardContent>
         {claims.isLoading ? (

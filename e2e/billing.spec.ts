@@ -1,0 +1,209 @@
+import { readFile } from 'node:fs/promises';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Download, type Page } from '@playwright/test';
+import Papa from 'papaparse';
+import { formatCents } from '../src/shared/api';
+import type { KpiResult, ProviderAnalytics } from '../src/features/analytics/analytics.schema';
+import type { PayerPerformance, Statement } from '../src/features/billing/billing.schema';
+import { signIn } from './helpers';
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** The API as the signed-in browser sees it (same session cookie). */
+async function apiGet<T>(page: Page, path: string): Promise<T> {
+  const res = await page.request.get(path);
+  expect(res.status(), path).toBe(200);
+  return (await res.json()) as T;
+}
+
+const money = (cents: number) => `$${formatCents(cents)}`;
+const percent = (rate: number | null) => (rate === null ? 'No data' : `${rate.toFixed(1)}%`);
+
+/** '$1,234.56' on screen to cents. */
+function centsOf(text: string | null): number {
+  return Math.round(Number((text ?? '').replace(/[$,]/g, '')) * 100);
+}
+
+async function downloadedCsv(page: Page, trigger: () => Promise<void>) {
+  const downloadPromise: Promise<Download> = page.waitForEvent('download');
+  await trigger();
+  const download = await downloadPromise;
+  const text = await readFile(await download.path(), 'utf8');
+  return { fileName: download.suggestedFilename(), rows: Papa.parse<string[]>(text.trim()).data };
+}
+
+/** The statement's totals as shown on screen, in cents. */
+async function shownTotals(page: Page) {
+  return {
+    billed: centsOf(await page.getByTestId('statement-total-billed').textContent()),
+    paid: centsOf(await page.getByTestId('statement-total-paid').textContent()),
+    due: centsOf(await page.getByTestId('statement-amount-due').textContent()),
+  };
+}
+
+/** The CSV's Total line (columns Billed, Paid, Amount Due) in cents. */
+function csvTotals(rows: string[][]) {
+  const header = rows[0] ?? [];
+  const total = rows.find((r) => r[header.indexOf('Line')] === 'Total') ?? [];
+  const cents = (column: string) => Math.round(Number(total[header.indexOf(column)]) * 100);
+  return { billed: cents('Billed'), paid: cents('Paid'), due: cents('Amount Due') };
+}
+
+test.describe('Financial Summary & Billing (staff)', () => {
+  test('the billing admin sees the summary, the provider and payer tables, and generates, exports and prints a statement', async ({
+    page,
+  }) => {
+    await signIn(page, 'billing_admin');
+    await page.goto('/billing');
+    await expect(page.getByRole('heading', { name: 'Financial Summary & Billing', level: 1 })).toBeVisible();
+
+    // The four cards show the KPI engine's numbers for the default 30 days, and say so.
+    const kpis = await apiGet<KpiResult>(page, '/api/claims/analytics/kpis?periodDays=30');
+    await expect(page.getByTestId('card-total-revenue')).toHaveText(money(kpis.totalPaidCents));
+    await expect(page.getByTestId('card-collection-rate')).toHaveText(percent(kpis.netCollectionRate));
+    await expect(page.getByTestId('card-denial-rate')).toHaveText(percent(kpis.denialRate));
+    await expect(page.getByTestId('card-avg-days-ar')).toHaveText(
+      kpis.avgDaysAR === null ? 'No data' : `${kpis.avgDaysAR.toFixed(1)} days`,
+    );
+    await expect(page.getByText(/^Last 30 days: /)).toHaveCount(4);
+
+    // The denial trend compares with the previous 30 days, in words as well as with the arrow.
+    const performance = await apiGet<PayerPerformance>(page, '/api/billing/payer-performance?periodDays=30');
+    const trend = page.getByTestId('denial-trend');
+    await expect(trend).toContainText(`from ${percent(performance.denialTrend.previousRate)} in the previous 30 days`);
+    if ((performance.denialTrend.currentRate ?? 0) > 10) await expect(trend).toContainText('Above the 10% alert level');
+
+    // Top providers: the analytics endpoint's first 5, by collections.
+    const providers = await apiGet<ProviderAnalytics>(page, '/api/claims/analytics/provider?periodDays=30');
+    const providerRows = page.getByRole('table', { name: 'Top providers by revenue' }).locator('tbody tr');
+    await expect(providerRows).toHaveCount(5);
+    for (const [i, provider] of providers.slice(0, 5).entries()) {
+      await expect(providerRows.nth(i).locator('td').first()).toHaveText(provider.provider);
+      await expect(providerRows.nth(i).locator('td').nth(2)).toHaveText(money(provider.totalCollectionsCents));
+    }
+
+    // Payer performance: 5 payers with their collections and a denial-rate badge (destructive above 15 %).
+    const payerRows = page.getByRole('table', { name: 'Payer performance' }).locator('tbody tr');
+    await expect(payerRows).toHaveCount(5);
+    for (const [i, payer] of performance.payers.entries()) {
+      const cells = payerRows.nth(i).locator('td');
+      await expect(cells.first()).toHaveText(payer.payer);
+      await expect(cells.nth(1)).toHaveText(money(payer.collectionsCents));
+      const high = (payer.denialRate ?? 0) > 15;
+      await expect(cells.nth(4)).toHaveText(high ? `${percent(payer.denialRate)} high` : percent(payer.denialRate));
+      await expect(cells.nth(4).locator('span')).toHaveClass(high ? /bg-destructive/ : /bg-secondary/);
+    }
+
+    // The statement generator: pick a patient by name; the statement matches the API's.
+    await expect(page.getByRole('button', { name: 'Export Statement' })).toBeDisabled();
+    await page.getByRole('combobox', { name: 'Patient' }).fill('Maria Lop');
+    await page.getByRole('option', { name: 'Maria Lopez' }).click();
+    await expect(page.getByRole('heading', { name: 'Statement for Maria Lopez' })).toBeVisible();
+    const [maria] = await apiGet<{ id: number; name: string }[]>(page, '/api/billing/patients?search=Maria%20Lopez');
+    const statement = await apiGet<Statement>(page, `/api/billing/statements/${maria!.id}`);
+    const onScreen = await shownTotals(page);
+    expect(onScreen).toEqual({
+      billed: statement.totalBilledCents,
+      paid: statement.totalPaidCents,
+      due: statement.amountDueCents,
+    });
+    await expect(page.getByRole('table', { name: '3 most recent claims' }).locator('tbody tr')).toHaveCount(3);
+
+    // Export Statement downloads the CSV; its totals are the ones on screen.
+    const csv = await downloadedCsv(page, () => page.getByRole('button', { name: 'Export Statement' }).click());
+    expect(csv.fileName).toBe(`statement_patient-${maria!.id}_${statement.statementDate}.csv`);
+    expect(csv.rows[0]).toEqual([
+      'Patient',
+      'Statement Date',
+      'Line',
+      'Service Date',
+      'Account Number',
+      'Procedure',
+      'Status',
+      'Billed',
+      'Paid',
+      'Amount Due',
+    ]);
+    expect(csvTotals(csv.rows)).toEqual(onScreen);
+    expect(csv.rows.filter((r) => r[2] === 'Claim')).toHaveLength(statement.claimCount);
+
+    // Print opens the browser's print dialog; on paper only the statement remains.
+    await page.evaluate(() => {
+      const w = window as unknown as { printCalls: number };
+      w.printCalls = 0;
+      window.print = () => {
+        w.printCalls += 1;
+      };
+    });
+    await page.getByRole('button', { name: 'Print' }).click();
+    expect(await page.evaluate(() => (window as unknown as { printCalls: number }).printCalls)).toBe(1);
+    await page.emulateMedia({ media: 'print' });
+    await expect(page.getByRole('heading', { name: 'Statement for Maria Lopez' })).toBeVisible();
+    await expect(page.getByTestId('statement-amount-due')).toBeVisible();
+    for (const hidden of [
+      page.getByRole('button', { name: 'Logout' }),
+      page.getByRole('navigation', { name: 'Main' }),
+      page.getByRole('heading', { name: 'Financial Summary & Billing' }),
+      page.getByRole('heading', { name: 'Payer Performance' }),
+      page.getByRole('button', { name: 'Export Statement' }),
+      page.getByRole('button', { name: 'Print' }),
+    ]) {
+      await expect(hidden).toBeHidden();
+    }
+    await page.emulateMedia({ media: 'screen' });
+
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+});
+
+test.describe('My Billing (patient)', () => {
+  test('the patient follows the portal link to My Billing, pays part of the balance and sees it drop by that amount', async ({
+    page,
+  }) => {
+    await signIn(page, 'patient');
+    await expect(page.getByRole('heading', { name: 'My Health Portal' })).toBeVisible();
+    await page.getByRole('link', { name: 'View statement and pay' }).click();
+    await expect(page).toHaveURL(/\/patient-portal\/billing$/);
+    await expect(page.getByRole('heading', { name: 'My Billing', level: 1 })).toBeVisible();
+    await expect(page.getByText('View statements and pay', { exact: true })).toBeVisible();
+
+    const statement = await apiGet<Statement>(page, '/api/portal/statement');
+    await expect(page.getByTestId('statement-amount-due')).toHaveText(money(statement.amountDueCents));
+    expect(statement.amountDueCents).toBeGreaterThan(1000);
+    await expect(page.getByRole('table', { name: 'All claims' }).locator('tbody tr')).toHaveCount(statement.claimCount);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // The dialog offers the whole balance; the patient pays $10.00 of it.
+    await page.getByRole('button', { name: 'Pay Balance' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Pay Balance' });
+    const amount = dialog.getByLabel('Payment amount ($)');
+    await expect(amount).toHaveValue((statement.amountDueCents / 100).toFixed(2));
+    await amount.fill(((statement.amountDueCents + 1) / 100).toFixed(2));
+    await dialog.getByRole('button', { name: 'Pay now' }).click();
+    await expect(dialog.getByText(/must be at most your balance/)).toBeVisible();
+    await amount.fill('10.00');
+    await dialog.getByRole('button', { name: 'Pay now' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByText('Payment received', { exact: true })).toBeVisible();
+    await expect(page.getByTestId('statement-amount-due')).toHaveText(money(statement.amountDueCents - 1000));
+    await expect(page.getByTestId('statement-total-paid')).toHaveText(money(statement.totalPaidCents + 1000));
+
+    // Download Statement: the CSV's totals are the ones on screen after the payment.
+    const csv = await downloadedCsv(page, () => page.getByRole('button', { name: 'Download Statement' }).click());
+    expect(csv.fileName).toMatch(/^statement_patient-\d+_\d{4}-\d{2}-\d{2}\.csv$/);
+    expect(csvTotals(csv.rows)).toEqual(await shownTotals(page));
+    expect(csvTotals(csv.rows).due).toBe(statement.amountDueCents - 1000);
+  });
+
+  test('a patient who opens /billing gets Access denied and returns to the portal', async ({ page }) => {
+    await signIn(page, 'patient');
+    await page.goto('/billing');
+    await expect(page.getByText('Access denied', { exact: true })).toBeVisible();
+    await expect(page).toHaveURL(/\/patient-portal$/);
+  });
+});
