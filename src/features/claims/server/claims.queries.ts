@@ -29,6 +29,7 @@ import { providers } from '@/features/providers/server/providers.table';
 import {
   CARC_GROUPS,
   CLAIM_EXPORT_MAX_ROWS,
+  PAYERS,
   DENIAL_DESCRIPTIONS,
   TOP_DENIAL_REASONS,
   TREND_WEEKS,
@@ -236,12 +237,14 @@ function reasonCondition(text: string): SQL | undefined {
 
 /**
  * SPEC 2.9 search keys: patient, payer, account number, procedure, provider and reason, case-insensitive
- * "contains". Written as a union of three index-served lookups (the claim's own text through its trigram
- * index, patients and providers by name through their claims) so a million claims are not scanned.
+ * "contains". Written as a union of index-served lookups (the claim's codes through their trigram index,
+ * the payers whose names match through the payer index, patients and providers by name through their
+ * claims), so a million claims are not scanned row by row.
  */
 function searchCondition(search: string): SQL | undefined {
   if (search === '') return undefined;
   const pattern = containsPattern(search);
+  const payers = PAYERS.filter((payer) => payer.toLowerCase().includes(search.toLowerCase()));
   const c = alias(claims, 'search_claim');
   const p = alias(patients, 'search_patient');
   const v = alias(providers, 'search_provider');
@@ -249,8 +252,10 @@ function searchCondition(search: string): SQL | undefined {
   const fromC = sql`${claims} as ${sql.identifier('search_claim')}`;
   const fromP = sql`${patients} as ${sql.identifier('search_patient')}`;
   const fromV = sql`${providers} as ${sql.identifier('search_provider')}`;
+  const byPayer = payers.length > 0 ? sql`union select ${c.id} from ${fromC} where ${inArray(c.payer, payers)}` : sql``;
   return sql`${claims.id} in (
     select ${c.id} from ${fromC} where ${claimSearchText(c)} ilike ${pattern}
+    ${byPayer}
     union
     select ${c.id} from ${fromC} join ${fromP} on ${p.id} = ${c.patientId} where ${p.name} ilike ${pattern}
     union
@@ -342,16 +347,23 @@ export async function claimsOverview(db: Db, ctx: RequestContext, filter: ClaimF
   const weeks = weekStarts(today(ctx.now), TREND_WEEKS);
   const first = weeks[0] ?? today(ctx.now);
   const weekStart = sql`(${claims.serviceDate} - extract(dow from ${claims.serviceDate})::int)`;
-  const [[summary], byPayer, reasons, trend] = await Promise.all([
+  // Totals and denied totals are separate queries so each can read an index alone (the denied claims
+  // have a partial index of their own).
+  const [[totals], [deniedTotals], byPayer, reasons, trend] = await Promise.all([
     db
       .select({
         claims: sql<number>`count(*)::int`,
-        totalBilledCents: sql<string>`coalesce(sum(${claims.billedCents}), 0)::bigint`,
-        deniedClaims: sql<number>`(count(*) filter (where ${isDenied}))::int`,
-        totalDeniedCents: sql<string>`coalesce(sum(${claims.billedCents}) filter (where ${isDenied}), 0)::bigint`,
+        billedCents: sql<string>`coalesce(sum(${claims.billedCents}), 0)::bigint`,
       })
       .from(claims)
       .where(where),
+    db
+      .select({
+        claims: sql<number>`count(*)::int`,
+        billedCents: sql<string>`coalesce(sum(${claims.billedCents}), 0)::bigint`,
+      })
+      .from(claims)
+      .where(and(where, isDenied)),
     db
       .select({ payer: claims.payer, count: sql<number>`count(*)::int` })
       .from(claims)
@@ -359,11 +371,7 @@ export async function claimsOverview(db: Db, ctx: RequestContext, filter: ClaimF
       .groupBy(claims.payer)
       .orderBy(desc(sql`count(*)`), asc(claims.payer)),
     db
-      .select({
-        reason: sql<string>`${claims.reasonCode}`,
-        description: sql<string | null>`max(${claims.denialDescription})`,
-        count: sql<number>`count(*)::int`,
-      })
+      .select({ reason: sql<string>`${claims.reasonCode}`, count: sql<number>`count(*)::int` })
       .from(claims)
       .where(and(where, isDenied, isNotNull(claims.reasonCode)))
       .groupBy(claims.reasonCode)
@@ -380,18 +388,22 @@ export async function claimsOverview(db: Db, ctx: RequestContext, filter: ClaimF
       .where(and(where, gte(claims.serviceDate, first), lte(claims.serviceDate, today(ctx.now))))
       .groupBy(weekStart),
   ]);
+  const descriptions = await denialDescriptionsOf(
+    db,
+    reasons.map((r) => r.reason),
+  );
   const byWeek = new Map(trend.map((w) => [w.weekStart, w]));
   return {
     summary: {
-      claims: summary?.claims ?? 0,
-      totalBilledCents: Number(summary?.totalBilledCents ?? 0),
-      deniedClaims: summary?.deniedClaims ?? 0,
-      totalDeniedCents: Number(summary?.totalDeniedCents ?? 0),
+      claims: totals?.claims ?? 0,
+      totalBilledCents: Number(totals?.billedCents ?? 0),
+      deniedClaims: deniedTotals?.claims ?? 0,
+      totalDeniedCents: Number(deniedTotals?.billedCents ?? 0),
     },
     denialsByPayer: byPayer,
     topDenialReasons: reasons.map((r) => ({
       reason: r.reason,
-      description: r.description ?? DENIAL_DESCRIPTIONS[r.reason] ?? '',
+      description: descriptions.get(r.reason) ?? DENIAL_DESCRIPTIONS[r.reason] ?? '',
       count: r.count,
     })),
     // Weeks with no claims are still weeks of the trend: they are there with zeros.
@@ -400,6 +412,17 @@ export async function claimsOverview(db: Db, ctx: RequestContext, filter: ClaimF
       return { weekStart: week, claims: found?.claims ?? 0, paid: found?.paid ?? 0, denied: found?.denied ?? 0 };
     }),
   };
+}
+
+/** The stored description of each reason code: one denied claim's text per code, found by index. */
+async function denialDescriptionsOf(db: Db, reasons: string[]): Promise<Map<string, string>> {
+  if (reasons.length === 0) return new Map();
+  const rows = await db.execute<{ reason: string; description: string | null }>(sql`
+    select r.reason, (select ${claims.denialDescription} from ${claims}
+                      where ${claims.reasonCode} = r.reason and ${isDenied} and ${claims.denialDescription} is not null
+                      limit 1) as description
+    from unnest(${sql.param(reasons)}::text[]) as r(reason)`);
+  return new Map(rows.rows.flatMap((r) => (r.description ? [[r.reason, r.description] as const] : [])));
 }
 
 function filterDetail(filter: ClaimFilter): string {
