@@ -69,8 +69,12 @@ export function parseClaimsCsv(csv: string): ParsedImport {
     const result = claimImportRowSchema.safeParse(input);
     if (result.success) rows.push({ row, value: result.data });
     else {
+      // One problem per field is enough to fix it (a malformed date would otherwise be reported twice).
+      const fields = new Set<string>();
       for (const issue of result.error.issues) {
-        errors.push({ row, field: String(issue.path[0] ?? 'row'), message: issue.message });
+        const field = String(issue.path[0] ?? 'row');
+        if (!fields.has(field)) errors.push({ row, field, message: issue.message });
+        fields.add(field);
       }
     }
   });
