@@ -21,7 +21,7 @@ const PAGES: Record<ScreenPath, ScreenComponent> = {
   '/patients': lazy(() => import('@/features/patients/ui/PatientsPage')),
   '/appointments': lazy(() => import('@/features/appointments/ui/AppointmentsPage')),
   '/overdue-followups': lazy(() => import('@/features/worklist/ui/OverdueFollowupsPage')),
-  '/claims': comingSoon('Claims'),
+  '/claims': lazy(() => import('@/features/claims/ui/ClaimsPage')),
   '/kpis': comingSoon('Key Performance Indicators'),
   '/analytics': comingSoon('RCM Analytics'),
   '/billing': comingSoon('Financial Summary & Billing'),
