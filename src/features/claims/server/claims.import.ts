@@ -14,8 +14,18 @@ import type { claims } from './claims.table';
 /** The file's first line is row 1 (the header); claim rows start at 2, as a spreadsheet numbers them. */
 const FIRST_DATA_ROW = 2;
 
+export interface ParsedRow {
+  row: number;
+  /** The row's cells, trimmed, by column. */
+  raw: Record<ClaimImportColumn, string>;
+  /** The checked row, or null when the schema refused a field. */
+  value: ClaimImportRow | null;
+  /** Fields the schema refused: the database checks skip them, so each field gets one problem. */
+  badFields: ReadonlySet<string>;
+}
+
 export interface ParsedImport {
-  rows: { row: number; value: ClaimImportRow }[];
+  rows: ParsedRow[];
   errors: ImportError[];
 }
 
@@ -62,21 +72,22 @@ export function parseClaimsCsv(csv: string): ParsedImport {
     errors.push({ row: (problem.row ?? 0) + FIRST_DATA_ROW, field: 'csv', message: problem.message });
   }
 
-  const rows: ParsedImport['rows'] = [];
+  const rows: ParsedRow[] = [];
   parsed.data.forEach((record, index) => {
     const row = index + FIRST_DATA_ROW;
-    const input = Object.fromEntries(CLAIM_IMPORT_COLUMNS.map((c) => [c, record[c] ?? '']));
-    const result = claimImportRowSchema.safeParse(input);
-    if (result.success) rows.push({ row, value: result.data });
-    else {
-      // One problem per field is enough to fix it (a malformed date would otherwise be reported twice).
-      const fields = new Set<string>();
-      for (const issue of result.error.issues) {
-        const field = String(issue.path[0] ?? 'row');
-        if (!fields.has(field)) errors.push({ row, field, message: issue.message });
-        fields.add(field);
-      }
+    const raw = Object.fromEntries(CLAIM_IMPORT_COLUMNS.map((c) => [c, (record[c] ?? '').trim()])) as Record<
+      ClaimImportColumn,
+      string
+    >;
+    const result = claimImportRowSchema.safeParse(raw);
+    // One problem per field is enough to fix it (a malformed date would otherwise be reported twice).
+    const badFields = new Set<string>();
+    for (const issue of result.error?.issues ?? []) {
+      const field = String(issue.path[0] ?? 'row');
+      if (!badFields.has(field)) errors.push({ row, field, message: issue.message });
+      badFields.add(field);
     }
+    rows.push({ row, raw, value: result.success ? result.data : null, badFields });
   });
   return { rows, errors };
 }
@@ -99,33 +110,40 @@ export interface ImportReferences {
  * ready to insert, or the problems.
  */
 export function resolveImportRows(
-  rows: ParsedImport['rows'],
+  rows: readonly ParsedRow[],
   refs: ImportReferences,
   day: string,
 ): { values: (typeof claims.$inferInsert)[]; errors: ImportError[] } {
   const errors: ImportError[] = [];
   const values: (typeof claims.$inferInsert)[] = [];
   const firstRowOfAccount = new Map<string, number>();
-  for (const { row, value } of rows) {
+  for (const { row, raw, value, badFields } of rows) {
     const problems: ImportError[] = [];
-    const patientId = refs.patientIdByMrn.get(value.patientMrn);
-    if (patientId === undefined) problems.push({ row, field: 'patientMrn', message: 'no patient has this MRN' });
-    const providerId = refs.providerIdByName.get(value.provider.toLowerCase());
-    if (providerId === undefined) problems.push({ row, field: 'provider', message: 'no provider has this name' });
-    const earlier = firstRowOfAccount.get(value.accountNumber);
-    if (earlier !== undefined) {
-      problems.push({ row, field: 'accountNumber', message: `repeats the account number of row ${earlier}` });
-    } else {
-      firstRowOfAccount.set(value.accountNumber, row);
-      if (refs.takenAccounts.has(value.accountNumber)) {
-        problems.push({ row, field: 'accountNumber', message: 'already exists' });
+    const checks = (field: ClaimImportColumn) => !badFields.has(field) && raw[field] !== '';
+    const patientId = refs.patientIdByMrn.get(raw.patientMrn);
+    if (checks('patientMrn') && patientId === undefined) {
+      problems.push({ row, field: 'patientMrn', message: 'no patient has this MRN' });
+    }
+    const providerId = refs.providerIdByName.get(raw.provider.toLowerCase());
+    if (checks('provider') && providerId === undefined) {
+      problems.push({ row, field: 'provider', message: 'no provider has this name' });
+    }
+    if (checks('accountNumber')) {
+      const earlier = firstRowOfAccount.get(raw.accountNumber);
+      if (earlier !== undefined) {
+        problems.push({ row, field: 'accountNumber', message: `repeats the account number of row ${earlier}` });
+      } else {
+        firstRowOfAccount.set(raw.accountNumber, row);
+        if (refs.takenAccounts.has(raw.accountNumber)) {
+          problems.push({ row, field: 'accountNumber', message: 'already exists' });
+        }
       }
     }
-    if (value.serviceDate > day) problems.push({ row, field: 'serviceDate', message: 'cannot be in the future' });
-    if (problems.length > 0 || patientId === undefined || providerId === undefined) {
-      errors.push(...problems);
-      continue;
+    if (value && value.serviceDate > day) {
+      problems.push({ row, field: 'serviceDate', message: 'cannot be in the future' });
     }
+    errors.push(...problems);
+    if (!value || problems.length > 0 || patientId === undefined || providerId === undefined) continue;
     const denied = value.status === 'Denied';
     values.push({
       patientId,

@@ -577,8 +577,8 @@ export type ImportOutcome = { ok: true; imported: number } | { ok: false; errors
 export async function importClaims(db: Db, ctx: RequestContext, csv: string): Promise<ImportOutcome> {
   const parsed = parseClaimsCsv(csv);
   const refs = await lookupImportReferences(db, {
-    mrns: [...new Set(parsed.rows.map((r) => r.value.patientMrn))],
-    accountNumbers: [...new Set(parsed.rows.map((r) => r.value.accountNumber))],
+    mrns: [...new Set(parsed.rows.map((r) => r.raw.patientMrn).filter(Boolean))],
+    accountNumbers: [...new Set(parsed.rows.map((r) => r.raw.accountNumber).filter(Boolean))],
   });
   const resolved = resolveImportRows(parsed.rows, refs, today(ctx.now));
   const errors = [...parsed.errors, ...resolved.errors];

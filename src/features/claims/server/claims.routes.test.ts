@@ -511,6 +511,8 @@ describe('POST /api/claims/import', () => {
       `IMP-0108,${mrn},99213,Dr. Sarah Mitchell,Aetna,2026-11-02,149.00,Denied,CO-45`,
       `IMP-0109,${mrn},99213,Dr. Sarah Mitchell,Aetna,2026-11-02,149.00,Pending,CO-16`,
       `IMP-0110,${mrn},9921,Dr. Sarah Mitchell,Acme,2026-11-02,0,Submitted,`,
+      // Problems of every kind in one row are all reported at once.
+      `IMP-0111,MRN-NOPE,99213,Dr. Nobody,Aetna,2026-13-01,149.00,Submitted,`,
     ].join('\n');
     const claims = await claimCount();
     const res = await importCsv(csv);
@@ -532,6 +534,9 @@ describe('POST /api/claims/import', () => {
           'must be one of: Medicare, Medicaid, Aetna, Blue Cross Blue Shield, UnitedHealthcare, Cigna, Humana, Kaiser Permanente, Tricare, Self-Pay',
       },
       { row: 11, field: 'billedAmount', message: 'must be more than 0.00' },
+      { row: 12, field: 'patientMrn', message: 'no patient has this MRN' },
+      { row: 12, field: 'provider', message: 'no provider has this name' },
+      { row: 12, field: 'serviceDate', message: 'must be a real calendar date' },
     ]);
     expect(await claimCount()).toBe(claims);
   });

@@ -16,6 +16,9 @@ export function weekLabel(weekStart: string): string {
 
 const countAxis = { beginAtZero: true, ticks: { precision: 0 } };
 
+// react-chartjs-2 gives its canvas role="img" with no name; ChartCard already names the picture and
+// gives its data as a table, so each canvas is hidden from assistive technology (aria-hidden).
+
 /** SPEC 2.9: Denials by Payer (bar), Top Denial Reasons (doughnut, top 5), Weekly Claims Trend (line, 8 weeks). */
 export function ClaimsCharts({ overview, loading }: { overview: ClaimOverview | undefined; loading: boolean }) {
   const byPayer = overview?.denialsByPayer ?? [];
@@ -36,6 +39,7 @@ export function ClaimsCharts({ overview, loading }: { overview: ClaimOverview | 
         }}
       >
         <Bar
+          aria-hidden
           data={{
             labels: byPayer.map((p) => p.payer),
             datasets: [{ label: 'Denied claims', data: byPayer.map((p) => p.count), backgroundColor: BLUE }],
@@ -61,6 +65,7 @@ export function ClaimsCharts({ overview, loading }: { overview: ClaimOverview | 
         }}
       >
         <Doughnut
+          aria-hidden
           data={{
             labels: reasons.map((r) => r.reason),
             datasets: [
@@ -106,6 +111,7 @@ export function ClaimsCharts({ overview, loading }: { overview: ClaimOverview | 
         }}
       >
         <Line
+          aria-hidden
           data={{
             labels: weeks.map((w) => weekLabel(w.weekStart)),
             datasets: [

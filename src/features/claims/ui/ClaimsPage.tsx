@@ -84,7 +84,7 @@ export function DaysAr({ days }: { days: number }) {
 function columns(onAppeal: ((claim: ClaimRow) => void) | null): ColumnDef<ClaimRow>[] {
   const list: ColumnDef<ClaimRow>[] = [
     { id: 'serviceDate', accessorKey: 'serviceDate', header: 'Service Date', meta: { className: 'whitespace-nowrap' } },
-    { id: 'patient', accessorKey: 'patient', header: 'Patient', meta: { className: 'font-medium' } },
+    { id: 'patient', accessorKey: 'patient', header: 'Patient', meta: { className: 'font-medium whitespace-nowrap' } },
     {
       id: 'accountNumber',
       accessorKey: 'accountNumber',
@@ -92,8 +92,8 @@ function columns(onAppeal: ((claim: ClaimRow) => void) | null): ColumnDef<ClaimR
       meta: { className: 'font-mono text-xs whitespace-nowrap' },
     },
     { id: 'procedure', accessorKey: 'procedure', header: 'Procedure', meta: { className: 'font-mono text-xs' } },
-    { id: 'provider', accessorKey: 'provider', header: 'Provider' },
-    { id: 'payer', accessorKey: 'payer', header: 'Payer' },
+    { id: 'provider', accessorKey: 'provider', header: 'Provider', meta: { className: 'whitespace-nowrap' } },
+    { id: 'payer', accessorKey: 'payer', header: 'Payer', meta: { className: 'whitespace-nowrap' } },
     {
       id: 'billedCents',
       accessorKey: 'billedCents',
