@@ -21,7 +21,7 @@ const PAGES: Record<ScreenPath, ScreenComponent> = {
   '/patients': lazy(() => import('@/features/patients/ui/PatientsPage')),
   '/appointments': lazy(() => import('@/features/appointments/ui/AppointmentsPage')),
   '/overdue-followups': lazy(() => import('@/features/worklist/ui/OverdueFollowupsPage')),
-  '/claims': comingSoon('Claims'),
+  '/claims': lazy(() => import('@/features/claims/ui/ClaimsPage')),
   '/kpis': lazy(() => import('@/features/analytics/ui/KpisPage')),
   '/analytics': lazy(() => import('@/features/analytics/ui/AnalyticsPage')),
   '/billing': lazy(() => import('@/features/billing/ui/BillingPage')),

@@ -20,6 +20,14 @@ describe('apiFetch', () => {
     expect((error as ApiError).serverMessage).toBe('You do not have permission to do this.');
   });
 
+  it('keeps the parsed body for answers that carry more than the envelope', async () => {
+    const body = { error: { code: 'IMPORT_INVALID', message: 'nothing was imported' }, errors: [{ row: 2 }] };
+    vi.stubGlobal('fetch', respond(400, JSON.stringify(body)));
+    const error = (await apiFetch('/api/x').catch((e: unknown) => e)) as ApiError;
+    expect(error.body).toEqual(body);
+    expect(error.code).toBe('IMPORT_INVALID');
+  });
+
   it('uses the status text when the body is empty', async () => {
     vi.stubGlobal('fetch', respond(502, '', 'Bad Gateway'));
     await expect(apiFetch('/api/x')).rejects.toThrow('502: Bad Gateway');

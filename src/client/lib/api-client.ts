@@ -13,6 +13,8 @@ export class ApiError extends Error {
     readonly serverMessage: string | null,
     readonly fields: FieldError[],
     readonly retryAfterSeconds: number | null,
+    /** The parsed JSON body, for answers that carry more than the envelope (e.g. an import's row report). */
+    readonly body: unknown = null,
   ) {
     super(message);
   }
@@ -51,10 +53,9 @@ export function setRequestIdentity(session: { email: string; role: Role } | null
   }
 }
 
-function parseEnvelope(text: string) {
+function parseJson(text: string): unknown {
   try {
-    const parsed = errorEnvelopeSchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data.error : null;
+    return JSON.parse(text) as unknown;
   } catch {
     return null;
   }
@@ -77,7 +78,9 @@ export async function apiFetch<T>(
   });
   if (!response.ok) {
     const text = await response.text();
-    const error = parseEnvelope(text);
+    const body = parseJson(text);
+    const envelope = errorEnvelopeSchema.safeParse(body);
+    const error = envelope.success ? envelope.data.error : null;
     throw new ApiError(
       response.status,
       `${response.status}: ${text || response.statusText}`,
@@ -85,6 +88,7 @@ export async function apiFetch<T>(
       error?.message ?? null,
       error?.fields ?? [],
       error?.retryAfterSeconds ?? null,
+      body,
     );
   }
   if (response.status === 204) return undefined as T;

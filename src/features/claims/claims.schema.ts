@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isoDateSchema, listQuerySchema } from '@/shared/api';
 
 /** DECISIONS 4: the full claim life cycle. */
 export const CLAIM_STATUSES = [
@@ -27,6 +28,289 @@ export const PAYERS = [
   'Self-Pay',
 ] as const;
 export const payerSchema = z.enum(PAYERS);
+export type Payer = z.infer<typeof payerSchema>;
 
 /** A CARC adjustment reason as group + code, e.g. CO-197. */
 export const reasonCodeSchema = z.string().regex(/^(CO|PR|OA|PI|CR)-[A-Z0-9]{1,4}$/, 'must be a CARC code like CO-197');
+
+export const CARC_GROUPS = ['CO', 'PR', 'OA', 'PI', 'CR'] as const;
+export type CarcGroup = (typeof CARC_GROUPS)[number];
+
+/**
+ * Adjustment codes that are not denials (REFERENCE-DATA): the contractual write-down and the patient's
+ * share. A claim carrying one of these was paid as agreed.
+ */
+export const NON_DENIAL_CODES = ['CO-45', 'PR-1', 'PR-2', 'PR-3'] as const;
+
+/** Our own short wording of the denial codes a clinic commonly sees (REFERENCE-DATA). */
+export const DENIAL_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  'CO-4': 'Modifier missing or inconsistent with the procedure code',
+  'CO-11': 'Diagnosis does not support the procedure billed',
+  'CO-15': 'Authorization number missing or invalid',
+  'CO-16': 'Claim is missing information or has billing errors',
+  'OA-18': 'Exact duplicate of a claim already received',
+  'CO-22': 'Another payer may be primary (coordination of benefits)',
+  'CO-27': 'Service date falls after coverage ended',
+  'CO-29': 'Timely filing limit has passed',
+  'CO-50': 'Payer judged the service not medically necessary',
+  'CO-96': 'Charge is not covered',
+  'CO-97': 'Bundled: paid as part of another service on the same day',
+  'CO-109': 'Not covered by this payer; bill the correct payer',
+  'CO-197': 'Precertification or authorization was not obtained',
+  'CO-204': "Not covered under the patient's current benefit plan",
+};
+
+/**
+ * What a person types to find a reason code, reduced to what it must match: 'CO 197', 'co-197' and
+ * 'CO197' all mean the code CO-197; '197' alone means that number in any group; 'CO' alone means every
+ * CO code. Returns null for text that cannot be part of a CARC code.
+ */
+export function parseReasonFilter(text: string): { group: CarcGroup | null; number: string | null } | null {
+  const match = /^([A-Za-z]{2})?[\s_-]*([A-Za-z0-9]{1,4})?$/.exec(text.trim());
+  if (!match || (!match[1] && !match[2])) return null;
+  const group = match[1]?.toUpperCase() ?? null;
+  if (group !== null && !(CARC_GROUPS as readonly string[]).includes(group)) return null;
+  const number = match[2]?.toUpperCase() ?? null;
+  // 'CO' typed alone is a group; two letters alone that are not a group are not a code.
+  return { group: group as CarcGroup | null, number };
+}
+
+/** The reason filter as the query carries it: '' for none, else text that `parseReasonFilter` accepts. */
+export const reasonFilterSchema = z
+  .string()
+  .trim()
+  .max(12, 'must be at most 12 characters')
+  .refine((text) => text === '' || parseReasonFilter(text) !== null, {
+    message: 'must be a CARC code such as CO 197, CO-197 or 197',
+  });
+
+/** A claim as the Claims table shows it (SPEC 3). Money is integer cents. */
+export const claimRowSchema = z.object({
+  id: z.number().int(),
+  patient: z.string(),
+  accountNumber: z.string(),
+  /** The CPT/HCPCS code billed. */
+  procedure: z.string(),
+  provider: z.string(),
+  payer: z.string(),
+  serviceDate: z.string(),
+  billedCents: z.number().int(),
+  paidCents: z.number().int(),
+  /** Days from the service date to resolution, or to today while the claim is unresolved. */
+  daysAR: z.number().int(),
+  status: claimStatusSchema,
+  /** The denial or main adjustment CARC code; null when nothing was adjusted. */
+  reason: z.string().nullable(),
+  denialDescription: z.string().nullable(),
+});
+export type ClaimRow = z.infer<typeof claimRowSchema>;
+
+/** Sortable columns of the Claims table, by the row field each one shows. */
+export const CLAIM_SORT_KEYS = [
+  'serviceDate',
+  'patient',
+  'accountNumber',
+  'procedure',
+  'provider',
+  'payer',
+  'billedCents',
+  'paidCents',
+  'daysAR',
+  'status',
+] as const;
+export type ClaimSortKey = (typeof CLAIM_SORT_KEYS)[number];
+
+/** Filters shared by the list, the overview and the export. */
+export const claimFilterSchema = z.object({
+  search: z.string().trim().max(100, 'must be at most 100 characters').default(''),
+  payer: z.enum(PAYERS, { message: `must be one of: ${PAYERS.join(', ')}` }).optional(),
+  reason: reasonFilterSchema.default(''),
+});
+export type ClaimFilter = z.infer<typeof claimFilterSchema>;
+export type ClaimFilterInput = z.input<typeof claimFilterSchema>;
+
+export const claimListQuerySchema = listQuerySchema(CLAIM_SORT_KEYS, 'serviceDate').extend({
+  ...claimFilterSchema.shape,
+  dir: z.enum(['asc', 'desc']).default('desc'),
+});
+export type ClaimListQuery = z.infer<typeof claimListQuerySchema>;
+export type ClaimListQueryInput = z.input<typeof claimListQuerySchema>;
+
+export const claimPageSchema = z.object({ items: z.array(claimRowSchema), total: z.number().int() });
+export type ClaimPage = z.infer<typeof claimPageSchema>;
+
+export const claimExportQuerySchema = claimFilterSchema.extend({
+  sort: z.enum(CLAIM_SORT_KEYS).default('serviceDate'),
+  dir: z.enum(['asc', 'desc']).default('desc'),
+});
+export type ClaimExportQuery = z.infer<typeof claimExportQuerySchema>;
+
+/** An export larger than this asks the user to narrow the filters instead of building a huge file. */
+export const CLAIM_EXPORT_MAX_ROWS = 50_000;
+export const claimExportSchema = z.object({ items: z.array(claimRowSchema) });
+export type ClaimExport = z.infer<typeof claimExportSchema>;
+
+/** SPEC 9: the weekly trend covers the last 8 weeks, each starting on Sunday, ending with this week. */
+export const TREND_WEEKS = 8;
+/** SPEC 9: the claims page shows the top 5 denial reasons. */
+export const TOP_DENIAL_REASONS = 5;
+
+/**
+ * The Claims page's summary and charts for the current filters (SPEC 2.9). A denied claim is one whose
+ * first adjudication was a denial; CO-45 and PR-1/2/3 are adjustments, not denials.
+ */
+export const claimOverviewSchema = z.object({
+  summary: z.object({
+    /** Billed amount of the denied claims. */
+    totalDeniedCents: z.number().int(),
+    totalBilledCents: z.number().int(),
+    claims: z.number().int(),
+    deniedClaims: z.number().int(),
+  }),
+  /** Denied claims per payer, most first (payers with none are left out). */
+  denialsByPayer: z.array(z.object({ payer: z.string(), count: z.number().int() })),
+  topDenialReasons: z.array(z.object({ reason: z.string(), description: z.string(), count: z.number().int() })),
+  /** Oldest week first; weeks with no claims are there with zeros. */
+  weeklyTrend: z.array(
+    z.object({
+      /** The Sunday the week starts on, YYYY-MM-DD. */
+      weekStart: z.string(),
+      /** Claims with a service date in the week. */
+      claims: z.number().int(),
+      /** Of them, paid in full (status Paid). */
+      paid: z.number().int(),
+      /** Of them, denied at first adjudication. */
+      denied: z.number().int(),
+    }),
+  ),
+});
+export type ClaimOverview = z.infer<typeof claimOverviewSchema>;
+
+/** DECISIONS 4: statuses from which a claim can be appealed. */
+export const APPEALABLE_STATUSES = ['Denied', 'Partially Paid'] as const satisfies readonly ClaimStatus[];
+export function isAppealable(status: ClaimStatus): boolean {
+  return (APPEALABLE_STATUSES as readonly ClaimStatus[]).includes(status);
+}
+
+export const newAppealSchema = z
+  .object({
+    reason: z.string().trim().min(1, 'is required').max(200, 'must be at most 200 characters'),
+    note: z.string().trim().max(2000, 'must be at most 2000 characters').default(''),
+  })
+  .strict();
+export type NewAppeal = z.input<typeof newAppealSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// CSV import (DECISIONS 4: Upload File). Every row is checked with this schema; the server adds the
+// checks that need the database (known MRN and provider, account number not taken).
+
+export const CLAIM_IMPORT_COLUMNS = [
+  'accountNumber',
+  'patientMrn',
+  'procedureCode',
+  'provider',
+  'payer',
+  'serviceDate',
+  'billedAmount',
+  'status',
+  'reasonCode',
+] as const;
+export type ClaimImportColumn = (typeof CLAIM_IMPORT_COLUMNS)[number];
+/** Columns a file may leave out (their defaults apply). */
+export const OPTIONAL_IMPORT_COLUMNS: readonly ClaimImportColumn[] = ['status', 'reasonCode'];
+
+/** An imported claim starts before payment: a paid claim comes with a remittance, which a file does not carry. */
+export const IMPORT_STATUSES = ['Draft', 'Submitted', 'Pending', 'Denied'] as const satisfies readonly ClaimStatus[];
+export const CLAIM_IMPORT_MAX_ROWS = 10_000;
+/** A 5 MB file holds about 50,000 rows; the route's body limit. */
+export const CLAIM_IMPORT_MAX_BYTES = 5 * 1024 * 1024;
+
+/** '$1,234.50', '1234.5' or '1234' dollars → cents; null when it is not an amount with at most 2 decimals. */
+export function dollarsToCents(text: string): number | null {
+  const match = /^\$?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?$/.exec(text.trim());
+  if (!match) return null;
+  const dollars = Number((match[1] ?? '').replace(/,/g, ''));
+  const cents = Number((match[2] ?? '').padEnd(2, '0'));
+  return dollars * 100 + cents;
+}
+
+const requiredText = (max: number) =>
+  z.string().trim().min(1, 'is required').max(max, `must be at most ${max} characters`);
+
+export const claimImportRowSchema = z
+  .object({
+    accountNumber: requiredText(40).regex(/^[A-Za-z0-9-]+$/, 'may contain only letters, digits and -'),
+    patientMrn: requiredText(40),
+    procedureCode: z
+      .string()
+      .trim()
+      .min(1, 'is required')
+      .transform((code) => code.toUpperCase())
+      .pipe(z.string().regex(/^(\d{4}[0-9A-Z]|[A-Z]\d{4})$/, 'must be a CPT or HCPCS code such as 99213 or G0439')),
+    provider: requiredText(200),
+    payer: z
+      .string()
+      .trim()
+      .min(1, 'is required')
+      .pipe(z.enum(PAYERS, { message: `must be one of: ${PAYERS.join(', ')}` })),
+    serviceDate: z.string().trim().min(1, 'is required').pipe(isoDateSchema),
+    billedAmount: z
+      .string()
+      .trim()
+      .min(1, 'is required')
+      .transform((text, ctx) => {
+        const cents = dollarsToCents(text);
+        if (cents === null) {
+          ctx.addIssue({ code: 'custom', message: 'must be an amount in dollars such as 149.00' });
+          return z.NEVER;
+        }
+        return cents;
+      })
+      .pipe(z.number().int().min(1, 'must be more than 0.00').max(100_000_000, 'must be at most 1,000,000.00')),
+    status: z
+      .string()
+      .trim()
+      .transform((s) => (s === '' ? 'Submitted' : s))
+      .pipe(z.enum(IMPORT_STATUSES, { message: `must be one of: ${IMPORT_STATUSES.join(', ')} (default Submitted)` })),
+    reasonCode: z
+      .string()
+      .trim()
+      .transform((text) => text.toUpperCase().replace(/^([A-Z]{2})[\s_-]*/, '$1-'))
+      .pipe(z.union([z.literal(''), reasonCodeSchema])),
+  })
+  .superRefine((row, ctx) => {
+    if (row.status === 'Denied' && row.reasonCode === '') {
+      ctx.addIssue({ code: 'custom', path: ['reasonCode'], message: 'is required for a denied claim' });
+    }
+    if (row.status === 'Denied' && (NON_DENIAL_CODES as readonly string[]).includes(row.reasonCode)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['reasonCode'],
+        message: `${row.reasonCode} is an adjustment, not a denial reason`,
+      });
+    }
+    if (row.status !== 'Denied' && row.reasonCode !== '') {
+      ctx.addIssue({ code: 'custom', path: ['reasonCode'], message: 'is only given for a denied claim' });
+    }
+  });
+export type ClaimImportRow = z.output<typeof claimImportRowSchema>;
+
+export const claimImportRequestSchema = z.object({
+  csv: z.string().min(1, 'is required: choose a CSV file').max(CLAIM_IMPORT_MAX_BYTES, 'must be at most 5 MB'),
+});
+
+/** One problem in the file. `row` is the spreadsheet row: the header is row 1, the first claim row 2. */
+export const importErrorSchema = z.object({ row: z.number().int(), field: z.string(), message: z.string() });
+export type ImportError = z.infer<typeof importErrorSchema>;
+/** At most this many problems are reported; `errorCount` says how many there were. */
+export const IMPORT_ERRORS_SHOWN = 500;
+
+export const importRejectedSchema = z.object({
+  error: z.object({ code: z.string(), message: z.string() }),
+  errors: z.array(importErrorSchema),
+  errorCount: z.number().int(),
+});
+export type ImportRejected = z.infer<typeof importRejectedSchema>;
+
+export const importResultSchema = z.object({ imported: z.number().int() });
+export type ImportResult = z.infer<typeof importResultSchema>;

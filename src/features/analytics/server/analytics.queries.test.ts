@@ -14,14 +14,9 @@ import { providers } from '@/features/providers/server/providers.table';
 import { encounters } from '@/features/worklist/server/worklist.table';
 import { clearClinicData } from '@/server/db/seed/demo-seed';
 import { createTestDatabase, type TestDatabase } from '@/testing/test-db';
-import {
-  computeArAging,
-  computeDenialsByReason,
-  computeKpis,
-  computeProviderAnalytics,
-  daysInArSql,
-  periodEndingToday,
-} from './analytics.queries';
+import { computeArAging, computeDenialsByReason, computeKpis, computeProviderAnalytics } from './analytics.queries';
+import { daysInArSql } from '@/features/claims/server/claims.queries';
+import { periodEndingToday } from '@/shared/period';
 
 const NOW = new Date('2026-11-22T15:00:00Z');
 const PERIOD_30 = periodEndingToday(NOW, 30);

@@ -10,9 +10,11 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { today } from '@/shared/api';
+import type { Period } from '@/shared/period';
 import { record } from '@/features/audit/server/audit.queries';
 import { claimBalanceSql } from '@/features/billing/server/billing.queries';
 import { billingStaffHours, operatingExpenses, payments } from '@/features/billing/server/billing.table';
+import { deniedClaimSql, denialReasonSql } from '@/features/claims/server/claims.queries';
 import { claims } from '@/features/claims/server/claims.table';
 import { providers } from '@/features/providers/server/providers.table';
 import { encounters } from '@/features/worklist/server/worklist.table';
@@ -28,51 +30,8 @@ import {
   type ProviderAnalytics,
 } from '../analytics.schema';
 
-export interface Period {
-  days: number;
-  /** First day of the period, YYYY-MM-DD (included). */
-  start: string;
-  /** Last day of the period: today (included). */
-  end: string;
-}
-
-function addDays(date: string, days: number): string {
-  const d = new Date(`${date}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
-}
-
-/** The last `days` calendar days, ending today (the server's clock day, as everywhere else). */
-export function periodEndingToday(now: Date, days: number): Period {
-  const end = today(now);
-  return { days, start: addDays(end, -(days - 1)), end };
-}
-
 // ---------------------------------------------------------------------------------------------
 // Definitions shared with other features. Each is written once, here.
-
-/**
- * DAYS IN A/R OF ONE CLAIM (the claims list's "Days AR"): whole days from the claim's service date to
- * the day its balance was resolved (claims.resolved_on), or to `asOf` (today) while it is unresolved;
- * never negative.
- *
- *   days_in_ar = greatest(0, least(coalesce(resolved_on, asOf), asOf) − service_date)
- *
- * Columns are written as "claims"."…", so use it in a query over the claims table (not an alias).
- */
-export function daysInArSql(asOf: string): SQL<number> {
-  return sql<number>`greatest(0, least(coalesce(${claims.resolvedOn}, ${asOf}::date), ${asOf}::date) - ${claims.serviceDate})::int`;
-}
-
-/**
- * A DENIED CLAIM is one whose first adjudication was a denial (claims.denied_on_first_adjudication),
- * whatever happened next (appeal, payment, write-off). Its reason is a CARC denial code: CO-45 (contractual
- * adjustment) and PR-1/2/3 (deductible, coinsurance, copay) are never denials.
- */
-export const deniedClaimSql: SQL<boolean> = sql<boolean>`${claims.deniedOnFirstAdjudication}`;
-
-/** A reason code that is a denial reason (see `isDenialReason` in analytics.schema.ts, the same rule). */
-export const denialReasonSql: SQL<boolean> = sql<boolean>`(${claims.reasonCode} is not null and ${claims.reasonCode} <> 'CO-45' and ${claims.reasonCode} not like 'PR-%')`;
 
 /** Statuses of a claim that stands denied and still needs action (an appeal decision or a write-off). */
 const OPEN_DENIAL_STATUSES = sql`('Denied', 'Appealed')`;

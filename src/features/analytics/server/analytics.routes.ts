@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorEnvelopeSchema } from '@/shared/api';
+import { periodEndingToday } from '@/shared/period';
 import type { AppDeps } from '@/server/context';
 import { requestContext } from '@/server/request-context';
 import {
@@ -17,7 +18,6 @@ import {
   computeDenialsByReason,
   computeKpis,
   computeProviderAnalytics,
-  periodEndingToday,
   recordKpiExport,
 } from './analytics.queries';
 

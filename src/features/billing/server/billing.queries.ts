@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { addDays, format, parseISO } from 'date-fns';
 import { asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { formatCents, today } from '@/shared/api';
+import { periodEndingToday, previousPeriod } from '@/shared/period';
 import { record, recordNow } from '@/features/audit/server/audit.queries';
 import { findClaimByAccountAndDob, markPatientBalanceSettled } from '@/features/claims/server/claims.queries';
 import { claims } from '@/features/claims/server/claims.table';
@@ -379,20 +379,6 @@ export async function payOwnBalance(db: Db, ctx: RequestContext, amountCents: nu
   });
 }
 
-function isoDay(date: Date): string {
-  return format(date, 'yyyy-MM-dd');
-}
-
-/** The last `days` calendar days up to and including today, and the period of the same length before it. */
-export function billingPeriods(now: Date, days: number) {
-  const end = today(now);
-  const start = isoDay(addDays(parseISO(end), -(days - 1)));
-  return {
-    current: { start, end },
-    previous: { start: isoDay(addDays(parseISO(start), -days)), end: isoDay(addDays(parseISO(start), -1)) },
-  };
-}
-
 /** 100 × part ÷ whole rounded to one decimal, as the KPI engine rounds its rates; null when whole is 0. */
 function percentSql(part: SQL, whole: SQL): SQL<number | null> {
   return sql<number | null>`round((100.0 * (${part}) / nullif(${whole}, 0))::numeric, 1)::float8`;
@@ -421,7 +407,8 @@ async function denialRate(db: Db, period: { start: string; end: string }): Promi
  * the database.
  */
 export async function getPayerPerformance(db: Db, ctx: RequestContext, periodDays: number): Promise<PayerPerformance> {
-  const { current, previous } = billingPeriods(ctx.now, periodDays);
+  const current = periodEndingToday(ctx.now, periodDays);
+  const previous = previousPeriod(current);
   const ranked = await db.execute<{
     payer: string;
     collections_cents: string;

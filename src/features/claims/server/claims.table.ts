@@ -1,10 +1,24 @@
 import { sql } from 'drizzle-orm';
 import { pgTable, integer, text, date, timestamp, boolean, index, check } from 'drizzle-orm/pg-core';
 import { oneOf } from '@/server/db/sql-helpers';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { CLAIM_STATUSES, PAYERS } from '../claims.schema';
 import { patients } from '@/features/patients/server/patients.table';
 import { providers } from '@/features/providers/server/providers.table';
 import { users } from '@/features/auth/server/auth.table';
+
+/**
+ * The claim's own searchable codes: account number, procedure and reason code, one per line so a search
+ * never matches across two fields. The Claims search and its trigram index use this one expression, so
+ * the index serves the search. (The payer is a fixed list, matched by name before the query is built.)
+ */
+export function claimSearchText(c: {
+  accountNumber: AnyPgColumn;
+  procedureCode: AnyPgColumn;
+  reasonCode: AnyPgColumn;
+}) {
+  return sql`(${c.accountNumber} || E'\\n' || ${c.procedureCode} || E'\\n' || coalesce(${c.reasonCode}, ''))`;
+}
 
 /**
  * One professional claim (one service line, as a small clinic bills most visits). Money is integer
@@ -54,11 +68,24 @@ export const claims = pgTable(
       sql`${t.billedCents} >= 0 and ${t.paidCents} >= 0 and ${t.contractualAdjustmentCents} >= 0 and ${t.patientResponsibilityCents} >= 0`,
     ),
     check('claims_reason_check', sql`${t.reasonCode} is null or ${t.reasonCode} ~ '^(CO|PR|OA|PI|CR)-[A-Z0-9]{1,4}$'`),
-    index('claims_service_date_idx').on(t.serviceDate),
-    index('claims_patient_idx').on(t.patientId, t.serviceDate),
-    index('claims_payer_idx').on(t.payer, t.serviceDate),
-    index('claims_status_idx').on(t.status),
-    index('claims_provider_idx').on(t.providerId),
+    // The trailing id keeps paging stable (one index serves sort and tie-breaker, both directions) and
+    // lets the Claims search and counts read the index alone.
+    index('claims_service_date_idx').on(t.serviceDate, t.id),
+    index('claims_patient_idx').on(t.patientId, t.serviceDate, t.id),
+    index('claims_payer_idx').on(t.payer, t.serviceDate, t.id),
+    index('claims_status_idx').on(t.status, t.id),
+    index('claims_provider_idx').on(t.providerId, t.id),
+    // Scale (issue 4 point 7): the Claims list, overview and export filter and sort in the database on
+    // a million claims.
+    index('claims_search_trgm_idx').using('gin', sql`${claimSearchText(t)} gin_trgm_ops`),
+    index('claims_reason_code_idx').on(t.reasonCode),
+    index('claims_billed_id_idx').on(t.billedCents, t.id),
+    index('claims_paid_id_idx').on(t.paidCents, t.id),
+    index('claims_procedure_id_idx').on(t.procedureCode, t.id),
+    // Denials are a small share of claims: the overview's denial figures read this index alone.
+    index('claims_denied_idx')
+      .on(t.payer, t.reasonCode, t.billedCents)
+      .where(sql`${t.deniedOnFirstAdjudication}`),
     // KPI engine (features/analytics): period cohorts by submission and adjudication day, and the open
     // receivables (outstanding A/R) without scanning resolved claims.
     index('claims_analytics_submitted_idx').on(t.submittedOn),
@@ -67,13 +94,17 @@ export const claims = pgTable(
   ],
 );
 
-export const claimAppeals = pgTable('claim_appeals', {
-  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
-  claimId: integer('claim_id')
-    .notNull()
-    .references(() => claims.id, { onDelete: 'cascade' }),
-  reason: text('reason').notNull(),
-  note: text('note').notNull().default(''),
-  createdBy: integer('created_by').references(() => users.id),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-});
+export const claimAppeals = pgTable(
+  'claim_appeals',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    claimId: integer('claim_id')
+      .notNull()
+      .references(() => claims.id, { onDelete: 'cascade' }),
+    reason: text('reason').notNull(),
+    note: text('note').notNull().default(''),
+    createdBy: integer('created_by').references(() => users.id),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('claim_appeals_claim_idx').on(t.claimId)],
+);

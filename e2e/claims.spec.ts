@@ -1,0 +1,219 @@
+import { readFile } from 'node:fs/promises';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import Papa from 'papaparse';
+import type { ClaimOverview, ClaimPage } from '../src/features/claims/claims.schema';
+import { signIn } from './helpers';
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** The API as the signed-in browser sees it (same session cookie). */
+async function apiGet<T>(page: Page, path: string): Promise<T> {
+  const res = await page.request.get(path);
+  expect(res.status(), path).toBe(200);
+  return (await res.json()) as T;
+}
+
+async function choose(page: Page, select: string, option: string) {
+  await page.getByRole('combobox', { name: select }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+const money = (cents: number) =>
+  `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+const weekLabel = (weekStart: string) =>
+  new Date(`${weekStart}T00:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+
+/** The summary line and the three charts' data tables show exactly the overview the API gives. */
+async function expectOverview(page: Page, overview: ClaimOverview) {
+  await expect(page.getByTestId('summary-total-denied')).toHaveText(money(overview.summary.totalDeniedCents));
+  await expect(page.getByTestId('summary-total-billed')).toHaveText(money(overview.summary.totalBilledCents));
+  await expect(page.getByTestId('summary-claims')).toHaveText(overview.summary.claims.toLocaleString('en-US'));
+  const rows = (name: string) => page.getByRole('table', { name, exact: true }).locator('tbody tr');
+  await expect(rows('Denials by Payer')).toHaveText(overview.denialsByPayer.map((p) => `${p.payer}${p.count}`));
+  await expect(rows('Top Denial Reasons')).toHaveText(
+    overview.topDenialReasons.map((r) => `${r.reason}${r.description}${r.count}`),
+  );
+  await expect(rows('Weekly Claims Trend')).toHaveText(
+    overview.weeklyTrend.map((w) => `${weekLabel(w.weekStart)}${w.claims}${w.paid}${w.denied}`),
+  );
+}
+
+test.describe('claims', () => {
+  test.describe.configure({ timeout: 60_000 });
+
+  test('the billing admin filters, searches, sorts and exports claims', async ({ page }) => {
+    await signIn(page, 'billing_admin');
+    await page.goto('/claims');
+    await expect(page.getByRole('heading', { name: 'Claims', level: 1 })).toBeVisible();
+    const table = page.getByRole('table', { name: 'All Claims' });
+    const footer = page.getByText(/^Showing \d+ of [\d,]+ claims$/);
+
+    const all = await apiGet<ClaimOverview>(page, '/api/claims/overview');
+    await expectOverview(page, all);
+    await expect(footer).toHaveText(`Showing 50 of ${all.summary.claims.toLocaleString('en-US')} claims`);
+
+    // A payer filter changes the summary, every chart and the table.
+    await choose(page, 'Payer', 'Medicaid');
+    const medicaid = await apiGet<ClaimOverview>(page, '/api/claims/overview?payer=Medicaid');
+    expect(medicaid.summary.claims).toBeLessThan(all.summary.claims);
+    expect(medicaid.denialsByPayer.map((p) => p.payer)).toEqual(['Medicaid']);
+    await expectOverview(page, medicaid);
+    await expect(footer).toHaveText(`Showing 50 of ${medicaid.summary.claims} claims`);
+    for (const payer of await table.locator('tbody tr td:nth-child(6)').allTextContents())
+      expect(payer).toBe('Medicaid');
+
+    // Search within the payer: a patient's last name.
+    const [someone] = (await apiGet<ClaimPage>(page, '/api/claims?payer=Medicaid&limit=1&offset=7')).items;
+    const lastName = someone?.patient.split(' ').pop() ?? '';
+    await page.getByRole('searchbox', { name: /Search claims/ }).fill(lastName);
+    const found = await apiGet<ClaimPage>(
+      page,
+      `/api/claims?payer=Medicaid&search=${encodeURIComponent(lastName)}&sort=billedCents&dir=asc&limit=50`,
+    );
+    expect(found.total).toBeGreaterThan(0);
+    await expect(footer).toHaveText(`Showing ${Math.min(50, found.total)} of ${found.total} claims`);
+    await expectOverview(
+      page,
+      await apiGet<ClaimOverview>(page, `/api/claims/overview?payer=Medicaid&search=${encodeURIComponent(lastName)}`),
+    );
+
+    // Sort by billed (ascending first): the rows come in the API's order.
+    await table.getByRole('button', { name: 'Billed', exact: true }).click();
+    await expect(table.locator('tbody tr td:nth-child(3)')).toHaveText(found.items.map((c) => c.accountNumber));
+    await expect(table.getByRole('columnheader', { name: 'Billed' })).toHaveAttribute('aria-sort', 'ascending');
+
+    // Export: the file holds every claim of the filter.
+    const downloadPromise = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    const download = await downloadPromise;
+    expect(download.suggestedFilename()).toMatch(/^claims_\d{4}-\d{2}-\d{2}\.csv$/);
+    const rows = Papa.parse<string[]>((await readFile(await download.path(), 'utf8')).trim()).data;
+    expect(rows[0]).toEqual([
+      'Service Date',
+      'Patient',
+      'Account Number',
+      'Procedure',
+      'Provider',
+      'Payer',
+      'Billed',
+      'Paid',
+      'Days AR',
+      'Status',
+      'Reason',
+      'Denial Description',
+    ]);
+    expect(rows.length - 1).toBe(found.total);
+    expect(rows.slice(1).map((r) => r[2])).toEqual(found.items.map((c) => c.accountNumber).slice(0, rows.length - 1));
+    await expect(page.getByText('Claims exported', { exact: true })).toBeVisible();
+  });
+
+  test('the billing admin appeals a denied claim', async ({ page }) => {
+    await signIn(page, 'billing_admin');
+    await page.goto('/claims');
+    await page.getByLabel('Reason code').fill('co 197');
+    const co197 = await apiGet<ClaimPage>(page, '/api/claims?reason=CO-197&limit=50');
+    const target = co197.items.find((c) => c.status === 'Denied');
+    if (!target) throw new Error('no denied CO-197 claim on the first page');
+    const footer = page.getByText(/^Showing \d+ of [\d,]+ claims$/);
+    await expect(footer).toHaveText(`Showing ${co197.items.length} of ${co197.total} claims`);
+
+    const row = page.getByRole('row').filter({ hasText: target.accountNumber });
+    await row.getByRole('button', { name: `Appeal claim ${target.accountNumber}` }).click();
+    const dialog = page.getByRole('dialog', { name: 'Appeal claim' });
+    await dialog.getByRole('button', { name: 'Submit appeal' }).click();
+    await expect(dialog.getByText('Reason is required')).toBeVisible();
+    await dialog.getByLabel('Reason').fill('Authorization was on file');
+    await dialog.getByLabel('Note').fill('Auth A-5521 obtained before the visit; copy attached.');
+    await dialog.getByRole('button', { name: 'Submit appeal' }).click();
+    await expect(page.getByText('Appeal recorded', { exact: true })).toBeVisible();
+    await expect(dialog).toBeHidden();
+    await expect(row.locator('td').nth(9)).toHaveText('Appealed');
+    await expect(row.getByRole('button', { name: `Appeal claim ${target.accountNumber}` })).toBeDisabled();
+    const after = await apiGet<ClaimPage>(page, `/api/claims?search=${target.accountNumber}`);
+    expect(after.items[0]?.status).toBe('Appealed');
+  });
+
+  test('the billing admin uploads a CSV with a bad row (nothing added), then a good one', async ({ page }) => {
+    await signIn(page, 'billing_admin');
+    await page.goto('/claims');
+    const before = await apiGet<ClaimPage>(page, '/api/claims?limit=1');
+    const footer = page.getByText(/^Showing \d+ of [\d,]+ claims$/);
+    await expect(footer).toHaveText(`Showing 50 of ${before.total.toLocaleString('en-US')} claims`);
+
+    const tag = Date.now().toString(36).toUpperCase();
+    const header = 'accountNumber,patientMrn,procedureCode,provider,payer,serviceDate,billedAmount,status,reasonCode';
+    const good = [
+      `E2E-${tag}-1,MRN-100001,99213,Dr. Sarah Mitchell,Aetna,${daysAgo(3)},149.00,Submitted,`,
+      `E2E-${tag}-2,MRN-100008,80053,Dr. Emily Carter,Medicare,${daysAgo(4)},116.00,Denied,CO-16`,
+    ];
+    const bad = `E2E-${tag}-3,MRN-100001,99214,Dr. Sarah Mitchell,Cigna,2026-02-30,214.00,Submitted,`;
+
+    await page.getByRole('button', { name: 'Upload File' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Upload claims' });
+    const file = dialog.getByLabel('CSV file');
+    await file.setInputFiles({
+      name: 'claims.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from([header, good[0], bad, good[1]].join('\n')),
+    });
+    await dialog.getByRole('button', { name: 'Import' }).click();
+    const problems = dialog.getByRole('table', { name: 'Problems in the file' });
+    await expect(problems.locator('tbody tr')).toHaveText(['3serviceDatemust be a real calendar date']);
+    await expect(dialog.getByText('1 problem in 1 row: nothing was imported.')).toBeVisible();
+    expect((await apiGet<ClaimPage>(page, `/api/claims?search=E2E-${tag}`)).total).toBe(0);
+
+    await file.setInputFiles({
+      name: 'claims.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from([header, ...good].join('\n')),
+    });
+    await dialog.getByRole('button', { name: 'Import' }).click();
+    await expect(page.getByText('Claims imported', { exact: true })).toBeVisible();
+    await expect(page.getByText('2 claims added', { exact: true })).toBeVisible();
+    await expect(dialog).toBeHidden();
+    // The list refreshes: two more claims, and both are found by their account numbers.
+    await expect(footer).toHaveText(`Showing 50 of ${(before.total + 2).toLocaleString('en-US')} claims`);
+    await page.getByRole('searchbox', { name: /Search claims/ }).fill(`E2E-${tag}`);
+    const table = page.getByRole('table', { name: 'All Claims' });
+    await expect(table.locator('tbody tr td:nth-child(3)')).toHaveText([`E2E-${tag}-1`, `E2E-${tag}-2`]);
+  });
+});
+
+test.describe('accessibility', () => {
+  // axe checks every cell of a full table; on a busy 2-core machine that takes a while.
+  test.describe.configure({ timeout: 90_000 });
+
+  test('the claims screen and its appeal and upload dialogs have no serious violations', async ({ page }) => {
+    await signIn(page, 'billing_admin');
+    await page.goto('/claims');
+    await expect(page.getByRole('table', { name: 'All Claims' }).locator('tbody tr').first()).toBeVisible();
+    await expect(page.getByTestId('summary-claims')).not.toBeEmpty();
+    await expect(page.getByRole('img', { name: /Weekly Claims Trend chart/ })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // The newest claims are still with the payers: denials are found by their reason code.
+    await page.getByLabel('Reason code').fill('CO-16');
+    await expect(
+      page.getByRole('table', { name: 'All Claims' }).locator('tbody tr td:nth-child(10)').first(),
+    ).not.toHaveText(/Submitted|Pending|Draft/);
+    await page
+      .getByRole('button', { name: /^Appeal claim / })
+      .and(page.locator(':enabled'))
+      .first()
+      .click();
+    await expect(page.getByRole('dialog', { name: 'Appeal claim' })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+
+    await page.getByRole('button', { name: 'Upload File' }).click();
+    await expect(page.getByRole('dialog', { name: 'Upload claims' })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+});

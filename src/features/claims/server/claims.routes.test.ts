@@ -1,0 +1,700 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rolesWith, ROLES } from '@/shared/access';
+import { today } from '@/shared/api';
+import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
+import {
+  CLAIM_EXPORT_MAX_ROWS,
+  CLAIM_IMPORT_COLUMNS,
+  CLAIM_SORT_KEYS,
+  type ClaimExport,
+  type ClaimOverview,
+  type ClaimPage,
+  type ClaimRow,
+  type ImportRejected,
+} from '../claims.schema';
+
+let t: TestApp;
+let biller: SignedIn;
+beforeAll(async () => {
+  t = await createTestApp();
+  biller = await signInAs(t.app, 'billing_admin');
+});
+afterAll(async () => {
+  await t.close();
+});
+
+async function sql<T extends object>(text: string, params: unknown[] = []): Promise<T[]> {
+  return (await t.database.pool.query<T>(text, params)).rows;
+}
+
+async function list(query = '', session: SignedIn = biller) {
+  const res = await session.request({ method: 'GET', url: `/api/claims${query}` });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json<ClaimPage>();
+}
+
+async function overview(query = '') {
+  const res = await biller.request({ method: 'GET', url: `/api/claims/overview${query}` });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json<ClaimOverview>();
+}
+
+async function ids(where: string, params: unknown[] = []): Promise<number[]> {
+  const rows = await sql<{ id: number }>(
+    `select c.id from claims c join patients p on p.id = c.patient_id join providers v on v.id = c.provider_id
+     where ${where} order by c.id`,
+    params,
+  );
+  return rows.map((r) => r.id);
+}
+
+const sortedIds = (items: { id: number }[]) => items.map((c) => c.id).sort((a, b) => a - b);
+
+async function auditCount() {
+  const [row] = await sql<{ n: number }>(`select count(*)::int as n from audit_log`);
+  return row?.n ?? 0;
+}
+
+function fieldsOf(body: string): string[] {
+  return (JSON.parse(body) as { error: { fields?: { field: string }[] } }).error.fields?.map((f) => f.field) ?? [];
+}
+
+describe('GET /api/claims', () => {
+  it('pages the claims newest first with every field of a row', async () => {
+    const [{ n }] = (await sql<{ n: number }>(`select count(*)::int as n from claims`)) as [{ n: number }];
+    const page = await list('?limit=5');
+    expect(page.total).toBe(n);
+    expect(page.items).toHaveLength(5);
+    const [first] = page.items;
+    if (!first) throw new Error('no claims');
+    const [raw] = await sql<Record<string, unknown>>(
+      `select c.account_number, c.procedure_code, c.payer, c.service_date::text, c.billed_cents, c.paid_cents,
+        c.status, c.reason_code, c.denial_description, p.name as patient, v.name as provider,
+        (coalesce(c.resolved_on, $2::date) - c.service_date) as days
+       from claims c join patients p on p.id = c.patient_id join providers v on v.id = c.provider_id where c.id = $1`,
+      [first.id, today(t.clock())],
+    );
+    expect(first).toEqual({
+      id: first.id,
+      patient: raw?.patient,
+      accountNumber: raw?.account_number,
+      procedure: raw?.procedure_code,
+      provider: raw?.provider,
+      payer: raw?.payer,
+      serviceDate: raw?.service_date,
+      billedCents: raw?.billed_cents,
+      paidCents: raw?.paid_cents,
+      daysAR: raw?.days,
+      status: raw?.status,
+      reason: raw?.reason_code,
+      denialDescription: raw?.denial_description,
+    });
+    const [newest] = await sql<{ d: string }>(`select max(service_date)::text as d from claims`);
+    expect(first.serviceDate).toBe(newest?.d);
+  });
+
+  it('computes days in A/R to the resolution, or to today while unresolved', async () => {
+    const page = await list('?sort=daysAR&dir=desc&limit=500');
+    const rows = await sql<{ id: number; service_date: string; resolved_on: string | null }>(
+      `select id, service_date::text, resolved_on::text from claims where id = any($1)`,
+      [page.items.map((c) => c.id)],
+    );
+    const day = Date.parse(`${today(t.clock())}T00:00:00Z`);
+    for (const row of rows) {
+      const end = row.resolved_on ? Date.parse(`${row.resolved_on}T00:00:00Z`) : day;
+      const expected = Math.round((end - Date.parse(`${row.service_date}T00:00:00Z`)) / 86_400_000);
+      expect(page.items.find((c) => c.id === row.id)?.daysAR).toBe(expected);
+    }
+    expect(page.items.some((c) => c.daysAR > 90)).toBe(true);
+  });
+
+  it('filters by payer in the database', async () => {
+    const expected = await ids(`c.payer = 'Tricare'`);
+    expect(expected.length).toBeGreaterThan(10);
+    const page = await list('?payer=Tricare&limit=500');
+    expect(page.total).toBe(expected.length);
+    expect(sortedIds(page.items)).toEqual(expected);
+  });
+
+  it('matches a reason code however it is typed', async () => {
+    const co197 = await ids(`c.reason_code = 'CO-197'`);
+    expect(co197.length).toBeGreaterThan(5);
+    for (const typed of ['CO-197', 'CO 197', 'co-197', 'co197', ' Co_197 ', '197']) {
+      const page = await list(`?reason=${encodeURIComponent(typed)}&limit=500`);
+      expect(sortedIds(page.items), typed).toEqual(co197);
+      expect(page.items.every((c) => c.reason === 'CO-197')).toBe(true);
+    }
+    // A number alone matches it in any group; a group alone matches all its codes.
+    const eighteen = await list('?reason=18&limit=500');
+    expect(sortedIds(eighteen.items)).toEqual(await ids(`c.reason_code like '%-18'`));
+    expect(eighteen.items.every((c) => c.reason === 'OA-18')).toBe(true);
+    const pr = await list('?reason=PR&limit=1');
+    expect(pr.total).toBe((await ids(`c.reason_code like 'PR-%'`)).length);
+    // Filters combine.
+    const both = await list('?reason=CO%2016&payer=Medicaid&limit=500');
+    expect(sortedIds(both.items)).toEqual(await ids(`c.reason_code = 'CO-16' and c.payer = 'Medicaid'`));
+  });
+
+  it('searches patient, payer, account number, procedure, provider and reason, ignoring case', async () => {
+    const [someone] = await sql<{ name: string; account_number: string }>(
+      `select p.name, c.account_number from claims c join patients p on p.id = c.patient_id order by c.id limit 1 offset 40`,
+    );
+    if (!someone) throw new Error('no claims');
+    const lastName = someone.name.split(' ').pop() ?? '';
+    const searches: [string, string][] = [
+      [lastName.toUpperCase(), `p.name ilike '%' || $1 || '%'`],
+      [someone.account_number.toLowerCase(), `c.account_number ilike '%' || $1 || '%'`],
+      ['kaiser', `c.payer ilike '%' || $1 || '%'`],
+      ['g0439', `c.procedure_code ilike '%' || $1 || '%'`],
+      ['watanabe', `v.name ilike '%' || $1 || '%'`],
+      ['oa-18', `c.reason_code ilike '%' || $1 || '%'`],
+    ];
+    for (const [text, where] of searches) {
+      const expected = await ids(
+        `p.name ilike '%' || $1 || '%' or c.account_number ilike '%' || $1 || '%' or c.payer ilike '%' || $1 || '%'
+         or c.procedure_code ilike '%' || $1 || '%' or v.name ilike '%' || $1 || '%'
+         or coalesce(c.reason_code, '') ilike '%' || $1 || '%'`,
+        [text],
+      );
+      // Each search finds at least what its own field matches, and the union over all keys exactly.
+      const own = await ids(where, [text]);
+      expect(own.length, text).toBeGreaterThan(0);
+      const page = await list(`?search=${encodeURIComponent(text)}&limit=500`);
+      expect(page.total, text).toBe(expected.length);
+      if (expected.length <= 500) expect(sortedIds(page.items), text).toEqual(expected);
+      for (const id of own.slice(0, 500)) if (expected.length <= 500) expect(expected).toContain(id);
+    }
+    const none = await list('?search=zz-no-such-claim');
+    expect(none).toEqual({ items: [], total: 0 });
+    // % and _ are taken literally, not as wildcards.
+    expect((await list('?search=%25')).total).toBe(0);
+  });
+
+  it('sorts by every column, both ways, with a stable order for paging', async () => {
+    const expected: Record<(typeof CLAIM_SORT_KEYS)[number], string> = {
+      serviceDate: 'c.service_date',
+      patient: 'p.name',
+      accountNumber: 'c.account_number',
+      procedure: 'c.procedure_code',
+      provider: 'v.name',
+      payer: 'c.payer',
+      billedCents: 'c.billed_cents',
+      paidCents: 'c.paid_cents',
+      daysAR: `(coalesce(c.resolved_on, '${today(t.clock())}'::date) - c.service_date)`,
+      status: 'c.status',
+    };
+    for (const sort of CLAIM_SORT_KEYS) {
+      for (const dir of ['asc', 'desc'] as const) {
+        const page = await list(`?payer=Humana&sort=${sort}&dir=${dir}&limit=40&offset=10`);
+        const rows = await sql<{ id: number }>(
+          `select c.id from claims c join patients p on p.id = c.patient_id join providers v on v.id = c.provider_id
+           where c.payer = 'Humana' order by ${expected[sort]} ${dir}, c.id ${dir} limit 40 offset 10`,
+        );
+        expect(
+          page.items.map((c) => c.id),
+          `${sort} ${dir}`,
+        ).toEqual(rows.map((r) => r.id));
+      }
+    }
+  });
+
+  it('pages without gaps or repeats, and counts every match', async () => {
+    const total = (await ids(`c.payer = 'Aetna'`)).length;
+    const seen: number[] = [];
+    for (let offset = 0; offset < total; offset += 100) {
+      const page = await list(`?payer=Aetna&sort=billedCents&dir=desc&limit=100&offset=${offset}`);
+      expect(page.total).toBe(total);
+      seen.push(...page.items.map((c) => c.id));
+    }
+    expect(seen).toHaveLength(total);
+    expect(new Set(seen).size).toBe(total);
+    expect(await list(`?payer=Aetna&offset=${total}`)).toEqual({ items: [], total });
+  });
+
+  it('refuses bad filters, sorts and paging with the field named', async () => {
+    for (const [query, field] of [
+      ['?payer=Acme%20Health', 'payer'],
+      ['?reason=%3Cscript%3E', 'reason'],
+      ['?reason=XY-12', 'reason'],
+      ['?sort=mrn', 'sort'],
+      ['?dir=up', 'dir'],
+      ['?limit=0', 'limit'],
+      ['?limit=501', 'limit'],
+      ['?offset=-1', 'offset'],
+      [`?search=${'x'.repeat(101)}`, 'search'],
+    ] as const) {
+      const res = await biller.request({ method: 'GET', url: `/api/claims${query}` });
+      expect(res.statusCode, query).toBe(400);
+      expect(fieldsOf(res.body), query).toContain(field);
+    }
+  });
+});
+
+describe('GET /api/claims/overview', () => {
+  async function expectedFor(where: string, params: unknown[] = []) {
+    const [summary] = await sql<{ claims: number; billed: string; denied: number; denied_billed: string }>(
+      `select count(*)::int as claims, coalesce(sum(billed_cents), 0)::text as billed,
+        (count(*) filter (where denied_on_first_adjudication))::int as denied,
+        coalesce(sum(billed_cents) filter (where denied_on_first_adjudication), 0)::text as denied_billed
+       from claims c where ${where}`,
+      params,
+    );
+    const byPayer = await sql<{ payer: string; count: number }>(
+      `select payer, count(*)::int as count from claims c where (${where}) and denied_on_first_adjudication
+       group by payer order by count desc, payer`,
+      params,
+    );
+    const reasons = await sql<{ reason: string; count: number }>(
+      `select reason_code as reason, count(*)::int as count from claims c
+       where (${where}) and denied_on_first_adjudication group by reason_code order by count desc, reason_code limit 5`,
+      params,
+    );
+    return { summary, byPayer, reasons };
+  }
+
+  it('computes the summary and the denial charts for a payer, as independent SQL does', async () => {
+    const result = await overview('?payer=Medicaid');
+    const expected = await expectedFor(`c.payer = 'Medicaid'`);
+    expect(result.summary).toEqual({
+      claims: expected.summary?.claims,
+      totalBilledCents: Number(expected.summary?.billed),
+      deniedClaims: expected.summary?.denied,
+      totalDeniedCents: Number(expected.summary?.denied_billed),
+    });
+    expect(result.summary.deniedClaims).toBeGreaterThan(5);
+    expect(result.denialsByPayer).toEqual(expected.byPayer);
+    expect(result.topDenialReasons.map(({ reason, count }) => ({ reason, count }))).toEqual(expected.reasons);
+    const co197 = result.topDenialReasons.find((r) => r.reason === 'CO-197');
+    if (co197) expect(co197.description).toBe('Precertification or authorization was not obtained');
+  });
+
+  it('counts only first-pass denials: CO-45 and PR adjustments are not denials', async () => {
+    const all = await overview();
+    const expected = await expectedFor('true');
+    expect(all.summary.totalDeniedCents).toBe(Number(expected.summary?.denied_billed));
+    expect(all.denialsByPayer.reduce((sum, p) => sum + p.count, 0)).toBe(all.summary.deniedClaims);
+    expect(all.topDenialReasons).toHaveLength(5);
+    for (const reason of all.topDenialReasons) expect(['CO-45', 'PR-1', 'PR-2', 'PR-3']).not.toContain(reason.reason);
+    // Appealed and overturned claims stay denials: the count is more than the claims now in status Denied.
+    const [denied] = await sql<{ n: number }>(`select count(*)::int as n from claims where status = 'Denied'`);
+    expect(all.summary.deniedClaims).toBeGreaterThan(denied?.n ?? 0);
+  });
+
+  it('follows the reason and search filters too', async () => {
+    const result = await overview('?reason=co%2016&search=medicare');
+    const expected = await expectedFor(`c.reason_code = 'CO-16' and c.payer ilike '%medicare%'`);
+    expect(result.summary.claims).toBe(expected.summary?.claims);
+    expect(result.summary.totalDeniedCents).toBe(Number(expected.summary?.denied_billed));
+    expect(result.denialsByPayer).toEqual(expected.byPayer);
+    expect(result.denialsByPayer.every((p) => p.payer === 'Medicare')).toBe(true);
+  });
+
+  it('gives the weekly trend as 8 Sunday-to-Saturday weeks ending with this week', async () => {
+    const result = await overview('?payer=Medicare');
+    const day = today(t.clock());
+    expect(result.weeklyTrend).toHaveLength(8);
+    result.weeklyTrend.forEach((week, i) => {
+      expect(new Date(`${week.weekStart}T00:00:00Z`).getUTCDay(), week.weekStart).toBe(0);
+      if (i > 0) {
+        const previous = result.weeklyTrend[i - 1]?.weekStart ?? '';
+        expect(Date.parse(week.weekStart) - Date.parse(previous)).toBe(7 * 86_400_000);
+      }
+    });
+    const last = result.weeklyTrend[7]?.weekStart ?? '';
+    expect(last <= day).toBe(true);
+    expect(Date.parse(day) - Date.parse(last)).toBeLessThan(7 * 86_400_000);
+    for (const week of result.weeklyTrend) {
+      const [row] = await sql<{ claims: number; paid: number; denied: number }>(
+        `select count(*)::int as claims, (count(*) filter (where status = 'Paid'))::int as paid,
+          (count(*) filter (where denied_on_first_adjudication))::int as denied
+         from claims where payer = 'Medicare' and service_date >= $1::date and service_date < $1::date + 7`,
+        [week.weekStart],
+      );
+      expect(week, week.weekStart).toEqual({ weekStart: week.weekStart, ...row });
+    }
+    expect(result.weeklyTrend.reduce((sum, w) => sum + w.claims, 0)).toBeGreaterThan(0);
+  });
+
+  it('shows weeks without claims with zeros', async () => {
+    const result = await overview('?search=zz-no-such-claim');
+    expect(result.summary).toEqual({ claims: 0, totalBilledCents: 0, deniedClaims: 0, totalDeniedCents: 0 });
+    expect(result.denialsByPayer).toEqual([]);
+    expect(result.topDenialReasons).toEqual([]);
+    expect(result.weeklyTrend).toHaveLength(8);
+    expect(result.weeklyTrend.every((w) => w.claims === 0 && w.paid === 0 && w.denied === 0)).toBe(true);
+  });
+
+  it('refuses an unknown payer, naming it', async () => {
+    const res = await biller.request({ method: 'GET', url: '/api/claims/overview?payer=Nobody' });
+    expect(res.statusCode).toBe(400);
+    expect(fieldsOf(res.body)).toEqual(['payer']);
+  });
+});
+
+describe('GET /api/claims/export', () => {
+  it('serves every claim matching the filters and audits the export in the same transaction', async () => {
+    const expected = await ids(`c.payer = 'Cigna' and c.reason_code like 'CO-%'`);
+    const before = await auditCount();
+    const res = await biller.request({ method: 'GET', url: '/api/claims/export?payer=Cigna&reason=CO' });
+    expect(res.statusCode, res.body).toBe(200);
+    const { items } = res.json<ClaimExport>();
+    expect(sortedIds(items)).toEqual(expected);
+    expect(await auditCount()).toBe(before + 1);
+    const [entry] = await sql<{ action: string; resource: string; detail: string; actor: string }>(
+      `select action, resource, detail, actor from audit_log order by id desc limit 1`,
+    );
+    expect(entry).toMatchObject({ action: 'export.csv', resource: 'claims', actor: 'billing.admin@healthcare.demo' });
+    expect(entry?.detail).toBe(`claims CSV: ${items.length} rows (payer Cigna, reason "CO")`);
+  });
+});
+
+describe('POST /api/claims/:id/appeals', () => {
+  async function claimWithStatus(status: string) {
+    const [row] = await sql<{ id: number; patient_id: number; account_number: string }>(
+      `select id, patient_id, account_number from claims where status = $1 order by id limit 1`,
+      [status],
+    );
+    if (!row) throw new Error(`the seed has no ${status} claim`);
+    return row;
+  }
+
+  async function appealsOf(claimId: number) {
+    return sql<{ reason: string; note: string; created_by: number }>(
+      `select reason, note, created_by from claim_appeals where claim_id = $1 order by id`,
+      [claimId],
+    );
+  }
+
+  it('records the appeal, marks the claim Appealed and audits it with the patient', async () => {
+    const target = await claimWithStatus('Denied');
+    const before = await appealsOf(target.id);
+    const res = await biller.request({
+      method: 'POST',
+      url: `/api/claims/${target.id}/appeals`,
+      payload: { reason: '  Authorization was on file  ', note: 'Auth #A-5521 obtained 3 days before the visit.' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<ClaimRow>()).toMatchObject({ id: target.id, status: 'Appealed' });
+    const [stored] = await sql<{ status: string }>(`select status from claims where id = $1`, [target.id]);
+    expect(stored?.status).toBe('Appealed');
+    const [user] = await sql<{ id: number }>(`select id from users where email = 'billing.admin@healthcare.demo'`);
+    expect(await appealsOf(target.id)).toEqual([
+      ...before,
+      {
+        reason: 'Authorization was on file',
+        note: 'Auth #A-5521 obtained 3 days before the visit.',
+        created_by: user?.id,
+      },
+    ]);
+    const [entry] = await sql<{ action: string; resource: string; patient_id: number; detail: string }>(
+      `select action, resource, patient_id, detail from audit_log order by id desc limit 1`,
+    );
+    expect(entry).toEqual({
+      action: 'claim.appeal',
+      resource: `claim/${target.id}`,
+      patient_id: target.patient_id,
+      detail: `${target.account_number}: status Denied → Appealed; reason: Authorization was on file`,
+    });
+  });
+
+  it('appeals a partially paid claim too (admin)', async () => {
+    const target = await claimWithStatus('Partially Paid');
+    const admin = await signInAs(t.app, 'admin');
+    const res = await admin.request({
+      method: 'POST',
+      url: `/api/claims/${target.id}/appeals`,
+      payload: { reason: 'Underpaid against the fee schedule' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<ClaimRow>().status).toBe('Appealed');
+  });
+
+  it('refuses a claim that is not denied with 409 naming status, writing nothing', async () => {
+    for (const status of ['Paid', 'Appealed', 'Pending']) {
+      const target = await claimWithStatus(status);
+      const appeals = await appealsOf(target.id);
+      const audits = await auditCount();
+      const res = await biller.request({
+        method: 'POST',
+        url: `/api/claims/${target.id}/appeals`,
+        payload: { reason: 'Please reconsider' },
+      });
+      expect(res.statusCode, status).toBe(409);
+      expect(fieldsOf(res.body)).toEqual(['status']);
+      const [stored] = await sql<{ status: string }>(`select status from claims where id = $1`, [target.id]);
+      expect(stored?.status).toBe(status);
+      expect(await appealsOf(target.id)).toEqual(appeals);
+      expect(await auditCount()).toBe(audits);
+    }
+  });
+
+  it('refuses a missing or too long reason, or a too long note, naming the field and writing nothing', async () => {
+    const target = await claimWithStatus('Denied');
+    const audits = await auditCount();
+    for (const [payload, field] of [
+      [{ note: 'no reason' }, 'reason'],
+      [{ reason: '   ' }, 'reason'],
+      [{ reason: 'x'.repeat(201) }, 'reason'],
+      [{ reason: 'ok', note: 'y'.repeat(2001) }, 'note'],
+      [{ reason: 'ok', status: 'Paid' }, ''],
+    ] as const) {
+      const res = await biller.request({ method: 'POST', url: `/api/claims/${target.id}/appeals`, payload });
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      if (field) expect(fieldsOf(res.body)).toContain(field);
+    }
+    const [stored] = await sql<{ status: string }>(`select status from claims where id = $1`, [target.id]);
+    expect(stored?.status).toBe('Denied');
+    expect(await appealsOf(target.id)).toEqual([]);
+    expect(await auditCount()).toBe(audits);
+  });
+
+  it('answers 404 for an unknown claim', async () => {
+    const res = await biller.request({ method: 'POST', url: '/api/claims/9999999/appeals', payload: { reason: 'x' } });
+    expect(res.statusCode).toBe(404);
+  });
+});
+
+describe('POST /api/claims/import', () => {
+  const header = CLAIM_IMPORT_COLUMNS.join(',');
+
+  async function fixtures() {
+    const [patient] = await sql<{ mrn: string }>(`select mrn from patients order by id limit 1 offset 3`);
+    const [taken] = await sql<{ account_number: string }>(`select account_number from claims order by id limit 1`);
+    return { mrn: patient?.mrn ?? '', taken: taken?.account_number ?? '' };
+  }
+
+  async function importCsv(csv: string, session: SignedIn = biller) {
+    return session.request({ method: 'POST', url: '/api/claims/import', payload: { csv } });
+  }
+
+  async function claimCount() {
+    const [row] = await sql<{ n: number }>(`select count(*)::int as n from claims`);
+    return row?.n ?? 0;
+  }
+
+  it('rejects the whole file when one row is bad, reporting that row, and writes nothing', async () => {
+    const { mrn } = await fixtures();
+    const csv = [
+      header,
+      `IMP-0001,${mrn},99213,Dr. Sarah Mitchell,Aetna,2026-11-02,149.00,Submitted,`,
+      `IMP-0002,${mrn},99214,dr. rajesh iyer,Medicare,2026-11-03,"1,214.50",,`,
+      `IMP-0003,${mrn},99213,Dr. Sarah Mitchell,Aetna,2026-13-40,12.345,Paid,`,
+      `IMP-0004,${mrn},80053,Dr. Emily Carter,Cigna,2026-11-04,116,Denied,co 197`,
+    ].join('\n');
+    const claims = await claimCount();
+    const audits = await auditCount();
+    const res = await importCsv(csv);
+    expect(res.statusCode, res.body).toBe(400);
+    const body = res.json<ImportRejected>();
+    expect(body.error.code).toBe('IMPORT_INVALID');
+    expect(body.errors).toEqual([
+      { row: 4, field: 'serviceDate', message: 'must be a real calendar date' },
+      { row: 4, field: 'billedAmount', message: 'must be an amount in dollars such as 149.00' },
+      { row: 4, field: 'status', message: 'must be one of: Draft, Submitted, Pending, Denied (default Submitted)' },
+    ]);
+    expect(body.errorCount).toBe(3);
+    expect(await claimCount()).toBe(claims);
+    expect(await auditCount()).toBe(audits);
+  });
+
+  it('checks MRNs, providers, account numbers (in the file and already stored) and dates against the database', async () => {
+    const { mrn, taken } = await fixtures();
+    const csv = [
+      header,
+      `IMP-0101,MRN-NOPE,99213,Dr. Sarah Mitchell,Aetna,2026-11-02,149.00,Submitted,`,
+      `IMP-0102,${mrn},99213,Dr. Nobody,Aetna,2026-11-02,149.00,Submitted,`,
+      `${taken},${mrn},99213,Dr. Sarah Mitchell,Aetna,2026-11-02,149.00,Submitted,`,
+      `IMP-0104,${mrn},99213,Dr. Sarah Mitchell,Aetna,2026-11-02,149.00,Submitted,`,
+      `IMP-0104,${mrn},99213,Dr. Sarah Mitchell,Aetna,2026-11-02,149.00,Submitted,`,
+      `IMP-0106,${mrn},99213,Dr. Sarah Mitchell,Aetna,2099-01-01,149.00,Submitted,`,
+      `IMP-0107,${mrn},99213,Dr. Sarah Mitchell,Aetna,2026-11-02,149.00,Denied,`,
+      `IMP-0108,${mrn},99213,Dr. Sarah Mitchell,Aetna,2026-11-02,149.00,Denied,CO-45`,
+      `IMP-0109,${mrn},99213,Dr. Sarah Mitchell,Aetna,2026-11-02,149.00,Pending,CO-16`,
+      `IMP-0110,${mrn},9921,Dr. Sarah Mitchell,Acme,2026-11-02,0,Submitted,`,
+      // Problems of every kind in one row are all reported at once.
+      `IMP-0111,MRN-NOPE,99213,Dr. Nobody,Aetna,2026-13-01,149.00,Submitted,`,
+    ].join('\n');
+    const claims = await claimCount();
+    const res = await importCsv(csv);
+    expect(res.statusCode).toBe(400);
+    expect(res.json<ImportRejected>().errors).toEqual([
+      { row: 2, field: 'patientMrn', message: 'no patient has this MRN' },
+      { row: 3, field: 'provider', message: 'no provider has this name' },
+      { row: 4, field: 'accountNumber', message: 'already exists' },
+      { row: 6, field: 'accountNumber', message: 'repeats the account number of row 5' },
+      { row: 7, field: 'serviceDate', message: 'cannot be in the future' },
+      { row: 8, field: 'reasonCode', message: 'is required for a denied claim' },
+      { row: 9, field: 'reasonCode', message: 'CO-45 is an adjustment, not a denial reason' },
+      { row: 10, field: 'reasonCode', message: 'is only given for a denied claim' },
+      { row: 11, field: 'procedureCode', message: 'must be a CPT or HCPCS code such as 99213 or G0439' },
+      {
+        row: 11,
+        field: 'payer',
+        message:
+          'must be one of: Medicare, Medicaid, Aetna, Blue Cross Blue Shield, UnitedHealthcare, Cigna, Humana, Kaiser Permanente, Tricare, Self-Pay',
+      },
+      { row: 11, field: 'billedAmount', message: 'must be more than 0.00' },
+      { row: 12, field: 'patientMrn', message: 'no patient has this MRN' },
+      { row: 12, field: 'provider', message: 'no provider has this name' },
+      { row: 12, field: 'serviceDate', message: 'must be a real calendar date' },
+    ]);
+    expect(await claimCount()).toBe(claims);
+  });
+
+  it('refuses a file with a missing or unknown column, or no rows', async () => {
+    const missing = await importCsv('accountNumber,patientMrn,procedureCode,provider,payer,serviceDate,colour\n');
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json<ImportRejected>().errors).toEqual([
+      { row: 1, field: 'billedAmount', message: 'column is missing' },
+      { row: 1, field: 'colour', message: 'is not a column of the template' },
+    ]);
+    const empty = await importCsv(`${header}\n\n`);
+    expect(empty.json<ImportRejected>().errors).toEqual([
+      { row: 2, field: 'csv', message: 'the file has no claim rows' },
+    ]);
+    const noBody = await biller.request({ method: 'POST', url: '/api/claims/import', payload: { csv: '' } });
+    expect(noBody.statusCode).toBe(400);
+    expect(fieldsOf(noBody.body)).toEqual(['csv']);
+  });
+
+  it('inserts every row of a good file in one go, with one audit entry', async () => {
+    const { mrn } = await fixtures();
+    const csv = [
+      // Header names are matched without regard to case and spaces; status and reason may be left out.
+      ' AccountNumber , patientMRN,procedureCode,provider,payer,serviceDate,billedAmount,status,reasonCode',
+      `IMP-0201,${mrn},99213,Dr. Sarah Mitchell,Aetna,2026-11-02,149.00,,`,
+      `IMP-0202,${mrn},g0439,dr. kenji watanabe,Medicare,2026-10-30,"$1,175.5",Draft,`,
+      `IMP-0203,${mrn},80053,Dr. Emily Carter,Cigna,2026-11-04,116,Denied,co 197`,
+    ].join('\r\n');
+    const claims = await claimCount();
+    const audits = await auditCount();
+    const res = await importCsv(csv);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ imported: 3 });
+    expect(await claimCount()).toBe(claims + 3);
+    const stored = await sql<Record<string, unknown>>(
+      `select c.account_number, p.mrn, c.procedure_code, v.name as provider, c.payer, c.service_date::text,
+        c.billed_cents, c.status, c.reason_code, c.denial_description, c.submitted_on::text,
+        c.adjudicated_on::text, c.denied_on_first_adjudication
+       from claims c join patients p on p.id = c.patient_id join providers v on v.id = c.provider_id
+       where c.account_number like 'IMP-02%' order by c.account_number`,
+    );
+    const day = today(t.clock());
+    expect(stored).toEqual([
+      {
+        account_number: 'IMP-0201',
+        mrn,
+        procedure_code: '99213',
+        provider: 'Dr. Sarah Mitchell',
+        payer: 'Aetna',
+        service_date: '2026-11-02',
+        billed_cents: 14_900,
+        status: 'Submitted',
+        reason_code: null,
+        denial_description: null,
+        submitted_on: day,
+        adjudicated_on: null,
+        denied_on_first_adjudication: false,
+      },
+      {
+        account_number: 'IMP-0202',
+        mrn,
+        procedure_code: 'G0439',
+        provider: 'Dr. Kenji Watanabe',
+        payer: 'Medicare',
+        service_date: '2026-10-30',
+        billed_cents: 117_550,
+        status: 'Draft',
+        reason_code: null,
+        denial_description: null,
+        submitted_on: null,
+        adjudicated_on: null,
+        denied_on_first_adjudication: false,
+      },
+      {
+        account_number: 'IMP-0203',
+        mrn,
+        procedure_code: '80053',
+        provider: 'Dr. Emily Carter',
+        payer: 'Cigna',
+        service_date: '2026-11-04',
+        billed_cents: 11_600,
+        status: 'Denied',
+        reason_code: 'CO-197',
+        denial_description: 'Precertification or authorization was not obtained',
+        submitted_on: day,
+        adjudicated_on: day,
+        denied_on_first_adjudication: true,
+      },
+    ]);
+    expect(await auditCount()).toBe(audits + 1);
+    const [entry] = await sql<{ action: string; resource: string; detail: string }>(
+      `select action, resource, detail from audit_log order by id desc limit 1`,
+    );
+    expect(entry).toEqual({ action: 'claims.import', resource: 'claims', detail: 'imported 3 claims from a CSV file' });
+    // The imported claims are in the list at once.
+    expect((await list('?search=IMP-02')).total).toBe(3);
+  });
+});
+
+describe('access', () => {
+  it('follows the policy: claims:read and claims:write', () => {
+    expect(rolesWith('claims:read').sort()).toEqual(['admin', 'billing_admin', 'doctor']);
+    expect(rolesWith('claims:write').sort()).toEqual(['admin', 'billing_admin']);
+  });
+
+  it('lets billing admins and admins read and write, doctors only read, and refuses everyone else', async () => {
+    const [denied] = await sql<{ id: number }>(
+      `select id from claims where status = 'Denied' order by id desc limit 1`,
+    );
+    const calls = [
+      { method: 'GET' as const, url: '/api/claims', write: false },
+      { method: 'GET' as const, url: '/api/claims/overview', write: false },
+      { method: 'GET' as const, url: '/api/claims/export?payer=Tricare', write: false },
+      // Bodies that fail validation: an allowed role gets 400, so nothing is written here.
+      { method: 'POST' as const, url: `/api/claims/${denied?.id}/appeals`, payload: {}, write: true },
+      { method: 'POST' as const, url: '/api/claims/import', payload: {}, write: true },
+    ];
+    for (const role of ROLES) {
+      const session = await signInAs(t.app, role);
+      for (const { write, ...call } of calls) {
+        const res = await session.request(call);
+        const allowed = write
+          ? ['billing_admin', 'admin'].includes(role)
+          : ['billing_admin', 'admin', 'doctor'].includes(role);
+        const expected = allowed ? (write ? 400 : 200) : 403;
+        expect(res.statusCode, `${role} ${call.method} ${call.url}`).toBe(expected);
+      }
+    }
+    for (const { write: _write, ...call } of calls) {
+      const res = await t.app.inject(call);
+      expect(res.statusCode, `no session ${call.method} ${call.url}`).toBe(401);
+    }
+    const [stored] = await sql<{ status: string }>(`select status from claims where id = $1`, [denied?.id]);
+    expect(stored?.status).toBe('Denied');
+  });
+});
+
+describe('export limit', () => {
+  it(`refuses to export more than ${CLAIM_EXPORT_MAX_ROWS} claims with a clear 422, auditing nothing`, async () => {
+    // Enough extra claims for one payer to pass the limit (set-based, as the scale seed does).
+    await sql(
+      `insert into claims (patient_id, provider_id, account_number, procedure_code, payer, service_date, billed_cents, status)
+       select (select min(id) from patients), (select min(id) from providers), 'BULK-' || g, '99213', 'Tricare',
+         date '2026-01-05', 14900, 'Submitted'
+       from generate_series(1, $1::int) g`,
+      [CLAIM_EXPORT_MAX_ROWS],
+    );
+    const audits = await auditCount();
+    const res = await biller.request({ method: 'GET', url: '/api/claims/export?payer=Tricare' });
+    expect(res.statusCode).toBe(422);
+    expect(res.json<{ error: { code: string; message: string } }>().error).toEqual({
+      code: 'EXPORT_TOO_LARGE',
+      message: 'More than 50,000 claims match: narrow the filters to export.',
+    });
+    expect(await auditCount()).toBe(audits);
+    // A narrower filter still exports.
+    const narrow = await biller.request({ method: 'GET', url: '/api/claims/export?payer=Tricare&reason=CO' });
+    expect(narrow.statusCode).toBe(200);
+  });
+});

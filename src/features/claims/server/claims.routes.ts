@@ -1,0 +1,117 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { errorEnvelopeSchema, idParamsSchema } from '@/shared/api';
+import type { AppDeps } from '@/server/context';
+import { requestContext } from '@/server/request-context';
+import {
+  CLAIM_IMPORT_MAX_BYTES,
+  IMPORT_ERRORS_SHOWN,
+  claimExportQuerySchema,
+  claimExportSchema,
+  claimFilterSchema,
+  claimImportRequestSchema,
+  claimListQuerySchema,
+  claimOverviewSchema,
+  claimPageSchema,
+  claimRowSchema,
+  importRejectedSchema,
+  importResultSchema,
+  newAppealSchema,
+  type ImportRejected,
+} from '../claims.schema';
+import { appealClaim, claimsOverview, exportClaims, importClaims, listClaims } from './claims.queries';
+
+const errors = { 400: errorEnvelopeSchema, 404: errorEnvelopeSchema, 409: errorEnvelopeSchema };
+
+/** JSON escapes (quotes, newlines) make the body larger than the CSV it carries. */
+const IMPORT_BODY_LIMIT = 2 * CLAIM_IMPORT_MAX_BYTES;
+
+export function claimsRoutes(deps: AppDeps) {
+  return async function plugin(app: FastifyInstance) {
+    const api = app.withTypeProvider<ZodTypeProvider>();
+    api.get(
+      '/api/claims',
+      {
+        config: { permission: 'claims:read' },
+        schema: {
+          tags: ['claims'],
+          description: 'One page of claims, filtered by payer, reason code and search, sorted by any column.',
+          querystring: claimListQuerySchema,
+          response: { 200: claimPageSchema, ...errors },
+        },
+      },
+      (request) => listClaims(deps.db, requestContext(request, deps), request.query),
+    );
+    api.get(
+      '/api/claims/overview',
+      {
+        config: { permission: 'claims:read' },
+        schema: {
+          tags: ['claims'],
+          description: 'Summary line and chart data of the Claims screen for the current filters.',
+          querystring: claimFilterSchema,
+          response: { 200: claimOverviewSchema, ...errors },
+        },
+      },
+      (request) => claimsOverview(deps.db, requestContext(request, deps), request.query),
+    );
+    api.get(
+      '/api/claims/export',
+      {
+        config: { permission: 'claims:read' },
+        schema: {
+          tags: ['claims'],
+          description: 'Every claim matching the filters, for the CSV export; audited as an export.',
+          querystring: claimExportQuerySchema,
+          response: { 200: claimExportSchema, 422: errorEnvelopeSchema, ...errors },
+        },
+      },
+      (request) => exportClaims(deps.db, requestContext(request, deps), request.query),
+    );
+    api.post(
+      '/api/claims/:id/appeals',
+      {
+        config: { permission: 'claims:write' },
+        schema: {
+          tags: ['claims'],
+          params: idParamsSchema,
+          body: newAppealSchema,
+          response: { 200: claimRowSchema, ...errors },
+        },
+      },
+      (request) => appealClaim(deps.db, requestContext(request, deps), request.params.id, request.body),
+    );
+    api.post(
+      '/api/claims/import',
+      {
+        config: { permission: 'claims:write' },
+        bodyLimit: IMPORT_BODY_LIMIT,
+        schema: {
+          tags: ['claims'],
+          description:
+            'Imports claims from CSV text. Every row is checked; any problem rejects the whole file with a row-by-row report.',
+          body: claimImportRequestSchema,
+          response: {
+            200: importResultSchema,
+            400: importRejectedSchema.or(errorEnvelopeSchema),
+            409: errorEnvelopeSchema,
+          },
+        },
+      },
+      async (request, reply) => {
+        const outcome = await importClaims(deps.db, requestContext(request, deps), request.body.csv);
+        if (outcome.ok) return { imported: outcome.imported };
+        const rowsWithProblems = new Set(outcome.errors.map((e) => e.row)).size;
+        const body: ImportRejected = {
+          error: {
+            code: 'IMPORT_INVALID',
+            message: `${outcome.errors.length} problem${outcome.errors.length === 1 ? '' : 's'} in ${rowsWithProblems} row${rowsWithProblems === 1 ? '' : 's'}: nothing was imported.`,
+          },
+          errors: outcome.errors.slice(0, IMPORT_ERRORS_SHOWN),
+          errorCount: outcome.errors.length,
+        };
+        return reply.code(400).send(body);
+      },
+    );
+  };
+}

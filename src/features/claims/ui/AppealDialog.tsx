@@ -1,0 +1,118 @@
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { formatCents } from '@/shared/api';
+import { Button } from '@/client/components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@/client/components/ui/dialog';
+import { FormField } from '@/client/components/ui/form-field';
+import { Input } from '@/client/components/ui/input';
+import { toast } from '@/client/components/ui/toast';
+import { ApiError } from '@/client/lib/api-client';
+import { cn } from '@/client/lib/cn';
+import { newAppealSchema, type ClaimRow } from '../claims.schema';
+import { useAppealClaim } from './claims.api';
+
+type AppealInput = z.input<typeof newAppealSchema>;
+type Appeal = z.output<typeof newAppealSchema>;
+
+/** DECISIONS 4: an appeal of a denied (or partially paid) claim, with a reason and a note; audited. */
+export function AppealDialog({ claim, onClose }: { claim: ClaimRow | null; onClose: () => void }) {
+  const appeal = useAppealClaim();
+  const form = useForm<AppealInput, unknown, Appeal>({
+    resolver: zodResolver(newAppealSchema),
+    defaultValues: { reason: '', note: '' },
+  });
+  const { errors } = form.formState;
+  const close = () => {
+    form.reset();
+    appeal.reset();
+    onClose();
+  };
+
+  const submit = form.handleSubmit((values) => {
+    if (!claim) return;
+    appeal.mutate(
+      { id: claim.id, ...values },
+      {
+        onSuccess: (updated) => {
+          toast({
+            title: 'Appeal recorded',
+            description: `Claim ${updated.accountNumber} for ${updated.patient} is now ${updated.status}.`,
+          });
+          close();
+        },
+        onError: (error) => {
+          if (error instanceof ApiError) {
+            for (const f of error.fields) {
+              if (f.field === 'reason' || f.field === 'note') form.setError(f.field, { message: f.message });
+            }
+          }
+          const stale = error instanceof ApiError && error.status === 409;
+          toast({
+            title: stale ? 'Claim cannot be appealed' : 'Error',
+            description: stale
+              ? `This claim ${error.fields[0]?.message ?? 'is no longer denied'}.`
+              : 'Failed to record the appeal. Please try again.',
+            variant: 'destructive',
+          });
+          if (stale) close();
+        },
+      },
+    );
+  });
+
+  return (
+    <Dialog open={claim !== null} onOpenChange={(open) => !open && !appeal.isPending && close()}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Appeal claim</DialogTitle>
+          <DialogDescription>
+            {claim &&
+              `${claim.accountNumber}: ${claim.patient}, ${claim.procedure} on ${claim.serviceDate}, billed ` +
+                `$${formatCents(claim.billedCents)} to ${claim.payer}; ${claim.status}` +
+                (claim.reason ? ` (${claim.reason})` : '') +
+                '. The appeal is recorded in the audit log and the claim becomes Appealed.'}
+          </DialogDescription>
+        </DialogHeader>
+        <form noValidate onSubmit={(event) => void submit(event)} className="grid gap-4">
+          <FormField id="appeal-reason" label="Reason" error={errors.reason?.message} hint="At most 200 characters">
+            {(control) => <Input {...control} autoComplete="off" maxLength={200} {...form.register('reason')} />}
+          </FormField>
+          <FormField
+            id="appeal-note"
+            label="Note"
+            error={errors.note?.message}
+            hint="Optional: what was corrected or attached (at most 2000 characters)"
+          >
+            {(control) => (
+              <textarea
+                {...control}
+                rows={4}
+                maxLength={2000}
+                className={cn(
+                  'w-full rounded-md border border-border bg-background px-3 py-2 text-sm focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none aria-[invalid=true]:border-destructive',
+                )}
+                {...form.register('note')}
+              />
+            )}
+          </FormField>
+          <DialogFooter>
+            <Button variant="outline" onClick={close} disabled={appeal.isPending}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={appeal.isPending}>
+              {appeal.isPending ? 'Submitting…' : 'Submit appeal'}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,84 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ApiError, apiFetch } from '@/client/lib/api-client';
+import {
+  importRejectedSchema,
+  type ClaimExport,
+  type ClaimFilterInput,
+  type ClaimListQueryInput,
+  type ClaimOverview,
+  type ClaimPage,
+  type ClaimRow,
+  type ImportRejected,
+  type ImportResult,
+  type NewAppeal,
+} from '../claims.schema';
+
+export const CLAIMS_PATH = '/api/claims';
+
+function queryString(params: Record<string, unknown>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if ((typeof value === 'string' && value !== '') || typeof value === 'number') search.set(key, String(value));
+  }
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+/** One page of the filtered, sorted claims; the last page stays shown while the next loads. */
+export function useClaims(query: ClaimListQueryInput) {
+  return useQuery({
+    queryKey: [CLAIMS_PATH, 'list', query],
+    queryFn: ({ signal }) => apiFetch<ClaimPage>(`${CLAIMS_PATH}${queryString(query)}`, { signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The summary line and the three charts for the current filters. */
+export function useClaimsOverview(filter: ClaimFilterInput) {
+  return useQuery({
+    queryKey: [CLAIMS_PATH, 'overview', filter],
+    queryFn: ({ signal }) => apiFetch<ClaimOverview>(`${CLAIMS_PATH}/overview${queryString(filter)}`, { signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Every claim matching the filters, for the CSV; the server audits this read as the export. */
+export function fetchClaimsExport(
+  filter: ClaimFilterInput & Pick<ClaimListQueryInput, 'sort' | 'dir'>,
+): Promise<ClaimExport> {
+  return apiFetch<ClaimExport>(`${CLAIMS_PATH}/export${queryString(filter)}`);
+}
+
+function useRefreshClaims() {
+  const queryClient = useQueryClient();
+  return async () => {
+    // Other screens' figures (dashboard, KPIs) refresh when next shown.
+    void queryClient.invalidateQueries({ refetchType: 'none' });
+    await queryClient.invalidateQueries({ queryKey: [CLAIMS_PATH] });
+  };
+}
+
+export function useAppealClaim() {
+  const refresh = useRefreshClaims();
+  return useMutation({
+    mutationFn: ({ id, ...appeal }: { id: number } & NewAppeal) =>
+      apiFetch<ClaimRow>(`${CLAIMS_PATH}/${id}/appeals`, { method: 'POST', body: appeal }),
+    // Settled, not only on success: a 409 means someone else changed the claim, and the list must show it.
+    onSettled: refresh,
+  });
+}
+
+export function useImportClaims() {
+  const refresh = useRefreshClaims();
+  return useMutation({
+    mutationFn: (csv: string) => apiFetch<ImportResult>(`${CLAIMS_PATH}/import`, { method: 'POST', body: { csv } }),
+    onSuccess: refresh,
+  });
+}
+
+/** The row-by-row report of a refused import, or null when the error is something else. */
+export function importReportOf(error: unknown): ImportRejected | null {
+  if (!(error instanceof ApiError) || error.status !== 400) return null;
+  const parsed = importRejectedSchema.safeParse(error.body);
+  return parsed.success ? parsed.data : null;
+}

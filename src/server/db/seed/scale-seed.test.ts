@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_TODAY } from '@/testing/test-clock';
+import { createTestDatabase, type TestDatabase } from '@/testing/test-db';
+import { seedScale } from './scale-seed';
+
+const CLAIMS = 5000;
+let first: TestDatabase;
+let second: TestDatabase;
+beforeAll(async () => {
+  [first, second] = await Promise.all([createTestDatabase(), createTestDatabase()]);
+});
+afterAll(async () => {
+  await Promise.all([first.drop(), second.drop()]);
+});
+
+async function one<T extends object>(db: TestDatabase, text: string): Promise<T> {
+  const { rows } = await db.pool.query<T>(text);
+  if (!rows[0]) throw new Error(`no row: ${text}`);
+  return rows[0];
+}
+
+const INDEXES = `select string_agg(indexname || ': ' || indexdef, E'\\n' order by indexname) as value
+  from pg_indexes where schemaname = 'public'`;
+const CONSTRAINTS = `select string_agg(conname || ': ' || pg_get_constraintdef(oid), E'\\n' order by conname) as value
+  from pg_constraint where connamespace = 'public'::regnamespace`;
+/** Every generated claim's facts, in account order, as one hash. */
+const FINGERPRINT = `select count(*)::int as n, md5(string_agg(concat_ws('|', account_number, patient_id, provider_id,
+  procedure_code, payer, service_date, submitted_on, adjudicated_on, resolved_on, billed_cents, paid_cents,
+  contractual_adjustment_cents, patient_responsibility_cents, status, reason_code, denied_on_first_adjudication),
+  ',' order by account_number)) as hash from claims where account_number like 'ACC-%-S%'`;
+
+describe('seedScale', () => {
+  it('adds the claims and their proportions with consistent facts, and puts every index and key back', async () => {
+    const indexesBefore = await one<{ value: string }>(first, INDEXES);
+    const constraintsBefore = await one<{ value: string }>(first, CONSTRAINTS);
+    const before = await one<{ claims: number; patients: number }>(
+      first,
+      `select (select count(*)::int from claims) as claims, (select count(*)::int from patients) as patients`,
+    );
+
+    const summary = await seedScale(first.db, { claims: CLAIMS, today: TEST_TODAY });
+    expect(summary).toMatchObject({
+      claims: CLAIMS,
+      patients: CLAIMS / 10,
+      encounters: CLAIMS / 10,
+      authorizations: 100,
+    });
+    expect(summary.appointments).toBeGreaterThan(0);
+
+    const after = await one<{ claims: number; patients: number }>(
+      first,
+      `select (select count(*)::int from claims) as claims, (select count(*)::int from patients) as patients`,
+    );
+    expect(after).toEqual({ claims: before.claims + CLAIMS, patients: before.patients + CLAIMS / 10 });
+    expect(await one(first, INDEXES)).toEqual(indexesBefore);
+    expect(await one(first, CONSTRAINTS)).toEqual(constraintsBefore);
+
+    const problems = await one<Record<string, number>>(
+      first,
+      `select
+        count(*) filter (where paid_cents + contractual_adjustment_cents + patient_responsibility_cents > billed_cents)::int as overpaid,
+        count(*) filter (where service_date > date '${TEST_TODAY}' or extract(isodow from service_date) > 5)::int as bad_service_date,
+        count(*) filter (where submitted_on < service_date or adjudicated_on < submitted_on or resolved_on < service_date)::int as dates_out_of_order,
+        count(*) filter (where status = 'Draft' and submitted_on is not null)::int as submitted_drafts,
+        count(*) filter (where denied_on_first_adjudication and (reason_code is null or reason_code in ('CO-45', 'PR-1', 'PR-2', 'PR-3')))::int as denial_without_reason,
+        count(*) filter (where not denied_on_first_adjudication and status in ('Denied', 'Appealed', 'Written Off'))::int as denied_status_without_denial,
+        count(*) filter (where status = 'Paid' and paid_cents = 0 and payer <> 'Self-Pay')::int as paid_without_payment
+      from claims where account_number like 'ACC-%-S%'`,
+    );
+    expect(problems).toEqual({
+      overpaid: 0,
+      bad_service_date: 0,
+      dates_out_of_order: 0,
+      submitted_drafts: 0,
+      denial_without_reason: 0,
+      denied_status_without_denial: 0,
+      paid_without_payment: 0,
+    });
+    const mix = await one<{ denied: number; statuses: number; payers: number }>(
+      first,
+      `select (100.0 * count(*) filter (where denied_on_first_adjudication) / count(*))::float8 as denied,
+        count(distinct status)::int as statuses, count(distinct payer)::int as payers
+      from claims where account_number like 'ACC-%-S%'`,
+    );
+    // The payer mix's first-pass denial rates average about 7%.
+    expect(mix.denied).toBeGreaterThan(4);
+    expect(mix.denied).toBeLessThan(11);
+    expect(mix.statuses).toBe(8);
+    expect(mix.payers).toBe(10);
+    // Payments match what the claims say was paid.
+    const money = await one<{ claimed: string; remitted: string }>(
+      first,
+      `select (select sum(paid_cents) from claims where account_number like 'ACC-%-S%')::text as claimed,
+        (select sum(amount_cents) from payments where reference like 'ERA-S%')::text as remitted`,
+    );
+    expect(money.remitted).toBe(money.claimed);
+    // Claims arrive in date order: ids follow the service date.
+    const order = await one<{ out_of_order: number }>(
+      first,
+      `select count(*)::int as out_of_order from (select service_date < lag(service_date) over (order by id) as back
+        from claims where account_number like 'ACC-%-S%') x where back`,
+    );
+    expect(order.out_of_order).toBe(0);
+  });
+
+  it('gives the same rows for the same count and day', async () => {
+    await seedScale(second.db, { claims: CLAIMS, today: TEST_TODAY });
+    const a = await one<{ n: number; hash: string }>(first, FINGERPRINT);
+    const b = await one<{ n: number; hash: string }>(second, FINGERPRINT);
+    expect(a.n).toBe(CLAIMS);
+    expect(b).toEqual(a);
+  });
+});

@@ -1,0 +1,70 @@
+/**
+ * `npm run seed -- [--reset] [--claims N] [--today YYYY-MM-DD]`
+ *
+ * Seeds the database the app uses (DATABASE_URL, or the embedded PostgreSQL under DATA_DIR, default
+ * ./data; stop `npm start` first when it uses the same folder). With no option it seeds the demo clinic
+ * into an empty database. --reset clears the clinic data (the audit trail stays, DECISIONS 6) and seeds
+ * the demo clinic again. --claims N does the same and then adds N generated claims, with patients,
+ * providers, appointments, authorizations, encounters and payments in proportion (scale-seed.ts).
+ * `npm run seed:scale` is `--claims 1000000`.
+ */
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { format } from 'date-fns';
+import { migrateDatabase, openDatabase, projectRoot } from '../client';
+import { clearClinicData, isDatabaseEmpty, seedDemoClinic } from './demo-seed';
+import { seedScale } from './scale-seed';
+
+function options() {
+  const { values } = parseArgs({
+    options: {
+      reset: { type: 'boolean', default: false },
+      claims: { type: 'string', multiple: true },
+      today: { type: 'string' },
+    },
+  });
+  // The last --claims wins, so `npm run seed:scale -- --claims 200000` overrides the script's default.
+  const claimsText = values.claims?.at(-1);
+  const claims = claimsText === undefined ? null : Number(claimsText.replace(/[_,]/g, ''));
+  if (claims !== null && (!Number.isSafeInteger(claims) || claims < 1)) {
+    throw new Error(`--claims must be a positive whole number, not "${claimsText}"`);
+  }
+  const today = values.today ?? format(new Date(), 'yyyy-MM-dd');
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(today)) throw new Error('--today must be YYYY-MM-DD');
+  return { reset: values.reset || claims !== null, claims, today };
+}
+
+async function main() {
+  const { reset, claims, today } = options();
+  const log = { info: (m: string) => console.log(m), error: (m: string) => console.error(m) };
+  const database = await openDatabase({
+    databaseUrl: process.env.DATABASE_URL,
+    dataDir: process.env.DATA_DIR ?? path.join(projectRoot(), 'data'),
+    log,
+  });
+  try {
+    console.log(`database: ${database.description}`);
+    await migrateDatabase(database.db);
+    if (reset) {
+      await database.db.transaction((tx) => clearClinicData(tx));
+      console.log('cleared the clinic data (the audit trail stays)');
+    } else if (!(await isDatabaseEmpty(database.db))) {
+      console.log('the database already holds a clinic; use --reset to seed it again');
+      return;
+    }
+    const demo = await seedDemoClinic(database.db, { today });
+    console.log(`seeded the demo clinic for ${today}:`, demo);
+    if (claims !== null) {
+      console.log(`generating ${claims.toLocaleString('en-US')} claims…`);
+      const scale = await seedScale(database.db, { claims, today, log: (m) => console.log(`  ${m}`) });
+      console.log('generated:', scale);
+    }
+  } finally {
+    await database.close();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});
