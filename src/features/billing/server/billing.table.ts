@@ -28,6 +28,11 @@ export const payments = pgTable(
     index('payments_received_idx').on(t.receivedOn),
     // Payments per claim: balances and the KPI engine sum a claim's patient payments.
     index('payments_claim_idx').on(t.claimId),
+    // The balance rule sums a claim's patient-side payments for every open claim (outstanding A/R): this
+    // partial covering index answers each sum from the index alone.
+    index('payments_patient_side_idx')
+      .on(t.claimId, t.amountCents)
+      .where(sql`${t.source} in ('patient', 'guest')`),
   ],
 );
 

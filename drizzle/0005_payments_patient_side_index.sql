@@ -1,0 +1,1 @@
+CREATE INDEX "payments_patient_side_idx" ON "payments" USING btree ("claim_id","amount_cents") WHERE "payments"."source" in ('patient', 'guest');
