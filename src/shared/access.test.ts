@@ -95,7 +95,7 @@ describe('API permissions (DECISIONS 2)', () => {
   });
 
   it('gives admin-only operations to admin only', () => {
-    for (const p of ['users:manage', 'system:admin', 'compliance:read'] as const)
+    for (const p of ['users:manage', 'system:admin', 'compliance:read', 'audit:verify'] as const)
       expect(rolesWith(p)).toEqual(['admin']);
   });
 

@@ -120,6 +120,8 @@ const PERMISSION_RULES = {
   /** The guest landing's 'Pay Bill as Guest' (DECISIONS 4): a statement by account number and dob, and paying it. */
   'guest:pay': { roles: ['guest'] },
   'audit:read': { screens: ['/audit'] },
+  /** Recomputing the whole hash chain reads every entry: an admin's check, not part of reading the log. */
+  'audit:verify': { roles: ['admin'] },
   'compliance:read': { screens: ['/compliance'] },
   'rtm:run': { screens: ['/rtm'] },
   'settings:own': { screens: ['/settings'] },
