@@ -137,8 +137,8 @@ describe('AuditLogPage', () => {
     );
 
     await user.click(screen.getByRole('button', { name: 'Clear filters' }));
-    expect((screen.getByLabelText('Actor') as HTMLInputElement).value).toBe('');
-    expect((screen.getByLabelText('From') as HTMLInputElement).value).toBe('');
+    expect(screen.getByLabelText<HTMLInputElement>('Actor').value).toBe('');
+    expect(screen.getByLabelText<HTMLInputElement>('From').value).toBe('');
     expect(screen.getByRole('combobox', { name: 'Action' }).textContent).toBe('All actions');
     expect(screen.getByRole('button', { name: 'Clear filters' })).toHaveProperty('disabled', true);
   });
