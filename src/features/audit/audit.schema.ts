@@ -98,5 +98,12 @@ export const chainVerificationSchema = z.object({
 export type ChainVerificationResult = z.infer<typeof chainVerificationSchema>;
 
 /** Action names the stats group together (written by the auth feature and the access gate). */
-export const FAILED_SIGN_IN_ACTIONS = ['auth.login.failure', 'auth.mfa.failure', 'auth.locked'] as const;
+export const FAILED_SIGN_IN_ACTIONS = [
+  'auth.login.failure',
+  'auth.login.locked_out',
+  'auth.mfa.failure',
+  'auth.mfa.expired',
+  'auth.mfa.locked_out',
+  'auth.locked',
+] as const;
 export const DENIED_ACCESS_ACTIONS = ['access.denied', 'access.unauthenticated'] as const;

@@ -327,8 +327,9 @@ const HOUR_MS = 3_600_000;
  * clock (not the database's now()) and are half-open: (now - window, now].
  * - totalEntries: every entry in the trail.
  * - entriesLast24h: entries in the last 24 hours.
- * - failedSignInsLast24h: wrong password or unknown email, wrong one-time code, and lockouts
- *   (FAILED_SIGN_IN_ACTIONS) in the last 24 hours.
+ * - failedSignInsLast24h: sign-in attempts that did not succeed (FAILED_SIGN_IN_ACTIONS): unknown email or
+ *   wrong password, wrong or expired one-time code, the lock itself and attempts refused while locked, in the
+ *   last 24 hours.
  * - deniedAccessLast7d: API calls refused by the access gate, for lack of a permission, a session or a
  *   CSRF token (DENIED_ACCESS_ACTIONS), in the last 7 days.
  * - phiReadsLast7d: reads of patient information; every such read is audited with an action ending in

@@ -208,6 +208,9 @@ describe('GET /api/audit/stats', () => {
       { action: 'auth.login.failure', ago: 1 },
       { action: 'auth.mfa.failure', ago: 23.9 },
       { action: 'auth.locked', ago: 24.1 },
+      { action: 'auth.mfa.expired', ago: 4 },
+      { action: 'auth.login.locked_out', ago: 6 },
+      { action: 'auth.mfa.locked_out', ago: 30 },
       { action: 'access.denied', ago: 2 },
       { action: 'access.unauthenticated', ago: 24 * 6.9 },
       { action: 'access.denied', ago: 24 * 7.1 },
@@ -233,7 +236,14 @@ describe('GET /api/audit/stats', () => {
       totalEntries: raw.length,
       entriesLast24h: count(24, () => true),
       failedSignInsLast24h: count(24, (e) =>
-        ['auth.login.failure', 'auth.mfa.failure', 'auth.locked'].includes(e.action),
+        [
+          'auth.login.failure',
+          'auth.login.locked_out',
+          'auth.mfa.failure',
+          'auth.mfa.expired',
+          'auth.mfa.locked_out',
+          'auth.locked',
+        ].includes(e.action),
       ),
       deniedAccessLast7d: count(24 * 7, (e) => ['access.denied', 'access.unauthenticated'].includes(e.action)),
       phiReadsLast7d: count(24 * 7, (e) => e.action.endsWith('.view')),
@@ -241,7 +251,7 @@ describe('GET /api/audit/stats', () => {
     };
     const stats = await get<AuditStats>('/api/audit/stats');
     expect(stats).toEqual(expected);
-    expect(stats.failedSignInsLast24h).toBeGreaterThanOrEqual(2);
+    expect(stats.failedSignInsLast24h).toBeGreaterThanOrEqual(4);
     expect(stats.deniedAccessLast7d).toBeGreaterThanOrEqual(2);
     expect(stats.exportsLast7d).toBeGreaterThanOrEqual(2);
   });

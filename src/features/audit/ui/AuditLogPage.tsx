@@ -87,7 +87,7 @@ const STAT_CARDS: { key: keyof AuditStats; label: string; hint: string }[] = [
   {
     key: 'failedSignInsLast24h',
     label: 'Failed Sign-ins (24h)',
-    hint: 'Wrong password, wrong code or lockout, last 24 hours',
+    hint: 'Wrong password, wrong or expired code, or locked out, last 24 hours',
   },
   {
     key: 'deniedAccessLast7d',
