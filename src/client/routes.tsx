@@ -27,7 +27,7 @@ const PAGES: Record<ScreenPath, ScreenComponent> = {
   '/billing': lazy(() => import('@/features/billing/ui/BillingPage')),
   '/authorizations': lazy(() => import('@/features/authorizations/ui/AuthorizationsPage')),
   '/compliance': comingSoon('Security and Compliance'),
-  '/audit': comingSoon('Audit Log'),
+  '/audit': lazy(() => import('@/features/audit/ui/AuditLogPage')),
   '/rtm': comingSoon('Requirements Traceability Matrix', 'Link between requirement, design, test case, and KPI'),
   '/settings': lazy(() => import('@/features/settings/ui/SettingsPage')),
 };

@@ -10,6 +10,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { analyticsRoutes } from '@/features/analytics/server/analytics.routes';
 import { appointmentsRoutes } from '@/features/appointments/server/appointments.routes';
+import { auditRoutes } from '@/features/audit/server/audit.routes';
 import { authRoutes } from '@/features/auth/server/auth.routes';
 import { authorizationsRoutes } from '@/features/authorizations/server/authorizations.routes';
 import { billingRoutes } from '@/features/billing/server/billing.routes';
@@ -83,6 +84,7 @@ export async function buildApp(deps: AppDeps, logger?: FastifyBaseLogger): Promi
   await app.register(billingRoutes(deps));
   await app.register(analyticsRoutes(deps));
   await app.register(claimsRoutes(deps));
+  await app.register(auditRoutes(deps));
 
   await registerClient(app, deps.config.clientDir);
   return app;

@@ -74,6 +74,14 @@ describe('DataTable', () => {
     expect(screen.getByText('Showing 5000 of 5000 rows')).toBeTruthy();
     // jsdom has no layout, so the virtualiser renders its overscan only: far fewer rows than 5000.
     expect(within(screen.getByRole('table')).getAllByRole('row').length).toBeLessThan(100);
+    // Its own scroll area is a named region a keyboard user can focus and scroll.
+    const region = screen.getByRole('region', { name: 'People (scrollable)' });
+    expect(region.tabIndex).toBe(0);
+  });
+
+  it('a short table has no scroll area of its own to focus', () => {
+    render(<DataTable label="People" columns={columns} data={people} />);
+    expect(screen.queryByRole('region')).toBeNull();
   });
 
   it('in server mode, reports sorting, paging and the search instead of doing them', async () => {

@@ -197,8 +197,15 @@ export function DataTable<T>({
 
       <div
         ref={scrollRef}
-        className={cn('rounded-md border border-border', virtual ? 'overflow-auto' : 'overflow-x-auto')}
+        className={cn(
+          'rounded-md border border-border',
+          virtual
+            ? 'overflow-auto focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none'
+            : 'overflow-x-auto',
+        )}
         style={virtual ? { maxHeight } : undefined}
+        // A scroll area of its own must be reachable by keyboard, so it can be scrolled without a mouse (WCAG 2.1.1).
+        {...(virtual ? { tabIndex: 0, role: 'region', 'aria-label': `${label} (scrollable)` } : {})}
       >
         <table className="w-full caption-bottom text-sm" aria-busy={loading}>
           <caption className="sr-only">{label}</caption>

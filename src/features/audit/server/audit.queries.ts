@@ -1,9 +1,21 @@
 import { createHash } from 'node:crypto';
-import { asc, desc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, ilike, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import { can } from '@/shared/access';
 import type { RequestContext } from '@/server/context';
+import { containsPattern } from '@/server/db/like';
 import type { Db, Tx } from '@/server/db/types';
-import type { AuditEntry } from '../audit.schema';
+import { HttpError } from '@/server/plugins/errors';
+import {
+  AUDIT_EXPORT_MAX_ROWS,
+  DENIED_ACCESS_ACTIONS,
+  FAILED_SIGN_IN_ACTIONS,
+  type AuditEntry,
+  type AuditExport,
+  type AuditFilter,
+  type AuditPage,
+  type AuditQuery,
+  type AuditStats,
+} from '../audit.schema';
 import { auditLog } from './audit.table';
 
 export const GENESIS_HASH = '0'.repeat(64);
@@ -162,23 +174,221 @@ export async function verifyChain(db: Db, batchSize = 5000): Promise<ChainVerifi
   }
 }
 
+const entryColumns = {
+  id: auditLog.id,
+  time: sql<string>`to_char(${auditLog.occurredAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
+  actor: auditLog.actor,
+  action: auditLog.action,
+  resource: auditLog.resource,
+  detail: auditLog.detail,
+};
+
 /**
  * The newest audit entries the caller may see: every entry for a role that reads the audit log
  * ('audit:read'), otherwise only the entries the caller made themself.
  */
 export async function listRecentAuditEntries(db: Db, ctx: RequestContext, limit: number): Promise<AuditEntry[]> {
   const rows = await db
-    .select({
-      id: auditLog.id,
-      time: sql<string>`to_char(${auditLog.occurredAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
-      actor: auditLog.actor,
-      action: auditLog.action,
-      resource: auditLog.resource,
-      detail: auditLog.detail,
-    })
+    .select(entryColumns)
     .from(auditLog)
     .where(can(ctx.user.role, 'audit:read') ? undefined : eq(auditLog.actorUserId, ctx.user.id))
     .orderBy(desc(auditLog.occurredAt), desc(auditLog.id))
     .limit(limit);
   return rows;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The Audit Log screen (SPEC 2.14): filtered list with keyset paging, export, stats, actions, verify.
+
+interface Cursor {
+  /** occurred_at of the last row shown, in UTC to the microsecond, exactly as the database holds it. */
+  at: string;
+  id: number;
+}
+
+const CURSOR_AT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+
+/** Opaque to the client: base64url of the last row's (time, id); the next page starts strictly after it. */
+function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(JSON.stringify([cursor.at, cursor.id])).toString('base64url');
+}
+
+function decodeCursor(text: string): Cursor {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+    if (
+      Array.isArray(value) &&
+      value.length === 2 &&
+      typeof value[0] === 'string' &&
+      CURSOR_AT.test(value[0]) &&
+      Number.isSafeInteger(value[1]) &&
+      (value[1] as number) > 0
+    ) {
+      return { at: value[0], id: value[1] as number };
+    }
+  } catch {
+    // Falls through to the 400 below.
+  }
+  throw new HttpError(400, 'VALIDATION_FAILED', 'cursor: is not a cursor this server issued', {
+    fields: [{ field: 'cursor', message: 'is not a cursor this server issued' }],
+  });
+}
+
+/** Midnight starting a calendar day in the server's local zone, like `today()` in shared/api. */
+function startOfDay(day: string): Date {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return new Date(y, m - 1, d);
+}
+
+function nextDay(day: string): Date {
+  const start = startOfDay(day);
+  return new Date(start.getFullYear(), start.getMonth(), start.getDate() + 1);
+}
+
+function filterCondition(filter: AuditFilter): SQL | undefined {
+  return and(
+    filter.actor !== '' ? ilike(auditLog.actor, containsPattern(filter.actor)) : undefined,
+    filter.action ? eq(auditLog.action, filter.action) : undefined,
+    filter.from ? gte(auditLog.occurredAt, startOfDay(filter.from).toISOString()) : undefined,
+    filter.to ? lt(auditLog.occurredAt, nextDay(filter.to).toISOString()) : undefined,
+  );
+}
+
+const newestFirst = [desc(auditLog.occurredAt), desc(auditLog.id)];
+const cursorAt = sql<string>`to_char(${auditLog.occurredAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/**
+ * One page of the filtered trail, newest first by (time, id). Keyset paging: the next page is the rows
+ * strictly before the cursor's (time, id), which the (occurred_at desc, id desc) index finds directly, so
+ * page N costs what page 1 does, and rows written meanwhile neither shift nor repeat a page.
+ */
+export async function listAuditEntries(db: Db, query: AuditQuery): Promise<AuditPage> {
+  const cursor = query.cursor ? decodeCursor(query.cursor) : null;
+  const rows = await db
+    .select({ ...entryColumns, cursorAt })
+    .from(auditLog)
+    .where(
+      and(
+        filterCondition(query),
+        cursor ? sql`(${auditLog.occurredAt}, ${auditLog.id}) < (${cursor.at}::timestamptz, ${cursor.id})` : undefined,
+      ),
+    )
+    .orderBy(...newestFirst)
+    .limit(query.limit + 1);
+  const page = rows.slice(0, query.limit);
+  const last = page[page.length - 1];
+  return {
+    entries: page.map(({ cursorAt: _cursorAt, ...entry }) => entry),
+    nextCursor: rows.length > query.limit && last ? encodeCursor({ at: last.cursorAt, id: last.id }) : null,
+  };
+}
+
+function describeFilter(filter: AuditFilter): string {
+  const parts = [
+    filter.actor && `actor contains "${filter.actor.slice(0, 60)}"`,
+    filter.action && `action ${filter.action}`,
+    filter.from && `from ${filter.from}`,
+    filter.to && `to ${filter.to}`,
+  ].filter(Boolean);
+  return parts.length ? ` (${parts.join(', ')})` : '';
+}
+
+/**
+ * The newest matching entries for the browser's CSV, at most AUDIT_EXPORT_MAX_ROWS. Serving them is the
+ * export, so it is audited here, in the same transaction as the read (DECISIONS 6).
+ */
+export async function exportAuditEntries(db: Db, ctx: RequestContext, filter: AuditFilter): Promise<AuditExport> {
+  return db.transaction(async (tx) => {
+    const rows = await tx
+      .select(entryColumns)
+      .from(auditLog)
+      .where(filterCondition(filter))
+      .orderBy(...newestFirst)
+      .limit(AUDIT_EXPORT_MAX_ROWS + 1);
+    const capped = rows.length > AUDIT_EXPORT_MAX_ROWS;
+    const entries = rows.slice(0, AUDIT_EXPORT_MAX_ROWS);
+    await record(tx, {
+      actor: ctx.user.email,
+      actorUserId: ctx.user.id,
+      actorRole: ctx.user.role,
+      action: 'export.csv',
+      resource: 'audit_log',
+      detail: `audit-log.csv: ${entries.length} rows${capped ? ' (capped: the newest only)' : ''}${describeFilter(filter)}`,
+      at: ctx.now,
+    });
+    return { entries, capped, maxRows: AUDIT_EXPORT_MAX_ROWS };
+  });
+}
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * The six figures of the Audit Log's cards, counted by the database in one pass. Windows end at the app's
+ * clock (not the database's now()) and are half-open: (now - window, now].
+ * - totalEntries: every entry in the trail.
+ * - entriesLast24h: entries in the last 24 hours.
+ * - failedSignInsLast24h: sign-in attempts that did not succeed (FAILED_SIGN_IN_ACTIONS): unknown email or
+ *   wrong password, wrong or expired one-time code, the lock itself and attempts refused while locked, in the
+ *   last 24 hours.
+ * - deniedAccessLast7d: API calls refused by the access gate, for lack of a permission, a session or a
+ *   CSRF token (DENIED_ACCESS_ACTIONS), in the last 7 days.
+ * - phiReadsLast7d: reads of patient information; every such read is audited with an action ending in
+ *   '.view' (patient snapshot, portal, statement, worklist), in the last 7 days.
+ * - exportsLast7d: CSV and statement exports ('export.csv' or an action ending in '.export') in the last 7 days.
+ */
+export async function auditStats(db: Db, ctx: RequestContext): Promise<AuditStats> {
+  const now = ctx.now.toISOString();
+  const since24h = new Date(ctx.now.getTime() - 24 * HOUR_MS).toISOString();
+  const since7d = new Date(ctx.now.getTime() - 7 * 24 * HOUR_MS).toISOString();
+  const within = (since: string) => sql`${auditLog.occurredAt} > ${since} and ${auditLog.occurredAt} <= ${now}`;
+  const count = (condition: SQL) => sql<number>`(count(*) filter (where ${condition}))::int`;
+  const [stats] = await db
+    .select({
+      totalEntries: sql<number>`count(*)::int`,
+      entriesLast24h: count(within(since24h)),
+      failedSignInsLast24h: count(
+        sql`${within(since24h)} and ${inArray(auditLog.action, [...FAILED_SIGN_IN_ACTIONS])}`,
+      ),
+      deniedAccessLast7d: count(sql`${within(since7d)} and ${inArray(auditLog.action, [...DENIED_ACCESS_ACTIONS])}`),
+      phiReadsLast7d: count(sql`${within(since7d)} and ${auditLog.action} like '%.view'`),
+      exportsLast7d: count(
+        sql`${within(since7d)} and (${auditLog.action} = 'export.csv' or ${auditLog.action} like '%.export')`,
+      ),
+    })
+    .from(auditLog);
+  if (!stats) throw new Error('an aggregate always returns a row');
+  return stats;
+}
+
+/**
+ * The distinct actions in the trail, alphabetically. A loose index scan over audit_log_action_idx (each
+ * step jumps to the next larger action), so it reads one index entry per action, not every row.
+ */
+export async function listAuditActions(db: Db): Promise<string[]> {
+  const result = await db.execute<{ action: string }>(sql`
+    with recursive actions(action) as (
+      (select action from audit_log order by action limit 1)
+      union all
+      select (select a.action from audit_log a where a.action > actions.action order by a.action limit 1)
+      from actions where actions.action is not null
+    )
+    select action from actions where action is not null`);
+  return result.rows.map((r) => r.action);
+}
+
+/** The admin's chain check (DECISIONS 6); running it is itself audited with its outcome. */
+export async function verifyAuditChain(db: Db, ctx: RequestContext): Promise<ChainVerification> {
+  const result = await verifyChain(db);
+  await recordNow(db, {
+    actor: ctx.user.email,
+    actorUserId: ctx.user.id,
+    actorRole: ctx.user.role,
+    action: 'audit.verify',
+    resource: 'audit_log',
+    detail: result.firstBreak
+      ? `chain broken at position ${result.firstBreak.position} (entry ${result.firstBreak.id}): ${result.firstBreak.problem}`
+      : `chain intact: ${result.checked} entries`,
+    at: ctx.now,
+  });
+  return result;
 }

@@ -21,7 +21,9 @@ export const auditLog = pgTable(
     hash: text('hash').notNull(),
   },
   (t) => [
-    index('audit_log_occurred_idx').on(t.occurredAt),
+    // Newest first by (time, id), exactly as ORDER BY ... DESC sorts (nulls first): the audit list's order
+    // and its keyset paging, so page N costs what page 1 does.
+    index('audit_log_occurred_id_idx').on(t.occurredAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('audit_log_actor_idx').on(t.actor),
     index('audit_log_action_idx').on(t.action),
   ],

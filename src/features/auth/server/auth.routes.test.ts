@@ -102,6 +102,7 @@ describe('sign-in', () => {
     });
     expect(again.statusCode).toBe(401);
     expect(again.json<{ error: { code: string } }>().error.code).toBe('CHALLENGE_EXPIRED');
+    expect(await lastAudit()).toMatchObject({ action: 'auth.mfa.expired', actor: 'anonymous' });
   });
 
   it('expires a code after 5 minutes', async () => {
@@ -140,9 +141,11 @@ describe('lockout after 5 wrong codes', () => {
     expect(whileLocked.json<{ error: { message: string } }>().error.message).toBe(
       'Too many failed attempts. Try again in 40 seconds.',
     );
+    expect((await lastAudit())?.action).toBe('auth.mfa.locked_out');
     const account = demoAccount('nurse_manager');
     const passwordWhileLocked = await login(account.email, account.password);
     expect(passwordWhileLocked.statusCode).toBe(423);
+    expect((await lastAudit())?.action).toBe('auth.login.locked_out');
 
     // SPEC 4: the counter is not reset by the lock, so one more wrong code after it locks again.
     t.clock.advance(41_000);

@@ -71,7 +71,19 @@ export function authRoutes(deps: AppDeps) {
         }
         // A lock is only revealed to someone who knows the password, so it cannot be probed for.
         const seconds = lockSecondsLeft((await lockoutOf(deps.db, user.id)).lockedUntil, now);
-        if (seconds > 0) throw lockedError(seconds);
+        if (seconds > 0) {
+          // DECISIONS 6: every sign-in attempt is audited, a refused one during a lock too.
+          await recordNow(deps.db, {
+            actor: user.email,
+            actorUserId: user.id,
+            actorRole: user.role,
+            action: 'auth.login.locked_out',
+            resource: 'session',
+            detail: `refused: account locked for ${seconds} more seconds`,
+            at: now,
+          });
+          throw lockedError(seconds);
+        }
         const challenge = await deps.db.transaction(async (tx) => {
           const issued = await createChallenge(tx, user.id, now);
           await record(tx, {
@@ -104,12 +116,29 @@ export function authRoutes(deps: AppDeps) {
         const result = await deps.db.transaction(async (tx) => {
           const found = await findLiveChallenge(tx, request.body.challengeId, now);
           if (!found) {
+            // Nothing identifies the caller (and the challenge id is a secret): audited as anonymous.
+            await record(tx, {
+              actor: 'anonymous',
+              action: 'auth.mfa.expired',
+              resource: 'session',
+              detail: 'code submitted for an unknown, used or expired sign-in attempt',
+              at: now,
+            });
             return { kind: 'expired' as const };
           }
           const { user, challenge } = found;
           const actor = { actor: user.email, actorUserId: user.id, actorRole: user.role };
           const seconds = lockSecondsLeft((await lockoutOf(tx, user.id)).lockedUntil, now);
-          if (seconds > 0) return { kind: 'locked' as const, seconds };
+          if (seconds > 0) {
+            await record(tx, {
+              ...actor,
+              action: 'auth.mfa.locked_out',
+              resource: 'session',
+              detail: `refused: account locked for ${seconds} more seconds`,
+              at: now,
+            });
+            return { kind: 'locked' as const, seconds };
+          }
           const ok =
             deps.config.demoMode || !user.mfaSecret
               ? codeMatches(challenge.idHash, challenge.codeHash, request.body.code)
