@@ -177,7 +177,7 @@ describe('CompliancePage', () => {
     await screen.findByText('92%');
     expect(screen.queryByRole('button', { name: 'Run security checks' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Seed demo data' })).toBeNull();
-    expect(apiFetch.mock.calls.map((c) => c[0])).not.toContain('/api/compliance/gaps');
+    expect(apiFetch.mock.calls.map((c: unknown[]) => String(c[0]))).not.toContain('/api/compliance/gaps');
   });
 
   it('runs the security checks one after the other, half a second apart, then gives the overall result', async () => {
