@@ -6,7 +6,8 @@ import { DEFAULT_CONFIG, type AppConfig } from '@/server/context';
 import { HIPAA_AUDIT_ITEMS, WCAG_CHECKS } from '@/server/db/seed/compliance-data';
 import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
 import { createTestDatabase, type TestDatabase } from '@/testing/test-db';
-import { testClock } from '@/testing/test-clock';
+import { TEST_TODAY, testClock } from '@/testing/test-clock';
+import { clearClinicData, seedDemoClinic } from '@/server/db/seed/demo-seed';
 import {
   SECURITY_CHECK_IDS,
   type ComplianceOverview,
@@ -322,6 +323,28 @@ describe('security checks on a differently configured or broken system', () => {
       expect(audit).toMatchObject({ status: 'fail', message: 'No audit events found' });
     } finally {
       await Promise.all([demo.close(), strict.close(), broken.close()]);
+      await database.drop();
+    }
+  });
+});
+
+describe('the compliance programme outlives a reset and a re-seed', () => {
+  it('keeps the mock audit and the checklist, with their edits, and inserts nothing twice', async () => {
+    const database = await createTestDatabase();
+    try {
+      await database.pool.query(`update hipaa_audit_items set status = 'Compliant' where reference = '164.312(b)'`);
+      await database.db.transaction((tx) => clearClinicData(tx));
+      await seedDemoClinic(database.db, { today: TEST_TODAY });
+      const { rows } = await database.pool.query<{ items: string; checks: string; status: string }>(
+        `select (select count(*) from hipaa_audit_items) items, (select count(*) from wcag_checks) checks,
+                (select status from hipaa_audit_items where reference = '164.312(b)') status`,
+      );
+      expect(rows[0]).toEqual({
+        items: String(HIPAA_AUDIT_ITEMS.length),
+        checks: String(WCAG_CHECKS.length),
+        status: 'Compliant',
+      });
+    } finally {
       await database.drop();
     }
   });

@@ -68,7 +68,7 @@ const COLUMNS: ColumnDef<ComplianceGap>[] = [
     cell: ({ row }) => <Badge variant={SEVERITY_BADGE[row.original.severity]}>{row.original.severity}</Badge>,
   },
   { accessorKey: 'owner', header: 'Owner' },
-  { accessorKey: 'dueDate', header: 'Due date' },
+  { accessorKey: 'dueDate', header: 'Due date', meta: { className: 'whitespace-nowrap' } },
   { accessorKey: 'status', header: 'Status', cell: ({ row }) => <GapStatusSelect gap={row.original} /> },
 ];
 

@@ -135,14 +135,14 @@ function matrixColumns(screens: ComplianceOverview['matrix']['screens']): Column
       id: 'permissions',
       header: 'API permissions',
       enableSorting: false,
-      meta: { className: 'whitespace-normal min-w-64' },
+      meta: { className: 'whitespace-normal min-w-[28rem]' },
       cell: ({ row }) => <span className="font-mono text-xs">{row.original.permissions.join(', ')}</span>,
     },
   ];
 }
 
 const HIPAA_COLUMNS: ColumnDef<HipaaItem>[] = [
-  { accessorKey: 'reference', header: 'Standard' },
+  { accessorKey: 'reference', header: 'Standard', meta: { className: 'whitespace-nowrap' } },
   { accessorKey: 'safeguard', header: 'Safeguard' },
   { accessorKey: 'requirement', header: 'Requirement', meta: { className: 'whitespace-normal' } },
   { accessorKey: 'status', header: 'Status', cell: ({ row }) => <StatusBadge status={row.original.status} /> },
