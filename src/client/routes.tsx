@@ -26,7 +26,7 @@ const PAGES: Record<ScreenPath, ScreenComponent> = {
   '/analytics': lazy(() => import('@/features/analytics/ui/AnalyticsPage')),
   '/billing': lazy(() => import('@/features/billing/ui/BillingPage')),
   '/authorizations': lazy(() => import('@/features/authorizations/ui/AuthorizationsPage')),
-  '/compliance': comingSoon('Security and Compliance'),
+  '/compliance': lazy(() => import('@/features/compliance/ui/CompliancePage')),
   '/audit': lazy(() => import('@/features/audit/ui/AuditLogPage')),
   '/rtm': comingSoon('Requirements Traceability Matrix', 'Link between requirement, design, test case, and KPI'),
   '/settings': lazy(() => import('@/features/settings/ui/SettingsPage')),

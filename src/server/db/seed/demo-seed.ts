@@ -28,6 +28,7 @@ import {
   PROVIDERS,
 } from './demo-data';
 import { seedClaimsAndFinances } from './demo-claims';
+import { seedComplianceProgramme } from './compliance-data';
 import { addDays, daysBetween, isWeekday, Random } from './random';
 
 export const DEFAULT_SEED = 20_261_122;
@@ -274,6 +275,8 @@ export async function seedDemoClinic(db: Db, options: { today: string; seed?: nu
         owner: g.owner,
       })),
     );
+    // The mock audit and WCAG checklist are the practice's programme: kept by a reset, inserted once.
+    await seedComplianceProgramme(tx);
 
     // About 500 audit entries over the last 30 days, oldest first, as the chain requires.
     const staff = userRows.filter((u) => u.role !== 'guest' && u.role !== 'patient');

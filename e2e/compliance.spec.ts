@@ -1,0 +1,104 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { signIn } from './helpers';
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+async function openCompliance(page: Page) {
+  await signIn(page, 'admin');
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Compliance' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Security and Compliance' })).toBeVisible();
+}
+
+test.describe('Security and Compliance', () => {
+  test('the admin sees the overview, matrix, HIPAA audit, WCAG checklist and gaps, with no serious axe violations', async ({
+    page,
+  }) => {
+    await openCompliance(page);
+    const overview = page.getByRole('list', { name: 'Security overview' });
+    await expect(overview.getByText(/^\d+%$/)).toBeVisible();
+    await expect(overview.getByText(/API routes need a session and a permission/)).toBeVisible();
+    await expect(overview.getByText('5 of 6 roles')).toBeVisible();
+    await expect(page.getByRole('table', { name: 'Permission matrix' }).getByRole('row')).toHaveCount(7);
+    await expect(page.getByRole('table', { name: 'HIPAA mock audit' }).getByText('164.312(b)')).toBeVisible();
+    await expect(page.getByRole('table', { name: 'WCAG checklist' }).getByText('Contrast (minimum)')).toBeVisible();
+    const scores = page.getByRole('group', { name: 'Compliance scores' });
+    await expect(scores.getByText('85%')).toBeVisible();
+    await expect(scores.getByText('75%')).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  test('runs the security checks against the live server and reports what it really finds', async ({ page }) => {
+    await openCompliance(page);
+    await page.getByRole('button', { name: 'Run security checks' }).click();
+    const results = page.getByRole('list', { name: 'Security check results' });
+    await expect(page.getByText('Some tests failed', { exact: true }).first()).toBeVisible({ timeout: 15_000 });
+    const expectCheck = async (id: string, state: 'pass' | 'fail', text: string) => {
+      const item = results.getByTestId(`check-${id}`);
+      await expect(item).toHaveAttribute('data-state', state);
+      await expect(item).toContainText(text);
+    };
+    await expectCheck('vulnerability-scan', 'pass', 'Pass: No high severity issues');
+    // The browser tests serve plain HTTP to an embedded PostgreSQL without SSL: both fail, honestly.
+    await expectCheck('encryption', 'fail', 'AES 256 not verified');
+    await expectCheck('tls', 'fail', 'TLS not active: this request came over plain HTTP');
+    await expectCheck('rbac', 'pass', 'Pass: Restricted');
+    await expectCheck('mfa', 'pass', 'MFA required for every non-guest role');
+    await expectCheck('audit', 'pass', 'audit events recorded');
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  test('changing a gap status changes the scores', async ({ page }) => {
+    await openCompliance(page);
+    const scores = page.getByRole('group', { name: 'Compliance scores' });
+    await expect(scores.getByText('75%')).toBeVisible();
+    const status = page.getByRole('combobox', { name: 'Status of Encryption at rest not verified on backup drives' });
+    await status.click();
+    await page.getByRole('option', { name: 'Closed' }).click();
+    await expect(scores.getByText('83%')).toBeVisible();
+    await expect(scores.getByText('87%')).toBeVisible();
+    // Put it back so the programme is as seeded for the other tests.
+    await status.click();
+    await page.getByRole('option', { name: 'Open' }).click();
+    await expect(scores.getByText('75%')).toBeVisible();
+  });
+
+  test('global reset asks for confirmation with the exact warning (cancelled here)', async ({ page }) => {
+    await openCompliance(page);
+    await page.getByRole('button', { name: 'Global reset' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Global reset' });
+    await expect(
+      dialog.getByText('WARNING: This will clear ALL data for this app. Proceed?', { exact: true }),
+    ).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toBeHidden();
+  });
+
+  // POST /api/run-tests is built on another branch (issue 5, h10); enable once it is merged.
+  test.fixme('runs the unit and integration tests and shows each result', async ({ page }) => {
+    await openCompliance(page);
+    for (const [button, passed, failed] of [
+      ['Run Unit Tests', 'Unit tests passed!', 'Unit tests failed'],
+      ['Run Integration Tests', 'Integration tests passed!', 'Integration tests failed'],
+    ] as const) {
+      await page.getByRole('button', { name: button }).click();
+      await expect(page.getByText(new RegExp(`^(${passed}|${failed})$`))).toBeVisible({ timeout: 20_000 });
+      await expect(page.getByText(/^\d+\/\d+ tests passed$/).first()).toBeVisible();
+    }
+    await expect(page.getByRole('table', { name: 'Unit test results' }).getByRole('row').nth(1)).toBeVisible();
+    await expect(page.getByRole('table', { name: 'Integration test results' }).getByRole('row').nth(1)).toBeVisible();
+  });
+
+  test('other roles cannot open /compliance', async ({ page }) => {
+    await signIn(page, 'doctor');
+    await page.goto('/compliance');
+    await expect(page.getByText('Access denied', { exact: true })).toBeVisible();
+    await expect(page).toHaveURL(/\/home$/);
+  });
+});

@@ -1,0 +1,331 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Toaster } from '@/client/components/ui/toast';
+import { ApiError } from '@/client/lib/api-client';
+import { createQueryClient } from '@/client/lib/query-client';
+import type { Role } from '@/shared/access';
+import type { RunTestsResponse } from '@/features/selftest/selftest.schema';
+import type { ComplianceOverview, GapsResponse, SecurityCheckResult } from '../compliance.schema';
+import CompliancePage from './CompliancePage';
+import { RESET_WARNING } from './SystemActions';
+
+const apiFetch = vi.fn();
+vi.mock('@/client/lib/api-client', async (importOriginal) => ({
+  ...(await importOriginal<object>()),
+  apiFetch: (...args: unknown[]) => apiFetch(...args) as unknown,
+}));
+
+afterEach(() => {
+  apiFetch.mockReset();
+});
+
+const OVERVIEW: ComplianceOverview = {
+  rbac: {
+    percent: 91.7,
+    apiRoutes: 60,
+    protectedRoutes: 55,
+    publicRoutes: ['POST /api/auth/login', 'GET /api/health'],
+    screenCells: { total: 84, allowed: 39, denied: 45 },
+  },
+  mfa: {
+    secondFactor: 'one-time code',
+    roles: [
+      { role: 'guest', required: false, activeAccounts: 1, enrolledAccounts: 1 },
+      { role: 'admin', required: true, activeAccounts: 2, enrolledAccounts: 2 },
+    ],
+  },
+  audit: { events: 1234 },
+  matrix: {
+    screens: [
+      { path: '/home', label: 'Dashboard' },
+      { path: '/compliance', label: 'Compliance' },
+    ],
+    roles: [
+      { role: 'guest', screens: ['/home'], permissions: ['settings:own'] },
+      { role: 'admin', screens: ['/home', '/compliance'], permissions: ['compliance:read', 'system:admin'] },
+    ],
+  },
+};
+
+const CHECKS = [
+  { checkId: 'vulnerability-scan', name: 'Vulnerability scan', description: 'Headers' },
+  { checkId: 'tls', name: 'TLS', description: 'HTTPS' },
+  { checkId: 'rbac', name: 'Access control (RBAC)', description: 'Gate' },
+] as const;
+
+const RESULTS: Record<string, SecurityCheckResult> = {
+  'vulnerability-scan': {
+    checkId: 'vulnerability-scan',
+    name: 'Vulnerability scan',
+    status: 'pass',
+    message: 'No high severity issues',
+    details: [],
+  },
+  tls: {
+    checkId: 'tls',
+    name: 'TLS',
+    status: 'fail',
+    message: 'TLS not active: this request came over plain HTTP',
+    details: ['plain HTTP'],
+  },
+  rbac: { checkId: 'rbac', name: 'Access control (RBAC)', status: 'pass', message: 'Restricted', details: [] },
+};
+
+function gaps(status: 'Open' | 'Closed', technical: number): GapsResponse {
+  return {
+    gaps: [
+      {
+        id: 6,
+        title: 'Encryption at rest not verified on backup drives',
+        safeguard: 'Technical',
+        severity: 'High',
+        status,
+        dueDate: '2026-12-02',
+        owner: 'IT Lead',
+      },
+    ],
+    scores: {
+      overall: { percent: 85, earned: 42.5, possible: 50 },
+      technical: { percent: technical, earned: 9, possible: 12 },
+    },
+  };
+}
+
+const UNIT_ANSWER: RunTestsResponse = {
+  success: true,
+  summary: { total: 2, passed: 2, failed: 0 },
+  tests: [
+    { testId: 'UT-01', module: 'access', description: 'Policy grants', status: 'PASS', durationMs: 3 },
+    { testId: 'UT-02', module: 'masking', description: 'Phone mask', status: 'PASS', durationMs: 1 },
+  ],
+  error: null,
+};
+
+type Handler = (path: string, init?: { method?: string; body?: unknown }) => unknown;
+
+function serve(overrides: Record<string, Handler> = {}) {
+  const calls: { path: string; method: string; at: number }[] = [];
+  apiFetch.mockImplementation((path: string, init?: { method?: string; body?: unknown }) => {
+    const method = init?.method ?? 'GET';
+    calls.push({ path, method, at: Date.now() });
+    const override = overrides[`${method} ${path}`];
+    if (override) return Promise.resolve().then(() => override(path, init));
+    if (path === '/api/compliance/overview') return Promise.resolve(OVERVIEW);
+    if (path === '/api/compliance/hipaa-items')
+      return Promise.resolve({
+        items: [
+          {
+            id: 1,
+            reference: '164.312(b)',
+            safeguard: 'Technical',
+            requirement: 'Audit controls',
+            status: 'Partial',
+            evidence: 'Review cadence not documented',
+          },
+        ],
+      });
+    if (path === '/api/compliance/wcag-checks')
+      return Promise.resolve({
+        checks: [{ id: 1, criterion: '1.4.3', title: 'Contrast (minimum)', level: 'AA', status: 'Pass', note: 'ok' }],
+      });
+    if (path === '/api/compliance/gaps') return Promise.resolve(gaps('Open', 75));
+    if (path === '/api/compliance/security-checks') return Promise.resolve({ checks: CHECKS });
+    const check = /^\/api\/compliance\/security-checks\/(.+)$/.exec(path);
+    if (check && method === 'POST') return Promise.resolve(RESULTS[check[1]!]);
+    return Promise.reject(new Error(`unexpected ${method} ${path}`));
+  });
+  return calls;
+}
+
+function renderPage(role: Role = 'admin') {
+  return render(
+    <QueryClientProvider client={createQueryClient()}>
+      <CompliancePage role={role} />
+      <Toaster />
+    </QueryClientProvider>,
+  );
+}
+
+function forbidden() {
+  return new ApiError(403, '403: {"error":{}}', 'FORBIDDEN', 'You do not have permission to do this.', [], null);
+}
+
+describe('CompliancePage', () => {
+  it('shows the overview cards, the permission matrix, the HIPAA audit and the WCAG checklist', async () => {
+    serve();
+    renderPage();
+    expect(screen.getByRole('heading', { level: 1, name: 'Security and Compliance' })).toBeTruthy();
+    expect(await screen.findByText('92%')).toBeTruthy();
+    expect(screen.getByText(/55 of 60 API routes need a session/)).toBeTruthy();
+    expect(screen.getByText('1 of 2 roles')).toBeTruthy();
+    expect(screen.getByText('1,234')).toBeTruthy();
+    const matrix = screen.getByRole('table', { name: 'Permission matrix' });
+    const adminRow = within(matrix).getAllByRole('row')[2]!;
+    expect(within(adminRow).getAllByText('Allowed')).toHaveLength(2);
+    const guestRow = within(matrix).getAllByRole('row')[1]!;
+    expect(within(guestRow).getByText('Not allowed')).toBeTruthy();
+    expect(await screen.findByText('164.312(b)')).toBeTruthy();
+    expect(await screen.findByText('Contrast (minimum)')).toBeTruthy();
+    expect(await screen.findByText('Overall compliance score')).toBeTruthy();
+  });
+
+  it('hides the admin-only sections from a role without system:admin', async () => {
+    serve();
+    renderPage('doctor');
+    await screen.findByText('92%');
+    expect(screen.queryByRole('button', { name: 'Run security checks' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Seed demo data' })).toBeNull();
+    expect(apiFetch.mock.calls.map((c: unknown[]) => String(c[0]))).not.toContain('/api/compliance/gaps');
+  });
+
+  it('runs the security checks one after the other, half a second apart, then gives the overall result', async () => {
+    const calls = serve();
+    const user = userEvent.setup();
+    renderPage();
+    const run = await screen.findByRole('button', { name: 'Run security checks' });
+    await waitFor(() => expect(run.hasAttribute('disabled')).toBe(false));
+    await user.click(run);
+    await waitFor(() => expect(screen.getByTestId('check-rbac').dataset.state).toBe('pass'), { timeout: 4000 });
+    expect(screen.getByTestId('check-vulnerability-scan').textContent).toContain('Pass: No high severity issues');
+    expect(screen.getByTestId('check-tls').textContent).toContain(
+      'Fail: TLS not active: this request came over plain HTTP',
+    );
+    expect(screen.getByTestId('check-rbac').textContent).toContain('Pass: Restricted');
+    expect(await screen.findByText('Some tests failed', { selector: 'p' })).toBeTruthy();
+
+    const posts = calls.filter((c) => c.method === 'POST');
+    expect(posts.map((c) => c.path)).toEqual([
+      '/api/compliance/security-checks/vulnerability-scan',
+      '/api/compliance/security-checks/tls',
+      '/api/compliance/security-checks/rbac',
+    ]);
+    for (let i = 1; i < posts.length; i += 1) expect(posts[i]!.at - posts[i - 1]!.at).toBeGreaterThanOrEqual(450);
+  });
+
+  it('shows a check as running while it runs, and says All tests passed! when every check passes', async () => {
+    let finish: (r: SecurityCheckResult) => void = () => {};
+    serve({
+      'POST /api/compliance/security-checks/vulnerability-scan': () =>
+        new Promise<SecurityCheckResult>((resolve) => {
+          finish = resolve;
+        }),
+      'POST /api/compliance/security-checks/tls': () => ({ ...RESULTS.tls, status: 'pass', message: 'TLS active' }),
+    });
+    const user = userEvent.setup();
+    renderPage();
+    const run = await screen.findByRole('button', { name: 'Run security checks' });
+    await waitFor(() => expect(run.hasAttribute('disabled')).toBe(false));
+    await user.click(run);
+    await waitFor(() => expect(screen.getByTestId('check-vulnerability-scan').textContent).toContain('Running…'));
+    expect(screen.getByTestId('check-tls').textContent).toContain('Not run');
+    finish(RESULTS['vulnerability-scan']!);
+    await waitFor(() => expect(screen.getByTestId('check-rbac').dataset.state).toBe('pass'), { timeout: 4000 });
+    expect(await screen.findByText('All tests passed!', { selector: 'p' })).toBeTruthy();
+  });
+
+  it('runs the unit tests and shows each result with the SPEC toast, and the error toast when the call fails', async () => {
+    serve({
+      'POST /api/run-tests': (_path, init) => {
+        if ((init?.body as { testType: string }).testType === 'integration') throw new Error('500: boom');
+        return UNIT_ANSWER;
+      },
+    });
+    const user = userEvent.setup();
+    renderPage();
+    await user.click(await screen.findByRole('button', { name: 'Run Unit Tests' }));
+    expect(await screen.findByText('Unit tests passed!')).toBeTruthy();
+    expect(screen.getAllByText('2/2 tests passed').length).toBeGreaterThan(0);
+    const table = screen.getByRole('table', { name: 'Unit test results' });
+    expect(within(table).getByText('UT-02')).toBeTruthy();
+    expect(within(table).getByText('masking')).toBeTruthy();
+    expect(apiFetch).toHaveBeenCalledWith('/api/run-tests', { method: 'POST', body: { testType: 'unit' } });
+
+    await user.click(screen.getByRole('button', { name: 'Run Integration Tests' }));
+    expect(await screen.findByText('Error running tests')).toBeTruthy();
+    expect(screen.getByText('Failed to execute integration tests')).toBeTruthy();
+  });
+
+  it('says Unit tests failed with the count when a test fails', async () => {
+    serve({
+      'POST /api/run-tests': () => ({
+        ...UNIT_ANSWER,
+        success: false,
+        summary: { total: 2, passed: 1, failed: 1 },
+        tests: [UNIT_ANSWER.tests[0]!, { ...UNIT_ANSWER.tests[1]!, status: 'FAIL', message: 'expected ***' }],
+      }),
+    });
+    const user = userEvent.setup();
+    renderPage();
+    await user.click(await screen.findByRole('button', { name: 'Run Unit Tests' }));
+    expect(await screen.findByText('Unit tests failed')).toBeTruthy();
+    expect(screen.getAllByText('1/2 tests passed').length).toBeGreaterThan(0);
+    expect(screen.getByText('expected ***')).toBeTruthy();
+  });
+
+  it('changes a gap status and shows the new scores', async () => {
+    serve({ 'PATCH /api/compliance/gaps/6': () => gaps('Closed', 83.3) });
+    const user = userEvent.setup();
+    renderPage();
+    expect(await screen.findByText('75%')).toBeTruthy();
+    await user.click(
+      screen.getByRole('combobox', { name: 'Status of Encryption at rest not verified on backup drives' }),
+    );
+    await user.click(await screen.findByRole('option', { name: 'Closed' }));
+    expect(await screen.findByText('83%')).toBeTruthy();
+    expect(apiFetch).toHaveBeenCalledWith('/api/compliance/gaps/6', { method: 'PATCH', body: { status: 'Closed' } });
+  });
+
+  it('seeds demo data with the SPEC toasts (success, refused, failed)', async () => {
+    let answer: () => unknown = () => ({ summary: { patients: 200 } });
+    serve({ 'POST /api/seed': () => answer() });
+    const user = userEvent.setup();
+    renderPage();
+    const seed = await screen.findByRole('button', { name: 'Seed demo data' });
+    const overviewCalls = () => apiFetch.mock.calls.filter((c) => c[0] === '/api/compliance/overview').length;
+    const before = overviewCalls();
+    await user.click(seed);
+    expect(await screen.findByText('Demo data successfully re-seeded')).toBeTruthy();
+    // Every cached query is refetched.
+    await waitFor(() => expect(overviewCalls()).toBe(before + 1));
+
+    answer = () => {
+      throw forbidden();
+    };
+    await user.click(seed);
+    expect(await screen.findByText('Only Admin can seed data.')).toBeTruthy();
+    expect(screen.getByText('Unauthorized')).toBeTruthy();
+
+    answer = () => {
+      throw new Error('500: boom');
+    };
+    await user.click(seed);
+    expect(await screen.findByText('Failed to seed data')).toBeTruthy();
+  });
+
+  it('resets only after the confirmation, sending the confirmation word', async () => {
+    let answer: () => unknown = () => {
+      throw forbidden();
+    };
+    serve({ 'POST /api/system/reset': () => answer() });
+    const user = userEvent.setup();
+    renderPage();
+    await user.click(await screen.findByRole('button', { name: 'Global reset' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Global reset' });
+    expect(within(dialog).getByText(RESET_WARNING)).toBeTruthy();
+    expect(RESET_WARNING).toBe('WARNING: This will clear ALL data for this app. Proceed?');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(apiFetch.mock.calls.some((c) => c[0] === '/api/system/reset')).toBe(false);
+
+    await user.click(screen.getByRole('button', { name: 'Global reset' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Proceed' }));
+    expect(await screen.findByText('Only Admin can reset the system.')).toBeTruthy();
+    expect(apiFetch).toHaveBeenCalledWith('/api/system/reset', { method: 'POST', body: { confirm: 'RESET' } });
+
+    answer = () => ({ cleared: ['patients'] });
+    await user.click(screen.getByRole('button', { name: 'Global reset' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Proceed' }));
+    expect(await screen.findByText('System reset')).toBeTruthy();
+  });
+});
