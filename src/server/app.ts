@@ -20,6 +20,7 @@ import { portalRoutes } from '@/features/portal/server/portal.routes';
 import { providersRoutes } from '@/features/providers/server/providers.routes';
 import { registrationRoutes } from '@/features/auth/server/registration.routes';
 import { searchRoutes } from '@/features/search/server/search.routes';
+import { selftestRoutes } from '@/features/selftest/server/selftest.routes';
 import { settingsRoutes } from '@/features/settings/server/settings.routes';
 import { systemRoutes } from '@/features/system/server/system.routes';
 import { worklistRoutes } from '@/features/worklist/server/worklist.routes';
@@ -83,6 +84,7 @@ export async function buildApp(deps: AppDeps, logger?: FastifyBaseLogger): Promi
   await app.register(billingRoutes(deps));
   await app.register(analyticsRoutes(deps));
   await app.register(claimsRoutes(deps));
+  await app.register(selftestRoutes(deps));
 
   await registerClient(app, deps.config.clientDir);
   return app;
