@@ -38,6 +38,39 @@ export async function inRolledBackTransaction<T>(db: Db, fn: (tx: Tx) => Promise
   return (outcome as { value: T }).value;
 }
 
+/** SPEC 2.1's route table, as written there ('/' is implied by '/home'): the expectation the policy is checked against. */
+export const SPEC_ROUTE_TABLE: Record<Role, string[]> = {
+  guest: ['/home', '/settings'],
+  nurse_manager: ['/home', '/patients', '/appointments', '/overdue-followups', '/authorizations', '/settings'],
+  doctor: [
+    '/home',
+    '/patients',
+    '/appointments',
+    '/overdue-followups',
+    '/authorizations',
+    '/analytics',
+    '/billing',
+    '/rtm',
+    '/settings',
+  ],
+  billing_admin: ['/home', '/claims', '/kpis', '/analytics', '/billing', '/audit', '/rtm', '/settings'],
+  patient: ['/patient-portal', '/settings'],
+  admin: [
+    '/home',
+    '/patients',
+    '/appointments',
+    '/overdue-followups',
+    '/authorizations',
+    '/claims',
+    '/analytics',
+    '/billing',
+    '/audit',
+    '/compliance',
+    '/rtm',
+    '/settings',
+  ],
+};
+
 export class CheckFailure extends Error {}
 
 /** The seeded demo account of a role, which must exist and be active. */

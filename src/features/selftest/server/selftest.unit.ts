@@ -20,41 +20,8 @@ import { neutraliseCell } from '@/shared/csv';
 import { periodEndingToday, previousPeriod } from '@/shared/period';
 import { formatTime12 } from '@/features/appointments/appointments.schema';
 import type { Db } from '@/server/db/types';
-import { compareKpiFixture, sameValue } from './selftest.queries';
+import { compareKpiFixture, sameValue, SPEC_ROUTE_TABLE } from './selftest.queries';
 import { expectThat, mismatches, type SelfCheck } from './selftest.runner';
-
-/** SPEC 2.1's route table, as written there ('/' is implied by '/home'). */
-export const SPEC_ROUTE_TABLE: Record<Role, string[]> = {
-  guest: ['/home', '/settings'],
-  nurse_manager: ['/home', '/patients', '/appointments', '/overdue-followups', '/authorizations', '/settings'],
-  doctor: [
-    '/home',
-    '/patients',
-    '/appointments',
-    '/overdue-followups',
-    '/authorizations',
-    '/analytics',
-    '/billing',
-    '/rtm',
-    '/settings',
-  ],
-  billing_admin: ['/home', '/claims', '/kpis', '/analytics', '/billing', '/audit', '/rtm', '/settings'],
-  patient: ['/patient-portal', '/settings'],
-  admin: [
-    '/home',
-    '/patients',
-    '/appointments',
-    '/overdue-followups',
-    '/authorizations',
-    '/claims',
-    '/analytics',
-    '/billing',
-    '/audit',
-    '/compliance',
-    '/rtm',
-    '/settings',
-  ],
-};
 
 const ALL_ROUTES = [
   '/home',
