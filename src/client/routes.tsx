@@ -28,7 +28,7 @@ const PAGES: Record<ScreenPath, ScreenComponent> = {
   '/authorizations': lazy(() => import('@/features/authorizations/ui/AuthorizationsPage')),
   '/compliance': comingSoon('Security and Compliance'),
   '/audit': comingSoon('Audit Log'),
-  '/rtm': comingSoon('Requirements Traceability Matrix', 'Link between requirement, design, test case, and KPI'),
+  '/rtm': lazy(() => import('@/features/rtm/ui/TraceabilityPage')),
   '/settings': lazy(() => import('@/features/settings/ui/SettingsPage')),
 };
 
