@@ -22,7 +22,7 @@ function json(body: unknown, status = 200) {
 /** The server: the list, and a verification per requirement (those in `failing` fail). */
 function serve(failing: string[] = [], calls: string[] = []) {
   fetchMock.mockImplementation((input) => {
-    const url = String(input);
+    const url = input instanceof Request ? input.url : input.toString();
     if (url === '/api/rtm/requirements') return Promise.resolve(json(REQUIREMENTS));
     const reqId = decodeURIComponent(url.replace('/api/rtm/verify/', ''));
     calls.push(reqId);
@@ -77,12 +77,13 @@ describe('TraceabilityPage', () => {
     expect(screen.getByRole('heading', { name: 'Requirements (1)' })).toBeTruthy();
     expect(screen.getByRole('rowheader', { name: 'R 002' })).toBeTruthy();
 
-    for (const [text, reqId] of [
+    const cases: [string, string][] = [
       ['r 016', 'R 016'],
       ['tc-csv', 'R 014'],
       ['verifyChain', 'R 006'],
       ['idle timeout', 'R 004'],
-    ]) {
+    ];
+    for (const [text, reqId] of cases) {
       type(text);
       expect(screen.getAllByRole('rowheader').map((h) => h.textContent)).toEqual([reqId]);
     }
@@ -125,7 +126,7 @@ describe('TraceabilityPage', () => {
     expect(screen.getAllByText('100%')).toHaveLength(20);
     expect(screen.getByText('Test Suite Completed')).toBeTruthy();
     expect(screen.getByText('All 20 validation tests passed successfully.')).toBeTruthy();
-    expect((screen.getByRole('button', { name: 'Run Test Suite' }) as HTMLButtonElement).disabled).toBe(false);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Run Test Suite' }).disabled).toBe(false);
     expect(screen.queryByRole('progressbar')).toBeNull();
   });
 
@@ -159,7 +160,7 @@ describe('TraceabilityPage', () => {
     serve();
     const base = fetchMock.getMockImplementation();
     fetchMock.mockImplementation((input, init) =>
-      String(input).endsWith('R%20003')
+      (input instanceof Request ? input.url : input.toString()).endsWith('R%20003')
         ? Promise.resolve(json({ error: { code: 'INTERNAL', message: 'boom' } }, 500))
         : (base as typeof fetch)(input, init),
     );
