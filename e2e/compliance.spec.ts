@@ -80,15 +80,15 @@ test.describe('Security and Compliance', () => {
     await expect(dialog).toBeHidden();
   });
 
-  // POST /api/run-tests is built on another branch (issue 5, h10); enable once it is merged.
-  test.fixme('runs the unit and integration tests and shows each result', async ({ page }) => {
+  test('runs the unit and integration tests and shows each result', async ({ page }) => {
     await openCompliance(page);
-    for (const [button, passed, failed] of [
-      ['Run Unit Tests', 'Unit tests passed!', 'Unit tests failed'],
-      ['Run Integration Tests', 'Integration tests passed!', 'Integration tests failed'],
+    // On the healthy demo system every real check passes; a failure here is a real regression.
+    for (const [button, passed] of [
+      ['Run Unit Tests', 'Unit tests passed!'],
+      ['Run Integration Tests', 'Integration tests passed!'],
     ] as const) {
       await page.getByRole('button', { name: button }).click();
-      await expect(page.getByText(new RegExp(`^(${passed}|${failed})$`))).toBeVisible({ timeout: 20_000 });
+      await expect(page.getByText(passed, { exact: true })).toBeVisible({ timeout: 20_000 });
       await expect(page.getByText(/^\d+\/\d+ tests passed$/).first()).toBeVisible();
     }
     await expect(page.getByRole('table', { name: 'Unit test results' }).getByRole('row').nth(1)).toBeVisible();

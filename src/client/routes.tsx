@@ -3,16 +3,9 @@ import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { SCREENS, canOpen, homePathFor, type Role, type ScreenPath } from '@/shared/access';
 import { toast } from '@/client/components/ui/toast';
 import { Skeleton } from '@/client/components/ui/skeleton';
-import { ComingSoon } from '@/client/components/layout/ComingSoon';
 import { NotFoundPage } from '@/client/components/layout/NotFoundPage';
 
 type ScreenComponent = ComponentType<{ role: Role }>;
-
-function comingSoon(title: string, subtitle?: string): ScreenComponent {
-  return function Placeholder() {
-    return <ComingSoon title={title} subtitle={subtitle} />;
-  };
-}
 
 /** One page per screen of shared/access.ts, each loaded with its screen (route-level code splitting). */
 const PAGES: Record<ScreenPath, ScreenComponent> = {
@@ -28,7 +21,7 @@ const PAGES: Record<ScreenPath, ScreenComponent> = {
   '/authorizations': lazy(() => import('@/features/authorizations/ui/AuthorizationsPage')),
   '/compliance': lazy(() => import('@/features/compliance/ui/CompliancePage')),
   '/audit': lazy(() => import('@/features/audit/ui/AuditLogPage')),
-  '/rtm': comingSoon('Requirements Traceability Matrix', 'Link between requirement, design, test case, and KPI'),
+  '/rtm': lazy(() => import('@/features/rtm/ui/TraceabilityPage')),
   '/settings': lazy(() => import('@/features/settings/ui/SettingsPage')),
 };
 

@@ -21,7 +21,9 @@ import { patientsRoutes } from '@/features/patients/server/patients.routes';
 import { portalRoutes } from '@/features/portal/server/portal.routes';
 import { providersRoutes } from '@/features/providers/server/providers.routes';
 import { registrationRoutes } from '@/features/auth/server/registration.routes';
+import { rtmRoutes } from '@/features/rtm/server/rtm.routes';
 import { searchRoutes } from '@/features/search/server/search.routes';
+import { selftestRoutes } from '@/features/selftest/server/selftest.routes';
 import { settingsRoutes } from '@/features/settings/server/settings.routes';
 import { systemRoutes } from '@/features/system/server/system.routes';
 import { worklistRoutes } from '@/features/worklist/server/worklist.routes';
@@ -87,6 +89,8 @@ export async function buildApp(deps: AppDeps, logger?: FastifyBaseLogger): Promi
   await app.register(claimsRoutes(deps));
   await app.register(auditRoutes(deps));
   await app.register(complianceRoutes(deps));
+  await app.register(selftestRoutes(deps));
+  await app.register(rtmRoutes(deps));
 
   await registerClient(app, deps.config.clientDir);
   return app;

@@ -108,10 +108,21 @@ export async function completeSignIn(
   await tx.delete(signInLockouts).where(eq(signInLockouts.userId, input.userId));
   // A fresh id at every sign-in: whatever session the browser carried before is destroyed (no fixation).
   if (input.replacedSessionIdHash) await tx.delete(sessions).where(eq(sessions.idHash, input.replacedSessionIdHash));
+  return createSession(tx, { userId: input.userId, now: input.now, absoluteHours: input.absoluteHours });
+}
+
+/**
+ * Stores a new server session (only its SHA-256) and returns the cookie value and CSRF token. Sign-in
+ * calls it after the MFA step; the admin self-test uses it for short-lived sessions it deletes itself.
+ */
+export async function createSession(
+  db: Db | Tx,
+  input: { userId: number; now: Date; absoluteHours: number },
+): Promise<{ sessionId: string; csrfToken: string; expiresAt: Date }> {
   const sessionId = newSecret();
   const csrfToken = newSecret(24);
   const expiresAt = new Date(input.now.getTime() + input.absoluteHours * 3600 * 1000);
-  await tx.insert(sessions).values({
+  await db.insert(sessions).values({
     idHash: sha256(sessionId),
     userId: input.userId,
     csrfToken,
@@ -127,7 +138,7 @@ export async function completeSignIn(
  * null (expired ones are deleted). A live one has its idle timer renewed.
  */
 export async function resolveSession(
-  db: Db,
+  db: Db | Tx,
   sessionId: string,
   now: Date,
   idleMinutes: number,
