@@ -22,6 +22,7 @@ import { registrationRoutes } from '@/features/auth/server/registration.routes';
 import { searchRoutes } from '@/features/search/server/search.routes';
 import { settingsRoutes } from '@/features/settings/server/settings.routes';
 import { systemRoutes } from '@/features/system/server/system.routes';
+import { usersRoutes } from '@/features/users/server/users.routes';
 import { worklistRoutes } from '@/features/worklist/server/worklist.routes';
 import type { AppDeps } from './context';
 import { registerAccessControl } from './plugins/access';
@@ -83,6 +84,7 @@ export async function buildApp(deps: AppDeps, logger?: FastifyBaseLogger): Promi
   await app.register(billingRoutes(deps));
   await app.register(analyticsRoutes(deps));
   await app.register(claimsRoutes(deps));
+  await app.register(usersRoutes(deps));
 
   await registerClient(app, deps.config.clientDir);
   return app;
