@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ROLES, roleSchema } from '@/shared/access';
+import { ROLES, roleSchema, type Role } from '@/shared/access';
 import { MIN_PASSWORD_LENGTH } from '@/features/auth/auth.schema';
 
 /** The Users tab (admin, DECISIONS 4): real user management, not the static list of SPEC 2.16. */
@@ -21,7 +21,7 @@ export const userListSchema = z.object({ items: z.array(managedUserSchema) });
  * A patient account belongs to a patient record, so it is created from the record (Create Patient Account
  * on the guest landing), not here: the roles an admin may give are the staff roles and guest.
  */
-export const ASSIGNABLE_ROLES = ROLES.filter((r) => r !== 'patient') as Exclude<(typeof ROLES)[number], 'patient'>[];
+export const ASSIGNABLE_ROLES = ROLES.filter((r): r is Exclude<Role, 'patient'> => r !== 'patient');
 const assignableRoleSchema = roleSchema.refine(
   (role) => role !== 'patient',
   'cannot be patient: patient accounts are created from a patient record (Create Patient Account)',
