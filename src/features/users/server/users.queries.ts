@@ -4,11 +4,12 @@
  * management, while auth.queries.ts keeps sign-in, MFA and sessions (whose helpers it calls here).
  */
 import { randomInt } from 'node:crypto';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { record } from '@/features/audit/server/audit.queries';
 import { hashPassword, verifyPassword } from '@/features/auth/server/auth.passwords';
 import { destroyUserSessions, voidUserChallenges } from '@/features/auth/server/auth.queries';
 import { sessions, users } from '@/features/auth/server/auth.table';
+import { patients } from '@/features/patients/server/patients.table';
 import { createDefaultUserSettings } from '@/features/settings/server/settings.queries';
 import { roleSchema } from '@/shared/access';
 import type { RequestContext } from '@/server/context';
@@ -208,4 +209,61 @@ export async function changeOwnPassword(
     });
     return { endedSessions };
   });
+}
+
+export interface DetachedPatientAccount {
+  id: number;
+  email: string;
+  active: boolean;
+  patientId: number | null;
+}
+
+/**
+ * Before the clinic's records are deleted (re-seed, global reset): every patient account is unlinked from
+ * its record and deactivated, inside the caller's transaction, so no patient account points at a record
+ * that is gone. `reattachPatientAccounts` then links back those whose record exists again.
+ */
+export async function detachPatientAccounts(tx: Tx): Promise<DetachedPatientAccount[]> {
+  const accounts = await tx
+    .select({ id: users.id, email: users.email, active: users.active, patientId: users.patientId })
+    .from(users)
+    .where(eq(users.role, 'patient'))
+    .orderBy(asc(users.id))
+    .for('update');
+  await tx.update(users).set({ patientId: null, active: false }).where(eq(users.role, 'patient'));
+  return accounts;
+}
+
+/**
+ * Links each detached patient account to the patient record with the account's email (the demo patient
+ * account to Maria Lopez's record, patient@healthcare.demo) and gives it back its former status (an admin's
+ * deactivation stays; one that only lacked its record since a reset is active again). An account
+ * whose record is gone stays deactivated without a record, and its sessions and pending sign-ins end: a
+ * patient account never outlives its record (users_patient_link_check allows this only when deactivated).
+ */
+export async function reattachPatientAccounts(
+  tx: Tx,
+  accounts: readonly DetachedPatientAccount[],
+): Promise<{ relinked: number; deactivated: number }> {
+  let relinked = 0;
+  let deactivated = 0;
+  for (const account of accounts) {
+    const [record] = await tx
+      .select({ id: patients.id })
+      .from(patients)
+      .where(sql`lower(${patients.email}) = ${account.email}`)
+      .orderBy(asc(patients.id))
+      .limit(1);
+    if (record) {
+      // An account without a record was deactivated only because a reset cleared it: it comes back with it.
+      const active = account.active || account.patientId === null;
+      await tx.update(users).set({ patientId: record.id, active }).where(eq(users.id, account.id));
+      relinked += 1;
+    } else {
+      await destroyUserSessions(tx, account.id);
+      await voidUserChallenges(tx, account.id);
+      deactivated += 1;
+    }
+  }
+  return { relinked, deactivated };
 }
