@@ -29,7 +29,7 @@ const PAGES: Record<ScreenPath, ScreenComponent> = {
   '/compliance': comingSoon('Security and Compliance'),
   '/audit': comingSoon('Audit Log'),
   '/rtm': comingSoon('Requirements Traceability Matrix', 'Link between requirement, design, test case, and KPI'),
-  '/settings': lazy(() => import('@/features/settings/ui/SettingsPage')),
+  '/settings': lazy(() => import('./pages/SettingsRoute')),
 };
 
 /** SPEC 2.1: a route the role may not open shows the 'Access denied' toast and redirects home. */
