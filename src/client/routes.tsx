@@ -22,7 +22,7 @@ const PAGES: Record<ScreenPath, ScreenComponent> = {
   '/compliance': lazy(() => import('@/features/compliance/ui/CompliancePage')),
   '/audit': lazy(() => import('@/features/audit/ui/AuditLogPage')),
   '/rtm': lazy(() => import('@/features/rtm/ui/TraceabilityPage')),
-  '/settings': lazy(() => import('@/features/settings/ui/SettingsPage')),
+  '/settings': lazy(() => import('./pages/SettingsRoute')),
 };
 
 /** SPEC 2.1: a route the role may not open shows the 'Access denied' toast and redirects home. */

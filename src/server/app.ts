@@ -26,6 +26,7 @@ import { searchRoutes } from '@/features/search/server/search.routes';
 import { selftestRoutes } from '@/features/selftest/server/selftest.routes';
 import { settingsRoutes } from '@/features/settings/server/settings.routes';
 import { systemRoutes } from '@/features/system/server/system.routes';
+import { usersRoutes } from '@/features/users/server/users.routes';
 import { worklistRoutes } from '@/features/worklist/server/worklist.routes';
 import type { AppDeps } from './context';
 import { registerAccessControl } from './plugins/access';
@@ -91,6 +92,7 @@ export async function buildApp(deps: AppDeps, logger?: FastifyBaseLogger): Promi
   await app.register(complianceRoutes(deps));
   await app.register(selftestRoutes(deps));
   await app.register(rtmRoutes(deps));
+  await app.register(usersRoutes(deps));
 
   await registerClient(app, deps.config.clientDir);
   return app;

@@ -2,6 +2,11 @@ import { z } from 'zod';
 import { timeSchema } from '@/shared/api';
 
 export const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
+
+/** SPEC 9: the choices the Practice tab offers. */
+export const APPOINTMENT_DURATIONS = [15, 30, 45, 60] as const;
+export const BUFFER_CHOICES = [0, 5, 10, 15] as const;
 
 export const practiceHoursSchema = z.object({
   appointmentMinutes: z.number().int(),
@@ -12,6 +17,33 @@ export const practiceHoursSchema = z.object({
 });
 export type PracticeHours = z.infer<typeof practiceHoursSchema>;
 
+function oneOfNumbers(choices: readonly number[], unit: string) {
+  return z
+    .number({ error: 'is required' })
+    .int()
+    .refine((v) => choices.includes(v), `must be one of ${choices.join(', ')} ${unit}`);
+}
+
+/** `PUT /api/settings/practice`: the Practice tab's form, checked the same way in the browser and on the server. */
+export const practiceHoursUpdateSchema = z
+  .object({
+    appointmentMinutes: oneOfNumbers(APPOINTMENT_DURATIONS, 'minutes'),
+    bufferMinutes: oneOfNumbers(BUFFER_CHOICES, 'minutes'),
+    workdayStart: timeSchema,
+    workdayEnd: timeSchema,
+    workingDays: z
+      .array(z.enum(WEEKDAYS))
+      .min(1, 'must include at least one day')
+      .refine((days) => new Set(days).size === days.length, 'must not list a day twice'),
+  })
+  .strict()
+  .superRefine((value, ctx) => {
+    if (value.workdayStart >= value.workdayEnd) {
+      ctx.addIssue({ code: 'custom', path: ['workdayEnd'], message: 'must be later than the opening time' });
+    }
+  });
+export type PracticeHoursUpdate = z.infer<typeof practiceHoursUpdateSchema>;
+
 /** SPEC 9 defaults. */
 export const DEFAULT_PRACTICE_HOURS: PracticeHours = {
   appointmentMinutes: 30,
@@ -20,6 +52,11 @@ export const DEFAULT_PRACTICE_HOURS: PracticeHours = {
   workdayEnd: '17:00',
   workingDays: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'],
 };
+
+/** Days in week order, whatever order they were ticked in. */
+export function sortWeekdays(days: readonly Weekday[]): Weekday[] {
+  return WEEKDAYS.filter((d) => days.includes(d));
+}
 
 /** Why a slot is outside the practice's hours, or null when it fits. */
 export function slotProblem(hours: PracticeHours, date: string, time: string): string | null {

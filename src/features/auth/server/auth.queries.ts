@@ -183,3 +183,8 @@ export async function destroyUserSessions(tx: Tx | Db, userId: number, exceptIdH
 }
 
 export { toAuthUser };
+
+/** Voids every pending MFA step of an account (its password changed: a code issued for the old one must not finish). */
+export async function voidUserChallenges(tx: Tx | Db, userId: number): Promise<void> {
+  await tx.delete(signInChallenges).where(eq(signInChallenges.userId, userId));
+}

@@ -22,7 +22,8 @@ export const users = pgTable(
   (t) => [
     check('users_role_check', oneOf(t.role, ROLES)),
     check('users_email_lower_check', sql`${t.email} = lower(${t.email})`),
-    check('users_patient_link_check', sql`${t.role} <> 'patient' or ${t.patientId} is not null`),
+    // An active patient account is linked to its record; a deactivated one may have lost it (global reset).
+    check('users_patient_link_check', sql`${t.role} <> 'patient' or ${t.patientId} is not null or not ${t.active}`),
   ],
 );
 

@@ -1,9 +1,30 @@
 import { eq } from 'drizzle-orm';
+import { can } from '@/shared/access';
 import { record } from '@/features/audit/server/audit.queries';
 import type { RequestContext } from '@/server/context';
 import type { Db, Tx } from '@/server/db/types';
-import { DEFAULT_PRACTICE_HOURS, practiceHoursSchema, type PracticeHours } from '../practice.schema';
-import { DEFAULT_USER_SETTINGS, fontSizeSchema, type UserSettings, type UserSettingsPatch } from '../settings.schema';
+import {
+  DEFAULT_PRACTICE_HOURS,
+  practiceHoursSchema,
+  sortWeekdays,
+  type PracticeHours,
+  type PracticeHoursUpdate,
+} from '../practice.schema';
+import {
+  DEFAULT_INTEGRATIONS,
+  DEFAULT_NOTIFICATIONS,
+  DEFAULT_USER_SETTINGS,
+  fontSizeSchema,
+  integrationName,
+  integrationsSchema,
+  notificationSettingsSchema,
+  type IntegrationKey,
+  type Integrations,
+  type NotificationSettings,
+  type NotificationsResponse,
+  type UserSettings,
+  type UserSettingsPatch,
+} from '../settings.schema';
 import { practiceSettings, userSettings } from './settings.table';
 
 function toSettings(row: typeof userSettings.$inferSelect): UserSettings {
@@ -48,8 +69,36 @@ export async function createDefaultUserSettings(tx: Tx, userId: number): Promise
   await tx.insert(userSettings).values({ userId, ...DEFAULT_USER_SETTINGS });
 }
 
+/** This deployment runs one practice (practice_settings has one row per practice). */
+const PRACTICE_ID = 1;
+
+async function practiceRow(db: Db | Tx, forUpdate = false) {
+  const query = db.select().from(practiceSettings).where(eq(practiceSettings.practiceId, PRACTICE_ID)).limit(1);
+  const [row] = forUpdate ? await query.for('update') : await query;
+  return row ?? null;
+}
+
+/** The practice's row, created with the SPEC 9 defaults if it is missing, locked for this transaction. */
+async function lockedPracticeRow(tx: Tx) {
+  await tx
+    .insert(practiceSettings)
+    .values({ practiceId: PRACTICE_ID, notifications: DEFAULT_NOTIFICATIONS, integrations: DEFAULT_INTEGRATIONS })
+    .onConflictDoNothing();
+  const row = await practiceRow(tx, true);
+  if (!row) throw new Error('practice settings row missing after insert');
+  return row;
+}
+
+function actorOf(ctx: RequestContext) {
+  return { actor: ctx.user.email, actorUserId: ctx.user.id, actorRole: ctx.user.role, at: ctx.now };
+}
+
+function describeHours(h: PracticeHours): string {
+  return `${h.appointmentMinutes} min visits, ${h.bufferMinutes} min buffer, ${h.workdayStart}-${h.workdayEnd}, ${h.workingDays.join('/')}`;
+}
+
 export async function getPracticeHours(db: Db | Tx): Promise<PracticeHours> {
-  const [row] = await db.select().from(practiceSettings).where(eq(practiceSettings.practiceId, 1)).limit(1);
+  const row = await practiceRow(db);
   if (!row) return DEFAULT_PRACTICE_HOURS;
   return practiceHoursSchema.parse({
     appointmentMinutes: row.appointmentMinutes,
@@ -57,5 +106,135 @@ export async function getPracticeHours(db: Db | Tx): Promise<PracticeHours> {
     workdayStart: row.workdayStart,
     workdayEnd: row.workdayEnd,
     workingDays: row.workingDays,
+  });
+}
+
+/** Saves the Practice tab; the audit entry says what it was and what it became. */
+export async function updatePracticeHours(
+  db: Db,
+  ctx: RequestContext,
+  input: PracticeHoursUpdate,
+): Promise<PracticeHours> {
+  const next: PracticeHours = { ...input, workingDays: sortWeekdays(input.workingDays) };
+  return db.transaction(async (tx) => {
+    await lockedPracticeRow(tx);
+    const before = await getPracticeHours(tx);
+    await tx
+      .update(practiceSettings)
+      .set({
+        appointmentMinutes: next.appointmentMinutes,
+        bufferMinutes: next.bufferMinutes,
+        workdayStart: next.workdayStart,
+        workdayEnd: next.workdayEnd,
+        workingDays: next.workingDays,
+      })
+      .where(eq(practiceSettings.practiceId, PRACTICE_ID));
+    await record(tx, {
+      ...actorOf(ctx),
+      action: 'settings.practice.update',
+      resource: `practice/${PRACTICE_ID}`,
+      detail: `${describeHours(before)} -> ${describeHours(next)}`,
+    });
+    return next;
+  });
+}
+
+/** Stored JSON from older rows may lack keys: whatever is missing or unreadable takes the default. */
+function readNotifications(value: unknown): NotificationSettings {
+  const parsed = notificationSettingsSchema.safeParse({ ...DEFAULT_NOTIFICATIONS, ...(value as object | null) });
+  return parsed.success ? parsed.data : DEFAULT_NOTIFICATIONS;
+}
+
+function readIntegrations(value: unknown): Integrations {
+  const parsed = integrationsSchema.safeParse({ ...DEFAULT_INTEGRATIONS, ...(value as object | null) });
+  return parsed.success ? parsed.data : DEFAULT_INTEGRATIONS;
+}
+
+function describeNotifications(n: NotificationSettings): string {
+  const onOff = (v: boolean) => (v ? 'on' : 'off');
+  return `email ${onOff(n.email)} (${n.emailReminderHours} h), SMS ${onOff(n.sms)} (${n.smsReminderHours} h), push ${onOff(n.push)}`;
+}
+
+/**
+ * Staff who may change practice settings see and edit the practice's notification settings; a patient or
+ * guest (SPEC 2.16 shows them this tab too) sees and edits their own preferences only.
+ */
+function notificationScope(ctx: RequestContext): NotificationsResponse['scope'] {
+  return can(ctx.user.role, 'settings:practice') ? 'practice' : 'personal';
+}
+
+export async function getNotifications(db: Db, ctx: RequestContext): Promise<NotificationsResponse> {
+  const scope = notificationScope(ctx);
+  if (scope === 'practice') {
+    const row = await practiceRow(db);
+    return { scope, settings: readNotifications(row?.notifications) };
+  }
+  const [row] = await db
+    .select({ notifications: userSettings.notifications })
+    .from(userSettings)
+    .where(eq(userSettings.userId, ctx.user.id))
+    .limit(1);
+  return { scope, settings: readNotifications(row?.notifications) };
+}
+
+export async function updateNotifications(
+  db: Db,
+  ctx: RequestContext,
+  input: NotificationSettings,
+): Promise<NotificationsResponse> {
+  const scope = notificationScope(ctx);
+  return db.transaction(async (tx) => {
+    let before: NotificationSettings;
+    if (scope === 'practice') {
+      before = readNotifications((await lockedPracticeRow(tx)).notifications);
+      await tx
+        .update(practiceSettings)
+        .set({ notifications: input })
+        .where(eq(practiceSettings.practiceId, PRACTICE_ID));
+    } else {
+      const [row] = await tx
+        .select({ notifications: userSettings.notifications })
+        .from(userSettings)
+        .where(eq(userSettings.userId, ctx.user.id))
+        .limit(1)
+        .for('update');
+      before = readNotifications(row?.notifications);
+      await tx
+        .insert(userSettings)
+        .values({ userId: ctx.user.id, ...DEFAULT_USER_SETTINGS, notifications: input })
+        .onConflictDoUpdate({ target: userSettings.userId, set: { notifications: input } });
+    }
+    await record(tx, {
+      ...actorOf(ctx),
+      action: scope === 'practice' ? 'settings.notifications.update' : 'settings.update',
+      resource: scope === 'practice' ? `practice/${PRACTICE_ID}` : 'user_settings',
+      detail: `notifications: ${describeNotifications(before)} -> ${describeNotifications(input)}`,
+    });
+    return { scope, settings: input };
+  });
+}
+
+export async function getIntegrations(db: Db): Promise<Integrations> {
+  return readIntegrations((await practiceRow(db))?.integrations);
+}
+
+/** Connects or disconnects one integration of the practice. */
+export async function setIntegration(
+  db: Db,
+  ctx: RequestContext,
+  key: IntegrationKey,
+  connected: boolean,
+): Promise<Integrations> {
+  return db.transaction(async (tx) => {
+    const current = readIntegrations((await lockedPracticeRow(tx)).integrations);
+    const next = { ...current, [key]: connected };
+    await tx.update(practiceSettings).set({ integrations: next }).where(eq(practiceSettings.practiceId, PRACTICE_ID));
+    await record(tx, {
+      ...actorOf(ctx),
+      action: 'settings.integrations.update',
+      resource: `practice/${PRACTICE_ID}`,
+      detail: `${integrationName(key)}: ${current[key] ? 'connected' : 'disconnected'} -> ${connected ? 'connected' : 'disconnected'}`,
+    });
+    return next;
   });
 }

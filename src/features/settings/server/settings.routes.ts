@@ -3,12 +3,31 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorEnvelopeSchema } from '@/shared/api';
 import type { AppDeps } from '@/server/context';
 import { requestContext } from '@/server/request-context';
-import { userSettingsPatchSchema, userSettingsSchema } from '../settings.schema';
-import { getUserSettings, updateUserSettings } from './settings.queries';
+import { practiceHoursSchema, practiceHoursUpdateSchema } from '../practice.schema';
+import {
+  integrationParamsSchema,
+  integrationsSchema,
+  integrationUpdateSchema,
+  notificationSettingsSchema,
+  notificationsResponseSchema,
+  userSettingsPatchSchema,
+  userSettingsSchema,
+} from '../settings.schema';
+import {
+  getIntegrations,
+  getNotifications,
+  getPracticeHours,
+  getUserSettings,
+  setIntegration,
+  updateNotifications,
+  updatePracticeHours,
+  updateUserSettings,
+} from './settings.queries';
 
 export function settingsRoutes(deps: AppDeps) {
   return async function plugin(app: FastifyInstance) {
     const api = app.withTypeProvider<ZodTypeProvider>();
+    const errors = { 400: errorEnvelopeSchema, 403: errorEnvelopeSchema };
     api.get(
       '/api/settings',
       { config: { permission: 'settings:own' }, schema: { tags: ['settings'], response: { 200: userSettingsSchema } } },
@@ -25,6 +44,77 @@ export function settingsRoutes(deps: AppDeps) {
         },
       },
       (request) => updateUserSettings(deps.db, requestContext(request, deps), request.body),
+    );
+
+    api.get(
+      '/api/settings/practice',
+      {
+        config: { permission: 'settings:practice' },
+        schema: { tags: ['settings'], response: { 200: practiceHoursSchema, ...errors } },
+      },
+      () => getPracticeHours(deps.db),
+    );
+    api.put(
+      '/api/settings/practice',
+      {
+        config: { permission: 'settings:practice' },
+        schema: {
+          tags: ['settings'],
+          description: 'Appointment duration, buffer, working hours and days of the practice (SPEC 2.16, 9).',
+          body: practiceHoursUpdateSchema,
+          response: { 200: practiceHoursSchema, ...errors },
+        },
+      },
+      (request) => updatePracticeHours(deps.db, requestContext(request, deps), request.body),
+    );
+
+    api.get(
+      '/api/settings/notifications',
+      {
+        config: { permission: 'settings:own' },
+        schema: {
+          tags: ['settings'],
+          description: "Staff get the practice's notification settings; a patient or guest gets their own.",
+          response: { 200: notificationsResponseSchema },
+        },
+      },
+      (request) => getNotifications(deps.db, requestContext(request, deps)),
+    );
+    api.put(
+      '/api/settings/notifications',
+      {
+        config: { permission: 'settings:own' },
+        schema: {
+          tags: ['settings'],
+          description: "Staff save the practice's notification settings; a patient or guest saves their own.",
+          body: notificationSettingsSchema,
+          response: { 200: notificationsResponseSchema, ...errors },
+        },
+      },
+      (request) => updateNotifications(deps.db, requestContext(request, deps), request.body),
+    );
+
+    api.get(
+      '/api/settings/integrations',
+      {
+        config: { permission: 'settings:practice' },
+        schema: { tags: ['settings'], response: { 200: integrationsSchema, ...errors } },
+      },
+      () => getIntegrations(deps.db),
+    );
+    api.put(
+      '/api/settings/integrations/:key',
+      {
+        config: { permission: 'settings:practice' },
+        schema: {
+          tags: ['settings'],
+          description: 'Connects or disconnects one integration of the practice.',
+          params: integrationParamsSchema,
+          body: integrationUpdateSchema,
+          response: { 200: integrationsSchema, ...errors },
+        },
+      },
+      (request) => setIntegration(deps.db, requestContext(request, deps), request.params.key, request.body.connected),
     );
   };
 }

@@ -13,6 +13,11 @@ export const userSettings = pgTable(
     highContrast: boolean('high_contrast').notNull().default(false),
     fontSize: text('font_size').notNull().default('medium'),
     mfaEnabled: boolean('mfa_enabled').notNull().default(false),
+    /**
+     * A patient's or guest's own notification preferences (they cannot change the practice's); null means
+     * the defaults of SPEC 9. Staff edit the practice's settings instead (practice_settings.notifications).
+     */
+    notifications: jsonb('notifications'),
   },
   (t) => [check('user_settings_font_size_check', oneOf(t.fontSize, FONT_SIZES))],
 );

@@ -1,12 +1,12 @@
+import type { ReactNode } from 'react';
 import type { Role } from '@/shared/access';
-import { Label } from '@/client/components/ui/label';
-import { Switch } from '@/client/components/ui/switch';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/client/components/ui/tabs';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/client/components/ui/card';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/client/components/ui/select';
 import { PageHeader } from '@/client/components/layout/PageHeader';
-import { FONT_SIZES, fontSizeSchema, type FontSize } from '../settings.schema';
-import { useUpdateSettings, useUserSettings } from './settings.api';
+import { DisplayTab } from './DisplayTab';
+import { IntegrationsTab } from './IntegrationsTab';
+import { NotificationsTab } from './NotificationsTab';
+import { PracticeTab } from './PracticeTab';
+import { SecurityTab } from './SecurityTab';
 
 const TAB_LABELS = {
   display: 'Display',
@@ -18,12 +18,6 @@ const TAB_LABELS = {
 } as const;
 type Tab = keyof typeof TAB_LABELS;
 
-const FONT_SIZE_LABELS: Record<FontSize, string> = {
-  small: 'Small (14px)',
-  medium: 'Medium (16px)',
-  large: 'Large (18px)',
-};
-
 /** SPEC 2.16: patient and guest see Display and Notifications only; Users is disabled for non-admins. */
 export function visibleTabs(role: Role): { tab: Tab; disabled: boolean }[] {
   const limited = role === 'patient' || role === 'guest';
@@ -32,50 +26,20 @@ export function visibleTabs(role: Role): { tab: Tab; disabled: boolean }[] {
     .map((tab) => ({ tab, disabled: tab === 'users' && role !== 'admin' }));
 }
 
-function DisplaySettings() {
-  const { data, isLoading } = useUserSettings(true);
-  const update = useUpdateSettings();
-  if (isLoading || !data) return <p className="text-muted-foreground">Loading settings…</p>;
-  return (
-    <Card>
-      <CardHeader>
-        <CardTitle as="h2">Display</CardTitle>
-        <CardDescription>Changes apply at once and follow you to any device you sign in on.</CardDescription>
-      </CardHeader>
-      <CardContent className="space-y-6">
-        <div className="flex items-center justify-between gap-4">
-          <Label htmlFor="high-contrast">High contrast</Label>
-          <Switch
-            id="high-contrast"
-            checked={data.highContrast}
-            onCheckedChange={(checked) => update.mutate({ highContrast: checked })}
-          />
-        </div>
-        <div className="flex items-center justify-between gap-4">
-          <Label htmlFor="font-size">Font size</Label>
-          <Select
-            value={data.fontSize}
-            onValueChange={(value) => update.mutate({ fontSize: fontSizeSchema.parse(value) })}
-          >
-            <SelectTrigger id="font-size" className="w-48" aria-label="Font size">
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              {FONT_SIZES.map((size) => (
-                <SelectItem key={size} value={size}>
-                  {FONT_SIZE_LABELS[size]}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
-        </div>
-      </CardContent>
-    </Card>
-  );
-}
-
-export default function SettingsPage({ role }: { role: Role }) {
+/**
+ * The Settings screen. The Users tab belongs to the users feature, so the client shell passes it in
+ * (src/client/pages/SettingsRoute.tsx); a feature's screens never import another feature's screens.
+ */
+export default function SettingsPage({ role, usersTab }: { role: Role; usersTab?: ReactNode }) {
   const tabs = visibleTabs(role);
+  const content: Record<Tab, ReactNode> = {
+    display: <DisplayTab />,
+    practice: <PracticeTab />,
+    users: usersTab ?? null,
+    notifications: <NotificationsTab />,
+    integrations: <IntegrationsTab />,
+    security: <SecurityTab />,
+  };
   return (
     <section>
       <PageHeader title="Settings" />
@@ -87,15 +51,9 @@ export default function SettingsPage({ role }: { role: Role }) {
             </TabsTrigger>
           ))}
         </TabsList>
-        {tabs.map(({ tab }) => (
+        {tabs.map(({ tab, disabled }) => (
           <TabsContent key={tab} value={tab} className="mt-4">
-            {tab === 'display' ? (
-              <DisplaySettings />
-            ) : (
-              <p className="rounded-md border border-dashed p-6 text-muted-foreground">
-                {TAB_LABELS[tab]} settings are coming soon.
-              </p>
-            )}
+            {disabled ? null : content[tab]}
           </TabsContent>
         ))}
       </Tabs>

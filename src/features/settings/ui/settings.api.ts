@@ -1,7 +1,18 @@
 import { useEffect } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/client/lib/api-client';
-import { DEFAULT_USER_SETTINGS, FONT_SIZE_PX, type UserSettings, type UserSettingsPatch } from '../settings.schema';
+import type { PasswordChange } from '@/features/users/users.schema';
+import type { PracticeHours, PracticeHoursUpdate } from '../practice.schema';
+import {
+  DEFAULT_USER_SETTINGS,
+  FONT_SIZE_PX,
+  type IntegrationKey,
+  type Integrations,
+  type NotificationSettings,
+  type NotificationsResponse,
+  type UserSettings,
+  type UserSettingsPatch,
+} from '../settings.schema';
 
 export const SETTINGS_KEY = ['/api/settings'] as const;
 const LOCAL_KEY = 'rcm.display-settings';
@@ -58,5 +69,65 @@ export function useUpdateSettings() {
     },
     onSuccess: (saved) => queryClient.setQueryData(SETTINGS_KEY, saved),
     onError: (error) => console.error('Settings sync failed', error),
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Practice, notifications, integrations and the password (Settings tabs, SPEC 2.16).
+
+export const PRACTICE_KEY = ['/api/settings/practice'] as const;
+export const NOTIFICATIONS_KEY = ['/api/settings/notifications'] as const;
+export const INTEGRATIONS_KEY = ['/api/settings/integrations'] as const;
+
+export function usePracticeHours() {
+  return useQuery({ queryKey: PRACTICE_KEY, queryFn: () => apiFetch<PracticeHours>('/api/settings/practice') });
+}
+
+export function useSavePracticeHours() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: PracticeHoursUpdate) =>
+      apiFetch<PracticeHours>('/api/settings/practice', { method: 'PUT', body: input }),
+    onSuccess: (saved) => {
+      queryClient.setQueryData(PRACTICE_KEY, saved);
+      // The booking form reads the same hours.
+      void queryClient.invalidateQueries({ queryKey: ['/api/appointments/practice-hours'] });
+    },
+  });
+}
+
+export function useNotificationSettings() {
+  return useQuery({
+    queryKey: NOTIFICATIONS_KEY,
+    queryFn: () => apiFetch<NotificationsResponse>('/api/settings/notifications'),
+  });
+}
+
+export function useSaveNotificationSettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: NotificationSettings) =>
+      apiFetch<NotificationsResponse>('/api/settings/notifications', { method: 'PUT', body: input }),
+    onSuccess: (saved) => queryClient.setQueryData(NOTIFICATIONS_KEY, saved),
+  });
+}
+
+export function useIntegrations() {
+  return useQuery({ queryKey: INTEGRATIONS_KEY, queryFn: () => apiFetch<Integrations>('/api/settings/integrations') });
+}
+
+export function useSetIntegration() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ key, connected }: { key: IntegrationKey; connected: boolean }) =>
+      apiFetch<Integrations>(`/api/settings/integrations/${key}`, { method: 'PUT', body: { connected } }),
+    onSuccess: (saved) => queryClient.setQueryData(INTEGRATIONS_KEY, saved),
+  });
+}
+
+export function useChangePassword() {
+  return useMutation({
+    mutationFn: (input: PasswordChange) =>
+      apiFetch<{ endedSessions: number }>('/api/account/password', { method: 'POST', body: input }),
   });
 }

@@ -1,21 +1,50 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { sql } from 'drizzle-orm';
 import { z } from 'zod';
+import { errorEnvelopeSchema } from '@/shared/api';
 import type { AppDeps } from '@/server/context';
+import { requestContext } from '@/server/request-context';
+import { resetRequestSchema, resetResponseSchema, seedResponseSchema } from '../system.schema';
+import { databaseIsUp, reseedDemoClinic, resetSystem } from './system.queries';
 
 export function systemRoutes(deps: AppDeps) {
   return async function plugin(app: FastifyInstance) {
-    app.withTypeProvider<ZodTypeProvider>().get(
+    const api = app.withTypeProvider<ZodTypeProvider>();
+    const errors = { 400: errorEnvelopeSchema, 403: errorEnvelopeSchema };
+    api.get(
       '/api/health',
       {
         config: { permission: 'public' },
         schema: { tags: ['system'], response: { 200: z.object({ status: z.literal('ok'), database: z.boolean() }) } },
       },
-      async () => {
-        await deps.db.execute(sql`select 1`);
-        return { status: 'ok' as const, database: true };
+      async () => ({ status: 'ok' as const, database: await databaseIsUp(deps.db) }),
+    );
+    api.post(
+      '/api/seed',
+      {
+        config: { permission: 'system:admin' },
+        schema: {
+          tags: ['system'],
+          description:
+            "Replaces the clinic's records with the demo clinic; users, settings, compliance lists and the audit trail stay.",
+          response: { 200: seedResponseSchema, ...errors },
+        },
       },
+      (request) => reseedDemoClinic(deps.db, requestContext(request, deps)),
+    );
+    api.post(
+      '/api/system/reset',
+      {
+        config: { permission: 'system:admin' },
+        schema: {
+          tags: ['system'],
+          description:
+            "Clears the clinic's records; staff accounts, settings and the audit trail stay; patient accounts are deactivated.",
+          body: resetRequestSchema,
+          response: { 200: resetResponseSchema, ...errors },
+        },
+      },
+      (request) => resetSystem(deps.db, requestContext(request, deps)),
     );
   };
 }

@@ -60,8 +60,255 @@ export async function clearClinicData(tx: Tx): Promise<void> {
     restart identity`);
 }
 
+/** The clinic's records that a re-seed replaces and a global reset clears, children before parents. */
+export const CLINIC_RECORD_TABLES = [
+  'claim_appeals',
+  'payments',
+  'claims',
+  'appointments',
+  'authorizations',
+  'encounters',
+  'operating_expenses',
+  'billing_staff_hours',
+  'providers',
+  'patients',
+] as const;
+
+/**
+ * Deletes the clinic's records inside the caller's transaction and returns how many rows each table held.
+ * Users, sessions, settings, compliance lists and the audit trail stay. Patient accounts must be detached
+ * from their records first (users.patient_id points at patients). Identities restart, so a re-seed gives
+ * the same ids as the first seed.
+ */
+export async function deleteClinicRecords(tx: Tx): Promise<Record<(typeof CLINIC_RECORD_TABLES)[number], number>> {
+  const counted = await tx.execute<Record<string, string>>(
+    sql.raw(`select ${CLINIC_RECORD_TABLES.map((t) => `(select count(*) from ${t}) as ${t}`).join(', ')}`),
+  );
+  const row = counted.rows[0] ?? {};
+  // Nothing outside this list references these tables but users.patient_id, hence TRUNCATE for all but
+  // patients, which is deleted (users keep a foreign key to it) and has its identity restarted by hand.
+  await tx.execute(sql`truncate table
+    claim_appeals, payments, claims, appointments, authorizations, encounters, operating_expenses,
+    billing_staff_hours, providers
+    restart identity`);
+  await tx.execute(sql`delete from patients`);
+  await tx.execute(sql`select setval(pg_get_serial_sequence('patients', 'id'), 1, false)`);
+  return Object.fromEntries(CLINIC_RECORD_TABLES.map((t) => [t, Number(row[t] ?? 0)])) as Record<
+    (typeof CLINIC_RECORD_TABLES)[number],
+    number
+  >;
+}
+
 function phone(r: Random): string {
   return `(555) ${r.int(200, 989)}-${String(r.int(0, 9999)).padStart(4, '0')}`;
+}
+
+/** Who the seeded records name as having acted (authorization decisions, appeals); null when nobody fits. */
+export interface ClinicStaff {
+  nurseManagerId: number | null;
+  billingAdminId: number | null;
+}
+
+export interface SeededClinic {
+  /** Rows written per table. */
+  summary: SeedSummary;
+  patientIds: number[];
+  claimIds: number[];
+  appointmentCount: number;
+}
+
+/**
+ * The demo clinic's records (providers, patients, appointments, claims, payments, appeals, expenses, staff
+ * hours, authorizations, encounters) inside the caller's transaction. Users, settings, compliance lists and
+ * the audit trail are not touched: `linkAccounts` is called once the patients exist (the demo patient
+ * account belongs to the first, Maria Lopez) and names the staff the records refer to.
+ */
+export async function seedClinicData(
+  tx: Tx,
+  options: {
+    today: string;
+    seed?: number;
+    random?: Random;
+    linkAccounts: (demoPatientId: number) => Promise<ClinicStaff>;
+  },
+): Promise<SeededClinic> {
+  const r = options.random ?? new Random(options.seed ?? DEFAULT_SEED);
+  const today = options.today;
+  const providerRows = await tx
+    .insert(providers)
+    .values([...PROVIDERS])
+    .returning({ id: providers.id });
+  const providerIds = providerRows.map((p) => p.id);
+
+  // Patients. The first is the demo patient account's own record.
+  const patientValues: (typeof patients.$inferInsert)[] = [];
+  const usedNames = new Set<string>(['Maria Lopez']);
+  patientValues.push({
+    name: 'Maria Lopez',
+    mrn: 'MRN-100001',
+    dob: '1979-03-14',
+    phone: '(555) 214-7788',
+    email: 'patient@healthcare.demo',
+    allergies: ['Penicillin'],
+    meds: ['Metformin 500 mg twice daily', 'Lisinopril 10 mg daily'],
+    notes: 'Type 2 diabetes, well controlled. Prefers morning appointments.',
+  });
+  for (let i = 1; i < PATIENT_COUNT; i += 1) {
+    let name = `${r.pick(FIRST_NAMES)} ${r.pick(LAST_NAMES)}`;
+    while (usedNames.has(name)) name = `${r.pick(FIRST_NAMES)} ${r.pick(LAST_NAMES)}`;
+    usedNames.add(name);
+    const age = r.weighted([
+      [r.int(1, 17), 15],
+      [r.int(18, 44), 35],
+      [r.int(45, 64), 30],
+      [r.int(65, 95), 20],
+    ] as const);
+    const dob = addDays(today, -(age * 365 + r.int(0, 364)));
+    patientValues.push({
+      name,
+      mrn: `MRN-${100001 + i * 7}`,
+      dob,
+      phone: phone(r),
+      email: r.chance(0.6) ? `${name.toLowerCase().replace(/[^a-z]+/g, '.')}@example.com` : null,
+      allergies: r.chance(0.55) ? [] : r.sample(ALLERGIES, r.int(1, 3)),
+      meds: r.chance(0.35) ? [] : r.sample(MEDICATIONS, r.int(1, 4)),
+      notes: r.chance(0.5) ? '' : r.pick(CLINICAL_NOTES),
+    });
+  }
+  const patientIds = (await tx.insert(patients).values(patientValues).returning({ id: patients.id })).map((p) => p.id);
+  const demoPatientId = patientIds[0] ?? 0;
+  const lapsed = new Set(patientIds.slice(PATIENT_COUNT - LAPSED_PATIENTS));
+  const active = patientIds.filter((id) => !lapsed.has(id));
+
+  const staffIds = await options.linkAccounts(demoPatientId);
+
+  // Appointments from 60 days ago to 60 days ahead on weekdays (and today whatever day it is).
+  const taken = new Set<string>();
+  const appointmentValues: (typeof appointments.$inferInsert)[] = [];
+  const book = (patientId: number, date: string, status: string, reason: string) => {
+    for (let attempt = 0; attempt < 50; attempt += 1) {
+      const providerId = r.pick(providerIds);
+      const time = r.pick(SLOTS);
+      const key = `${providerId}|${date}|${time}`;
+      if (taken.has(key)) continue;
+      taken.add(key);
+      appointmentValues.push({ patientId, providerId, date, time, status, reason });
+      return;
+    }
+  };
+  const pastStatus = () =>
+    r.weighted([
+      ['Completed', 82],
+      ['No-Show', 8],
+      ['Cancelled', 7],
+      ['Rescheduled', 3],
+    ] as const);
+  const futureStatus = () =>
+    r.weighted([
+      ['Scheduled', 90],
+      ['Cancelled', 6],
+      ['Rescheduled', 4],
+    ] as const);
+  for (let offset = -60; offset <= 60; offset += 1) {
+    const date = addDays(today, offset);
+    if (!isWeekday(date) && offset !== 0) continue;
+    const perDay = offset === 0 ? 16 : r.int(14, 21);
+    for (let i = 0; i < perDay; i += 1) {
+      const status = offset < 0 ? pastStatus() : offset === 0 ? (i < 6 ? 'Completed' : 'Scheduled') : futureStatus();
+      book(r.pick(active), date, status, r.pick(APPOINTMENT_REASONS));
+    }
+  }
+  // The demo patient: visits behind and ahead, one of them cancelled.
+  book(demoPatientId, addDays(today, -45), 'Completed', 'Diabetes follow-up');
+  book(demoPatientId, addDays(today, -12), 'Completed', 'Lab results review');
+  book(demoPatientId, addDays(today, 9), 'Scheduled', 'Diabetes follow-up');
+  book(demoPatientId, addDays(today, 30), 'Cancelled', 'Annual physical');
+  book(demoPatientId, addDays(today, 41), 'Scheduled', 'Annual physical');
+  await insertChunked(tx, appointments, appointmentValues);
+
+  // Claims, payments, operating expenses and billing staff hours (their own random stream).
+  const seeded = await seedClaimsAndFinances(tx, {
+    today,
+    seed: options.seed ?? DEFAULT_SEED,
+    patientIds,
+    demoPatientId,
+    providerIds,
+    appealedBy: staffIds.billingAdminId,
+  });
+  const claimIds = seeded.claimIds;
+
+  // Prior authorizations requested over the last 30 days.
+  const authorizationValues: (typeof authorizations.$inferInsert)[] = Array.from({ length: 150 }, () => {
+    const service = r.pick(AUTHORIZATION_SERVICES);
+    const requestedOn = addDays(today, -r.int(0, 30));
+    const status = r.weighted([
+      ['Pending', 50],
+      ['Approved', 35],
+      ['Denied', 15],
+    ] as const);
+    const decided = status !== 'Pending';
+    const decidedOn = decided ? addDays(requestedOn, Math.min(r.int(1, 10), daysBetween(requestedOn, today))) : null;
+    return {
+      patientId: r.pick(patientIds),
+      service: service.service,
+      procedureCode: service.code,
+      payer: r.weighted(PAYER_MIX.filter((p) => p.payer !== 'Self-Pay').map((p) => [p.payer, p.weight] as const)),
+      status,
+      requestedOn,
+      decidedOn,
+      decidedBy: decided ? staffIds.nurseManagerId : null,
+    };
+  });
+  await insertChunked(tx, authorizations, authorizationValues);
+
+  // Encounters: active patients' recent visits, and lapsed patients' older visits whose follow-ups are overdue.
+  const encounterValues: (typeof encounters.$inferInsert)[] = [];
+  const encounter = (patientId: number, encounterDate: string, followUpDays: number | null) => {
+    encounterValues.push({
+      patientId,
+      providerId: r.pick(providerIds),
+      encounterDate,
+      encounterType: r.pick(ENCOUNTER_TYPES),
+      chiefComplaint: r.pick(CHIEF_COMPLAINTS),
+      diagnosis: r.sample(DIAGNOSES, r.int(1, 3)),
+      followUpDue: followUpDays === null ? null : addDays(encounterDate, followUpDays),
+      chargesCaptured: !r.chance(0.015),
+    });
+  };
+  for (let i = 0; i < 350; i += 1) {
+    encounter(r.pick(active), addDays(today, -r.int(1, 365)), r.chance(0.35) ? r.pick([14, 30, 60, 90]) : null);
+  }
+  // Lapsed patients: their last visit asked for a follow-up that is now overdue, mostly by days or weeks
+  // (a worklist that is worked), some by months; a few also have an older visit before it.
+  for (const patientId of lapsed) {
+    const followUpDays = r.pick([7, 14, 30, 60]);
+    const overdueBy = r.weighted([
+      [r.int(1, 14), 40],
+      [r.int(15, 45), 35],
+      [r.int(46, 180), 25],
+    ] as const);
+    const visitDaysAgo = followUpDays + overdueBy;
+    encounter(patientId, addDays(today, -visitDaysAgo), followUpDays);
+    if (r.chance(0.3)) encounter(patientId, addDays(today, -(visitDaysAgo + r.int(30, 200))), null);
+  }
+  encounterValues.sort((a, b) => a.encounterDate.localeCompare(b.encounterDate));
+  await insertChunked(tx, encounters, encounterValues);
+
+  return {
+    summary: {
+      providers: providerIds.length,
+      patients: patientIds.length,
+      appointments: appointmentValues.length,
+      claims: claimIds.length,
+      payments: seeded.payments,
+      claimAppeals: seeded.appeals,
+      authorizations: authorizationValues.length,
+      encounters: encounterValues.length,
+    },
+    patientIds,
+    claimIds,
+    appointmentCount: appointmentValues.length,
+  };
 }
 
 /** Fills an empty database with the demo clinic: the same `today` and seed always give the same rows. */
@@ -71,197 +318,48 @@ export async function seedDemoClinic(db: Db, options: { today: string; seed?: nu
   const passwordHashes = await Promise.all(DEMO_ACCOUNTS.map((a) => hashPassword(a.password)));
 
   return db.transaction(async (tx) => {
-    const providerRows = await tx
-      .insert(providers)
-      .values([...PROVIDERS])
-      .returning({ id: providers.id });
-    const providerIds = providerRows.map((p) => p.id);
-
-    // Patients. The first is the demo patient account's own record.
-    const patientValues: (typeof patients.$inferInsert)[] = [];
-    const usedNames = new Set<string>(['Maria Lopez']);
-    patientValues.push({
-      name: 'Maria Lopez',
-      mrn: 'MRN-100001',
-      dob: '1979-03-14',
-      phone: '(555) 214-7788',
-      email: 'patient@healthcare.demo',
-      allergies: ['Penicillin'],
-      meds: ['Metformin 500 mg twice daily', 'Lisinopril 10 mg daily'],
-      notes: 'Type 2 diabetes, well controlled. Prefers morning appointments.',
-    });
-    for (let i = 1; i < PATIENT_COUNT; i += 1) {
-      let name = `${r.pick(FIRST_NAMES)} ${r.pick(LAST_NAMES)}`;
-      while (usedNames.has(name)) name = `${r.pick(FIRST_NAMES)} ${r.pick(LAST_NAMES)}`;
-      usedNames.add(name);
-      const age = r.weighted([
-        [r.int(1, 17), 15],
-        [r.int(18, 44), 35],
-        [r.int(45, 64), 30],
-        [r.int(65, 95), 20],
-      ] as const);
-      const dob = addDays(today, -(age * 365 + r.int(0, 364)));
-      patientValues.push({
-        name,
-        mrn: `MRN-${100001 + i * 7}`,
-        dob,
-        phone: phone(r),
-        email: r.chance(0.6) ? `${name.toLowerCase().replace(/[^a-z]+/g, '.')}@example.com` : null,
-        allergies: r.chance(0.55) ? [] : r.sample(ALLERGIES, r.int(1, 3)),
-        meds: r.chance(0.35) ? [] : r.sample(MEDICATIONS, r.int(1, 4)),
-        notes: r.chance(0.5) ? '' : r.pick(CLINICAL_NOTES),
-      });
-    }
-    const patientIds = (await tx.insert(patients).values(patientValues).returning({ id: patients.id })).map(
-      (p) => p.id,
-    );
-    const demoPatientId = patientIds[0] ?? 0;
-    const lapsed = new Set(patientIds.slice(PATIENT_COUNT - LAPSED_PATIENTS));
-    const active = patientIds.filter((id) => !lapsed.has(id));
-
-    // Demo users, one per role; the patient account is linked to Maria Lopez's record.
-    const USER_NAMES: Record<string, string> = {
-      admin: 'Jordan Lee',
-      doctor: 'Dr. Priya Raman',
-      nurse_manager: 'Nora Kim',
-      billing_admin: 'Sam Ortiz',
-      patient: 'Maria Lopez',
-      guest: 'Guest User',
-    };
-    const userRows = await tx
-      .insert(users)
-      .values(
-        DEMO_ACCOUNTS.map((a, i) => ({
-          email: a.email,
-          name: USER_NAMES[a.role] ?? a.role,
-          passwordHash: passwordHashes[i] ?? '',
-          role: a.role,
-          patientId: a.role === 'patient' ? demoPatientId : null,
-        })),
-      )
-      .returning({ id: users.id, email: users.email, role: users.role });
-    await tx.insert(userSettings).values(userRows.map((u) => ({ userId: u.id })));
-    const userByRole = new Map(userRows.map((u) => [u.role, u]));
-
-    await tx.insert(practiceSettings).values({
-      practiceId: 1,
-      notifications: { email: true, sms: true, push: false, emailReminderHours: 24, smsReminderHours: 1 },
-      integrations: { paymentGateway: true, accounting: true, sms: false, calendar: false, chat: true, crm: false },
-    });
-
-    // Appointments from 60 days ago to 60 days ahead on weekdays (and today whatever day it is).
-    const taken = new Set<string>();
-    const appointmentValues: (typeof appointments.$inferInsert)[] = [];
-    const book = (patientId: number, date: string, status: string, reason: string) => {
-      for (let attempt = 0; attempt < 50; attempt += 1) {
-        const providerId = r.pick(providerIds);
-        const time = r.pick(SLOTS);
-        const key = `${providerId}|${date}|${time}`;
-        if (taken.has(key)) continue;
-        taken.add(key);
-        appointmentValues.push({ patientId, providerId, date, time, status, reason });
-        return;
-      }
-    };
-    const pastStatus = () =>
-      r.weighted([
-        ['Completed', 82],
-        ['No-Show', 8],
-        ['Cancelled', 7],
-        ['Rescheduled', 3],
-      ] as const);
-    const futureStatus = () =>
-      r.weighted([
-        ['Scheduled', 90],
-        ['Cancelled', 6],
-        ['Rescheduled', 4],
-      ] as const);
-    for (let offset = -60; offset <= 60; offset += 1) {
-      const date = addDays(today, offset);
-      if (!isWeekday(date) && offset !== 0) continue;
-      const perDay = offset === 0 ? 16 : r.int(14, 21);
-      for (let i = 0; i < perDay; i += 1) {
-        const status = offset < 0 ? pastStatus() : offset === 0 ? (i < 6 ? 'Completed' : 'Scheduled') : futureStatus();
-        book(r.pick(active), date, status, r.pick(APPOINTMENT_REASONS));
-      }
-    }
-    // The demo patient: visits behind and ahead, one of them cancelled.
-    book(demoPatientId, addDays(today, -45), 'Completed', 'Diabetes follow-up');
-    book(demoPatientId, addDays(today, -12), 'Completed', 'Lab results review');
-    book(demoPatientId, addDays(today, 9), 'Scheduled', 'Diabetes follow-up');
-    book(demoPatientId, addDays(today, 30), 'Cancelled', 'Annual physical');
-    book(demoPatientId, addDays(today, 41), 'Scheduled', 'Annual physical');
-    await insertChunked(tx, appointments, appointmentValues);
-
-    // Claims, payments, operating expenses and billing staff hours (their own random stream).
-    const billingAdmin = userByRole.get('billing_admin');
-    const seeded = await seedClaimsAndFinances(tx, {
+    let userRows: { id: number; email: string; role: string }[] = [];
+    const clinic = await seedClinicData(tx, {
       today,
-      seed: options.seed ?? DEFAULT_SEED,
-      patientIds,
-      demoPatientId,
-      providerIds,
-      appealedBy: billingAdmin?.id ?? null,
-    });
-    const claimIds = seeded.claimIds;
+      seed: options.seed,
+      random: r,
+      linkAccounts: async (demoPatientId) => {
+        // Demo users, one per role; the patient account is linked to Maria Lopez's record.
+        const USER_NAMES: Record<string, string> = {
+          admin: 'Jordan Lee',
+          doctor: 'Dr. Priya Raman',
+          nurse_manager: 'Nora Kim',
+          billing_admin: 'Sam Ortiz',
+          patient: 'Maria Lopez',
+          guest: 'Guest User',
+        };
+        userRows = await tx
+          .insert(users)
+          .values(
+            DEMO_ACCOUNTS.map((a, i) => ({
+              email: a.email,
+              name: USER_NAMES[a.role] ?? a.role,
+              passwordHash: passwordHashes[i] ?? '',
+              role: a.role,
+              patientId: a.role === 'patient' ? demoPatientId : null,
+            })),
+          )
+          .returning({ id: users.id, email: users.email, role: users.role });
+        await tx.insert(userSettings).values(userRows.map((u) => ({ userId: u.id })));
 
-    // Prior authorizations requested over the last 30 days.
-    const nurse = userByRole.get('nurse_manager');
-    const authorizationValues: (typeof authorizations.$inferInsert)[] = Array.from({ length: 150 }, () => {
-      const service = r.pick(AUTHORIZATION_SERVICES);
-      const requestedOn = addDays(today, -r.int(0, 30));
-      const status = r.weighted([
-        ['Pending', 50],
-        ['Approved', 35],
-        ['Denied', 15],
-      ] as const);
-      const decided = status !== 'Pending';
-      const decidedOn = decided ? addDays(requestedOn, Math.min(r.int(1, 10), daysBetween(requestedOn, today))) : null;
-      return {
-        patientId: r.pick(patientIds),
-        service: service.service,
-        procedureCode: service.code,
-        payer: r.weighted(PAYER_MIX.filter((p) => p.payer !== 'Self-Pay').map((p) => [p.payer, p.weight] as const)),
-        status,
-        requestedOn,
-        decidedOn,
-        decidedBy: decided ? (nurse?.id ?? null) : null,
-      };
+        await tx.insert(practiceSettings).values({
+          practiceId: 1,
+          notifications: { email: true, sms: true, push: false, emailReminderHours: 24, smsReminderHours: 1 },
+          integrations: { paymentGateway: true, accounting: true, sms: false, calendar: false, chat: true, crm: false },
+        });
+        const userByRole = new Map(userRows.map((u) => [u.role, u.id]));
+        return {
+          nurseManagerId: userByRole.get('nurse_manager') ?? null,
+          billingAdminId: userByRole.get('billing_admin') ?? null,
+        };
+      },
     });
-    await insertChunked(tx, authorizations, authorizationValues);
-
-    // Encounters: active patients' recent visits, and lapsed patients' older visits whose follow-ups are overdue.
-    const encounterValues: (typeof encounters.$inferInsert)[] = [];
-    const encounter = (patientId: number, encounterDate: string, followUpDays: number | null) => {
-      encounterValues.push({
-        patientId,
-        providerId: r.pick(providerIds),
-        encounterDate,
-        encounterType: r.pick(ENCOUNTER_TYPES),
-        chiefComplaint: r.pick(CHIEF_COMPLAINTS),
-        diagnosis: r.sample(DIAGNOSES, r.int(1, 3)),
-        followUpDue: followUpDays === null ? null : addDays(encounterDate, followUpDays),
-        chargesCaptured: !r.chance(0.015),
-      });
-    };
-    for (let i = 0; i < 350; i += 1) {
-      encounter(r.pick(active), addDays(today, -r.int(1, 365)), r.chance(0.35) ? r.pick([14, 30, 60, 90]) : null);
-    }
-    // Lapsed patients: their last visit asked for a follow-up that is now overdue, mostly by days or weeks
-    // (a worklist that is worked), some by months; a few also have an older visit before it.
-    for (const patientId of lapsed) {
-      const followUpDays = r.pick([7, 14, 30, 60]);
-      const overdueBy = r.weighted([
-        [r.int(1, 14), 40],
-        [r.int(15, 45), 35],
-        [r.int(46, 180), 25],
-      ] as const);
-      const visitDaysAgo = followUpDays + overdueBy;
-      encounter(patientId, addDays(today, -visitDaysAgo), followUpDays);
-      if (r.chance(0.3)) encounter(patientId, addDays(today, -(visitDaysAgo + r.int(30, 200))), null);
-    }
-    encounterValues.sort((a, b) => a.encounterDate.localeCompare(b.encounterDate));
-    await insertChunked(tx, encounters, encounterValues);
+    const { patientIds, claimIds } = clinic;
 
     await insertChunked(
       tx,
@@ -335,7 +433,7 @@ export async function seedDemoClinic(db: Db, options: { today: string; seed?: nu
           auditInputs.push({
             ...entry,
             action: 'appointment.update',
-            resource: `appointment/${r.int(1, appointmentValues.length)}`,
+            resource: `appointment/${r.int(1, clinic.appointmentCount)}`,
             detail: `status set to ${r.pick(['Completed', 'No-Show', 'Scheduled'])}`,
             patientId,
           });
@@ -378,15 +476,8 @@ export async function seedDemoClinic(db: Db, options: { today: string; seed?: nu
     await recordMany(tx, auditInputs);
 
     return {
-      providers: providerIds.length,
-      patients: patientIds.length,
+      ...clinic.summary,
       users: userRows.length,
-      appointments: appointmentValues.length,
-      claims: claimIds.length,
-      payments: seeded.payments,
-      claimAppeals: seeded.appeals,
-      authorizations: authorizationValues.length,
-      encounters: encounterValues.length,
       auditEntries: auditInputs.length,
       complianceGaps: COMPLIANCE_GAPS.length,
     };

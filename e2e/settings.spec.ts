@@ -1,0 +1,145 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { signIn } from './helpers';
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+async function choose(page: Page, select: string, option: string) {
+  await page.getByRole('combobox', { name: select }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+const DEFAULT_PRACTICE = {
+  appointmentMinutes: 30,
+  bufferMinutes: 10,
+  workdayStart: '08:00',
+  workdayEnd: '17:00',
+  workingDays: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'],
+};
+
+/** Other specs book appointments: the practice goes back to the SPEC 9 defaults whatever happened. */
+async function restorePractice(page: Page) {
+  const session = (await (await page.request.get('/api/auth/session')).json()) as { csrfToken: string | null };
+  const res = await page.request.put('/api/settings/practice', {
+    data: DEFAULT_PRACTICE,
+    headers: { 'x-csrf-token': session.csrfToken ?? '', 'x-user-role': 'admin' },
+  });
+  expect(res.status()).toBe(200);
+}
+
+test.describe('settings', () => {
+  test('an admin saves practice settings that are still there after a reload', async ({ page }) => {
+    await signIn(page, 'admin');
+    await page.goto('/settings');
+    await page.getByRole('tab', { name: 'Practice' }).click();
+    try {
+      await choose(page, 'Appointment duration', '45 minutes');
+      await choose(page, 'Buffer between appointments', '15 minutes');
+      await page.getByRole('checkbox', { name: 'Saturday' }).check();
+      await page.getByRole('button', { name: 'Save practice settings' }).click();
+      await expect(page.getByText('Settings saved', { exact: true })).toBeVisible();
+
+      await page.reload();
+      await page.getByRole('tab', { name: 'Practice' }).click();
+      await expect(page.getByRole('combobox', { name: 'Appointment duration' })).toHaveText('45 minutes');
+      await expect(page.getByRole('combobox', { name: 'Buffer between appointments' })).toHaveText('15 minutes');
+      await expect(page.getByRole('checkbox', { name: 'Saturday' })).toBeChecked();
+      await expect(page.getByRole('checkbox', { name: 'Sunday' })).not.toBeChecked();
+
+      // A closing time before the opening time is refused with the field named.
+      await page.getByLabel('Closing time').fill('07:00');
+      await page.getByRole('button', { name: 'Save practice settings' }).click();
+      await expect(page.getByText('Closing time must be later than the opening time')).toBeVisible();
+    } finally {
+      await restorePractice(page);
+    }
+  });
+
+  test('integrations switch with a toast and stay switched', async ({ page }) => {
+    await signIn(page, 'admin');
+    await page.goto('/settings');
+    await page.getByRole('tab', { name: 'Integrations' }).click();
+    const crm = page.getByRole('switch', { name: 'CRM' });
+    await expect(crm).not.toBeChecked();
+    await expect(page.getByRole('switch', { name: 'Payment Gateway' })).toBeChecked();
+    await crm.click();
+    await expect(page.getByText('CRM connected', { exact: true })).toBeVisible();
+    await page.reload();
+    await page.getByRole('tab', { name: 'Integrations' }).click();
+    await expect(page.getByRole('switch', { name: 'CRM' })).toBeChecked();
+    await page.getByRole('switch', { name: 'CRM' }).click();
+    await expect(page.getByText('CRM disconnected', { exact: true })).toBeVisible();
+  });
+
+  test('an admin creates a user who then signs in with the temporary password', async ({ page }) => {
+    await signIn(page, 'admin');
+    await page.goto('/settings');
+    await page.getByRole('tab', { name: 'Users' }).click();
+    await expect(page.getByRole('cell', { name: 'admin@healthcare.demo', exact: true })).toBeVisible();
+    await page.getByRole('button', { name: 'Add user' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Name').fill('Riley Park');
+    await dialog.getByLabel('Email').fill('riley.park@clinic.example');
+    await choose(page, 'Role', 'doctor');
+    await dialog.getByRole('button', { name: 'Create user' }).click();
+    const password = (await dialog.getByTestId('temporary-password').textContent())?.trim() ?? '';
+    expect(password.length).toBeGreaterThanOrEqual(12);
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await expect(page.getByRole('cell', { name: 'riley.park@clinic.example' })).toBeVisible();
+
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.getByLabel('Email').fill('riley.park@clinic.example');
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    const code = (await page.getByTestId('demo-code').locator('span').textContent())?.trim() ?? '';
+    await page.getByLabel('6-digit code').fill(code);
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
+    await expect(page.getByText('Riley Park')).toBeVisible();
+  });
+
+  test('patient and guest see only Display and Notifications', async ({ page }) => {
+    for (const role of ['patient', 'guest'] as const) {
+      await signIn(page, role);
+      await page.goto('/settings');
+      await expect(page.getByRole('tab')).toHaveText(['Display', 'Notifications']);
+      await page.getByRole('tab', { name: 'Notifications' }).click();
+      await expect(page.getByText('Only your own preferences change.')).toBeVisible();
+      await page.getByRole('button', { name: 'Logout' }).click();
+    }
+  });
+
+  test('a doctor sees the Users tab disabled and the other tabs', async ({ page }) => {
+    await signIn(page, 'doctor');
+    await page.goto('/settings');
+    await expect(page.getByRole('tab')).toHaveText([
+      'Display',
+      'Practice',
+      'Users',
+      'Notifications',
+      'Integrations',
+      'Security',
+    ]);
+    await expect(page.getByRole('tab', { name: 'Users' })).toBeDisabled();
+  });
+
+  test('every tab has no serious accessibility violations', async ({ page }) => {
+    await signIn(page, 'admin');
+    await page.goto('/settings');
+    for (const tab of ['Display', 'Practice', 'Users', 'Notifications', 'Integrations', 'Security']) {
+      await page.getByRole('tab', { name: tab }).click();
+      await expect(page.getByRole('heading', { name: tab, level: 2 })).toBeVisible();
+      await expect(page.getByRole('status', { name: /Loading/ })).toHaveCount(0);
+      expect(await seriousViolations(page), tab).toEqual([]);
+    }
+    await page.getByRole('tab', { name: 'Users' }).click();
+    await page.getByRole('button', { name: 'Add user' }).click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    expect(await seriousViolations(page), 'Add user dialog').toEqual([]);
+  });
+});

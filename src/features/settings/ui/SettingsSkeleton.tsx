@@ -1,0 +1,21 @@
+import { Skeleton } from '@/client/components/ui/skeleton';
+
+/** What a tab shows while its settings load (SPEC 8: skeleton placeholders). */
+export function SettingsSkeleton({ label }: { label: string }) {
+  return (
+    <div role="status" aria-busy="true" aria-label={`Loading ${label}`} className="space-y-4 rounded-lg border p-6">
+      <Skeleton className="h-6 w-48" />
+      <Skeleton className="h-10 w-full" />
+      <Skeleton className="h-10 w-full" />
+      <Skeleton className="h-10 w-2/3" />
+    </div>
+  );
+}
+
+/** The message a field error from the server carries, for react-hook-form's setError. */
+export function fieldErrors(error: unknown): { field: string; message: string }[] {
+  if (typeof error === 'object' && error !== null && 'fields' in error && Array.isArray(error.fields)) {
+    return error.fields as { field: string; message: string }[];
+  }
+  return [];
+}

@@ -1,0 +1,269 @@
+/**
+ * Account management: the Users tab (list, create, change role, deactivate) and changing one's own
+ * password. The users table belongs to auth (auth.table.ts); this module is the one write path for account
+ * management, while auth.queries.ts keeps sign-in, MFA and sessions (whose helpers it calls here).
+ */
+import { randomInt } from 'node:crypto';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { record } from '@/features/audit/server/audit.queries';
+import { hashPassword, verifyPassword } from '@/features/auth/server/auth.passwords';
+import { destroyUserSessions, voidUserChallenges } from '@/features/auth/server/auth.queries';
+import { sessions, users } from '@/features/auth/server/auth.table';
+import { patients } from '@/features/patients/server/patients.table';
+import { createDefaultUserSettings } from '@/features/settings/server/settings.queries';
+import { roleSchema } from '@/shared/access';
+import type { RequestContext } from '@/server/context';
+import type { Db, Tx } from '@/server/db/types';
+import { uniqueViolationOf } from '@/server/db/sql-helpers';
+import { HttpError } from '@/server/plugins/errors';
+import type { CreatedUser, ManagedUser, NewUser, PasswordChange, UserPatch } from '../users.schema';
+
+function toManagedUser(row: typeof users.$inferSelect): ManagedUser {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    role: roleSchema.parse(row.role),
+    status: row.active ? 'Active' : 'Deactivated',
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+function actorOf(ctx: RequestContext) {
+  return { actor: ctx.user.email, actorUserId: ctx.user.id, actorRole: ctx.user.role, at: ctx.now };
+}
+
+export async function listUsers(db: Db): Promise<ManagedUser[]> {
+  const rows = await db.select().from(users).orderBy(asc(users.name), asc(users.id));
+  return rows.map(toManagedUser);
+}
+
+// No look-alike characters (0/O, 1/l/I), so the admin can read it out; 16 of 55 symbols is about 92 bits.
+const PASSWORD_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnpqrstuvwxyz23456789';
+
+/** A temporary password in four groups of four (19 characters with the dashes), from the CSPRNG. */
+export function temporaryPassword(): string {
+  const chars = Array.from({ length: 16 }, () => PASSWORD_ALPHABET[randomInt(PASSWORD_ALPHABET.length)]);
+  return [0, 4, 8, 12].map((i) => chars.slice(i, i + 4).join('')).join('-');
+}
+
+function emailTaken() {
+  return new HttpError(409, 'EMAIL_TAKEN', 'email: another account already uses this address', {
+    fields: [{ field: 'email', message: 'is already used by another account' }],
+  });
+}
+
+/**
+ * Creates an account with a temporary password that is returned once (only its hash is stored); the
+ * person signs in with it and the usual MFA step, then changes it on the Security tab.
+ */
+export async function createUser(db: Db, ctx: RequestContext, input: NewUser): Promise<CreatedUser> {
+  const email = input.email.toLowerCase();
+  const password = temporaryPassword();
+  const passwordHash = await hashPassword(password);
+  try {
+    return await db.transaction(async (tx) => {
+      const [taken] = await tx.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
+      if (taken) throw emailTaken();
+      const [row] = await tx
+        .insert(users)
+        .values({ email, name: input.name, passwordHash, role: input.role })
+        .returning();
+      if (!row) throw new Error('user insert returned nothing');
+      await createDefaultUserSettings(tx, row.id);
+      await record(tx, {
+        ...actorOf(ctx),
+        action: 'user.create',
+        resource: `user/${row.id}`,
+        detail: `created ${email} as ${input.role} with a temporary password`,
+      });
+      return { user: toManagedUser(row), temporaryPassword: password };
+    });
+  } catch (err) {
+    // Two admins creating the same address at once: the unique index refuses the second.
+    if (uniqueViolationOf(err) === 'users_email_unique') throw emailTaken();
+    throw err;
+  }
+}
+
+async function sessionCount(tx: Tx, userId: number, exceptIdHash?: string): Promise<number> {
+  const rows = await tx.select({ idHash: sessions.idHash }).from(sessions).where(eq(sessions.userId, userId));
+  return rows.filter((r) => r.idHash !== exceptIdHash).length;
+}
+
+/**
+ * Changes an account's role or status. The account's sessions end (its permissions changed, or it may no
+ * longer sign in). The last active admin can be neither demoted nor deactivated, whoever asks.
+ */
+export async function updateUser(db: Db, ctx: RequestContext, id: number, patch: UserPatch): Promise<ManagedUser> {
+  return db.transaction(async (tx) => {
+    // Locking the active admins serialises concurrent demotions: two admins cannot demote each other at once.
+    const admins = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.role, 'admin'), eq(users.active, true)))
+      .for('update');
+    const [current] = await tx.select().from(users).where(eq(users.id, id)).limit(1).for('update');
+    if (!current) throw new HttpError(404, 'NOT_FOUND', `No user with id ${id}.`);
+
+    const role = patch.role ?? current.role;
+    const active = patch.active ?? current.active;
+    if (current.role === 'patient' && role !== 'patient') {
+      throw new HttpError(400, 'PATIENT_ACCOUNT', 'role: a patient account keeps the patient role', {
+        fields: [
+          { field: 'role', message: 'cannot be changed for a patient account (it belongs to a patient record)' },
+        ],
+      });
+    }
+    if (current.role === 'patient' && active && current.patientId === null) {
+      throw new HttpError(
+        409,
+        'NO_PATIENT_RECORD',
+        'This patient account has no patient record; it cannot be reactivated.',
+        {
+          fields: [{ field: 'active', message: 'cannot be true: the patient record of this account was cleared' }],
+        },
+      );
+    }
+    const wasActiveAdmin = current.role === 'admin' && current.active;
+    const staysActiveAdmin = role === 'admin' && active;
+    if (wasActiveAdmin && !staysActiveAdmin && admins.length <= 1) {
+      const field = role !== 'admin' ? 'role' : 'active';
+      throw new HttpError(409, 'LAST_ADMIN', 'The last active admin cannot be demoted or deactivated.', {
+        fields: [{ field, message: 'cannot change: this is the last active admin; make another admin first' }],
+      });
+    }
+
+    const changes: string[] = [];
+    if (role !== current.role) changes.push(`role ${current.role} -> ${role}`);
+    if (active !== current.active) changes.push(active ? 'reactivated' : 'deactivated');
+    if (changes.length === 0) return toManagedUser(current);
+
+    const [row] = await tx.update(users).set({ role, active }).where(eq(users.id, id)).returning();
+    if (!row) throw new Error('user update returned nothing');
+    const ended = await sessionCount(tx, id);
+    await destroyUserSessions(tx, id);
+    await voidUserChallenges(tx, id);
+    await record(tx, {
+      ...actorOf(ctx),
+      action: 'user.update',
+      resource: `user/${id}`,
+      detail: `${current.email}: ${changes.join(', ')}; ${ended} session(s) ended`,
+    });
+    return toManagedUser(row);
+  });
+}
+
+/** Cheap extras on top of DECISIONS 4 (12+ characters, not the current one): not the account's own email. */
+function passwordPolicyProblem(newPassword: string, email: string): string | null {
+  const lowered = newPassword.trim().toLowerCase();
+  const localPart = email.split('@')[0] ?? '';
+  if (lowered === email || lowered === localPart) return 'must not be your email address';
+  return null;
+}
+
+/**
+ * Changes the caller's own password after checking the current one. Every other session of the account
+ * ends and pending MFA steps are voided; the session that asked stays signed in. Audited without either
+ * password.
+ */
+export async function changeOwnPassword(
+  db: Db,
+  ctx: RequestContext,
+  sessionIdHash: string,
+  input: PasswordChange,
+): Promise<{ endedSessions: number }> {
+  const [account] = await db.select().from(users).where(eq(users.id, ctx.user.id)).limit(1);
+  if (!account) throw new HttpError(401, 'UNAUTHENTICATED', 'Please sign in.');
+  const currentOk = await verifyPassword(account.passwordHash, input.currentPassword);
+  if (!currentOk) {
+    await db.transaction((tx) =>
+      record(tx, {
+        ...actorOf(ctx),
+        action: 'auth.password.change.failure',
+        resource: `user/${ctx.user.id}`,
+        detail: 'current password not accepted',
+      }),
+    );
+    throw new HttpError(400, 'WRONG_PASSWORD', 'currentPassword: is not your current password', {
+      fields: [{ field: 'currentPassword', message: 'is not your current password' }],
+    });
+  }
+  const problem = passwordPolicyProblem(input.newPassword, account.email);
+  if (problem) {
+    throw new HttpError(400, 'VALIDATION_FAILED', `newPassword: ${problem}`, {
+      fields: [{ field: 'newPassword', message: problem }],
+    });
+  }
+  const passwordHash = await hashPassword(input.newPassword);
+  return db.transaction(async (tx) => {
+    await tx.update(users).set({ passwordHash }).where(eq(users.id, ctx.user.id));
+    const endedSessions = await sessionCount(tx, ctx.user.id, sessionIdHash);
+    await destroyUserSessions(tx, ctx.user.id, sessionIdHash);
+    await voidUserChallenges(tx, ctx.user.id);
+    await record(tx, {
+      ...actorOf(ctx),
+      action: 'auth.password.change',
+      resource: `user/${ctx.user.id}`,
+      detail: `password changed; ${endedSessions} other session(s) ended`,
+    });
+    return { endedSessions };
+  });
+}
+
+export interface DetachedPatientAccount {
+  id: number;
+  email: string;
+  active: boolean;
+  patientId: number | null;
+}
+
+/**
+ * Before the clinic's records are deleted (re-seed, global reset): every patient account is unlinked from
+ * its record and deactivated, inside the caller's transaction, so no patient account points at a record
+ * that is gone. `reattachPatientAccounts` then links back those whose record exists again.
+ */
+export async function detachPatientAccounts(tx: Tx): Promise<DetachedPatientAccount[]> {
+  const accounts = await tx
+    .select({ id: users.id, email: users.email, active: users.active, patientId: users.patientId })
+    .from(users)
+    .where(eq(users.role, 'patient'))
+    .orderBy(asc(users.id))
+    .for('update');
+  await tx.update(users).set({ patientId: null, active: false }).where(eq(users.role, 'patient'));
+  return accounts;
+}
+
+/**
+ * Links each detached patient account to the patient record with the account's email (the demo patient
+ * account to Maria Lopez's record, patient@healthcare.demo) and gives it back its former status (an admin's
+ * deactivation stays; one that only lacked its record since a reset is active again). An account
+ * whose record is gone stays deactivated without a record, and its sessions and pending sign-ins end: a
+ * patient account never outlives its record (users_patient_link_check allows this only when deactivated).
+ */
+export async function reattachPatientAccounts(
+  tx: Tx,
+  accounts: readonly DetachedPatientAccount[],
+): Promise<{ relinked: number; deactivated: number }> {
+  let relinked = 0;
+  let deactivated = 0;
+  for (const account of accounts) {
+    const [record] = await tx
+      .select({ id: patients.id })
+      .from(patients)
+      .where(sql`lower(${patients.email}) = ${account.email}`)
+      .orderBy(asc(patients.id))
+      .limit(1);
+    if (record) {
+      // An account without a record was deactivated only because a reset cleared it: it comes back with it.
+      const active = account.active || account.patientId === null;
+      await tx.update(users).set({ patientId: record.id, active }).where(eq(users.id, account.id));
+      relinked += 1;
+    } else {
+      await destroyUserSessions(tx, account.id);
+      await voidUserChallenges(tx, account.id);
+      deactivated += 1;
+    }
+  }
+  return { relinked, deactivated };
+}

@@ -1,0 +1,171 @@
+import { useState } from 'react';
+import type { ColumnDef } from '@tanstack/react-table';
+import { UserPlus } from 'lucide-react';
+import { roleLabel, roleSchema } from '@/shared/access';
+import { DataTable } from '@/client/components/data-table/DataTable';
+import { Badge } from '@/client/components/ui/badge';
+import { Button } from '@/client/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/client/components/ui/card';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@/client/components/ui/dialog';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/client/components/ui/select';
+import { toast } from '@/client/components/ui/toast';
+import { ApiError } from '@/client/lib/api-client';
+import { ASSIGNABLE_ROLES, type ManagedUser, type UserPatch } from '../users.schema';
+import { CreateUserDialog } from './CreateUserDialog';
+import { useUpdateUser, useUsers } from './users.api';
+
+function useApplyChange() {
+  const update = useUpdateUser();
+  const apply = (user: ManagedUser, patch: UserPatch, done: string) =>
+    update.mutate(
+      { id: user.id, patch },
+      {
+        onSuccess: () => toast({ title: 'User updated', description: `${user.name} ${done}.` }),
+        onError: (error) =>
+          toast({
+            title: 'User not updated',
+            description: error instanceof ApiError && error.serverMessage ? error.serverMessage : 'Please try again.',
+            variant: 'destructive',
+          }),
+      },
+    );
+  return { apply, pending: update.isPending };
+}
+
+/** DECISIONS 4: real user management for admins: list, create, change role, deactivate and reactivate. */
+export function UsersTab() {
+  const users = useUsers();
+  const { apply, pending } = useApplyChange();
+  const [creating, setCreating] = useState(false);
+  const [deactivating, setDeactivating] = useState<ManagedUser | null>(null);
+
+  const columns: ColumnDef<ManagedUser>[] = [
+    { accessorKey: 'name', header: 'Name' },
+    { accessorKey: 'email', header: 'Email' },
+    {
+      accessorKey: 'role',
+      header: 'Role',
+      cell: ({ row }) => {
+        const user = row.original;
+        if (user.role === 'patient') return <span className="capitalize">patient</span>;
+        return (
+          <Select
+            value={user.role}
+            disabled={pending}
+            onValueChange={(value) => {
+              const role = roleSchema.parse(value);
+              if (role !== 'patient' && role !== user.role) apply(user, { role }, `is now ${roleLabel(role)}`);
+            }}
+          >
+            <SelectTrigger className="h-8 w-40 capitalize" aria-label={`Role of ${user.name}`}>
+              <SelectValue />
+            </SelectTrigger>
+            <SelectContent>
+              {ASSIGNABLE_ROLES.map((role) => (
+                <SelectItem key={role} value={role} className="capitalize">
+                  {roleLabel(role)}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+        );
+      },
+    },
+    {
+      accessorKey: 'status',
+      header: 'Status',
+      cell: ({ row }) => (
+        <Badge variant={row.original.status === 'Active' ? 'default' : 'destructive'}>{row.original.status}</Badge>
+      ),
+    },
+    {
+      accessorKey: 'createdAt',
+      header: 'Created',
+      cell: ({ row }) => new Date(row.original.createdAt).toLocaleDateString('en-US'),
+    },
+    {
+      id: 'actions',
+      header: 'Actions',
+      enableSorting: false,
+      cell: ({ row }) => {
+        const user = row.original;
+        return user.status === 'Active' ? (
+          <Button size="sm" variant="outline" disabled={pending} onClick={() => setDeactivating(user)}>
+            Deactivate<span className="sr-only"> {user.name}</span>
+          </Button>
+        ) : (
+          <Button
+            size="sm"
+            variant="outline"
+            disabled={pending}
+            onClick={() => apply(user, { active: true }, 'can sign in again')}
+          >
+            Reactivate<span className="sr-only"> {user.name}</span>
+          </Button>
+        );
+      },
+    },
+  ];
+
+  return (
+    <Card>
+      <CardHeader className="flex flex-row items-start justify-between gap-4">
+        <div>
+          <CardTitle as="h2">Users</CardTitle>
+          <CardDescription>
+            A change of role or a deactivation signs the person out at once. The last active admin always stays.
+          </CardDescription>
+        </div>
+        <Button onClick={() => setCreating(true)}>
+          <UserPlus aria-hidden="true" className="size-4" /> Add user
+        </Button>
+      </CardHeader>
+      <CardContent>
+        {users.isError ? (
+          <p className="text-sm text-destructive">The users could not be loaded.</p>
+        ) : (
+          <DataTable
+            label="Users"
+            columns={columns}
+            data={users.data?.items ?? []}
+            getRowId={(u) => String(u.id)}
+            loading={users.isLoading}
+            search={{ placeholder: 'Name, email or role', label: 'Search users' }}
+          />
+        )}
+      </CardContent>
+      <CreateUserDialog open={creating} onClose={() => setCreating(false)} />
+      <Dialog open={deactivating !== null} onOpenChange={(open) => !open && setDeactivating(null)}>
+        <DialogContent>
+          <DialogHeader>
+            <DialogTitle>Deactivate {deactivating?.name}?</DialogTitle>
+            <DialogDescription>
+              {deactivating?.email} is signed out at once and cannot sign in until reactivated.
+            </DialogDescription>
+          </DialogHeader>
+          <DialogFooter>
+            <Button variant="outline" onClick={() => setDeactivating(null)}>
+              Cancel
+            </Button>
+            <Button
+              variant="destructive"
+              onClick={() => {
+                if (deactivating) apply(deactivating, { active: false }, 'has been deactivated');
+                setDeactivating(null);
+              }}
+            >
+              Deactivate
+            </Button>
+          </DialogFooter>
+        </DialogContent>
+      </Dialog>
+    </Card>
+  );
+}

@@ -1,0 +1,29 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiFetch } from '@/client/lib/api-client';
+import type { CreatedUser, ManagedUser, NewUser, UserPatch } from '../users.schema';
+
+export const USERS_KEY = ['/api/users'] as const;
+
+export function useUsers() {
+  return useQuery({
+    queryKey: USERS_KEY,
+    queryFn: ({ signal }) => apiFetch<{ items: ManagedUser[] }>('/api/users', { signal }),
+  });
+}
+
+export function useCreateUser() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: NewUser) => apiFetch<CreatedUser>('/api/users', { method: 'POST', body: input }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: USERS_KEY }),
+  });
+}
+
+export function useUpdateUser() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, patch }: { id: number; patch: UserPatch }) =>
+      apiFetch<ManagedUser>(`/api/users/${id}`, { method: 'PATCH', body: patch }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: USERS_KEY }),
+  });
+}

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { ROLES, roleSchema, type Role } from '@/shared/access';
+import { MIN_PASSWORD_LENGTH } from '@/features/auth/auth.schema';
+
+/** The Users tab (admin, DECISIONS 4): real user management, not the static list of SPEC 2.16. */
+export const USER_STATUSES = ['Active', 'Deactivated'] as const;
+
+export const managedUserSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  email: z.string(),
+  role: roleSchema,
+  status: z.enum(USER_STATUSES),
+  /** ISO timestamp. */
+  createdAt: z.string(),
+});
+export type ManagedUser = z.infer<typeof managedUserSchema>;
+export const userListSchema = z.object({ items: z.array(managedUserSchema) });
+
+/**
+ * A patient account belongs to a patient record, so it is created from the record (Create Patient Account
+ * on the guest landing), not here: the roles an admin may give are the staff roles and guest.
+ */
+export const ASSIGNABLE_ROLES = ROLES.filter((r): r is Exclude<Role, 'patient'> => r !== 'patient');
+const assignableRoleSchema = roleSchema.refine(
+  (role) => role !== 'patient',
+  'cannot be patient: patient accounts are created from a patient record (Create Patient Account)',
+);
+
+export const newUserSchema = z
+  .object({
+    name: z.string().trim().min(1, 'is required').max(120, 'must be at most 120 characters'),
+    email: z
+      .string()
+      .trim()
+      .min(1, 'is required')
+      .max(254, 'must be at most 254 characters')
+      .email('must be an email address'),
+    role: assignableRoleSchema,
+  })
+  .strict();
+export type NewUser = z.infer<typeof newUserSchema>;
+
+export const createdUserSchema = z.object({
+  user: managedUserSchema,
+  /** Shown once to the admin who created the account; only its hash is stored. */
+  temporaryPassword: z.string(),
+});
+export type CreatedUser = z.infer<typeof createdUserSchema>;
+
+export const userPatchSchema = z
+  .object({ role: assignableRoleSchema, active: z.boolean() })
+  .partial()
+  .strict()
+  .refine((patch) => patch.role !== undefined || patch.active !== undefined, {
+    message: 'must change the role or the status',
+    path: ['role'],
+  });
+export type UserPatch = z.infer<typeof userPatchSchema>;
+
+/** Changing one's own password (Security tab). DECISIONS 4: at least 12 characters, not the current one. */
+export const passwordChangeSchema = z
+  .object({
+    currentPassword: z.string().min(1, 'is required').max(1024, 'must be at most 1024 characters'),
+    newPassword: z
+      .string()
+      .min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`)
+      .max(1024, 'must be at most 1024 characters'),
+  })
+  .strict()
+  .refine((v) => v.newPassword !== v.currentPassword, {
+    message: 'must differ from the current password',
+    path: ['newPassword'],
+  });
+export type PasswordChange = z.infer<typeof passwordChangeSchema>;
+export const passwordChangeResponseSchema = z.object({
+  /** How many other sessions of the account were signed out. */
+  endedSessions: z.number().int(),
+});
