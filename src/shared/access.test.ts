@@ -99,6 +99,10 @@ describe('API permissions (DECISIONS 2)', () => {
       expect(rolesWith(p)).toEqual(['admin']);
   });
 
+  it('lets only the roles with a Security settings tab change their password', () => {
+    expect(rolesWith('account:password').sort()).toEqual(['admin', 'billing_admin', 'doctor', 'nurse_manager']);
+  });
+
   it('gives guest payment to the guest only', () => {
     expect(rolesWith('guest:pay')).toEqual(['guest']);
     expect(PERMISSIONS.filter((p) => can('guest', p)).sort()).toEqual(['guest:pay', 'settings:own']);

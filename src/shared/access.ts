@@ -126,6 +126,11 @@ const PERMISSION_RULES = {
   'rtm:run': { screens: ['/rtm'] },
   'settings:own': { screens: ['/settings'] },
   'settings:practice': { roles: ['nurse_manager', 'doctor', 'billing_admin', 'admin'] },
+  /**
+   * Changing one's own password: the roles whose Settings show the Security tab (SPEC 2.16). Not the
+   * guest, whose one shared demo account anyone could otherwise lock everyone else out of.
+   */
+  'account:password': { roles: ['nurse_manager', 'doctor', 'billing_admin', 'admin'] },
   'users:manage': { roles: ['admin'] },
   'system:admin': { roles: ['admin'] },
 } as const satisfies Record<

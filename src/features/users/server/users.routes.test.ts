@@ -223,6 +223,18 @@ describe('user management', () => {
 });
 
 describe('password change', () => {
+  it('is refused (403) to the shared guest account and to patients, whose Settings have no Security tab', async () => {
+    for (const role of ['guest', 'patient'] as const) {
+      const caller = await signInAs(t.app, role);
+      const attempt = await caller.request({
+        method: 'POST',
+        url: '/api/account/password',
+        payload: { currentPassword: role, newPassword: 'a-long-enough-passphrase' },
+      });
+      expect(attempt.statusCode).toBe(403);
+    }
+  });
+
   it('refuses a wrong current password (400 naming currentPassword) and a short new one', async () => {
     const doctor = await signInAs(t.app, 'doctor');
     const wrong = await doctor.request({

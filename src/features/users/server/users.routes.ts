@@ -66,7 +66,7 @@ export function usersRoutes(deps: AppDeps) {
       {
         // Guessing the current password through this form is throttled like sign-in.
         config: {
-          permission: 'authenticated',
+          permission: 'account:password',
           rateLimit: { max: deps.config.loginRateLimitPerMinute, timeWindow: '1 minute' },
         },
         schema: {
