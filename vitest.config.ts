@@ -35,6 +35,8 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['src/**/*.test.tsx'],
           setupFiles: ['src/testing/ui-setup.ts'],
+          // user-event types key by key through jsdom; on a busy 2-core runner a long form takes over the 5 s default.
+          testTimeout: 20_000,
         },
       },
     ],
