@@ -163,7 +163,12 @@ test.describe('appointments', () => {
     // Any patient but the demo patient, whose own visits the portal test checks.
     const patient = dialog.getByRole('combobox', { name: 'Patient' });
     await patient.fill('an');
-    const option = dialog.getByRole('option').filter({ hasNotText: 'Maria Lopez' }).first();
+    // Only options that match what was typed: the unfiltered list may still be showing while the search runs.
+    const option = dialog
+      .getByRole('option')
+      .filter({ hasText: /an/i })
+      .filter({ hasNotText: 'Maria Lopez' })
+      .first();
     const patientName = (await option.textContent()) ?? '';
     await option.click();
     await expect(patient).toHaveValue(patientName);

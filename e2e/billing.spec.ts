@@ -174,11 +174,13 @@ test.describe('My Billing (patient)', () => {
 
     const statement = await apiGet<Statement>(page, '/api/portal/statement');
     await expect(page.getByTestId('statement-amount-due')).toHaveText(money(statement.amountDueCents));
-    expect(statement.amountDueCents).toBeGreaterThan(1000);
+    // The seeded balance depends on the day the demo clinic was seeded; pay part of whatever it is.
+    expect(statement.amountDueCents).toBeGreaterThan(1);
+    const payCents = Math.min(1000, Math.floor(statement.amountDueCents / 2));
     await expect(page.getByRole('table', { name: 'All claims' }).locator('tbody tr')).toHaveCount(statement.claimCount);
     expect(await seriousViolations(page)).toEqual([]);
 
-    // The dialog offers the whole balance; the patient pays $10.00 of it.
+    // The dialog offers the whole balance; the patient pays part of it.
     await page.getByRole('button', { name: 'Pay Balance' }).click();
     const dialog = page.getByRole('dialog', { name: 'Pay Balance' });
     const amount = dialog.getByLabel('Payment amount ($)');
@@ -186,18 +188,18 @@ test.describe('My Billing (patient)', () => {
     await amount.fill(((statement.amountDueCents + 1) / 100).toFixed(2));
     await dialog.getByRole('button', { name: 'Pay now' }).click();
     await expect(dialog.getByText(/must be at most your balance/)).toBeVisible();
-    await amount.fill('10.00');
+    await amount.fill((payCents / 100).toFixed(2));
     await dialog.getByRole('button', { name: 'Pay now' }).click();
     await expect(dialog).toBeHidden();
     await expect(page.getByText('Payment received', { exact: true })).toBeVisible();
-    await expect(page.getByTestId('statement-amount-due')).toHaveText(money(statement.amountDueCents - 1000));
-    await expect(page.getByTestId('statement-total-paid')).toHaveText(money(statement.totalPaidCents + 1000));
+    await expect(page.getByTestId('statement-amount-due')).toHaveText(money(statement.amountDueCents - payCents));
+    await expect(page.getByTestId('statement-total-paid')).toHaveText(money(statement.totalPaidCents + payCents));
 
     // Download Statement: the CSV's totals are the ones on screen after the payment.
     const csv = await downloadedCsv(page, () => page.getByRole('button', { name: 'Download Statement' }).click());
     expect(csv.fileName).toMatch(/^statement_patient-\d+_\d{4}-\d{2}-\d{2}\.csv$/);
     expect(csvTotals(csv.rows)).toEqual(await shownTotals(page));
-    expect(csvTotals(csv.rows).due).toBe(statement.amountDueCents - 1000);
+    expect(csvTotals(csv.rows).due).toBe(statement.amountDueCents - payCents);
   });
 
   test('a patient who opens /billing gets Access denied and returns to the portal', async ({ page }) => {
