@@ -164,11 +164,7 @@ test.describe('appointments', () => {
     const patient = dialog.getByRole('combobox', { name: 'Patient' });
     await patient.fill('an');
     // Only options that match what was typed: the unfiltered list may still be showing while the search runs.
-    const option = dialog
-      .getByRole('option')
-      .filter({ hasText: /an/i })
-      .filter({ hasNotText: 'Maria Lopez' })
-      .first();
+    const option = dialog.getByRole('option').filter({ hasText: /an/i }).filter({ hasNotText: 'Maria Lopez' }).first();
     const patientName = (await option.textContent()) ?? '';
     await option.click();
     await expect(patient).toHaveValue(patientName);
