@@ -217,6 +217,17 @@ BEGIN
 END;
 $fn$;
 --> statement-breakpoint
+-- Deleting a patient cascades to their claims and their payments in one statement, and the after-triggers
+-- of cascaded deletes run only at the end of it, in no set order. Deleting the patient's claims first, in
+-- a statement of their own, lets each claim leave the rollups while its payments are still there.
+CREATE OR REPLACE FUNCTION analytics_patients_delete_claims_first() RETURNS trigger
+LANGUAGE plpgsql AS $fn$
+BEGIN
+  DELETE FROM claims WHERE patient_id = OLD.id;
+  RETURN OLD;
+END;
+$fn$;
+--> statement-breakpoint
 -- Payments inserted, updated or deleted: collections move by their amounts, and every existing claim whose
 -- patient payments changed swaps its contribution with the old total (now − this statement's change) for
 -- the one with the new total. The claims are locked first, so a concurrent claim update and a payment on
@@ -276,6 +287,9 @@ CREATE TRIGGER analytics_claims_rollup_delete BEFORE DELETE ON claims
 --> statement-breakpoint
 CREATE TRIGGER analytics_claims_rollup_truncate AFTER TRUNCATE ON claims
   FOR EACH STATEMENT EXECUTE FUNCTION analytics_rollups_after_truncate();
+--> statement-breakpoint
+CREATE TRIGGER analytics_patients_delete_claims_first BEFORE DELETE ON patients
+  FOR EACH ROW EXECUTE FUNCTION analytics_patients_delete_claims_first();
 --> statement-breakpoint
 CREATE TRIGGER analytics_payments_rollup_insert AFTER INSERT ON payments
   REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION analytics_payments_rollup();
