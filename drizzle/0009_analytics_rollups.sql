@@ -1,9 +1,12 @@
 CREATE TABLE "analytics_ar_daily" (
-	"service_date" date NOT NULL,
-	"provider_id" integer NOT NULL,
+	"service_date" date PRIMARY KEY NOT NULL,
 	"outstanding_cents" bigint DEFAULT 0 NOT NULL,
-	"open_denials_cents" bigint DEFAULT 0 NOT NULL,
-	CONSTRAINT "analytics_ar_daily_service_date_provider_id_pk" PRIMARY KEY("service_date","provider_id")
+	"open_denials_cents" bigint DEFAULT 0 NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "analytics_ar_provider" (
+	"provider_id" integer PRIMARY KEY NOT NULL,
+	"outstanding_cents" bigint DEFAULT 0 NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "analytics_daily" (
@@ -56,5 +59,3 @@ CREATE TABLE "claims_status_rollup" (
 	"paid_cents" bigint DEFAULT 0 NOT NULL,
 	CONSTRAINT "claims_status_rollup_key" UNIQUE NULLS NOT DISTINCT("payer","status","reason_code","denied_on_first_adjudication")
 );
---> statement-breakpoint
-CREATE INDEX "analytics_ar_daily_provider_idx" ON "analytics_ar_daily" USING btree ("provider_id");

@@ -1,4 +1,4 @@
--- Issue 6 point 2: the analytics rollups (analytics_daily, analytics_ar_daily, analytics_denials_daily,
+-- Issue 6 point 2: the analytics rollups (analytics_daily, analytics_ar_daily, analytics_ar_provider, analytics_denials_daily,
 -- claims_status_rollup, claims_daily_rollup) are kept exact IN THE SAME TRANSACTION as every write to
 -- claims and payments. docs/kpis.md "Rollups" explains the design.
 --
@@ -72,22 +72,32 @@ daily as (
     written_off_lost_cents = t.written_off_lost_cents + excluded.written_off_lost_cents
   returning 1
 ),
+open_ar as (
+  -- Outstanding A/R (outstandingArRowsSql): open receivables, by service date (aged at query time) and by provider.
+  select sign, service_date, provider_id, status,
+    greatest(0, billed_cents - paid_cents - contractual_adjustment_cents - pp)::bigint as outstanding
+  from s where resolved_on is null and submitted_on is not null and status not in ('Draft', 'Written Off')
+),
 receivables as (
-  -- Outstanding A/R (outstandingArRowsSql): open receivables by service date; aged at query time.
-  insert into analytics_ar_daily as t (service_date, provider_id, outstanding_cents, open_denials_cents)
-  select service_date, provider_id, sum(sign * outstanding),
+  insert into analytics_ar_daily as t (service_date, outstanding_cents, open_denials_cents)
+  select service_date, sum(sign * outstanding),
     coalesce(sum(sign * outstanding) filter (where status in ('Denied', 'Appealed')), 0)
-  from (
-    select s.*, greatest(0, billed_cents - paid_cents - contractual_adjustment_cents - pp)::bigint as outstanding
-    from s where resolved_on is null and submitted_on is not null and status not in ('Draft', 'Written Off')
-  ) open_ar
-  group by service_date, provider_id
+  from open_ar
+  group by service_date
   having sum(sign * outstanding) <> 0
     or coalesce(sum(sign * outstanding) filter (where status in ('Denied', 'Appealed')), 0) <> 0
-  order by service_date, provider_id
-  on conflict (service_date, provider_id) do update set
+  order by service_date
+  on conflict (service_date) do update set
     outstanding_cents = t.outstanding_cents + excluded.outstanding_cents,
     open_denials_cents = t.open_denials_cents + excluded.open_denials_cents
+  returning 1
+),
+receivables_by_provider as (
+  insert into analytics_ar_provider as t (provider_id, outstanding_cents)
+  select provider_id, sum(sign * outstanding) from open_ar
+  group by provider_id having sum(sign * outstanding) <> 0
+  order by provider_id
+  on conflict (provider_id) do update set outstanding_cents = t.outstanding_cents + excluded.outstanding_cents
   returning 1
 ),
 denials as (
@@ -130,7 +140,8 @@ by_day as (
     denied_claims = t.denied_claims + excluded.denied_claims
   returning 1
 )
-select (select count(*) from daily) + (select count(*) from receivables) + (select count(*) from denials)
+select (select count(*) from daily) + (select count(*) from receivables) + (select count(*) from receivables_by_provider)
+  + (select count(*) from denials)
   + (select count(*) from by_status) + (select count(*) from by_day)
 $tpl$, source)
 $fn$;
@@ -160,7 +171,7 @@ $fn$;
 CREATE OR REPLACE FUNCTION analytics_rebuild_rollups() RETURNS void
 LANGUAGE plpgsql AS $fn$
 BEGIN
-  TRUNCATE analytics_daily, analytics_ar_daily, analytics_denials_daily, claims_status_rollup, claims_daily_rollup;
+  TRUNCATE analytics_daily, analytics_ar_daily, analytics_ar_provider, analytics_denials_daily, claims_status_rollup, claims_daily_rollup;
   EXECUTE analytics_rollup_delta_sql($src$
     select 1 as sign, c.*, coalesce(pp.cents, 0) as pp
     from claims c left join (select claim_id, sum(amount_cents)::bigint as cents from payments

@@ -18,7 +18,7 @@ import { deniedClaimSql, denialReasonSql } from '@/features/claims/server/claims
 import { claims } from '@/features/claims/server/claims.table';
 import { providers } from '@/features/providers/server/providers.table';
 import { encounters } from '@/features/worklist/server/worklist.table';
-import { analyticsArDaily, analyticsDaily, analyticsDenialsDaily } from './analytics.rollup.table';
+import { analyticsArDaily, analyticsArProvider, analyticsDaily, analyticsDenialsDaily } from './analytics.rollup.table';
 import type { RequestContext } from '@/server/context';
 import type { Db, DbOrTx } from '@/server/db/types';
 import {
@@ -553,8 +553,8 @@ export async function computeProviderAnalytics(db: DbOrTx, period: Period): Prom
       from ${d} where ${between(d.day, period)} group by ${d.providerId}
     ),
     receivables as (
-      select ${analyticsArDaily.providerId} as provider_id, sum(${analyticsArDaily.outstandingCents})::bigint as outstanding
-      from ${analyticsArDaily} group by ${analyticsArDaily.providerId}
+      select ${analyticsArProvider.providerId} as provider_id, ${analyticsArProvider.outstandingCents} as outstanding
+      from ${analyticsArProvider}
     )
     select p.name as provider,
       coalesce(cohorts.claim_count, 0) as claim_count,

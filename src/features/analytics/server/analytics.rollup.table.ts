@@ -1,4 +1,4 @@
-import { bigint, date, index, integer, pgTable, primaryKey, text, unique } from 'drizzle-orm/pg-core';
+import { bigint, date, integer, pgTable, primaryKey, text, unique } from 'drizzle-orm/pg-core';
 
 /**
  * Rollups the KPI engine reads instead of scanning claims (issue 6 point 2). They are kept exact by the
@@ -38,20 +38,21 @@ export const analyticsDaily = pgTable(
   (t) => [primaryKey({ columns: [t.day, t.providerId] })],
 );
 
-/** Outstanding A/R now, by service date × provider: aged at query time, so it is exact on any day. */
-export const analyticsArDaily = pgTable(
-  'analytics_ar_daily',
-  {
-    serviceDate: date('service_date', { mode: 'string' }).notNull(),
-    providerId: integer('provider_id').notNull(),
-    outstandingCents: cents('outstanding_cents'),
-    openDenialsCents: cents('open_denials_cents'),
-  },
-  (t) => [
-    primaryKey({ columns: [t.serviceDate, t.providerId] }),
-    index('analytics_ar_daily_provider_idx').on(t.providerId),
-  ],
-);
+/**
+ * Outstanding A/R now, by service date: aged at query time from the dates, so AR aging is exact on any
+ * day. A few hundred rows, whatever the number of claims.
+ */
+export const analyticsArDaily = pgTable('analytics_ar_daily', {
+  serviceDate: date('service_date', { mode: 'string' }).primaryKey(),
+  outstandingCents: cents('outstanding_cents'),
+  openDenialsCents: cents('open_denials_cents'),
+});
+
+/** Outstanding A/R now, by provider (each provider's Days in A/R). */
+export const analyticsArProvider = pgTable('analytics_ar_provider', {
+  providerId: integer('provider_id').primaryKey(),
+  outstandingCents: cents('outstanding_cents'),
+});
 
 /** Claims denied on first adjudication (denial reasons only), by adjudication day × reason × stored description. */
 export const analyticsDenialsDaily = pgTable(

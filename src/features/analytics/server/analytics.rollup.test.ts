@@ -101,13 +101,14 @@ async function rollupSnapshot() {
   const tables = [
     'analytics_daily',
     'analytics_ar_daily',
+    'analytics_ar_provider',
     'analytics_denials_daily',
     'claims_status_rollup',
     'claims_daily_rollup',
   ];
   const snapshot: Record<string, unknown[]> = {};
   for (const table of tables) {
-    const rows = await database.db.execute(sql.raw(`select * from ${table} order by 1, 2, 3, 4`));
+    const rows = await database.db.execute(sql.raw(`select * from ${table} t order by t`));
     // Counts and sums are bigint (strings from the driver); a row whose every one is 0 counts for nothing.
     snapshot[table] = rows.rows.filter((row) =>
       Object.values(row).some((value) => typeof value === 'string' && /^-?\d+$/.test(value) && value !== '0'),
