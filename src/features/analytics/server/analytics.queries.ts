@@ -18,6 +18,7 @@ import { deniedClaimSql, denialReasonSql } from '@/features/claims/server/claims
 import { claims } from '@/features/claims/server/claims.table';
 import { providers } from '@/features/providers/server/providers.table';
 import { encounters } from '@/features/worklist/server/worklist.table';
+import { analyticsArDaily, analyticsArProvider, analyticsDaily, analyticsDenialsDaily } from './analytics.rollup.table';
 import type { RequestContext } from '@/server/context';
 import type { Db, DbOrTx } from '@/server/db/types';
 import {
@@ -82,6 +83,10 @@ function between(column: AnyPgColumn, period: Period): SQL {
 }
 
 // ---------------------------------------------------------------------------------------------
+// THE RAW REFERENCE. The endpoints answer from the rollups (analytics.rollup.queries.ts); these functions
+// compute the same answers from the raw tables and are the definition the rollups are tested against.
+
+// ---------------------------------------------------------------------------------------------
 // KPI result
 
 interface KpiRow {
@@ -114,7 +119,7 @@ interface KpiRow {
  * - collections: payments (payer, patient, guest) with received_on in the period;
  * - outstanding A/R: as of today (outstandingArRowsSql).
  */
-export async function computeKpis(db: DbOrTx, period: Period): Promise<KpiResult> {
+export async function computeKpisRaw(db: DbOrTx, period: Period): Promise<KpiResult> {
   const n = period.days;
   const result = await db.execute<KpiRow & Record<string, unknown>>(sql`
     with
@@ -259,7 +264,7 @@ export async function computeKpis(db: DbOrTx, period: Period): Promise<KpiResult
  * Outstanding A/R as of today by age (days since the service date): 0–30, 31–60, 61–90, 91–120, 120+.
  * Each bucket's percentage is of the total outstanding (two decimals; all 0 when nothing is outstanding).
  */
-export async function computeArAging(db: DbOrTx, now: Date): Promise<ArAging> {
+export async function computeArAgingRaw(db: DbOrTx, now: Date): Promise<ArAging> {
   const asOf = today(now);
   const order = sql.join(
     AR_AGING_BUCKETS.map((bucket, i) => sql`(${bucket}, ${i})`),
@@ -305,7 +310,7 @@ export async function computeArAging(db: DbOrTx, now: Date): Promise<ArAging> {
  * - avgDaysAR: Days in A/R = the provider's outstanding A/R ÷ (its charges in the period ÷ N).
  * Sorted by collections, highest first (then by name).
  */
-export async function computeProviderAnalytics(db: DbOrTx, period: Period): Promise<ProviderAnalytics> {
+export async function computeProviderAnalyticsRaw(db: DbOrTx, period: Period): Promise<ProviderAnalytics> {
   const result = await db.execute<{
     provider: string;
     claim_count: number;
@@ -363,13 +368,233 @@ export async function computeProviderAnalytics(db: DbOrTx, period: Period): Prom
  * frequent first; CO-45 and PR-* are never listed. The counts add up to the Denial Rate's numerator
  * (when every denied claim carries its denial code).
  */
-export async function computeDenialsByReason(db: DbOrTx, period: Period): Promise<DenialsByReason> {
+export async function computeDenialsByReasonRaw(db: DbOrTx, period: Period): Promise<DenialsByReason> {
   const result = await db.execute<{ reason: string; count: number; stored_description: string | null }>(sql`
     select ${claims.reasonCode} as reason, count(*)::int as count,
       mode() within group (order by ${claims.denialDescription}) as stored_description
     from ${claims}
     where ${deniedClaimSql} and ${denialReasonSql} and ${between(claims.adjudicatedOn, period)}
     group by ${claims.reasonCode}
+    order by count desc, reason
+  `);
+  return result.rows.map((row) => ({
+    reason: row.reason,
+    description: CARC_DENIAL_DESCRIPTIONS[row.reason] ?? row.stored_description ?? 'Other denial reason',
+    count: row.count,
+  }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// THE ENDPOINTS' ANSWERS, from the rollups (analytics.rollup.table.ts, kept exact in the same transaction
+// as every write by the triggers of migration 0010). Each equals its raw reference above exactly: the same
+// sums, grouped first by day (and provider), then added up over the period; the same formulas and rounding
+// on the same types. Ages are computed at query time from the service-date buckets, so AR aging is exact
+// on any day. Encounters, staff hours and expenses are small per-period tables, read as they are.
+
+/** Recomputes every rollup from the raw tables (after bulk loads that bypassed triggers, and in tests). */
+export async function rebuildRollups(db: DbOrTx): Promise<void> {
+  await db.execute(sql`select analytics_rebuild_rollups()`);
+}
+
+const d = analyticsDaily;
+
+/** Every KPI of the period from the rollups; equals computeKpisRaw. */
+export async function computeKpis(db: DbOrTx, period: Period): Promise<KpiResult> {
+  const n = period.days;
+  const result = await db.execute<KpiRow & Record<string, unknown>>(sql`
+    with
+    cohorts as (
+      select coalesce(sum(${d.chargeClaims}), 0)::int as total_claims,
+        coalesce(sum(${d.chargePaidClaims}), 0)::int as paid_claims,
+        coalesce(sum(${d.chargeDeniedClaims}), 0)::int as denied_claims,
+        coalesce(sum(${d.chargeBilledCents}), 0)::bigint as billed_cents,
+        coalesce(sum(${d.submittedClaims}), 0)::int as submitted,
+        coalesce(sum(${d.submittedCleanClaims}), 0)::int as clean,
+        -- avg() of integers is their sum ÷ their count as numerics: the same division here.
+        (sum(${d.submittedCycleDays})::numeric / nullif(sum(${d.submittedClaims}), 0)::numeric)::float8 as cycle_days,
+        coalesce(sum(${d.adjudicatedClaims}), 0)::int as adjudicated,
+        coalesce(sum(${d.adjudicatedDeniedClaims}), 0)::int as denied,
+        coalesce(sum(${d.adjudicatedFirstPassClaims}), 0)::int as first_pass,
+        coalesce(sum(${d.adjudicatedCollectedCents}), 0)::bigint as collected,
+        coalesce(sum(${d.adjudicatedCollectibleCents}), 0)::bigint as collectible,
+        coalesce(sum(${d.adjudicatedPatientCollectedCents}), 0)::bigint as patient_collected,
+        coalesce(sum(${d.adjudicatedPatientBilledCents}), 0)::bigint as patient_billed,
+        coalesce(sum(${d.writtenOffLostCents}), 0)::bigint as lost,
+        coalesce(sum(${d.collectionsCents}), 0)::bigint as collections
+      from ${d} where ${between(d.day, period)}
+    ),
+    months as (
+      select m::date as month,
+        (least(${period.end}::date, (m + interval '1 month - 1 day')::date)
+          - greatest(${period.start}::date, m::date) + 1)::numeric
+        / ((m + interval '1 month')::date - m::date) as share
+      from generate_series(date_trunc('month', ${period.start}::date), date_trunc('month', ${period.end}::date),
+        interval '1 month') m
+    ),
+    expenses as (
+      select count(*) filter (where e.amount_cents is null)::int as months_missing,
+        coalesce(sum(e.amount_cents * months.share), 0)::float8 as prorated_cents
+      from months left join ${operatingExpenses} e on e.month = months.month
+    ),
+    hours as (
+      select coalesce(sum(${billingStaffHours.hours}), 0)::float8 as hours
+      from ${billingStaffHours} where ${between(billingStaffHours.day, period)}
+    ),
+    visits as (
+      select count(*)::int as completed, count(*) filter (where ${encounters.chargesCaptured})::int as captured
+      from ${encounters} where ${between(encounters.encounterDate, period)}
+    ),
+    receivables as (
+      select coalesce(sum(${analyticsArDaily.outstandingCents}), 0)::bigint as outstanding,
+        coalesce(sum(${analyticsArDaily.openDenialsCents}), 0)::bigint as open_denials
+      from ${analyticsArDaily}
+    )
+    select
+      ${ratio(sql`receivables.outstanding`, sql`(cohorts.billed_cents::numeric / ${n})`)} as avg_days_ar,
+      ${percent(sql`cohorts.clean`, sql`cohorts.submitted`)} as clean_claim_rate,
+      ${percent(sql`cohorts.denied`, sql`cohorts.adjudicated`)} as denial_rate,
+      ${percent(sql`cohorts.collected`, sql`cohorts.collectible`)} as net_collection_rate,
+      ${percent(sql`cohorts.first_pass`, sql`cohorts.adjudicated`)} as first_pass_resolution_rate,
+      ${percent(sql`visits.captured`, sql`visits.completed`)} as charge_capture_accuracy,
+      ${percent(sql`cohorts.patient_collected`, sql`cohorts.patient_billed`)} as patient_payment_rate,
+      case when expenses.months_missing > 0 then null
+        else ${percent(sql`cohorts.collections - expenses.prorated_cents`, sql`cohorts.collections`)} end
+        as operating_margin,
+      round(cohorts.cycle_days::numeric, 1)::float8 as billing_cycle_time,
+      ${ratio(sql`cohorts.submitted`, sql`hours.hours`)} as billing_productivity,
+      cohorts.total_claims, cohorts.paid_claims, cohorts.denied_claims,
+      cohorts.collections as total_paid_cents,
+      cohorts.billed_cents as total_billed_cents,
+      cohorts.lost as revenue_lost_cents,
+      receivables.outstanding as outstanding_ar_cents,
+      receivables.open_denials as open_denials_cents
+    from cohorts, expenses, hours, visits, receivables
+  `);
+  const row = result.rows[0];
+  if (!row) throw new Error('the KPI query returned no row');
+  const outstandingArCents = Number(row.outstanding_ar_cents);
+  return {
+    periodDays: period.days,
+    periodStart: period.start,
+    periodEnd: period.end,
+    avgDaysAR: row.avg_days_ar,
+    cleanClaimRate: row.clean_claim_rate,
+    denialRate: row.denial_rate,
+    netCollectionRate: row.net_collection_rate,
+    firstPassResolutionRate: row.first_pass_resolution_rate,
+    chargeCaptureAccuracy: row.charge_capture_accuracy,
+    patientPaymentRate: row.patient_payment_rate,
+    operatingMargin: row.operating_margin,
+    billingCycleTime: row.billing_cycle_time,
+    billingProductivity: row.billing_productivity,
+    totalClaims: row.total_claims,
+    paidClaims: row.paid_claims,
+    deniedClaims: row.denied_claims,
+    totalPaidCents: Number(row.total_paid_cents),
+    totalBilledCents: Number(row.total_billed_cents),
+    revenueLostCents: Number(row.revenue_lost_cents),
+    revenueAtRiskCents: outstandingArCents,
+    outstandingArCents,
+    openDenialsCents: Number(row.open_denials_cents),
+  };
+}
+
+/** AR aging from the outstanding-A/R rollup, aged today from each service date; equals computeArAgingRaw. */
+export async function computeArAging(db: DbOrTx, now: Date): Promise<ArAging> {
+  const asOf = today(now);
+  const order = sql.join(
+    AR_AGING_BUCKETS.map((bucket, i) => sql`(${bucket}, ${i})`),
+    sql`, `,
+  );
+  const ar = analyticsArDaily;
+  const result = await db.execute<{ bucket: string; amount_cents: string; percent: number | null }>(sql`
+    with aged as (
+      select case
+          when ${asOf}::date - ${ar.serviceDate} <= 30 then '0-30'
+          when ${asOf}::date - ${ar.serviceDate} <= 60 then '31-60'
+          when ${asOf}::date - ${ar.serviceDate} <= 90 then '61-90'
+          when ${asOf}::date - ${ar.serviceDate} <= 120 then '91-120'
+          else '120+' end as bucket,
+        ${ar.outstandingCents} as outstanding_cents
+      from ${ar}
+    ),
+    totals as (
+      select b.bucket, b.ord, coalesce(sum(aged.outstanding_cents), 0)::bigint as amount_cents
+      from (values ${order}) as b(bucket, ord) left join aged on aged.bucket = b.bucket
+      group by b.bucket, b.ord
+    )
+    select bucket, amount_cents,
+      ${percent(sql`amount_cents`, sql`sum(amount_cents) over ()`, 2)} as percent
+    from totals order by ord
+  `);
+  const buckets = result.rows.map((row) => ({
+    bucket: row.bucket as ArAging['buckets'][number]['bucket'],
+    amountCents: Number(row.amount_cents),
+    percent: row.percent ?? 0,
+  }));
+  return { asOf, totalCents: buckets.reduce((sum, b) => sum + b.amountCents, 0), buckets };
+}
+
+/** Provider analytics from the rollups; equals computeProviderAnalyticsRaw. */
+export async function computeProviderAnalytics(db: DbOrTx, period: Period): Promise<ProviderAnalytics> {
+  const result = await db.execute<{
+    provider: string;
+    claim_count: number;
+    total_collections_cents: string;
+    collection_rate: number | null;
+    avg_days_ar: number | null;
+  }>(sql`
+    with cohorts as (
+      select ${d.providerId} as provider_id, sum(${d.chargeClaims})::int as claim_count,
+        sum(${d.chargeBilledCents})::bigint as billed_cents,
+        sum(${d.collectionsCents})::bigint as collections,
+        sum(${d.adjudicatedCollectedCents})::bigint as collected,
+        sum(${d.adjudicatedCollectibleCents})::bigint as collectible
+      from ${d} where ${between(d.day, period)} group by ${d.providerId}
+    ),
+    receivables as (
+      select ${analyticsArProvider.providerId} as provider_id, ${analyticsArProvider.outstandingCents} as outstanding
+      from ${analyticsArProvider}
+    )
+    select p.name as provider,
+      coalesce(cohorts.claim_count, 0) as claim_count,
+      coalesce(cohorts.collections, 0)::bigint as total_collections_cents,
+      -- No adjudicated claim: collectible is 0 (or null) and the rate null, as in the raw query.
+      ${percent(sql`cohorts.collected`, sql`cohorts.collectible`)} as collection_rate,
+      -- No charge in the period: billed is 0 (or null) and Days in A/R null, as in the raw query.
+      ${ratio(sql`coalesce(receivables.outstanding, 0)`, sql`(cohorts.billed_cents::numeric / ${period.days})`)} as avg_days_ar
+    from ${providers} p
+      left join cohorts on cohorts.provider_id = p.id
+      left join receivables on receivables.provider_id = p.id
+    order by total_collections_cents desc, p.name
+  `);
+  return result.rows.map((row) => ({
+    provider: row.provider,
+    claimCount: row.claim_count,
+    totalCollectionsCents: Number(row.total_collections_cents),
+    collectionRate: row.collection_rate,
+    avgDaysAR: row.avg_days_ar,
+  }));
+}
+
+/**
+ * Denials by reason from the rollup; equals computeDenialsByReasonRaw. The stored description is the
+ * mode of the descriptions (as mode() picks it: the commonest non-null one, the first in sort order on a tie).
+ */
+export async function computeDenialsByReason(db: DbOrTx, period: Period): Promise<DenialsByReason> {
+  const dd = analyticsDenialsDaily;
+  const result = await db.execute<{ reason: string; count: number; stored_description: string | null }>(sql`
+    with texts as (
+      select ${dd.reasonCode} as reason, ${dd.denialDescription} as description, sum(${dd.claims}) as claims
+      from ${dd} where ${between(dd.adjudicatedOn, period)}
+      group by ${dd.reasonCode}, ${dd.denialDescription}
+      having sum(${dd.claims}) > 0
+    )
+    select reason, sum(claims)::int as count,
+      (select t.description from texts t where t.reason = texts.reason and t.description is not null
+        order by t.claims desc, t.description limit 1) as stored_description
+    from texts
+    group by reason
     order by count desc, reason
   `);
   return result.rows.map((row) => ({

@@ -48,6 +48,7 @@ import {
 } from '../claims.schema';
 import { parseClaimsCsv, resolveImportRows, sortImportErrors } from './claims.import';
 import { claimAppeals, claims, claimSearchText } from './claims.table';
+import { claimsDailyRollup, claimsStatusRollup } from './claims.rollup.table';
 
 /** Global search: claims whose patient name or account number contains the text, newest first. */
 export async function searchClaimsBrief(db: Db, _ctx: RequestContext, text: string, limit: number) {
@@ -63,9 +64,9 @@ export async function searchClaimsBrief(db: Db, _ctx: RequestContext, text: stri
 
 /**
  * Dashboard: revenue collected (the sum of what payers paid, claims.paid_cents, over every claim) and
- * the claims counted per status, both computed by the database.
+ * the claims counted per status, both computed by the database. The raw reference of summariseClaims.
  */
-export async function summariseClaims(
+export async function summariseClaimsRaw(
   db: Db,
 ): Promise<{ collectedCents: number; byStatus: { status: string; count: number }[] }> {
   const [[totals], byStatus] = await Promise.all([
@@ -75,6 +76,23 @@ export async function summariseClaims(
       .from(claims)
       .groupBy(claims.status)
       .orderBy(asc(claims.status)),
+  ]);
+  return { collectedCents: Number(totals?.collectedCents ?? 0), byStatus };
+}
+
+/** The dashboard's claim figures from the claims rollup (kept exact by triggers); equals summariseClaimsRaw. */
+export async function summariseClaims(
+  db: Db,
+): Promise<{ collectedCents: number; byStatus: { status: string; count: number }[] }> {
+  const r = claimsStatusRollup;
+  const [[totals], byStatus] = await Promise.all([
+    db.select({ collectedCents: sql<string>`coalesce(sum(${r.paidCents}), 0)::bigint` }).from(r),
+    db
+      .select({ status: r.status, count: sql<number>`sum(${r.claims})::int` })
+      .from(r)
+      .groupBy(r.status)
+      .having(sql`sum(${r.claims}) > 0`)
+      .orderBy(asc(r.status)),
   ]);
   return { collectedCents: Number(totals?.collectedCents ?? 0), byStatus };
 }
@@ -237,17 +255,17 @@ function toClaimRow(row: Omit<ClaimRow, 'status'> & { status: string }): ClaimRo
 }
 
 /** 'CO 197', 'co-197' and 'CO197' match CO-197; '197' matches that number in any group; 'CO' every CO code. */
-function reasonCondition(text: string): SQL | undefined {
+function reasonCondition(text: string, reasonCode: AnyPgColumn = claims.reasonCode): SQL | undefined {
   const parsed = text === '' ? null : parseReasonFilter(text);
   if (!parsed) return undefined;
   const { group, number } = parsed;
-  if (group && number) return eq(claims.reasonCode, `${group}-${number}`);
+  if (group && number) return eq(reasonCode, `${group}-${number}`);
   if (number)
     return inArray(
-      claims.reasonCode,
+      reasonCode,
       CARC_GROUPS.map((g) => `${g}-${number}`),
     );
-  return like(claims.reasonCode, `${group}-%`);
+  return like(reasonCode, `${group}-%`);
 }
 
 /**
@@ -355,9 +373,9 @@ function weekStarts(day: string, weeks: number): string[] {
  * Total Denied = billed amount of the denied claims; Denials by Payer = denied claims per payer;
  * Top Denial Reasons = the 5 commonest reason codes of denied claims; Weekly Claims Trend = claims per
  * service week over the last 8 weeks (Sunday to Saturday, ending with this week), and of them the paid
- * (status Paid) and the denied ones.
+ * (status Paid) and the denied ones. The raw reference of claimsOverview (and its answer when searching).
  */
-export async function claimsOverview(db: Db, ctx: RequestContext, filter: ClaimFilter): Promise<ClaimOverview> {
+export async function claimsOverviewRaw(db: Db, ctx: RequestContext, filter: ClaimFilter): Promise<ClaimOverview> {
   const where = filterCondition(filter);
   const weeks = weekStarts(today(ctx.now), TREND_WEEKS);
   const first = weeks[0] ?? today(ctx.now);
@@ -422,6 +440,89 @@ export async function claimsOverview(db: Db, ctx: RequestContext, filter: ClaimF
       count: r.count,
     })),
     // Weeks with no claims are still weeks of the trend: they are there with zeros.
+    weeklyTrend: weeks.map((week) => {
+      const found = byWeek.get(week);
+      return { weekStart: week, claims: found?.claims ?? 0, paid: found?.paid ?? 0, denied: found?.denied ?? 0 };
+    }),
+  };
+}
+
+/**
+ * The Claims overview from the claims rollups (kept exact by triggers in the same transaction as every
+ * claim write); equals claimsOverviewRaw. The payer and reason filters are columns of the rollups; a text
+ * search is not, so a search is answered by claimsOverviewRaw.
+ */
+export async function claimsOverview(db: Db, ctx: RequestContext, filter: ClaimFilter): Promise<ClaimOverview> {
+  if (filter.search !== '') return claimsOverviewRaw(db, ctx, filter);
+  const r = claimsStatusRollup;
+  const t = claimsDailyRollup;
+  const where = and(filter.payer ? eq(r.payer, filter.payer) : undefined, reasonCondition(filter.reason, r.reasonCode));
+  const denied = and(where, eq(r.deniedOnFirstAdjudication, true));
+  const weeks = weekStarts(today(ctx.now), TREND_WEEKS);
+  const first = weeks[0] ?? today(ctx.now);
+  const weekStart = sql`(${t.serviceDate} - extract(dow from ${t.serviceDate})::int)`;
+  const totalsOf = (condition: SQL | undefined) =>
+    db
+      .select({
+        claims: sql<number>`coalesce(sum(${r.claims}), 0)::int`,
+        billedCents: sql<string>`coalesce(sum(${r.billedCents}), 0)::bigint`,
+      })
+      .from(r)
+      .where(condition);
+  const [[totals], [deniedTotals], byPayer, reasons, trend] = await Promise.all([
+    totalsOf(where),
+    totalsOf(denied),
+    db
+      .select({ payer: r.payer, count: sql<number>`sum(${r.claims})::int` })
+      .from(r)
+      .where(denied)
+      .groupBy(r.payer)
+      .having(sql`sum(${r.claims}) > 0`)
+      .orderBy(desc(sql`sum(${r.claims})`), asc(r.payer)),
+    db
+      .select({ reason: sql<string>`${r.reasonCode}`, count: sql<number>`sum(${r.claims})::int` })
+      .from(r)
+      .where(and(denied, isNotNull(r.reasonCode)))
+      .groupBy(r.reasonCode)
+      .having(sql`sum(${r.claims}) > 0`)
+      .orderBy(desc(sql`sum(${r.claims})`), asc(r.reasonCode))
+      .limit(TOP_DENIAL_REASONS),
+    db
+      .select({
+        weekStart: sql<string>`to_char(${weekStart}, 'YYYY-MM-DD')`,
+        claims: sql<number>`sum(${t.claims})::int`,
+        paid: sql<number>`sum(${t.paidClaims})::int`,
+        denied: sql<number>`sum(${t.deniedClaims})::int`,
+      })
+      .from(t)
+      .where(
+        and(
+          filter.payer ? eq(t.payer, filter.payer) : undefined,
+          reasonCondition(filter.reason, t.reasonCode),
+          gte(t.serviceDate, first),
+          lte(t.serviceDate, today(ctx.now)),
+        ),
+      )
+      .groupBy(weekStart),
+  ]);
+  const descriptions = await denialDescriptionsOf(
+    db,
+    reasons.map((row) => row.reason),
+  );
+  const byWeek = new Map(trend.map((w) => [w.weekStart, w]));
+  return {
+    summary: {
+      claims: totals?.claims ?? 0,
+      totalBilledCents: Number(totals?.billedCents ?? 0),
+      deniedClaims: deniedTotals?.claims ?? 0,
+      totalDeniedCents: Number(deniedTotals?.billedCents ?? 0),
+    },
+    denialsByPayer: byPayer,
+    topDenialReasons: reasons.map((row) => ({
+      reason: row.reason,
+      description: descriptions.get(row.reason) ?? DENIAL_DESCRIPTIONS[row.reason] ?? '',
+      count: row.count,
+    })),
     weeklyTrend: weeks.map((week) => {
       const found = byWeek.get(week);
       return { weekStart: week, claims: found?.claims ?? 0, paid: found?.paid ?? 0, denied: found?.denied ?? 0 };

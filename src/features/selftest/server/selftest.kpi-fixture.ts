@@ -23,6 +23,14 @@ export const SHADOWED_TABLES = [
   'operating_expenses',
   'billing_staff_hours',
   'encounters',
+  // The analytics rollups (issue 6): the temporary claims and payments have no triggers, so the check
+  // rebuilds these shadows from the fixture (rebuildRollups) before reading the KPIs.
+  'analytics_daily',
+  'analytics_ar_daily',
+  'analytics_ar_provider',
+  'analytics_denials_daily',
+  'claims_status_rollup',
+  'claims_daily_rollup',
 ] as const;
 
 /**

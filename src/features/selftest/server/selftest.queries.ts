@@ -8,7 +8,12 @@ import type { Role } from '@/shared/access';
 import { periodEndingToday } from '@/shared/period';
 import { DEMO_ACCOUNTS } from '@/features/auth/auth.schema';
 import { createSession, destroySession, findUserByEmail, sha256 } from '@/features/auth/server/auth.queries';
-import { computeArAging, computeDenialsByReason, computeKpis } from '@/features/analytics/server/analytics.queries';
+import {
+  computeArAging,
+  computeDenialsByReason,
+  computeKpis,
+  rebuildRollups,
+} from '@/features/analytics/server/analytics.queries';
 import type { AuthUser } from '@/server/context';
 import type { Db, Tx } from '@/server/db/types';
 import {
@@ -137,6 +142,7 @@ export async function compareKpiFixture(db: Db): Promise<FixtureComparison[]> {
     const [row] = (await tx.execute<{ n: number }>(sql`select count(*)::int as n from claims`)).rows;
     if (row?.n !== 0) throw new Error('the temporary claims table does not shadow the real one');
     await insertFixture(tx);
+    await rebuildRollups(tx);
     const period = periodEndingToday(FIXTURE_NOW, 30);
     const kpis = await computeKpis(tx, period);
     const aging = await computeArAging(tx, FIXTURE_NOW);

@@ -1,0 +1,285 @@
+/**
+ * Issue 6 point 2: every analytics answer served from the rollups equals the raw reference, on the demo
+ * data and after every kind of write the app (or anyone with SQL) makes: new claims, status and money
+ * changes, a change of provider, payments added, moved and removed, appeals, a CSV import, deletes (a
+ * claim, a patient with everything of theirs), a TRUNCATE, a reset and a re-seed. A property test then
+ * applies random sequences of writes and compares again. The rollups are never rebuilt between writes:
+ * the triggers alone keep them exact.
+ */
+import fc from 'fast-check';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { periodEndingToday } from '@/shared/period';
+import { payAsGuest } from '@/features/billing/server/billing.queries';
+import {
+  appealClaim,
+  claimsOverview,
+  claimsOverviewRaw,
+  importClaims,
+  summariseClaims,
+  summariseClaimsRaw,
+} from '@/features/claims/server/claims.queries';
+import { reseedDemoClinic, resetSystem } from '@/features/system/server/system.queries';
+import type { RequestContext } from '@/server/context';
+import type { ClaimFilter } from '@/features/claims/claims.schema';
+import { createTestDatabase, type TestDatabase } from '@/testing/test-db';
+import { TEST_TODAY } from '@/testing/test-clock';
+import {
+  computeArAging,
+  computeArAgingRaw,
+  computeDenialsByReason,
+  computeDenialsByReasonRaw,
+  computeKpis,
+  computeKpisRaw,
+  computeProviderAnalytics,
+  computeProviderAnalyticsRaw,
+  rebuildRollups,
+} from './analytics.queries';
+
+const NOW = new Date(`${TEST_TODAY}T15:00:00Z`);
+/** Other days too: the rollups hold no "today", so they must agree on any day's answer. */
+const DAYS = [NOW, new Date('2026-09-30T12:00:00Z'), new Date('2027-02-14T12:00:00Z')];
+const FILTERS: ClaimFilter[] = [
+  { search: '', reason: '' },
+  { search: '', reason: '', payer: 'Aetna' },
+  { search: '', reason: 'CO' },
+  { search: '', reason: '197' },
+  { search: '', reason: 'pr-2', payer: 'Medicare' },
+];
+
+let database: TestDatabase;
+let ctx: RequestContext;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  const admin = await database.db.execute<{ id: number; email: string; name: string }>(
+    sql`select id, email, name from users where role = 'admin' order by id limit 1`,
+  );
+  const user = admin.rows[0];
+  if (!user) throw new Error('no admin account in the test database');
+  ctx = { user: { ...user, role: 'admin', patientId: null }, now: NOW };
+});
+afterAll(async () => {
+  await database.drop();
+});
+
+/** Every endpoint's rollup answer against its raw reference, for every period and a few "todays". */
+async function expectRollupsEqualRaw(label: string) {
+  const db = database.db;
+  for (const now of DAYS) {
+    for (const days of [7, 30, 60, 90]) {
+      const period = periodEndingToday(now, days);
+      expect(await computeKpis(db, period), `${label}: KPIs ${days}d to ${period.end}`).toEqual(
+        await computeKpisRaw(db, period),
+      );
+      expect(await computeProviderAnalytics(db, period), `${label}: providers ${days}d`).toEqual(
+        await computeProviderAnalyticsRaw(db, period),
+      );
+      expect(await computeDenialsByReason(db, period), `${label}: denials ${days}d`).toEqual(
+        await computeDenialsByReasonRaw(db, period),
+      );
+    }
+    expect(await computeArAging(db, now), `${label}: AR aging on ${now.toISOString()}`).toEqual(
+      await computeArAgingRaw(db, now),
+    );
+    for (const filter of FILTERS) {
+      const at = { ...ctx, now };
+      expect(await claimsOverview(db, at, filter), `${label}: overview ${JSON.stringify(filter)}`).toEqual(
+        await claimsOverviewRaw(db, at, filter),
+      );
+    }
+  }
+  expect(await summariseClaims(db), `${label}: dashboard`).toEqual(await summariseClaimsRaw(db));
+}
+
+async function exec(statement: string) {
+  await database.db.execute(sql.raw(statement));
+}
+
+/** The rollup tables as rows (all-zero rows dropped), to compare the triggers' result with a rebuild. */
+async function rollupSnapshot() {
+  const tables = [
+    'analytics_daily',
+    'analytics_ar_daily',
+    'analytics_ar_provider',
+    'analytics_denials_daily',
+    'claims_status_rollup',
+    'claims_daily_rollup',
+  ];
+  const snapshot: Record<string, unknown[]> = {};
+  for (const table of tables) {
+    const rows = await database.db.execute(sql.raw(`select * from ${table} t order by t`));
+    // Counts and sums are bigint (strings from the driver); a row whose every one is 0 counts for nothing.
+    snapshot[table] = rows.rows.filter((row) =>
+      Object.values(row).some((value) => typeof value === 'string' && /^-?\d+$/.test(value) && value !== '0'),
+    );
+  }
+  return snapshot;
+}
+
+describe('analytics rollups equal the raw reference', () => {
+  it('on the demo data, for every endpoint, period and filter', async () => {
+    const [count] = (await database.db.execute<{ n: number }>(sql`select count(*)::int as n from claims`)).rows;
+    expect(count?.n).toBeGreaterThan(1000);
+    await expectRollupsEqualRaw('demo data');
+  });
+
+  it('after new claims, status and money changes, payments, appeals, an import and deletes', async () => {
+    // New claims, one statement and one by one.
+    await exec(`insert into claims (patient_id, provider_id, account_number, procedure_code, payer, service_date,
+        submitted_on, adjudicated_on, billed_cents, paid_cents, contractual_adjustment_cents, patient_responsibility_cents,
+        status, reason_code, denial_description, clean_submission, denied_on_first_adjudication)
+      select p.id, (select min(id) from providers), 'RT-' || g, '99213', 'Aetna', date '2026-11-20' - g,
+        date '2026-11-21' - g, date '2026-11-21', 14900, 0, 0, 0, 'Denied', 'CO-16', 'Missing info ' || (g % 2), g % 3 = 0, true
+      from generate_series(1, 12) g, (select min(id) as id from patients) p`);
+    await exec(`insert into claims (patient_id, provider_id, account_number, procedure_code, payer, service_date,
+        submitted_on, billed_cents, status) select min(id), (select max(id) from providers), 'RT-SUB', '99214', 'Cigna',
+        '2026-11-18', '2026-11-19', 21400, 'Submitted' from patients`);
+    await expectRollupsEqualRaw('after inserts');
+
+    // Status changes: adjudicated and paid with a patient share, written off, back to pending.
+    await exec(`update claims set adjudicated_on = '2026-11-22', status = 'Paid', paid_cents = 9000,
+        contractual_adjustment_cents = 3900, patient_responsibility_cents = 2000, reason_code = 'PR-2'
+      where account_number = 'RT-SUB'`);
+    await exec(`update claims set status = 'Written Off', resolved_on = '2026-11-22' where account_number = 'RT-3'`);
+    await exec(
+      `update claims set status = 'Pending', denied_on_first_adjudication = false where account_number = 'RT-4'`,
+    );
+    await exec(`update claims set provider_id = (select max(id) from providers) where id in
+      (select claim_id from payments where claim_id is not null order by id limit 3)`);
+    await expectRollupsEqualRaw('after updates');
+
+    // Payments: a guest pays part of a share through the app, then payments are moved and removed by SQL.
+    const owed = (
+      await database.db.execute<{ account_number: string; dob: string }>(sql`
+        select c.account_number, to_char(p.dob, 'YYYY-MM-DD') as dob from claims c join patients p on p.id = c.patient_id
+        where c.patient_responsibility_cents > 100 and c.resolved_on is null and c.status = 'Paid'
+          and c.patient_responsibility_cents > (select coalesce(sum(amount_cents), 0) from payments
+            where claim_id = c.id and source in ('patient', 'guest')) + 100
+        order by c.id limit 1`)
+    ).rows[0];
+    expect(owed).toBeDefined();
+    if (owed)
+      await payAsGuest(database.db, ctx, { accountNumber: owed.account_number, dob: owed.dob, amountCents: 100 });
+    await exec(`insert into payments (patient_id, claim_id, amount_cents, source, received_on)
+      select patient_id, id, 2000, 'patient', '2026-11-22' from claims where account_number = 'RT-SUB'`);
+    await exec(`insert into payments (patient_id, claim_id, amount_cents, source, received_on)
+      select min(id), null, 500, 'patient', '2026-11-20' from patients`);
+    await exec(
+      `update payments set amount_cents = amount_cents + 1 where id in (select id from payments order by id desc limit 5)`,
+    );
+    await exec(`update payments set claim_id = (select id from claims where account_number = 'RT-1')
+      where id = (select max(id) from payments where source = 'patient' and claim_id is not null)`);
+    await exec(
+      `delete from payments where id in (select id from payments where source <> 'payer' order by id limit 4)`,
+    );
+    await expectRollupsEqualRaw('after payments');
+
+    // Appeals through the app.
+    const denied = (
+      await database.db.execute<{ id: number }>(sql`select id from claims where status = 'Denied' order by id limit 3`)
+    ).rows;
+    for (const claim of denied) await appealClaim(database.db, ctx, claim.id, { reason: 'Corrected claim', note: '' });
+    await expectRollupsEqualRaw('after appeals');
+
+    // A CSV import through the app.
+    const refs = (
+      await database.db.execute<{ mrn: string; provider: string }>(sql`
+        select (select mrn from patients order by id limit 1) as mrn, (select name from providers order by id limit 1) as provider`)
+    ).rows[0];
+    if (!refs) throw new Error('no patient or provider');
+    const csv = [
+      'accountNumber,patientMrn,procedureCode,provider,payer,serviceDate,billedAmount,status,reasonCode',
+      `IMP-RT-1,${refs.mrn},99213,${refs.provider},Aetna,2026-11-10,149.00,Submitted,`,
+      `IMP-RT-2,${refs.mrn},99214,${refs.provider},Medicare,2026-11-12,214.00,Denied,CO-197`,
+      `IMP-RT-3,${refs.mrn},80053,${refs.provider},Cigna,2026-11-14,116.00,Draft,`,
+    ].join('\n');
+    expect(await importClaims(database.db, ctx, csv)).toEqual({ ok: true, imported: 3 });
+    await expectRollupsEqualRaw('after an import');
+
+    // Deletes: a claim with payments (they are kept, on no claim), then a patient with all their records.
+    await exec(`delete from claims where id = (select claim_id from payments where claim_id is not null
+      and source = 'patient' order by id limit 1)`);
+    await expectRollupsEqualRaw('after deleting a claim with patient payments');
+    await exec(`delete from claims where account_number in ('RT-1', 'RT-2', 'IMP-RT-2')`);
+    await expectRollupsEqualRaw('after deleting claims');
+    await exec(`update users set patient_id = null where patient_id = (select patient_id from payments
+      where claim_id is not null order by id desc limit 1)`);
+    await exec(
+      `delete from patients where id = (select patient_id from payments where claim_id is not null order by id desc limit 1)`,
+    );
+    await expectRollupsEqualRaw('after deletes');
+
+    // The triggers' rollups are exactly what a rebuild from the raw tables gives.
+    const maintained = await rollupSnapshot();
+    await rebuildRollups(database.db);
+    expect(await rollupSnapshot()).toEqual(maintained);
+  });
+
+  it('after random sequences of writes (property)', async () => {
+    const claimIdsQuery = `(select id from claims order by id offset (%s %% greatest(1, (select count(*) from claims))) limit 1)`;
+    const pick = (n: number) => claimIdsQuery.replace('%s', String(n)).replace('%%', '%');
+    const statuses = ['Draft', 'Submitted', 'Pending', 'Paid', 'Partially Paid', 'Denied', 'Appealed', 'Written Off'];
+    const write = fc.oneof(
+      fc.record({ kind: fc.constant('status' as const), n: fc.nat(5000), status: fc.constantFrom(...statuses) }),
+      fc.record({ kind: fc.constant('money' as const), n: fc.nat(5000), cents: fc.nat(30000) }),
+      fc.record({ kind: fc.constant('dates' as const), n: fc.nat(5000), back: fc.integer({ min: -5, max: 200 }) }),
+      fc.record({ kind: fc.constant('resolve' as const), n: fc.nat(5000), open: fc.boolean() }),
+      fc.record({ kind: fc.constant('pay' as const), n: fc.nat(5000), cents: fc.integer({ min: 1, max: 20000 }) }),
+      fc.record({ kind: fc.constant('unpay' as const), n: fc.nat(5000) }),
+      fc.record({ kind: fc.constant('provider' as const), n: fc.nat(5000) }),
+      fc.record({ kind: fc.constant('delete' as const), n: fc.nat(5000) }),
+    );
+    type Write = typeof write extends fc.Arbitrary<infer W> ? W : never;
+    const apply = async (w: Write) => {
+      const id = pick(w.n);
+      switch (w.kind) {
+        case 'status':
+          return exec(`update claims set status = '${w.status}', denied_on_first_adjudication =
+            (status in ('Denied', 'Appealed') or denied_on_first_adjudication) where id = ${id}`);
+        case 'money':
+          return exec(`update claims set paid_cents = ${w.cents} % (billed_cents + 1),
+            patient_responsibility_cents = ${w.cents % 4000}, contractual_adjustment_cents = ${w.cents % 1500} where id = ${id}`);
+        case 'dates':
+          return exec(`update claims set service_date = date '2026-11-22' - ${w.back} - 3,
+            submitted_on = date '2026-11-22' - ${w.back}, adjudicated_on = date '2026-11-22' - ${w.back} + 2 where id = ${id}`);
+        case 'resolve':
+          return exec(`update claims set resolved_on = ${w.open ? 'null' : `date '2026-11-21'`} where id = ${id}`);
+        case 'pay':
+          return exec(`insert into payments (patient_id, claim_id, amount_cents, source, received_on)
+            select patient_id, id, ${w.cents}, '${w.cents % 2 ? 'guest' : 'payer'}', date '2026-11-22' - ${w.cents % 40}
+            from claims where id = ${id}`);
+        case 'unpay':
+          return exec(`delete from payments where id = (select id from payments order by id offset
+            (${w.n} % greatest(1, (select count(*) from payments))) limit 1)`);
+        case 'provider':
+          return exec(`update claims set provider_id = (select id from providers order by id offset
+            (${w.n} % (select count(*) from providers)) limit 1) where id = ${id}`);
+        case 'delete':
+          return exec(`delete from claims where id = ${id}`);
+      }
+    };
+    await fc.assert(
+      fc.asyncProperty(fc.array(write, { minLength: 1, maxLength: 8 }), async (writes) => {
+        for (const w of writes) await apply(w);
+        await expectRollupsEqualRaw(`after ${JSON.stringify(writes)}`);
+      }),
+      { numRuns: 12, seed: 20261122 },
+    );
+  });
+
+  it('after a TRUNCATE, a reset and a re-seed', async () => {
+    await exec(`truncate payments`);
+    await expectRollupsEqualRaw('after truncating payments');
+    await resetSystem(database.db, ctx);
+    await expectRollupsEqualRaw('after a reset');
+    const [rows] = (
+      await database.db.execute<{ n: number }>(
+        sql`select count(*)::int as n from claims_status_rollup where claims <> 0`,
+      )
+    ).rows;
+    expect(rows?.n).toBe(0);
+    await reseedDemoClinic(database.db, ctx);
+    await expectRollupsEqualRaw('after a re-seed');
+  });
+});
