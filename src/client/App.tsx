@@ -3,7 +3,6 @@ import type { Role } from '@/shared/access';
 import { BrowserRouter } from 'react-router';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Toaster } from '@/client/components/ui/toast';
-import { TooltipProvider } from '@/client/components/ui/tooltip';
 import { Skeleton } from '@/client/components/ui/skeleton';
 import { AppShell } from '@/client/components/layout/AppShell';
 import { ApiError } from '@/client/lib/api-client';
@@ -49,12 +48,10 @@ export function App() {
   useEffect(() => applyDisplaySettings(localDisplaySettings()), []);
   return (
     <QueryClientProvider client={queryClient}>
-      <TooltipProvider>
-        <BrowserRouter>
-          <SessionGate />
-        </BrowserRouter>
-        <Toaster />
-      </TooltipProvider>
+      <BrowserRouter>
+        <SessionGate />
+      </BrowserRouter>
+      <Toaster />
     </QueryClientProvider>
   );
 }
