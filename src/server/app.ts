@@ -102,13 +102,22 @@ export async function buildApp(deps: AppDeps, logger?: FastifyBaseLogger): Promi
 async function registerClient(app: FastifyInstance, clientDir: string | undefined) {
   const hasClient = clientDir !== undefined && existsSync(path.join(clientDir, 'index.html'));
   if (hasClient) {
-    await app.register(fastifyStatic, { root: clientDir, serve: false });
+    // The build writes .br and .gz beside each asset (vite.config.ts): sent as the browser accepts them.
+    await app.register(fastifyStatic, { root: clientDir, serve: false, preCompressed: true });
     app.get('/*', { config: { permission: 'public' }, schema: { hide: true } }, (request, reply) => {
       if (request.url.startsWith('/api/')) return notFound(request, reply);
       const file = (request.params as { '*': string })['*'];
       const isAsset = file.startsWith('assets/') && existsSync(path.join(clientDir, file));
-      if (isAsset) return reply.header('cache-control', 'public, max-age=31536000, immutable').sendFile(file);
-      return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
+      // cacheControl: false keeps these headers (@fastify/static would otherwise replace them with max-age=0).
+      if (isAsset) {
+        return reply
+          .header('cache-control', 'public, max-age=31536000, immutable')
+          .sendFile(file, { cacheControl: false });
+      }
+      return reply
+        .header('cache-control', 'no-cache')
+        .type('text/html')
+        .sendFile('index.html', { cacheControl: false });
     });
   }
   app.setNotFoundHandler(notFound);
