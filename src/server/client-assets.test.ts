@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '@/testing/test-app';
+import { createTestApp, signInAs, type TestApp } from '@/testing/test-app';
 
 const SCRIPT = `export const answer = ${JSON.stringify('x'.repeat(2000))};\n`;
 const HTML = '<!doctype html><html lang="en"><body><div id="root"></div></body></html>\n';
 
-describe('built client: compressed, long-cached assets', () => {
+describe('compressed answers: the built client (precompressed, long-cached) and the API', () => {
   let clientDir: string;
   let t: TestApp;
 
@@ -61,5 +61,18 @@ describe('built client: compressed, long-cached assets', () => {
     expect(res.headers['content-encoding']).toBe('br');
     expect(res.headers['cache-control']).toBe('no-cache');
     expect(brotliDecompressSync(res.rawPayload).toString()).toBe(HTML);
+  });
+
+  it('compresses API answers for browsers that accept it, and not for clients that do not', async () => {
+    const admin = await signInAs(t.app, 'admin');
+    const plain = await admin.request({ url: '/api/patients?limit=50' });
+    expect(plain.statusCode).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+
+    const br = await admin.request({ url: '/api/patients?limit=50', headers: { 'accept-encoding': 'br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['cache-control']).toBe('no-store');
+    expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
+    expect(JSON.parse(brotliDecompressSync(br.rawPayload).toString())).toEqual(plain.json());
   });
 });
