@@ -57,7 +57,7 @@ export const clientBench: BenchPart = async (ctx) => {
       {
         figure: `Lighthouse performance, ${screen.name} (${screen.path}, desktop)`,
         goal: `≥ ${LIGHTHOUSE_GOAL}`,
-        measured: `${scores.performance}${shortOf(scores.performance)}`,
+        measured: `${scores.performance} (CPU benchmark index ${scores.benchmarkIndex})${shortOf(scores.performance)}`,
         pass: scores.performance >= LIGHTHOUSE_GOAL,
       },
       {

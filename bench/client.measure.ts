@@ -177,6 +177,8 @@ export interface LighthouseScores {
   accessibility: number;
   /** Titles of the audits that lost points, for the report when a score falls short. */
   failing: string[];
+  /** Lighthouse's CPU benchmark of this machine during the run (a busy or slow machine scores low). */
+  benchmarkIndex: number;
 }
 
 /**
@@ -217,6 +219,7 @@ export async function runLighthouse(
       performance: Math.round((categories.performance?.score ?? 0) * 100),
       accessibility: Math.round((categories.accessibility?.score ?? 0) * 100),
       failing,
+      benchmarkIndex: Math.round(result.lhr.environment.benchmarkIndex),
     };
   } finally {
     chrome.kill();

@@ -10,9 +10,12 @@ import { createQueryClient } from '@/client/lib/query-client';
 import { SESSION_KEY, useLogout, useSession } from '@/features/auth/ui/auth.api';
 import { SignInPage } from '@/features/auth/ui/SignInPage';
 import { applyDisplaySettings, localDisplaySettings, useUserSettings } from '@/features/settings/ui/settings.api';
-import { AppRoutes } from './routes';
+import { AppRoutes, preloadScreen } from './routes';
 
 const queryClient = createQueryClient();
+// A screen's address (a bookmark, a reload) is most often opened signed in: fetch the screen's code
+// alongside the session check rather than after it. The sign-in address '/' loads no screen.
+preloadScreen(window.location.pathname);
 // A 401 anywhere means the session ended (idle timeout, logout elsewhere): ask again who is signed in.
 queryClient.getQueryCache().config.onError = (error, query) => {
   if (error instanceof ApiError && error.status === 401 && query.queryKey[0] !== SESSION_KEY[0]) {
