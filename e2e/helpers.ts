@@ -1,6 +1,6 @@
 import { expect, type Page } from '@playwright/test';
 import type { Role } from '../src/shared/access';
-import { DEMO_ACCOUNTS } from '../src/features/auth/auth.schema';
+import { DEMO_ACCOUNTS } from '../src/features/auth/auth.demo-accounts';
 
 export function accountFor(role: Role) {
   const account = DEMO_ACCOUNTS.find((a) => a.role === role);

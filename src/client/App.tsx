@@ -3,7 +3,6 @@ import type { Role } from '@/shared/access';
 import { BrowserRouter } from 'react-router';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Toaster } from '@/client/components/ui/toast';
-import { TooltipProvider } from '@/client/components/ui/tooltip';
 import { Skeleton } from '@/client/components/ui/skeleton';
 import { AppShell } from '@/client/components/layout/AppShell';
 import { ApiError } from '@/client/lib/api-client';
@@ -11,9 +10,12 @@ import { createQueryClient } from '@/client/lib/query-client';
 import { SESSION_KEY, useLogout, useSession } from '@/features/auth/ui/auth.api';
 import { SignInPage } from '@/features/auth/ui/SignInPage';
 import { applyDisplaySettings, localDisplaySettings, useUserSettings } from '@/features/settings/ui/settings.api';
-import { AppRoutes } from './routes';
+import { AppRoutes, preloadScreen } from './routes';
 
 const queryClient = createQueryClient();
+// A screen's address (a bookmark, a reload) is most often opened signed in: fetch the screen's code
+// alongside the session check rather than after it. The sign-in address '/' loads no screen.
+preloadScreen(window.location.pathname);
 // A 401 anywhere means the session ended (idle timeout, logout elsewhere): ask again who is signed in.
 queryClient.getQueryCache().config.onError = (error, query) => {
   if (error instanceof ApiError && error.status === 401 && query.queryKey[0] !== SESSION_KEY[0]) {
@@ -49,12 +51,10 @@ export function App() {
   useEffect(() => applyDisplaySettings(localDisplaySettings()), []);
   return (
     <QueryClientProvider client={queryClient}>
-      <TooltipProvider>
-        <BrowserRouter>
-          <SessionGate />
-        </BrowserRouter>
-        <Toaster />
-      </TooltipProvider>
+      <BrowserRouter>
+        <SessionGate />
+      </BrowserRouter>
+      <Toaster />
     </QueryClientProvider>
   );
 }

@@ -1,29 +1,44 @@
 import { lazy, Suspense, useEffect, type ComponentType, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
-import { SCREENS, canOpen, homePathFor, type Role, type ScreenPath } from '@/shared/access';
+import { SCREENS, canOpen, homePathFor, screenOf, type Role, type ScreenPath } from '@/shared/access';
 import { toast } from '@/client/components/ui/toast';
 import { Skeleton } from '@/client/components/ui/skeleton';
 import { NotFoundPage } from '@/client/components/layout/NotFoundPage';
 
 type ScreenComponent = ComponentType<{ role: Role }>;
 
+type ScreenModule = Promise<{ default: ScreenComponent }>;
+
 /** One page per screen of shared/access.ts, each loaded with its screen (route-level code splitting). */
-const PAGES: Record<ScreenPath, ScreenComponent> = {
-  '/home': lazy(() => import('./pages/HomeRoute')),
-  '/patient-portal': lazy(() => import('./pages/PatientPortalRoute')),
-  '/patients': lazy(() => import('@/features/patients/ui/PatientsPage')),
-  '/appointments': lazy(() => import('@/features/appointments/ui/AppointmentsPage')),
-  '/overdue-followups': lazy(() => import('@/features/worklist/ui/OverdueFollowupsPage')),
-  '/claims': lazy(() => import('@/features/claims/ui/ClaimsPage')),
-  '/kpis': lazy(() => import('@/features/analytics/ui/KpisPage')),
-  '/analytics': lazy(() => import('@/features/analytics/ui/AnalyticsPage')),
-  '/billing': lazy(() => import('@/features/billing/ui/BillingPage')),
-  '/authorizations': lazy(() => import('@/features/authorizations/ui/AuthorizationsPage')),
-  '/compliance': lazy(() => import('@/features/compliance/ui/CompliancePage')),
-  '/audit': lazy(() => import('@/features/audit/ui/AuditLogPage')),
-  '/rtm': lazy(() => import('@/features/rtm/ui/TraceabilityPage')),
-  '/settings': lazy(() => import('./pages/SettingsRoute')),
+const SCREEN_MODULES: Record<ScreenPath, () => ScreenModule> = {
+  '/home': () => import('./pages/HomeRoute'),
+  '/patient-portal': () => import('./pages/PatientPortalRoute'),
+  '/patients': () => import('@/features/patients/ui/PatientsPage'),
+  '/appointments': () => import('@/features/appointments/ui/AppointmentsPage'),
+  '/overdue-followups': () => import('@/features/worklist/ui/OverdueFollowupsPage'),
+  '/claims': () => import('@/features/claims/ui/ClaimsPage'),
+  '/kpis': () => import('@/features/analytics/ui/KpisPage'),
+  '/analytics': () => import('@/features/analytics/ui/AnalyticsPage'),
+  '/billing': () => import('@/features/billing/ui/BillingPage'),
+  '/authorizations': () => import('@/features/authorizations/ui/AuthorizationsPage'),
+  '/compliance': () => import('@/features/compliance/ui/CompliancePage'),
+  '/audit': () => import('@/features/audit/ui/AuditLogPage'),
+  '/rtm': () => import('@/features/rtm/ui/TraceabilityPage'),
+  '/settings': () => import('./pages/SettingsRoute'),
 };
+
+const PAGES = {} as Record<ScreenPath, ScreenComponent>;
+for (const { path } of SCREENS) PAGES[path] = lazy(SCREEN_MODULES[path]);
+
+/**
+ * Starts loading the screen of `pathname` at once, while the session is still being checked, instead of
+ * after it (the browser fetches a module once: the page's lazy() then finds it loading or loaded).
+ */
+export function preloadScreen(pathname: string) {
+  // '/' is where a signed-out visitor signs in: its first download stays the sign-in screen alone.
+  const screen = pathname === '/' ? null : screenOf(pathname);
+  if (screen) void SCREEN_MODULES[screen]().catch(() => undefined);
+}
 
 /** SPEC 2.1: a route the role may not open shows the 'Access denied' toast and redirects home. */
 function Guard({ role, children }: { role: Role; children: ReactNode }) {

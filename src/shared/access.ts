@@ -2,12 +2,11 @@
  * The one access policy: roles, the screens each role may open, the API permissions behind those
  * screens, and the PHI masking rules. The server's guards, the client's route guard, the sidebar,
  * global search scoping and the permission matrix on /compliance are all derived from this file.
- * Imports nothing but zod so that it runs in the browser and in Node alike.
+ * Imports nothing, so that it runs in the browser and in Node alike and adds no library to the sign-in
+ * screen's download (the zod schema of a role lives in shared/api.ts).
  */
-import { z } from 'zod';
 
 export const ROLES = ['guest', 'nurse_manager', 'doctor', 'billing_admin', 'patient', 'admin'] as const;
-export const roleSchema = z.enum(ROLES);
 export type Role = (typeof ROLES)[number];
 
 /** SPEC 2.2: the role name in the top bar shows underscores as spaces. */

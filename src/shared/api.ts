@@ -1,5 +1,8 @@
 /** Contracts shared by every feature: the error envelope, paging, and common value schemas. */
 import { z } from 'zod';
+import { ROLES } from './access';
+
+export const roleSchema = z.enum(ROLES);
 
 export const fieldErrorSchema = z.object({ field: z.string(), message: z.string() });
 export type FieldError = z.infer<typeof fieldErrorSchema>;

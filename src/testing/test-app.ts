@@ -1,6 +1,6 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Role } from '@/shared/access';
-import { DEMO_ACCOUNTS } from '@/features/auth/auth.schema';
+import { DEMO_ACCOUNTS } from '@/features/auth/auth.demo-accounts';
 import { buildApp } from '@/server/app';
 import { DEFAULT_CONFIG, type AppConfig } from '@/server/context';
 import { createTestDatabase, type TestDatabase } from './test-db';

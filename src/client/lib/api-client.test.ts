@@ -28,6 +28,26 @@ describe('apiFetch', () => {
     expect(error.code).toBe('IMPORT_INVALID');
   });
 
+  it('keeps field errors and the retry delay of the envelope, and no code for a body that is not an envelope', async () => {
+    const body = {
+      error: {
+        code: 'VALIDATION_FAILED',
+        message: 'Invalid input',
+        fields: [{ field: 'email', message: 'must be an email address' }],
+        retryAfterSeconds: 30,
+      },
+    };
+    vi.stubGlobal('fetch', respond(400, JSON.stringify(body)));
+    const error = (await apiFetch('/api/x').catch((e: unknown) => e)) as ApiError;
+    expect(error.fields).toEqual([{ field: 'email', message: 'must be an email address' }]);
+    expect(error.retryAfterSeconds).toBe(30);
+
+    vi.stubGlobal('fetch', respond(500, JSON.stringify({ error: 'boom' })));
+    const plain = (await apiFetch('/api/x').catch((e: unknown) => e)) as ApiError;
+    expect(plain.code).toBeNull();
+    expect(plain.fields).toEqual([]);
+  });
+
   it('uses the status text when the body is empty', async () => {
     vi.stubGlobal('fetch', respond(502, '', 'Bad Gateway'));
     await expect(apiFetch('/api/x')).rejects.toThrow('502: Bad Gateway');

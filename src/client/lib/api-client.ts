@@ -1,5 +1,5 @@
-import { roleSchema, type Role } from '@/shared/access';
-import { errorEnvelopeSchema, type FieldError } from '@/shared/api';
+import { ROLES, type Role } from '@/shared/access';
+import type { ErrorEnvelope, FieldError } from '@/shared/api';
 
 /**
  * A non-OK answer. SPEC 8: its message is "{status}: {response text}" (or the status text when the
@@ -26,10 +26,8 @@ const SESSION_STORAGE_KEY = 'rcm.session';
  * The server takes the role from its own session only (DECISIONS 1); the header is informational. */
 function storedRole(): Role {
   try {
-    const parsed = roleSchema.safeParse(
-      (JSON.parse(localStorage.getItem(SESSION_STORAGE_KEY) ?? '{}') as { role?: unknown }).role,
-    );
-    return parsed.success ? parsed.data : 'guest';
+    const role = (JSON.parse(localStorage.getItem(SESSION_STORAGE_KEY) ?? '{}') as { role?: unknown }).role;
+    return ROLES.find((known) => known === role) ?? 'guest';
   } catch {
     return 'guest';
   }
@@ -51,6 +49,34 @@ export function setRequestIdentity(session: { email: string; role: Role } | null
   } catch {
     // Storage may be unavailable (private mode); the header then says guest, which grants nothing.
   }
+}
+
+/**
+ * Reads the error envelope (shared/api.ts) without zod: this module is on the sign-in screen's path, and
+ * zod stays out of the first download (it comes with the screens that validate forms). Fields of the wrong
+ * type are dropped, as the schema would have refused them.
+ */
+function readErrorEnvelope(body: unknown): ErrorEnvelope['error'] | null {
+  if (typeof body !== 'object' || body === null) return null;
+  const error = (body as { error?: unknown }).error;
+  if (typeof error !== 'object' || error === null) return null;
+  const { code, message, fields, retryAfterSeconds } = error as Record<string, unknown>;
+  if (typeof code !== 'string' || typeof message !== 'string') return null;
+  const fieldErrors = Array.isArray(fields)
+    ? fields.filter(
+        (f): f is FieldError =>
+          typeof f === 'object' &&
+          f !== null &&
+          typeof (f as FieldError).field === 'string' &&
+          typeof (f as FieldError).message === 'string',
+      )
+    : undefined;
+  return {
+    code,
+    message,
+    fields: fieldErrors,
+    retryAfterSeconds: Number.isInteger(retryAfterSeconds) ? (retryAfterSeconds as number) : undefined,
+  };
 }
 
 function parseJson(text: string): unknown {
@@ -79,8 +105,7 @@ export async function apiFetch<T>(
   if (!response.ok) {
     const text = await response.text();
     const body = parseJson(text);
-    const envelope = errorEnvelopeSchema.safeParse(body);
-    const error = envelope.success ? envelope.data.error : null;
+    const error = readErrorEnvelope(body);
     throw new ApiError(
       response.status,
       `${response.status}: ${text || response.statusText}`,

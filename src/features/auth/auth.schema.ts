@@ -1,11 +1,6 @@
 import { z } from 'zod';
-import { roleSchema, type Role } from '@/shared/access';
+import { roleSchema } from '@/shared/api';
 import { newPatientSchema } from '@/features/patients/patients.schema';
-
-/** SPEC 2.3: one demo account per role; the password is the lowercase role name. */
-export const DEMO_ACCOUNTS: readonly { role: Role; email: string; password: string }[] = (
-  ['admin', 'doctor', 'nurse_manager', 'billing_admin', 'patient', 'guest'] as const
-).map((role) => ({ role, email: `${role.replace('_', '.')}@healthcare.demo`, password: role }));
 
 export const loginRequestSchema = z.object({
   email: z.string().trim().min(1, 'is required').max(254).email('must be an email address'),

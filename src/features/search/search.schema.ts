@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { SEARCH_MIN_LENGTH } from './search.limits';
 
-export const SEARCH_MIN_LENGTH = 2;
 export const SEARCH_GROUP_LIMIT = 3;
 
 export const searchQuerySchema = z.object({

@@ -1,10 +1,7 @@
 import { z } from 'zod';
+import { DEFAULT_DISPLAY_SETTINGS, FONT_SIZES } from './settings.display';
 
-export const FONT_SIZES = ['small', 'medium', 'large'] as const;
 export const fontSizeSchema = z.enum(FONT_SIZES);
-export type FontSize = z.infer<typeof fontSizeSchema>;
-/** SPEC 4: small 14px, medium 16px, large 18px. */
-export const FONT_SIZE_PX: Record<FontSize, number> = { small: 14, medium: 16, large: 18 };
 
 export const userSettingsSchema = z.object({
   id: z.number().int(),
@@ -20,11 +17,7 @@ export const userSettingsPatchSchema = z
   .strict();
 export type UserSettingsPatch = z.infer<typeof userSettingsPatchSchema>;
 
-export const DEFAULT_USER_SETTINGS: Omit<UserSettings, 'id'> = {
-  highContrast: false,
-  fontSize: 'medium',
-  mfaEnabled: false,
-};
+export const DEFAULT_USER_SETTINGS: Omit<UserSettings, 'id'> = { ...DEFAULT_DISPLAY_SETTINGS, mfaEnabled: false };
 
 // ---------------------------------------------------------------------------------------------
 // Notifications (SPEC 2.16, 9). Staff who may change practice settings edit the practice's notification

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ROLES, roleSchema, type Role } from '@/shared/access';
+import { ROLES, type Role } from '@/shared/access';
+import { roleSchema } from '@/shared/api';
 import { MIN_PASSWORD_LENGTH } from '@/features/auth/auth.schema';
 
 /** The Users tab (admin, DECISIONS 4): real user management, not the static list of SPEC 2.16. */

@@ -6,7 +6,17 @@ import { cn } from '@/client/lib/cn';
 export function TooltipProvider({ delayDuration = 700, ...props }: ComponentProps<typeof TooltipPrimitive.Provider>) {
   return <TooltipPrimitive.Provider delayDuration={delayDuration} {...props} />;
 }
-export const Tooltip = TooltipPrimitive.Root;
+/**
+ * Each tooltip carries its own provider (no app-wide one), so that Radix Tooltip and its positioning
+ * library load with the screens that show a tooltip, not with the sign-in screen and shell.
+ */
+export function Tooltip({ delayDuration = 700, ...props }: ComponentProps<typeof TooltipPrimitive.Root>) {
+  return (
+    <TooltipProvider delayDuration={delayDuration}>
+      <TooltipPrimitive.Root {...props} />
+    </TooltipProvider>
+  );
+}
 export const TooltipTrigger = TooltipPrimitive.Trigger;
 
 export function TooltipContent({

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { and, eq, lt, or, sql } from 'drizzle-orm';
-import { roleSchema } from '@/shared/access';
+import { roleSchema } from '@/shared/api';
 import type { AuthContext, AuthUser } from '@/server/context';
 import type { Db, Tx } from '@/server/db/types';
 import { sessions, signInChallenges, signInLockouts, users } from './auth.table';

@@ -7,7 +7,8 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/cli
 import { Input } from '@/client/components/ui/input';
 import { Label } from '@/client/components/ui/label';
 import { toast } from '@/client/components/ui/toast';
-import { DEMO_ACCOUNTS, type LoginResponse } from '../auth.schema';
+import { DEMO_ACCOUNTS } from '../auth.demo-accounts';
+import type { LoginResponse } from '../auth.schema';
 import { takeEmailForSignIn, useLogin, useVerifyCode } from './auth.api';
 
 function showSignInError(error: unknown, step: 'credentials' | 'code') {

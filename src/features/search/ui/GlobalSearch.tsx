@@ -4,7 +4,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Search } from 'lucide-react';
 import { apiFetch } from '@/client/lib/api-client';
 import { Input } from '@/client/components/ui/input';
-import { SEARCH_MIN_LENGTH, type SearchResult } from '../search.schema';
+import { SEARCH_MIN_LENGTH } from '../search.limits';
+import type { SearchResult } from '../search.schema';
 
 function useDebounced(value: string, ms: number) {
   const [debounced, setDebounced] = useState(value);

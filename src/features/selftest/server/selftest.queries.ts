@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import { TransactionRollbackError } from 'drizzle-orm/errors';
 import type { Role } from '@/shared/access';
 import { periodEndingToday } from '@/shared/period';
-import { DEMO_ACCOUNTS } from '@/features/auth/auth.schema';
+import { DEMO_ACCOUNTS } from '@/features/auth/auth.demo-accounts';
 import { createSession, destroySession, findUserByEmail, sha256 } from '@/features/auth/server/auth.queries';
 import {
   computeArAging,

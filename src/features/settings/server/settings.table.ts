@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { pgTable, integer, text, boolean, jsonb, check } from 'drizzle-orm/pg-core';
 import { oneOf } from '@/server/db/sql-helpers';
-import { FONT_SIZES } from '../settings.schema';
+import { FONT_SIZES } from '../settings.display';
 import { users } from '@/features/auth/server/auth.table';
 
 export const userSettings = pgTable(

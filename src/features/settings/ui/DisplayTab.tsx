@@ -2,7 +2,8 @@ import { Switch } from '@/client/components/ui/switch';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/client/components/ui/card';
 import { FormField } from '@/client/components/ui/form-field';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/client/components/ui/select';
-import { FONT_SIZES, fontSizeSchema, type FontSize } from '../settings.schema';
+import { FONT_SIZES, type FontSize } from '../settings.display';
+import { fontSizeSchema } from '../settings.schema';
 import { useUpdateSettings, useUserSettings } from './settings.api';
 import { SettingsSkeleton } from './SettingsSkeleton';
 

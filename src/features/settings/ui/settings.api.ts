@@ -3,21 +3,20 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/client/lib/api-client';
 import type { PasswordChange } from '@/features/users/users.schema';
 import type { PracticeHours, PracticeHoursUpdate } from '../practice.schema';
-import {
-  DEFAULT_USER_SETTINGS,
-  FONT_SIZE_PX,
-  type IntegrationKey,
-  type Integrations,
-  type NotificationSettings,
-  type NotificationsResponse,
-  type UserSettings,
-  type UserSettingsPatch,
+import { DEFAULT_DISPLAY_SETTINGS, FONT_SIZE_PX, type DisplaySettings } from '../settings.display';
+import type {
+  IntegrationKey,
+  Integrations,
+  NotificationSettings,
+  NotificationsResponse,
+  UserSettings,
+  UserSettingsPatch,
 } from '../settings.schema';
 
 export const SETTINGS_KEY = ['/api/settings'] as const;
 const LOCAL_KEY = 'rcm.display-settings';
 
-type Display = Pick<UserSettings, 'highContrast' | 'fontSize'>;
+type Display = DisplaySettings;
 
 /** SPEC 4: high contrast switches the theme; font size maps small/medium/large to 14/16/18 px. */
 export function applyDisplaySettings(display: Display) {
@@ -32,10 +31,13 @@ export function localDisplaySettings(): Display {
     const parsed = JSON.parse(localStorage.getItem(LOCAL_KEY) ?? 'null') as Partial<Display> | null;
     return {
       highContrast: parsed?.highContrast === true,
-      fontSize: parsed?.fontSize === 'small' || parsed?.fontSize === 'large' ? parsed.fontSize : 'medium',
+      fontSize:
+        parsed?.fontSize === 'small' || parsed?.fontSize === 'large'
+          ? parsed.fontSize
+          : DEFAULT_DISPLAY_SETTINGS.fontSize,
     };
   } catch {
-    return { highContrast: DEFAULT_USER_SETTINGS.highContrast, fontSize: DEFAULT_USER_SETTINGS.fontSize };
+    return DEFAULT_DISPLAY_SETTINGS;
   }
 }
 

@@ -11,7 +11,7 @@ import { destroyUserSessions, voidUserChallenges } from '@/features/auth/server/
 import { sessions, users } from '@/features/auth/server/auth.table';
 import { patients } from '@/features/patients/server/patients.table';
 import { createDefaultUserSettings } from '@/features/settings/server/settings.queries';
-import { roleSchema } from '@/shared/access';
+import { roleSchema } from '@/shared/api';
 import type { RequestContext } from '@/server/context';
 import type { Db, Tx } from '@/server/db/types';
 import { uniqueViolationOf } from '@/server/db/sql-helpers';

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
 import { UserPlus } from 'lucide-react';
-import { roleLabel, roleSchema } from '@/shared/access';
+import { roleLabel } from '@/shared/access';
+import { roleSchema } from '@/shared/api';
 import { DataTable } from '@/client/components/data-table/DataTable';
 import { Badge } from '@/client/components/ui/badge';
 import { Button } from '@/client/components/ui/button';

@@ -1,6 +1,6 @@
 import { count, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import { DEMO_ACCOUNTS } from '@/features/auth/auth.schema';
+import { DEMO_ACCOUNTS } from '@/features/auth/auth.demo-accounts';
 import { hashPassword } from '@/features/auth/server/auth.passwords';
 import { users } from '@/features/auth/server/auth.table';
 import { appointments } from '@/features/appointments/server/appointments.table';

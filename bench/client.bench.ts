@@ -1,0 +1,74 @@
+/**
+ * Bench part of issue 6, point 5 (lean client): the sign-in screen and shell's JavaScript as the browser
+ * downloads it, Lighthouse (desktop) on three signed-in screens, and the DOM of a 10k-row table.
+ * Needs the build the server serves (dist/client, for its Vite manifest) and Debian's Chromium.
+ */
+import { chromium } from '@playwright/test';
+import type { BenchFigure, BenchPart } from './bench.types';
+import {
+  FIRST_DOWNLOAD_LIMIT_BYTES,
+  formatKiB,
+  measureDataTableDom,
+  measureFirstDownload,
+  runLighthouse,
+} from './client.measure';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const LIGHTHOUSE_SCREENS = [
+  { path: '/home', name: 'Dashboard' },
+  { path: '/claims', name: 'Claims' },
+  { path: '/patients', name: 'Patients' },
+] as const;
+const LIGHTHOUSE_GOAL = 95;
+const TABLE_ROWS = 10_000;
+const DOM_LIMIT = 1_400;
+
+export const clientBench: BenchPart = async (ctx) => {
+  const { cookie } = await ctx.signIn('admin');
+  const figures: BenchFigure[] = [];
+
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+  try {
+    const download = await measureFirstDownload(browser, ctx.baseUrl, cookie);
+    figures.push({
+      figure: 'Sign-in + shell JS (gzip)',
+      goal: '≤ 170 KiB',
+      measured: `${formatKiB(download.gzipBytes)} in ${download.scripts.length} files`,
+      pass: download.gzipBytes <= FIRST_DOWNLOAD_LIMIT_BYTES,
+    });
+
+    const dom = await measureDataTableDom(browser, TABLE_ROWS);
+    figures.push({
+      figure: `DOM nodes, DataTable with ${TABLE_ROWS.toLocaleString('en-US')} rows`,
+      goal: `< ${DOM_LIMIT.toLocaleString('en-US')}`,
+      measured: `${dom.domNodes} (${dom.domNodesAtEnd} at the last row)`,
+      pass: dom.domNodes < DOM_LIMIT && dom.domNodesAtEnd < DOM_LIMIT && dom.lastRowShown,
+    });
+  } finally {
+    await browser.close();
+  }
+
+  // One Lighthouse run at a time: each starts its own Chromium, and they would compete for the CPU.
+  for (const screen of LIGHTHOUSE_SCREENS) {
+    const scores = await runLighthouse(`${ctx.baseUrl}${screen.path}`, cookie, CHROMIUM);
+    const shortOf = (score: number) =>
+      score < LIGHTHOUSE_GOAL && scores.failing.length > 0 ? ` — ${scores.failing.slice(0, 3).join('; ')}` : '';
+    figures.push(
+      {
+        figure: `Lighthouse performance, ${screen.name} (${screen.path}, desktop)`,
+        goal: `≥ ${LIGHTHOUSE_GOAL}`,
+        measured: `${scores.performance} (CPU benchmark index ${scores.benchmarkIndex})${shortOf(scores.performance)}`,
+        pass: scores.performance >= LIGHTHOUSE_GOAL,
+      },
+      {
+        figure: `Lighthouse accessibility, ${screen.name} (${screen.path})`,
+        goal: `≥ ${LIGHTHOUSE_GOAL}`,
+        measured: String(scores.accessibility),
+        pass: scores.accessibility >= LIGHTHOUSE_GOAL,
+      },
+    );
+  }
+  return figures;
+};
+
+export default clientBench;
