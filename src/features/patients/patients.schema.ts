@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDateSchema, listQuerySchema } from '@/shared/api';
+import { cursorPageShape, isoDateSchema, listQuerySchema } from '@/shared/api';
 
 /** A patient as the API returns it; PHI fields arrive already masked for the caller's role. */
 export const patientSchema = z.object({
@@ -22,7 +22,7 @@ export type PatientListQuery = z.infer<typeof patientListQuerySchema>;
 
 export const patientPageSchema = z.object({
   items: z.array(patientSchema),
-  total: z.number().int(),
+  ...cursorPageShape,
   /** Whether the caller's role sees some PHI masked (SPEC 2.6 footer note). */
   masked: z.boolean(),
 });

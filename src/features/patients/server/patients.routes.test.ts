@@ -27,7 +27,7 @@ async function scalar(query: string, params: unknown[] = []): Promise<number> {
 
 async function list(who: SignedIn, query = ''): Promise<PatientPage> {
   const res = await who.request({ method: 'GET', url: `/api/patients${query}` });
-  expect(res.statusCode).toBe(200);
+  expect(res.statusCode, res.body).toBe(200);
   return res.json<PatientPage>();
 }
 
