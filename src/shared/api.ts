@@ -60,6 +60,8 @@ export function listQuerySchema<const K extends readonly [string, ...string[]]>(
     limit: z.coerce.number().int().min(1).max(500).default(50),
     offset: z.coerce.number().int().min(0).max(10_000).default(0),
     cursor: z.string().max(2000).optional(),
+    /** `false` skips counting the matches on a first page (`total` is then null). */
+    count: z.enum(['true', 'false']).default('true'),
   });
 }
 

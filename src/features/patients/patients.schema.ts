@@ -19,6 +19,8 @@ export type Patient = z.infer<typeof patientSchema>;
 export const PATIENT_SORT_KEYS = ['name', 'dob', 'mrn', 'nextVisit'] as const;
 export const patientListQuerySchema = listQuerySchema(PATIENT_SORT_KEYS, 'name');
 export type PatientListQuery = z.infer<typeof patientListQuerySchema>;
+/** What the client sends: the list's keys with the sort chosen; the server fills in the rest. */
+export type PatientListQueryInput = Pick<PatientListQuery, 'search' | 'sort' | 'dir' | 'limit' | 'cursor'>;
 
 export const patientPageSchema = z.object({
   items: z.array(patientSchema),

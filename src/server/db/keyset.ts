@@ -61,7 +61,7 @@ export function decodeCursor(text: string, sort: string, dir: 'asc' | 'desc', ki
   if (!values.every((v, i) => fits(kinds[i] as KeyKind, v)) || !Number.isSafeInteger(id) || (id as number) <= 0) {
     throw badCursor();
   }
-  return { values: values as KeyValue[], id: id as number };
+  return { values: values, id: id as number };
 }
 
 /** A key value as a typed SQL parameter, so the comparison uses the column's type (and its index). */

@@ -206,7 +206,7 @@ export async function listAuthorizations(
         keys: kinds.map((_, i) => row[`k${i}`] as KeyValue),
       })),
     ),
-    cursor
+    cursor || query.count === 'false'
       ? Promise.resolve(null)
       : db
           .select({ total: sql<number>`count(*)::int` })

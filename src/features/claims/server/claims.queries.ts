@@ -543,7 +543,7 @@ export async function listClaims(db: Db, ctx: RequestContext, query: ClaimListQu
   const cursor = query.cursor ? decodeCursor(query.cursor, query.sort, query.dir, CLAIM_KEY_KINDS[query.sort]) : null;
   const [keys, total] = await Promise.all([
     pageKeys(db, ctx, query, cursor),
-    cursor
+    cursor || query.count === 'false'
       ? Promise.resolve(null)
       : db
           .select({ total: sql<number>`count(*)::int` })

@@ -145,7 +145,7 @@ export async function listPatients(db: Db, ctx: RequestContext, query: PatientLi
               keys: keys.map((_, i) => (row as Record<string, unknown>)[`k${i}`] as KeyValue),
             })),
           ),
-    cursor
+    cursor || query.count === 'false'
       ? Promise.resolve(null)
       : db
           .select({ total: sql<number>`count(*)::int` })
