@@ -59,6 +59,20 @@ test.describe('claims', () => {
     await expectOverview(page, all);
     await expect(footer).toHaveText(`Showing 50 of ${all.summary.claims.toLocaleString('en-US')} claims`);
 
+    // Pages follow the server's cursor: Next shows the rows after the last one shown, Previous returns,
+    // and the total counted on the first page stays in the footer.
+    const first = await apiGet<ClaimPage>(page, '/api/claims?limit=50');
+    const second = await apiGet<ClaimPage>(page, `/api/claims?limit=50&cursor=${first.nextCursor ?? ''}`);
+    const accountCells = table.locator('tbody tr td:nth-child(3)');
+    await expect(accountCells.first()).toHaveText(first.items[0]!.accountNumber);
+    const pages = page.getByRole('navigation', { name: 'All Claims pages' });
+    await pages.getByRole('button', { name: /Next/ }).click();
+    await expect(pages.getByText(/^Page 2 of /)).toBeVisible();
+    await expect(accountCells.first()).toHaveText(second.items[0]!.accountNumber);
+    await expect(footer).toHaveText(`Showing 50 of ${all.summary.claims.toLocaleString('en-US')} claims`);
+    await pages.getByRole('button', { name: /Previous/ }).click();
+    await expect(accountCells.first()).toHaveText(first.items[0]!.accountNumber);
+
     // A payer filter changes the summary, every chart and the table.
     await choose(page, 'Payer', 'Medicaid');
     const medicaid = await apiGet<ClaimOverview>(page, '/api/claims/overview?payer=Medicaid');
