@@ -12,7 +12,11 @@ export function useCursorPaging() {
     cursors: [undefined],
   });
   const [total, setTotal] = useState(0);
-  const reset = useCallback(() => setPages({ index: 0, cursors: [undefined] }), []);
+  // Already on a fresh first page: keep the same state, so nothing re-renders.
+  const reset = useCallback(
+    () => setPages((p) => (p.index === 0 && p.cursors.length === 1 ? p : { index: 0, cursors: [undefined] })),
+    [],
+  );
   return {
     pageIndex: pages.index,
     /** Send as `cursor`; undefined on the first page. */
