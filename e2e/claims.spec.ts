@@ -59,6 +59,20 @@ test.describe('claims', () => {
     await expectOverview(page, all);
     await expect(footer).toHaveText(`Showing 50 of ${all.summary.claims.toLocaleString('en-US')} claims`);
 
+    // Pages follow the server's cursor: Next shows the rows after the last one shown, Previous returns,
+    // and the total counted on the first page stays in the footer.
+    const first = await apiGet<ClaimPage>(page, '/api/claims?limit=50');
+    const second = await apiGet<ClaimPage>(page, `/api/claims?limit=50&cursor=${first.nextCursor ?? ''}`);
+    const accountCells = table.locator('tbody tr td:nth-child(3)');
+    await expect(accountCells.first()).toHaveText(first.items[0]!.accountNumber);
+    const pages = page.getByRole('navigation', { name: 'All Claims pages' });
+    await pages.getByRole('button', { name: /Next/ }).click();
+    await expect(pages.getByText(/^Page 2 of /)).toBeVisible();
+    await expect(accountCells.first()).toHaveText(second.items[0]!.accountNumber);
+    await expect(footer).toHaveText(`Showing 50 of ${all.summary.claims.toLocaleString('en-US')} claims`);
+    await pages.getByRole('button', { name: /Previous/ }).click();
+    await expect(accountCells.first()).toHaveText(first.items[0]!.accountNumber);
+
     // A payer filter changes the summary, every chart and the table.
     await choose(page, 'Payer', 'Medicaid');
     const medicaid = await apiGet<ClaimOverview>(page, '/api/claims/overview?payer=Medicaid');
@@ -78,7 +92,8 @@ test.describe('claims', () => {
       `/api/claims?payer=Medicaid&search=${encodeURIComponent(lastName)}&sort=billedCents&dir=asc&limit=50`,
     );
     expect(found.total).toBeGreaterThan(0);
-    await expect(footer).toHaveText(`Showing ${Math.min(50, found.total)} of ${found.total} claims`);
+    const foundTotal = found.total ?? 0; // a first page (no cursor) carries its total
+    await expect(footer).toHaveText(`Showing ${Math.min(50, foundTotal)} of ${foundTotal} claims`);
     await expectOverview(
       page,
       await apiGet<ClaimOverview>(page, `/api/claims/overview?payer=Medicaid&search=${encodeURIComponent(lastName)}`),
@@ -145,7 +160,7 @@ test.describe('claims', () => {
     await page.goto('/claims');
     const before = await apiGet<ClaimPage>(page, '/api/claims?limit=1');
     const footer = page.getByText(/^Showing \d+ of [\d,]+ claims$/);
-    await expect(footer).toHaveText(`Showing 50 of ${before.total.toLocaleString('en-US')} claims`);
+    await expect(footer).toHaveText(`Showing 50 of ${(before.total ?? 0).toLocaleString('en-US')} claims`);
 
     const tag = Date.now().toString(36).toUpperCase();
     const header = 'accountNumber,patientMrn,procedureCode,provider,payer,serviceDate,billedAmount,status,reasonCode';
@@ -179,7 +194,7 @@ test.describe('claims', () => {
     await expect(page.getByText('2 claims added', { exact: true })).toBeVisible();
     await expect(dialog).toBeHidden();
     // The list refreshes: two more claims, and both are found by their account numbers.
-    await expect(footer).toHaveText(`Showing 50 of ${(before.total + 2).toLocaleString('en-US')} claims`);
+    await expect(footer).toHaveText(`Showing 50 of ${((before.total ?? 0) + 2).toLocaleString('en-US')} claims`);
     await page.getByRole('searchbox', { name: /Search claims/ }).fill(`E2E-${tag}`);
     const table = page.getByRole('table', { name: 'All Claims' });
     await expect(table.locator('tbody tr td:nth-child(3)')).toHaveText([`E2E-${tag}-1`, `E2E-${tag}-2`]);

@@ -49,16 +49,34 @@ export function pageSchema<T extends z.ZodTypeAny>(item: T) {
   return z.object({ items: z.array(item), total: z.number().int() });
 }
 
-/** Query parameters of a paged, searchable, sortable list; `sort` is checked against the list's own keys. */
+/**
+ * Query parameters of a paged, searchable, sortable list; `sort` is checked against the list's own keys.
+ * Paging is by keyset: `cursor` is the previous page's `nextCursor` (opaque; the server rejects one it did
+ * not issue for this sort with a 400 naming `cursor`). `offset` skips rows after the cursor (or from the
+ * start) for a small jump; a deep offset costs what it skips, a cursor does not.
+ */
 export function listQuerySchema<const K extends readonly [string, ...string[]]>(sortKeys: K, defaultSort: K[number]) {
   return z.object({
     search: z.string().trim().max(100).default(''),
     sort: z.enum(sortKeys).default(defaultSort as never),
     dir: z.enum(['asc', 'desc']).default('asc'),
     limit: z.coerce.number().int().min(1).max(500).default(50),
-    offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
+    offset: z.coerce.number().int().min(0).max(10_000).default(0),
+    cursor: z.string().max(2000).optional(),
+    /** `false` skips counting the matches on a first page (`total` is then null). */
+    count: z.enum(['true', 'false']).default('true'),
   });
 }
+
+/**
+ * What a keyset-paged list answers besides its rows: `nextCursor` for the next page (null on the last),
+ * and `total` (how many rows match) only on a first page, i.e. a request without a cursor — counting a
+ * million rows costs ~100 ms, so a page turn does not recount; the client keeps the first page's total.
+ */
+export const cursorPageShape = {
+  nextCursor: z.string().nullable(),
+  total: z.number().int().nullable(),
+};
 
 export const today = (now: Date = new Date()): string => {
   // The clinic's calendar day in the server's local zone.

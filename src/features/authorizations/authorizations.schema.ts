@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listQuerySchema } from '@/shared/api';
+import { cursorPageShape, listQuerySchema } from '@/shared/api';
 import { PAYERS } from '@/features/claims/claims.schema';
 
 export const AUTHORIZATION_STATUSES = ['Pending', 'Approved', 'Denied'] as const;
@@ -73,8 +73,8 @@ export type AuthorizationKpis = z.infer<typeof authorizationKpisSchema>;
 export const authorizationListSchema = z.object({
   /** One page of the rows matching the filters. */
   items: z.array(authorizationSchema),
-  /** How many rows match the filters. */
-  total: z.number().int(),
+  /** Pass back as `cursor` for the next page; `total` (how many rows match) on a first page only. */
+  ...cursorPageShape,
   kpis: authorizationKpisSchema,
 });
 export type AuthorizationList = z.infer<typeof authorizationListSchema>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDateSchema, listQuerySchema } from '@/shared/api';
+import { cursorPageShape, isoDateSchema, listQuerySchema } from '@/shared/api';
 
 /** DECISIONS 4: the full claim life cycle. */
 export const CLAIM_STATUSES = [
@@ -136,7 +136,7 @@ export const claimListQuerySchema = listQuerySchema(CLAIM_SORT_KEYS, 'serviceDat
 export type ClaimListQuery = z.infer<typeof claimListQuerySchema>;
 export type ClaimListQueryInput = z.input<typeof claimListQuerySchema>;
 
-export const claimPageSchema = z.object({ items: z.array(claimRowSchema), total: z.number().int() });
+export const claimPageSchema = z.object({ items: z.array(claimRowSchema), ...cursorPageShape });
 export type ClaimPage = z.infer<typeof claimPageSchema>;
 
 export const claimExportQuerySchema = claimFilterSchema.extend({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDateSchema, listQuerySchema } from '@/shared/api';
+import { cursorPageShape, isoDateSchema, listQuerySchema } from '@/shared/api';
 
 /** A patient as the API returns it; PHI fields arrive already masked for the caller's role. */
 export const patientSchema = z.object({
@@ -19,10 +19,12 @@ export type Patient = z.infer<typeof patientSchema>;
 export const PATIENT_SORT_KEYS = ['name', 'dob', 'mrn', 'nextVisit'] as const;
 export const patientListQuerySchema = listQuerySchema(PATIENT_SORT_KEYS, 'name');
 export type PatientListQuery = z.infer<typeof patientListQuerySchema>;
+/** What the client sends: the list's keys with the sort chosen; the server fills in the rest. */
+export type PatientListQueryInput = Pick<PatientListQuery, 'search' | 'sort' | 'dir' | 'limit' | 'cursor'>;
 
 export const patientPageSchema = z.object({
   items: z.array(patientSchema),
-  total: z.number().int(),
+  ...cursorPageShape,
   /** Whether the caller's role sees some PHI masked (SPEC 2.6 footer note). */
   masked: z.boolean(),
 });

@@ -37,6 +37,8 @@ export interface ServerPaging {
   pageIndex: number;
   pageSize: number;
   onPageChange: (pageIndex: number) => void;
+  /** Keyset paging: whether the server gave a cursor for a next page (Next is offered only then). */
+  hasNextPage?: boolean;
   sorting: SortingState;
   onSortingChange: (sorting: SortingState) => void;
 }
@@ -296,7 +298,7 @@ export function DataTable<T>({
 
       <div className="flex flex-wrap items-center justify-between gap-2 text-sm text-muted-foreground">
         <p aria-live="polite">{footer(shown, total)}</p>
-        {server && pageCount > 1 && (
+        {server && (pageCount > 1 || server.pageIndex > 0 || server.hasNextPage) && (
           <nav className="flex items-center gap-2" aria-label={`${label} pages`}>
             <Button
               variant="outline"
@@ -313,7 +315,7 @@ export function DataTable<T>({
               variant="outline"
               size="sm"
               onClick={() => server.onPageChange(server.pageIndex + 1)}
-              disabled={server.pageIndex + 1 >= pageCount || loading}
+              disabled={(server.hasNextPage ?? server.pageIndex + 1 < pageCount) === false || loading}
             >
               Next <ChevronRight className="size-4" aria-hidden="true" />
             </Button>

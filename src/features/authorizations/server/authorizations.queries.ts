@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { today } from '@/shared/api';
 import { record } from '@/features/audit/server/audit.queries';
 import { patients } from '@/features/patients/server/patients.table';
@@ -6,6 +6,15 @@ import type { RequestContext } from '@/server/context';
 import { containsPattern } from '@/server/db/like';
 import type { Db, DbOrTx } from '@/server/db/types';
 import { HttpError } from '@/server/plugins/errors';
+import {
+  afterCursor,
+  decodeCursor,
+  direction,
+  encodeCursor,
+  type KeyKind,
+  type KeyValue,
+  type Keyset,
+} from '@/server/db/keyset';
 import {
   AT_RISK_AFTER_DAYS,
   AUTHORIZATION_EXPORT_MAX_ROWS,
@@ -55,16 +64,108 @@ function filterCondition(filter: AuthorizationFilter): SQL | undefined {
   );
 }
 
+/**
+ * The list's order for each sort: the key, then the id, all in one direction, so keyset paging can resume
+ * after any row; status ties by request day; patient by name, then the patient, then the request.
+ */
 function orderBy(ctx: RequestContext, sort: AuthorizationSortKey, dir: 'asc' | 'desc'): SQL[] {
   const order = dir === 'asc' ? asc : desc;
-  const column = {
-    patient: sql`${patients.name}`,
-    service: sql`${authorizations.service}`,
-    payer: sql`${authorizations.payer}`,
-    status: sql`${authorizations.status}`,
-    ageDays: ageSql(ctx),
+  const keys = {
+    patient: [sql`${patients.name}`, sql`${patients.id}`],
+    service: [sql`${authorizations.service}`],
+    payer: [sql`${authorizations.payer}`],
+    status: [sql`${authorizations.status}`, sql`${authorizations.requestedOn}`],
+    ageDays: [ageSql(ctx)],
   }[sort];
-  return [order(column), asc(authorizations.id)];
+  return [...keys.map((key) => order(key)), order(authorizations.id)];
+}
+
+const KEY_KINDS: Record<AuthorizationSortKey, KeyKind[]> = {
+  patient: ['text', 'int'],
+  service: ['text'],
+  payer: ['text'],
+  status: ['text', 'date'],
+  ageDays: ['int'],
+};
+
+/** Sorts on the request's own columns; each has a (key…, id) index (authorizations.table.ts). */
+const COLUMN_KEYS: Partial<Record<AuthorizationSortKey, SQL[]>> = {
+  service: [sql`${authorizations.service}`],
+  payer: [sql`${authorizations.payer}`],
+  status: [sql`${authorizations.status}`, sql`${authorizations.requestedOn}`],
+};
+
+function keyList(keys: readonly SQL[], kinds: readonly KeyKind[]): SQL {
+  return sql.join(
+    keys.map((key, i) => sql`(${key})${sql.raw(kinds[i] === 'date' ? '::text' : '')} as ${sql.identifier(`k${i}`)}`),
+    sql`, `,
+  );
+}
+
+/**
+ * The ids and sort keys of one page plus one row, each sort walking an index from the cursor:
+ * - own columns: a range of the (key…, id) index;
+ * - patient without a search: patients in (name, id) order, each with its requests by id;
+ * - age: decided requests have a fixed age (decided_on − requested_on, an expression index) and pending
+ *   ones age with today (requested_on newest first); the page is the merge of the two streams.
+ */
+function pageKeysSql(ctx: RequestContext, query: AuthorizationQuery, cursor: Keyset | null): SQL {
+  const kinds = KEY_KINDS[query.sort];
+  const dir = direction(query.dir);
+  const take = query.limit + 1 + query.offset;
+  const where = filterCondition(query);
+  const joinPatients = sql`join ${patients} on ${patients.id} = ${authorizations.patientId}`;
+  const columns = COLUMN_KEYS[query.sort];
+  const limit = sql`limit ${query.limit + 1} offset ${query.offset}`;
+  if (columns || (query.sort === 'patient' && query.search !== '')) {
+    const keys = columns ?? [sql`${patients.name}`, sql`${patients.id}`];
+    const after = cursor ? afterCursor(keys, sql`${authorizations.id}`, kinds, query.dir, cursor) : undefined;
+    const join = columns && query.search === '' ? sql`` : joinPatients;
+    return sql`select ${authorizations.id} as id, ${keyList(keys, kinds)} from ${authorizations} ${join}
+      where ${and(where, after) ?? sql`true`}
+      order by ${sql.join(
+        [...keys, sql`${authorizations.id}`].map((k) => sql`${k} ${dir}`),
+        sql`, `,
+      )} ${limit}`;
+  }
+  const op = sql.raw(query.dir === 'asc' ? '>' : '<');
+  if (query.sort === 'patient') {
+    const opOrEqual = sql.raw(query.dir === 'asc' ? '>=' : '<=');
+    const [name, personId] = cursor?.values ?? [];
+    const people = cursor
+      ? sql`(${patients.name}, ${patients.id}) ${opOrEqual} (${name}::text, ${personId}::int)`
+      : sql`true`;
+    const within = cursor
+      ? sql`(person.id <> ${personId}::int or ${authorizations.id} ${op} ${cursor.id}::int)`
+      : undefined;
+    return sql`select a.id as id, person.name as k0, person.id as k1
+      from (select ${patients.id} as id, ${patients.name} as name from ${patients} where ${people}) person
+      cross join lateral (
+        select ${authorizations.id} as id from ${authorizations}
+        where ${authorizations.patientId} = person.id and ${and(where, within) ?? sql`true`}
+        order by ${authorizations.id} ${dir} limit ${take}
+      ) a
+      order by person.name ${dir}, person.id ${dir}, a.id ${dir} ${limit}`;
+  }
+  // ageDays (a search on the patient's name needs the patient in each stream)
+  const from = query.search === '' ? sql`${authorizations}` : sql`${authorizations} ${joinPatients}`;
+  const day = today(ctx.now);
+  const back = direction(query.dir === 'asc' ? 'desc' : 'asc');
+  const days = cursor ? Number(cursor.values[0]) : 0;
+  const decidedAge = sql`(${authorizations.decidedOn} - ${authorizations.requestedOn})`;
+  const boundary = sql`(${day}::date - ${days}::int)`;
+  const pendingAfter = !cursor
+    ? undefined
+    : query.dir === 'asc'
+      ? sql`${authorizations.requestedOn} <= ${boundary} and (${authorizations.requestedOn} < ${boundary} or ${authorizations.id} > ${cursor.id}::int)`
+      : sql`${authorizations.requestedOn} >= ${boundary} and (${authorizations.requestedOn} > ${boundary} or ${authorizations.id} < ${cursor.id}::int)`;
+  const decided = sql`(select ${authorizations.id} as id, ${decidedAge}::int as k0 from ${from}
+    where ${and(sql`${authorizations.decidedOn} is not null`, where, cursor ? sql`(${decidedAge}, ${authorizations.id}) ${op} (${days}::int, ${cursor.id}::int)` : undefined)}
+    order by ${decidedAge} ${dir}, ${authorizations.id} ${dir} limit ${take})`;
+  const pending = sql`(select ${authorizations.id} as id, (${day}::date - ${authorizations.requestedOn})::int as k0 from ${from}
+    where ${and(sql`${authorizations.decidedOn} is null`, where, pendingAfter)}
+    order by ${authorizations.requestedOn} ${back}, ${authorizations.id} ${dir} limit ${take})`;
+  return sql`select id, k0 from (${decided} union all ${pending}) merged order by k0 ${dir}, id ${dir} ${limit}`;
 }
 
 /**
@@ -86,30 +187,62 @@ async function kpisOf(db: DbOrTx, ctx: RequestContext): Promise<AuthorizationKpi
   return kpis ?? { total: 0, pending: 0, approved: 0, denied: 0, atRisk: 0, avgAgeDays: 0 };
 }
 
-/** One page of the filtered, sorted list, how many rows match, and the KPIs over all rows. */
+/**
+ * One page of the filtered, sorted list (keyset-paged: `nextCursor` resumes after its last row), how many
+ * rows match (on a first page only, without a cursor) and the KPIs over all rows.
+ */
 export async function listAuthorizations(
   db: Db,
   ctx: RequestContext,
   query: AuthorizationQuery,
 ): Promise<AuthorizationList> {
+  const kinds = KEY_KINDS[query.sort];
+  const cursor = query.cursor ? decodeCursor(query.cursor, query.sort, query.dir, kinds) : null;
   const where = filterCondition(query);
-  const [rows, [matching], kpis] = await Promise.all([
-    db
-      .select(rowColumns(ctx))
-      .from(authorizations)
-      .innerJoin(patients, eq(patients.id, authorizations.patientId))
-      .where(where)
-      .orderBy(...orderBy(ctx, query.sort, query.dir))
-      .limit(query.limit)
-      .offset(query.offset),
-    db
-      .select({ total: sql<number>`count(*)::int` })
-      .from(authorizations)
-      .innerJoin(patients, eq(patients.id, authorizations.patientId))
-      .where(where),
+  const [keys, total, kpis] = await Promise.all([
+    db.execute<Record<string, unknown>>(pageKeysSql(ctx, query, cursor)).then((result) =>
+      result.rows.map((row) => ({
+        id: Number(row.id),
+        keys: kinds.map((_, i) => row[`k${i}`] as KeyValue),
+      })),
+    ),
+    cursor || query.count === 'false'
+      ? Promise.resolve(null)
+      : db
+          .select({ total: sql<number>`count(*)::int` })
+          .from(authorizations)
+          .innerJoin(patients, eq(patients.id, authorizations.patientId))
+          .where(where)
+          .then(([row]) => row?.total ?? 0),
     kpisOf(db, ctx),
   ]);
-  return { items: rows.map(toAuthorization), total: matching?.total ?? 0, kpis };
+  const page = keys.slice(0, query.limit);
+  const rows = page.length
+    ? await db
+        .select(rowColumns(ctx))
+        .from(authorizations)
+        .innerJoin(patients, eq(patients.id, authorizations.patientId))
+        .where(
+          inArray(
+            authorizations.id,
+            page.map((k) => k.id),
+          ),
+        )
+    : [];
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const last = page[page.length - 1];
+  return {
+    items: page.flatMap((k) => {
+      const row = byId.get(k.id);
+      return row ? [toAuthorization(row)] : [];
+    }),
+    nextCursor:
+      keys.length > query.limit && last
+        ? encodeCursor(query.sort, query.dir, { values: last.keys, id: last.id })
+        : null,
+    total,
+    kpis,
+  };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { pgTable, integer, text, date, timestamp, index, check } from 'drizzle-orm/pg-core';
 import { oneOf } from '@/server/db/sql-helpers';
 import { AUTHORIZATION_STATUSES } from '../authorizations.schema';
@@ -25,7 +26,18 @@ export const authorizations = pgTable(
   (t) => [
     check('authorizations_status_check', oneOf(t.status, AUTHORIZATION_STATUSES)),
     check('authorizations_payer_check', oneOf(t.payer, PAYERS)),
-    index('authorizations_status_idx').on(t.status, t.requestedOn),
+    // Keyset paging (issue 6): one (key…, id) index per sort of the list, read forwards or backwards.
+    index('authorizations_status_idx').on(t.status, t.requestedOn, t.id),
     index('authorizations_patient_idx').on(t.patientId),
+    index('authorizations_service_id_idx').on(t.service, t.id),
+    index('authorizations_payer_id_idx').on(t.payer, t.id),
+    // Age: decided requests have a fixed age; pending ones age with today (newest request = youngest).
+    index('authorizations_decided_age_idx')
+      .on(sql`(${t.decidedOn} - ${t.requestedOn})`, t.id)
+      .where(sql.raw('decided_on is not null')),
+    index('authorizations_pending_requested_idx')
+      .on(t.requestedOn.desc().nullsFirst(), t.id)
+      .where(sql.raw('decided_on is null')),
+    index('authorizations_service_trgm_idx').using('gin', sql`${t.service} gin_trgm_ops`),
   ],
 );

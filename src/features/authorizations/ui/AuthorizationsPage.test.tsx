@@ -55,7 +55,7 @@ const ITEMS = [
 const KPIS = { total: 40, pending: 20, approved: 15, denied: 5, atRisk: 9, avgAgeDays: 6.25 };
 
 function listAnswer(items: Authorization[]): AuthorizationList {
-  return { items, total: items.length, kpis: KPIS };
+  return { items, total: items.length, nextCursor: null, kpis: KPIS };
 }
 
 function renderPage() {
@@ -82,7 +82,7 @@ describe('AuthorizationsPage', () => {
     expect(within(rows[1]!).queryByText('At risk')).toBeNull();
     // Only pending rows can be decided.
     expect(within(rows[2]!).queryByRole('button', { name: /Approve/ })).toBeNull();
-    expect(apiFetch.mock.calls[0]?.[0]).toBe('/api/authorizations?sort=ageDays&dir=desc&limit=50&offset=0');
+    expect(apiFetch.mock.calls[0]?.[0]).toBe('/api/authorizations?sort=ageDays&dir=desc&limit=50');
   });
 
   it('asks the server for the chosen payer and status', async () => {
@@ -96,7 +96,7 @@ describe('AuthorizationsPage', () => {
     await user.click(await screen.findByRole('option', { name: 'Aetna' }));
     await waitFor(() =>
       expect(apiFetch).toHaveBeenLastCalledWith(
-        '/api/authorizations?payer=Aetna&status=Pending&sort=ageDays&dir=desc&limit=50&offset=0',
+        '/api/authorizations?payer=Aetna&status=Pending&sort=ageDays&dir=desc&limit=50',
         expect.anything(),
       ),
     );

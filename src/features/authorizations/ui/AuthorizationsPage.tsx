@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { ColumnDef, SortingState } from '@tanstack/react-table';
 import { AlertTriangle, Check, Download, X } from 'lucide-react';
+import { useCursorPaging } from '@/client/lib/cursor-paging';
 import { DataTable } from '@/client/components/data-table/DataTable';
 import { PageHeader } from '@/client/components/layout/PageHeader';
 import { Badge } from '@/client/components/ui/badge';
@@ -231,7 +232,7 @@ export default function AuthorizationsPage() {
   const [status, setStatus] = useState(ALL);
   const [search, setSearch] = useState('');
   const [sorting, setSorting] = useState<SortingState>(DEFAULT_SORTING);
-  const [pageIndex, setPageIndex] = useState(0);
+  const paging = useCursorPaging();
   const [target, setTarget] = useState<{ authorization: Authorization; decision: Decision } | null>(null);
   const [exporting, setExporting] = useState(false);
 
@@ -243,7 +244,8 @@ export default function AuthorizationsPage() {
     sort: isSortKey(sortId) ? sortId : 'ageDays',
     dir: sorting[0]?.desc === false ? ('asc' as const) : ('desc' as const),
   };
-  const list = useAuthorizations({ ...filter, limit: PAGE_SIZE, offset: pageIndex * PAGE_SIZE });
+  const list = useAuthorizations({ ...filter, limit: PAGE_SIZE, cursor: paging.cursor });
+  paging.track(list.data?.total);
   const decide = useDecideAuthorization();
 
   // Any change of what is listed starts again from the first page.
@@ -251,7 +253,7 @@ export default function AuthorizationsPage() {
     <T,>(set: (value: T) => void) =>
     (value: T) => {
       set(value);
-      setPageIndex(0);
+      paging.reset();
     };
 
   const confirmDecision = () => {
@@ -353,10 +355,11 @@ export default function AuthorizationsPage() {
             data ? `Showing ${matching} of ${data.kpis.total} authorizations` : 'Loading authorizations…'
           }
           server={{
-            total: data?.total ?? 0,
-            pageIndex,
+            total: paging.total,
+            pageIndex: paging.pageIndex,
             pageSize: PAGE_SIZE,
-            onPageChange: setPageIndex,
+            onPageChange: (next) => paging.turn(next, data?.nextCursor),
+            hasNextPage: Boolean(data?.nextCursor),
             sorting,
             onSortingChange: refilter(setSorting),
           }}

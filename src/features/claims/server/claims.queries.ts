@@ -23,6 +23,15 @@ import type { Db, DbOrTx, Tx } from '@/server/db/types';
 import { containsPattern } from '@/server/db/like';
 import { uniqueViolationOf } from '@/server/db/sql-helpers';
 import { HttpError } from '@/server/plugins/errors';
+import {
+  afterCursor,
+  decodeCursor,
+  direction,
+  encodeCursor,
+  type KeyKind,
+  type KeyValue,
+  type Keyset,
+} from '@/server/db/keyset';
 import { payments } from '@/features/billing/server/billing.table';
 import { patients } from '@/features/patients/server/patients.table';
 import { providers } from '@/features/providers/server/providers.table';
@@ -303,37 +312,236 @@ function filterCondition(filter: ClaimFilter): SQL | undefined {
   );
 }
 
-/** The sort column then the id in the same direction, so one index serves both and paging is stable. */
+/**
+ * The claims list's order for each sort: the key columns then the claim id, all in one direction, so
+ * keyset paging can resume after any row and one btree index (read forwards or backwards) serves it.
+ * - payer: ties by service date (claims_payer_idx is (payer, service_date, id));
+ * - patient: by name, then the patient (names repeat), then the claim;
+ * - provider: names are unique, so by name then the claim;
+ * - daysAR: the days-in-A/R number, then the claim (served by the streams of `daysArPageIds`).
+ * The export uses the same order, so the CSV lists the claims as the screen pages them.
+ */
 function orderBy(ctx: RequestContext, sort: ClaimSortKey, dir: 'asc' | 'desc'): SQL[] {
   const order = dir === 'asc' ? asc : desc;
-  const column: SQL | AnyPgColumn = {
-    serviceDate: claims.serviceDate,
-    patient: patients.name,
-    accountNumber: claims.accountNumber,
-    procedure: claims.procedureCode,
-    provider: providers.name,
-    payer: claims.payer,
-    billedCents: claims.billedCents,
-    paidCents: claims.paidCents,
-    daysAR: daysInArSql(today(ctx.now)),
-    status: claims.status,
+  const keys: (SQL | AnyPgColumn)[] = {
+    serviceDate: [claims.serviceDate],
+    patient: [patients.name, patients.id],
+    accountNumber: [claims.accountNumber],
+    procedure: [claims.procedureCode],
+    provider: [providers.name],
+    payer: [claims.payer, claims.serviceDate],
+    billedCents: [claims.billedCents],
+    paidCents: [claims.paidCents],
+    daysAR: [daysInArSql(today(ctx.now))],
+    status: [claims.status],
   }[sort];
-  return sort === 'accountNumber' ? [order(column)] : [order(column), order(claims.id)];
+  return [...keys.map((key) => order(key)), order(claims.id)];
+}
+
+/** The kinds of a cursor's key values for each sort (the claim id always ends the cursor). */
+const CLAIM_KEY_KINDS: Record<ClaimSortKey, KeyKind[]> = {
+  serviceDate: ['date'],
+  patient: ['text', 'int'],
+  accountNumber: ['text'],
+  procedure: ['text'],
+  provider: ['text'],
+  payer: ['text', 'date'],
+  billedCents: ['int'],
+  paidCents: ['int'],
+  daysAR: ['int'],
+  status: ['text'],
+};
+
+/** Sorts on the claim's own columns; each has a (key…, id) index (claims.table.ts). */
+const COLUMN_KEYS: Partial<Record<ClaimSortKey, AnyPgColumn[]>> = {
+  serviceDate: [claims.serviceDate],
+  accountNumber: [claims.accountNumber],
+  procedure: [claims.procedureCode],
+  payer: [claims.payer, claims.serviceDate],
+  billedCents: [claims.billedCents],
+  paidCents: [claims.paidCents],
+  status: [claims.status],
+};
+
+interface PageKey {
+  id: number;
+  keys: KeyValue[];
+}
+
+/** A key value as the cursor carries it: dates as text (they are selected as ::text), numbers as numbers. */
+function keyColumns(keys: readonly (SQL | AnyPgColumn)[], kinds: readonly KeyKind[]): SQL {
+  return sql.join(
+    keys.map((key, i) => sql`${key}${sql.raw(kinds[i] === 'date' ? '::text' : '')} as ${sql.identifier(`k${i}`)}`),
+    sql`, `,
+  );
+}
+
+function toPageKeys(rows: Record<string, unknown>[], arity: number): PageKey[] {
+  return rows.map((row) => ({
+    id: Number(row.id),
+    keys: Array.from({ length: arity }, (_, i) => row[`k${i}`] as KeyValue),
+  }));
 }
 
 /**
- * The ids of one page, found on the claims table alone (joined only when sorting by a joined name), so
- * a deep page walks an index instead of joining every row it skips.
+ * The ids (and sort keys) of one page plus one more row (which says whether there is a next page).
+ * Each sort's query walks an index from the cursor, so page N costs what page 1 does:
+ * - the claim's own columns: a range scan of the (key…, id) index;
+ * - patient and provider names: the people in name order (patients_name_id_idx, or the small providers
+ *   table), and for each, its claims by id (claims_patient_idx / claims_provider_idx), at most one page's
+ *   worth each; a search instead finds its matches through the trigram indexes and sorts those;
+ * - days in A/R: see `daysArPageIds`.
  */
-function pageIds(db: DbOrTx, ctx: RequestContext, query: ClaimListQuery) {
-  let ids = db.select({ id: claims.id }).from(claims).$dynamic();
-  if (query.sort === 'patient') ids = ids.innerJoin(patients, eq(patients.id, claims.patientId));
-  if (query.sort === 'provider') ids = ids.innerJoin(providers, eq(providers.id, claims.providerId));
-  return ids
-    .where(filterCondition(query))
-    .orderBy(...orderBy(ctx, query.sort, query.dir))
-    .limit(query.limit)
-    .offset(query.offset);
+async function pageKeys(db: Db, ctx: RequestContext, query: ClaimListQuery, cursor: Keyset | null) {
+  const kinds = CLAIM_KEY_KINDS[query.sort];
+  const dir = direction(query.dir);
+  const take = query.limit + 1;
+  const where = filterCondition(query);
+  const columns = COLUMN_KEYS[query.sort];
+  let statement: SQL;
+  if (columns) {
+    const after = cursor
+      ? afterCursor(
+          columns.map((c) => sql`${c}`),
+          sql`${claims.id}`,
+          kinds,
+          query.dir,
+          cursor,
+        )
+      : undefined;
+    statement = sql`select ${claims.id} as id, ${keyColumns(columns, kinds)} from ${claims}
+      where ${and(where, after) ?? sql`true`}
+      order by ${sql.join(
+        [...columns, claims.id].map((c) => sql`${c} ${dir}`),
+        sql`, `,
+      )}
+      limit ${take} offset ${query.offset}`;
+  } else if (query.sort === 'daysAR') {
+    statement = daysArPageIds(ctx, query, where, cursor);
+  } else if (query.search !== '') {
+    const person = query.sort === 'patient' ? patients : providers;
+    const personKeys =
+      query.sort === 'patient' ? [sql`${patients.name}`, sql`${patients.id}`] : [sql`${providers.name}`];
+    const after = cursor ? afterCursor(personKeys, sql`${claims.id}`, kinds, query.dir, cursor) : undefined;
+    const fk = query.sort === 'patient' ? claims.patientId : claims.providerId;
+    statement = sql`select ${claims.id} as id, ${keyColumns(personKeys, kinds)} from ${claims}
+      join ${person} on ${person.id} = ${fk}
+      where ${and(where, after) ?? sql`true`}
+      order by ${sql.join(
+        [...personKeys, sql`${claims.id}`].map((c) => sql`${c} ${dir}`),
+        sql`, `,
+      )}
+      limit ${take} offset ${query.offset}`;
+  } else {
+    statement = byPersonPageIds(query, where, cursor);
+  }
+  const result = await db.execute<Record<string, unknown>>(statement);
+  return toPageKeys(result.rows, kinds.length);
+}
+
+/**
+ * Claims in (person name[, person id], claim id) order without a search: the people walked in name order
+ * through their index, and for each person its claims by id through the claims index, at most a page's
+ * worth each, so reaching the page after any cursor reads about a page of rows whatever its depth.
+ */
+function byPersonPageIds(query: ClaimListQuery, where: SQL | undefined, cursor: Keyset | null): SQL {
+  const dir = direction(query.dir);
+  const take = query.limit + 1 + query.offset;
+  const isPatient = query.sort === 'patient';
+  const person = isPatient ? patients : providers;
+  const fk = isPatient ? claims.patientId : claims.providerId;
+  const op = sql.raw(query.dir === 'asc' ? '>' : '<');
+  const opOrEqual = sql.raw(query.dir === 'asc' ? '>=' : '<=');
+  // The cursor's person: from it (inclusive) in name order; within it, only claims after the cursor's.
+  let people = sql`true`;
+  let within = sql`true`;
+  if (cursor) {
+    const [name, personId] = cursor.values;
+    if (isPatient) {
+      people = sql`(${patients.name}, ${patients.id}) ${opOrEqual} (${name}::text, ${personId}::int)`;
+      within = sql`(person.id <> ${personId}::int or ${claims.id} ${op} ${cursor.id}::int)`;
+    } else {
+      people = sql`${providers.name} ${opOrEqual} ${name}::text`;
+      within = sql`(person.name <> ${name}::text or ${claims.id} ${op} ${cursor.id}::int)`;
+    }
+  }
+  const personKeys = isPatient ? sql`person.name as k0, person.id as k1` : sql`person.name as k0`;
+  const personOrder = isPatient ? sql`person.name ${dir}, person.id ${dir}` : sql`person.name ${dir}`;
+  return sql`select c.id as id, ${personKeys}
+    from (select ${person.id} as id, ${person.name} as name from ${person} where ${people}) person
+    cross join lateral (
+      select ${claims.id} as id from ${claims}
+      where ${fk} = person.id and ${and(where, within) ?? sql`true`}
+      order by ${claims.id} ${dir} limit ${take}
+    ) c
+    order by ${personOrder}, c.id ${dir}
+    limit ${query.limit + 1} offset ${query.offset}`;
+}
+
+/**
+ * Days in A/R is computed from today, so no single index holds its order; it is the merge of four
+ * streams, each in days order through an index of its own, then the first page of the merge:
+ * - resolved by today: days = greatest(0, resolved_on − service_date), a fixed number per claim
+ *   (expression index claims_days_ar_resolved_idx);
+ * - open and served before today: days = today − service_date, i.e. service date newest first
+ *   (partial index claims_open_service_date_idx on (service_date desc, id));
+ * - open and served today or later: 0 days, by id (a day's claims);
+ * - resolved after today (only a back-dated clock sees these): days = greatest(0, today − service_date),
+ *   found through claims_resolved_on_idx.
+ */
+function daysArPageIds(ctx: RequestContext, query: ClaimListQuery, where: SQL | undefined, cursor: Keyset | null): SQL {
+  const day = today(ctx.now);
+  const dir = direction(query.dir);
+  const back = direction(query.dir === 'asc' ? 'desc' : 'asc');
+  const asc_ = query.dir === 'asc';
+  const take = query.limit + 1 + query.offset;
+  const op = sql.raw(asc_ ? '>' : '<');
+  const days = cursor ? Number(cursor.values[0]) : 0;
+  const resolvedDays = sql`greatest(0, ${claims.resolvedOn} - ${claims.serviceDate})`;
+  const stream = (condition: SQL, key: SQL, after: SQL | undefined, order: SQL) =>
+    sql`(select ${claims.id} as id, (${key})::int as k0 from ${claims}
+      where ${and(condition, where, after)} order by ${order} limit ${take})`;
+
+  const resolved = stream(
+    sql`${claims.resolvedOn} is not null and ${claims.resolvedOn} <= ${day}::date`,
+    resolvedDays,
+    cursor ? sql`(${resolvedDays}, ${claims.id}) ${op} (${days}::int, ${cursor.id}::int)` : undefined,
+    sql`${resolvedDays} ${dir}, ${claims.id} ${dir}`,
+  );
+  // Open before today: days = today − service_date; (days, id) after the cursor in service-date terms.
+  const boundary = sql`(${day}::date - ${days}::int)`;
+  const openAfter = cursor
+    ? asc_
+      ? sql`${claims.serviceDate} <= ${boundary} and (${claims.serviceDate} < ${boundary} or ${claims.id} > ${cursor.id}::int)`
+      : sql`${claims.serviceDate} >= ${boundary} and (${claims.serviceDate} > ${boundary} or ${claims.id} < ${cursor.id}::int)`
+    : undefined;
+  const open = stream(
+    sql`${claims.resolvedOn} is null and ${claims.serviceDate} < ${day}::date`,
+    sql`${day}::date - ${claims.serviceDate}`,
+    openAfter,
+    sql`${claims.serviceDate} ${back}, ${claims.id} ${dir}`,
+  );
+  // Open from today on: all 0 days.
+  let todayAfter: SQL | undefined;
+  if (cursor) {
+    if (days === 0) todayAfter = sql`${claims.id} ${op} ${cursor.id}::int`;
+    else if ((asc_ && days > 0) || (!asc_ && days < 0)) todayAfter = sql`false`;
+  }
+  const openToday = stream(
+    sql`${claims.resolvedOn} is null and ${claims.serviceDate} >= ${day}::date`,
+    sql`0`,
+    todayAfter,
+    sql`${claims.id} ${dir}`,
+  );
+  const lateDays = sql`greatest(0, ${day}::date - ${claims.serviceDate})`;
+  const resolvedLater = stream(
+    sql`${claims.resolvedOn} > ${day}::date`,
+    lateDays,
+    cursor ? sql`(${lateDays}, ${claims.id}) ${op} (${days}::int, ${cursor.id}::int)` : undefined,
+    sql`${lateDays} ${dir}, ${claims.id} ${dir}`,
+  );
+  return sql`select id, k0 from (${resolved} union all ${open} union all ${openToday} union all ${resolvedLater}) merged
+    order by k0 ${dir}, id ${dir} limit ${query.limit + 1} offset ${query.offset}`;
 }
 
 function claimRowsQuery(db: DbOrTx, ctx: RequestContext) {
@@ -345,18 +553,44 @@ function claimRowsQuery(db: DbOrTx, ctx: RequestContext) {
     .$dynamic();
 }
 
-/** One page of the filtered, sorted claims and how many match (SPEC 2.9 'All Claims'). */
+/**
+ * One page of the filtered, sorted claims (SPEC 2.9 'All Claims'), keyset-paged: `nextCursor` resumes
+ * after its last row. `total` (how many match) is counted on a first page only (no cursor).
+ */
 export async function listClaims(db: Db, ctx: RequestContext, query: ClaimListQuery): Promise<ClaimPage> {
-  const [rows, [matching]] = await Promise.all([
-    claimRowsQuery(db, ctx)
-      .where(inArray(claims.id, pageIds(db, ctx, query)))
-      .orderBy(...orderBy(ctx, query.sort, query.dir)),
-    db
-      .select({ total: sql<number>`count(*)::int` })
-      .from(claims)
-      .where(filterCondition(query)),
+  const cursor = query.cursor ? decodeCursor(query.cursor, query.sort, query.dir, CLAIM_KEY_KINDS[query.sort]) : null;
+  const [keys, total] = await Promise.all([
+    pageKeys(db, ctx, query, cursor),
+    cursor || query.count === 'false'
+      ? Promise.resolve(null)
+      : db
+          .select({ total: sql<number>`count(*)::int` })
+          .from(claims)
+          .where(filterCondition(query))
+          .then(([row]) => row?.total ?? 0),
   ]);
-  return { items: rows.map(toClaimRow), total: matching?.total ?? 0 };
+  const page = keys.slice(0, query.limit);
+  const rows = page.length
+    ? await claimRowsQuery(db, ctx).where(
+        inArray(
+          claims.id,
+          page.map((k) => k.id),
+        ),
+      )
+    : [];
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const last = page[page.length - 1];
+  return {
+    items: page.flatMap((k) => {
+      const row = byId.get(k.id);
+      return row ? [toClaimRow(row)] : [];
+    }),
+    nextCursor:
+      keys.length > query.limit && last
+        ? encodeCursor(query.sort, query.dir, { values: last.keys, id: last.id })
+        : null,
+    total,
+  };
 }
 
 /** The Sunday that starts the week of `day` (YYYY-MM-DD), and `weeks` weeks before it. */

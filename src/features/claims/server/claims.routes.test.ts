@@ -165,50 +165,126 @@ describe('GET /api/claims', () => {
       for (const id of own.slice(0, 500)) if (expected.length <= 500) expect(expected).toContain(id);
     }
     const none = await list('?search=zz-no-such-claim');
-    expect(none).toEqual({ items: [], total: 0 });
+    expect(none).toEqual({ items: [], total: 0, nextCursor: null });
     // % and _ are taken literally, not as wildcards.
     expect((await list('?search=%25')).total).toBe(0);
   });
 
-  it('sorts by every column, both ways, with a stable order for paging', async () => {
-    const expected: Record<(typeof CLAIM_SORT_KEYS)[number], string> = {
-      serviceDate: 'c.service_date',
-      patient: 'p.name',
-      accountNumber: 'c.account_number',
-      procedure: 'c.procedure_code',
-      provider: 'v.name',
-      payer: 'c.payer',
-      billedCents: 'c.billed_cents',
-      paidCents: 'c.paid_cents',
-      daysAR: `(coalesce(c.resolved_on, '${today(t.clock())}'::date) - c.service_date)`,
-      status: 'c.status',
+  /** The list's documented order for each sort (claims.queries.ts orderBy), as independent SQL. */
+  function referenceOrder(sort: (typeof CLAIM_SORT_KEYS)[number], dir: 'asc' | 'desc'): string {
+    const day = today(t.clock());
+    const keys: Record<(typeof CLAIM_SORT_KEYS)[number], string[]> = {
+      serviceDate: ['c.service_date'],
+      patient: ['p.name', 'p.id'],
+      accountNumber: ['c.account_number'],
+      procedure: ['c.procedure_code'],
+      provider: ['v.name'],
+      payer: ['c.payer', 'c.service_date'],
+      billedCents: ['c.billed_cents'],
+      paidCents: ['c.paid_cents'],
+      daysAR: [`greatest(0, least(coalesce(c.resolved_on, '${day}'::date), '${day}'::date) - c.service_date)`],
+      status: ['c.status'],
     };
+    return [...keys[sort], 'c.id'].map((k) => `${k} ${dir}`).join(', ');
+  }
+
+  async function referenceIds(where: string, sort: (typeof CLAIM_SORT_KEYS)[number], dir: 'asc' | 'desc') {
+    const rows = await sql<{ id: number }>(
+      `select c.id from claims c join patients p on p.id = c.patient_id join providers v on v.id = c.provider_id
+       where ${where} order by ${referenceOrder(sort, dir)}`,
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /** Follows nextCursor from the first page to the last, checking each page's size and cursor. */
+  async function walk(query: string, limit: number) {
+    const seen: number[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const page: ClaimPage = await list(`${query}&limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(page.total === null, 'total only on the first page').toBe(cursor !== null);
+      expect(page.items.length).toBeLessThanOrEqual(limit);
+      if (page.nextCursor) expect(page.items).toHaveLength(limit);
+      seen.push(...page.items.map((c) => c.id));
+      cursor = page.nextCursor;
+      pages += 1;
+    } while (cursor && pages < 1000);
+    return seen;
+  }
+
+  it('sorts by every column, both ways, with a stable order for paging (offset jumps too)', async () => {
     for (const sort of CLAIM_SORT_KEYS) {
       for (const dir of ['asc', 'desc'] as const) {
         const page = await list(`?payer=Humana&sort=${sort}&dir=${dir}&limit=40&offset=10`);
-        const rows = await sql<{ id: number }>(
-          `select c.id from claims c join patients p on p.id = c.patient_id join providers v on v.id = c.provider_id
-           where c.payer = 'Humana' order by ${expected[sort]} ${dir}, c.id ${dir} limit 40 offset 10`,
-        );
+        const expected = await referenceIds(`c.payer = 'Humana'`, sort, dir);
         expect(
           page.items.map((c) => c.id),
           `${sort} ${dir}`,
-        ).toEqual(rows.map((r) => r.id));
+        ).toEqual(expected.slice(10, 50));
       }
     }
   });
 
-  it('pages without gaps or repeats, and counts every match', async () => {
-    const total = (await ids(`c.payer = 'Aetna'`)).length;
-    const seen: number[] = [];
-    for (let offset = 0; offset < total; offset += 100) {
-      const page = await list(`?payer=Aetna&sort=billedCents&dir=desc&limit=100&offset=${offset}`);
-      expect(page.total).toBe(total);
-      seen.push(...page.items.map((c) => c.id));
+  it('walks every sort both ways by cursor: every match exactly once, in order, ties included', async () => {
+    // Claims that only some days-in-A/R streams hold: served today (0 days, open) and resolved after today.
+    const day = today(t.clock());
+    const extra = await sql<{ id: number }>(
+      `insert into claims (patient_id, provider_id, account_number, procedure_code, payer, service_date, resolved_on,
+         billed_cents, status)
+       select patient_id, provider_id, 'KS-' || n, procedure_code, 'Aetna', '${day}'::date - (n % 3) * 40,
+         case when n > 2 then '${day}'::date + n end, billed_cents, status
+       from claims, generate_series(1, 5) n where id = (select min(id) from claims) returning id`,
+    );
+    try {
+      for (const [query, where] of [
+        ['?payer=Aetna', `c.payer = 'Aetna'`],
+        [
+          '?search=MAR',
+          `(p.name ilike '%mar%' or v.name ilike '%mar%' or c.payer ilike '%mar%' or c.account_number ilike '%mar%'
+            or c.procedure_code ilike '%mar%' or c.reason_code ilike '%mar%')`,
+        ],
+      ] as const) {
+        const matching = (await ids(where)).length;
+        expect(matching).toBeGreaterThan(50);
+        for (const sort of CLAIM_SORT_KEYS) {
+          for (const dir of ['asc', 'desc'] as const) {
+            const walked = await walk(`${query}&sort=${sort}&dir=${dir}`, 97);
+            expect(walked, `${query} ${sort} ${dir}`).toEqual(await referenceIds(where, sort, dir));
+          }
+        }
+      }
+    } finally {
+      await sql(`delete from claims where id = any($1)`, [extra.map((r) => r.id)]);
     }
-    expect(seen).toHaveLength(total);
-    expect(new Set(seen).size).toBe(total);
-    expect(await list(`?payer=Aetna&offset=${total}`)).toEqual({ items: [], total });
+  });
+
+  it('counts every match on the first page and ends with no cursor', async () => {
+    const total = (await ids(`c.payer = 'Aetna'`)).length;
+    const first = await list(`?payer=Aetna&sort=billedCents&dir=desc&limit=100`);
+    expect(first.total).toBe(total);
+    expect(await list(`?payer=Aetna&offset=${total}`)).toEqual({ items: [], total, nextCursor: null });
+  });
+
+  it('refuses a forged cursor, or one issued for another sort, naming cursor', async () => {
+    const page = await list('?sort=billedCents&dir=asc&limit=5');
+    expect(page.nextCursor).not.toBeNull();
+    const forged = [
+      'not-a-cursor',
+      Buffer.from('["billedCents","asc","DROP TABLE",3]').toString('base64url'),
+      Buffer.from('["billedCents","asc",10]').toString('base64url'),
+      Buffer.from('["serviceDate","desc","2026-13-45",3]').toString('base64url'),
+      Buffer.from('{"a":1}').toString('base64url'),
+    ];
+    for (const [query, cursor] of [
+      ...forged.map((c) => ['?sort=billedCents&dir=asc', c] as const),
+      ['?sort=billedCents&dir=desc', page.nextCursor],
+      ['?sort=paidCents&dir=asc', page.nextCursor],
+    ] as const) {
+      const res = await biller.request({ method: 'GET', url: `/api/claims${query}&cursor=${cursor}` });
+      expect(res.statusCode, `${query} ${cursor}`).toBe(400);
+      expect(fieldsOf(res.body)).toContain('cursor');
+    }
   });
 
   it('refuses bad filters, sorts and paging with the field named', async () => {

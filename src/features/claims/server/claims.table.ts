@@ -91,6 +91,15 @@ export const claims = pgTable(
     index('claims_analytics_submitted_idx').on(t.submittedOn),
     index('claims_analytics_adjudicated_idx').on(t.adjudicatedOn),
     index('claims_analytics_open_ar_idx').on(t.serviceDate).where(sql.raw('resolved_on is null')),
+    // Keyset paging by days in A/R (issue 6): the list merges resolved claims in (fixed) days order, open
+    // claims newest service date first, and the rare claims resolved after today (claims.queries.ts).
+    index('claims_days_ar_resolved_idx')
+      .on(sql`greatest(0, (${t.resolvedOn} - ${t.serviceDate}))`, t.id)
+      .where(sql.raw('resolved_on is not null')),
+    index('claims_open_service_date_idx')
+      .on(t.serviceDate.desc().nullsFirst(), t.id)
+      .where(sql.raw('resolved_on is null')),
+    index('claims_resolved_on_idx').on(t.resolvedOn).where(sql.raw('resolved_on is not null')),
   ],
 );
 

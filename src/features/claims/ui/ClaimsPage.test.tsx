@@ -102,7 +102,7 @@ function answer(items: ClaimRow[] = ITEMS, overview: ClaimOverview = OVERVIEW) {
     if (init?.method === 'POST') return Promise.reject(new Error(`unexpected POST ${path}`));
     if (path.startsWith('/api/claims/overview')) return Promise.resolve(overview);
     if (path.startsWith('/api/claims/export')) return Promise.resolve({ items });
-    return Promise.resolve({ items, total: items.length } satisfies ClaimPage);
+    return Promise.resolve({ items, total: items.length, nextCursor: null } satisfies ClaimPage);
   };
 }
 
@@ -148,7 +148,7 @@ describe('ClaimsPage', () => {
     expect(appeal('ACC-2026-100002').hasAttribute('disabled')).toBe(false);
     expect(appeal('ACC-2026-100003').hasAttribute('disabled')).toBe(true);
     expect(screen.getByText('Showing 3 of 3 claims')).toBeTruthy();
-    expect(calls()).toContain('/api/claims?sort=serviceDate&dir=desc&limit=50&offset=0');
+    expect(calls()).toContain('/api/claims?sort=serviceDate&dir=desc&limit=50');
     expect(calls()).toContain('/api/claims/overview');
   });
 
@@ -161,7 +161,7 @@ describe('ClaimsPage', () => {
     await user.click(await screen.findByRole('option', { name: 'Medicaid' }));
     await user.type(screen.getByLabelText('Reason code'), 'co 197');
     await waitFor(() => expect(calls()).toContain('/api/claims/overview?payer=Medicaid&reason=co+197'));
-    expect(calls()).toContain('/api/claims?payer=Medicaid&reason=co+197&sort=serviceDate&dir=desc&limit=50&offset=0');
+    expect(calls()).toContain('/api/claims?payer=Medicaid&reason=co+197&sort=serviceDate&dir=desc&limit=50');
 
     const before = apiFetch.mock.calls.length;
     await user.clear(screen.getByLabelText('Reason code'));

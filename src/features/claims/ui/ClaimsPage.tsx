@@ -32,6 +32,7 @@ import {
 import { AppealDialog } from './AppealDialog';
 import { ClaimsCharts } from './ClaimsCharts';
 import { UploadClaimsDialog } from './UploadClaimsDialog';
+import { useCursorPaging } from '@/client/lib/cursor-paging';
 import { fetchClaimsExport, useClaims, useClaimsOverview } from './claims.api';
 
 const ALL = 'all';
@@ -185,7 +186,8 @@ export default function ClaimsPage({ role }: { role: Role }) {
   const [reason, setReason] = useState('');
   const [search, setSearch] = useState('');
   const [sorting, setSorting] = useState<SortingState>(DEFAULT_SORTING);
-  const [pageIndex, setPageIndex] = useState(0);
+  const paging = useCursorPaging();
+  const resetPaging = paging.reset;
   const [appealing, setAppealing] = useState<ClaimRow | null>(null);
   const [exporting, setExporting] = useState(false);
 
@@ -196,16 +198,17 @@ export default function ClaimsPage({ role }: { role: Role }) {
     if (!reasonCheck.success) return;
     const handle = setTimeout(() => {
       setReason(reasonCheck.data);
-      setPageIndex(0);
+      resetPaging();
     }, REASON_PAUSE_MS);
     return () => clearTimeout(handle);
-  }, [reasonCheck.success, reasonCheck.data]);
+  }, [reasonCheck.success, reasonCheck.data, resetPaging]);
 
   const filter: ClaimFilterInput = { payer: payer === ALL ? undefined : payer, reason, search };
   const sortId = sorting[0]?.id;
   const sort = isSortKey(sortId) ? sortId : 'serviceDate';
   const dir = sorting[0]?.desc === false ? ('asc' as const) : ('desc' as const);
-  const list = useClaims({ ...filter, sort, dir, limit: PAGE_SIZE, offset: pageIndex * PAGE_SIZE });
+  const list = useClaims({ ...filter, sort, dir, limit: PAGE_SIZE, cursor: paging.cursor });
+  paging.track(list.data?.total);
   const overview = useClaimsOverview(filter);
 
   const exportCsv = async () => {
@@ -251,7 +254,7 @@ export default function ClaimsPage({ role }: { role: Role }) {
             value={payer}
             onValueChange={(value) => {
               setPayer(value as typeof ALL | Payer);
-              setPageIndex(0);
+              paging.reset();
             }}
           >
             <SelectTrigger id="claims-payer" className="w-56" aria-label="Payer">
@@ -321,7 +324,7 @@ export default function ClaimsPage({ role }: { role: Role }) {
                 value: search,
                 onChange: (text) => {
                   setSearch(text);
-                  setPageIndex(0);
+                  paging.reset();
                 },
               }}
               emptyMessage="No claims found matching your search"
@@ -329,14 +332,15 @@ export default function ClaimsPage({ role }: { role: Role }) {
                 page ? `Showing ${shown} of ${total.toLocaleString('en-US')} claims` : 'Loading claims…'
               }
               server={{
-                total: page?.total ?? 0,
-                pageIndex,
+                total: paging.total,
+                pageIndex: paging.pageIndex,
                 pageSize: PAGE_SIZE,
-                onPageChange: setPageIndex,
+                onPageChange: (next) => paging.turn(next, page?.nextCursor),
+                hasNextPage: Boolean(page?.nextCursor),
                 sorting,
                 onSortingChange: (next) => {
                   setSorting(next);
-                  setPageIndex(0);
+                  paging.reset();
                 },
               }}
             />

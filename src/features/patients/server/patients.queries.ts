@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { asc, count, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import { maskPatient, maskText, seesField, seesMaskedPhi, type Role } from '@/shared/access';
 import { today } from '@/shared/api';
 import { record } from '@/features/audit/server/audit.queries';
@@ -8,6 +8,7 @@ import type { Db, Tx } from '@/server/db/types';
 import { containsPattern } from '@/server/db/like';
 import { qualified, uniqueViolationOf } from '@/server/db/sql-helpers';
 import { HttpError } from '@/server/plugins/errors';
+import { afterCursor, decodeCursor, direction, encodeCursor, type KeyKind, type KeyValue } from '@/server/db/keyset';
 import type { NewPatient, Patient, PatientListQuery, PatientPage } from '../patients.schema';
 import { patients } from './patients.table';
 
@@ -59,43 +60,108 @@ function searchCondition(search: string, role: Role): SQL | undefined {
   );
 }
 
-/** Sorting on a masked field would reveal its hidden order: such a column sorts on what the role sees. */
-function sortExpression(sort: PatientListQuery['sort'], role: Role): SQL {
+/**
+ * The Patients list's order for each sort: the key, then the name, then the id, all in one direction, so
+ * keyset paging can resume after any row. Sorting on a masked field would reveal its hidden order, so
+ * such a column sorts on what the role sees (the birth year; the name instead of the MRN). Each order has
+ * its index (patients.table.ts) except the next visit, computed from appointments per patient: that sort
+ * is correct at any depth but reads every patient (a clinic's patients, not its claims).
+ */
+function sortKeys(sort: PatientListQuery['sort'], dir: 'asc' | 'desc', role: Role): { keys: SQL[]; kinds: KeyKind[] } {
+  const name = sql`${patients.name}`;
   switch (sort) {
     case 'name':
-      return sql`${patients.name}`;
+      return { keys: [name], kinds: ['text'] };
     case 'dob':
-      return seesField(role, 'dob') ? sql`${patients.dob}` : sql`extract(year from ${patients.dob})`;
+      return seesField(role, 'dob')
+        ? { keys: [sql`${patients.dob}`, name], kinds: ['date', 'text'] }
+        : { keys: [sql`(extract(year from ${patients.dob}))`, name], kinds: ['int', 'text'] };
     case 'mrn':
-      return seesField(role, 'mrn') ? sql`${patients.mrn}` : sql`${patients.name}`;
+      return seesField(role, 'mrn')
+        ? { keys: [sql`${patients.mrn}`], kinds: ['text'] }
+        : { keys: [name], kinds: ['text'] };
     case 'nextVisit':
-      return sql`next_visit`;
+      // No visit sorts last either way.
+      // Computed per patient in a subquery, so its columns are named bare.
+      return {
+        keys: [
+          sql`coalesce(next_visit::date, '${sql.raw(dir === 'asc' ? 'infinity' : '-infinity')}'::date)`,
+          sql`name`,
+        ],
+        kinds: ['date', 'text'],
+      };
   }
 }
 
+/**
+ * One page of patients (SPEC 2.6), keyset-paged: `nextCursor` resumes after the page's last row; `total`
+ * is counted on a first page only (no cursor).
+ */
 export async function listPatients(db: Db, ctx: RequestContext, query: PatientListQuery): Promise<PatientPage> {
   const where = searchCondition(query.search, ctx.user.role);
-  const direction = sql.raw(query.dir);
-  const [rows, [totalRow]] = await Promise.all([
-    db
-      .select({ ...patientColumns(ctx), nextVisit: sql<string | null>`${nextVisitSql(ctx)} as next_visit` })
-      .from(patients)
-      .where(where)
-      .orderBy(
-        sql`${sortExpression(query.sort, ctx.user.role)} ${direction} nulls last`,
-        asc(patients.name),
-        asc(patients.id),
-      )
-      .limit(query.limit)
-      .offset(query.offset),
-    db
-      .select({ total: sql<number>`count(*)::int` })
-      .from(patients)
-      .where(where),
+  const { keys, kinds } = sortKeys(query.sort, query.dir, ctx.user.role);
+  const cursor = query.cursor ? decodeCursor(query.cursor, query.sort, query.dir, kinds) : null;
+  const dir = direction(query.dir);
+  const keyColumns = Object.fromEntries(
+    keys.map((key, i) => [
+      `k${i}`,
+      kinds[i] === 'date'
+        ? sql<string>`(${key})::text`
+        : kinds[i] === 'int'
+          ? sql<number>`(${key})::int`
+          : sql<string>`${key}`,
+    ]),
+  );
+  const page = db
+    .select({ ...patientColumns(ctx), nextVisit: sql<string | null>`${nextVisitSql(ctx)}`.as('next_visit') })
+    .from(patients)
+    .where(where)
+    .as('page');
+  const [rows, total] = await Promise.all([
+    query.sort === 'nextVisit'
+      ? db
+          .select()
+          .from(page)
+          .where(cursor ? afterCursor(keys, sql`id`, kinds, query.dir, cursor) : undefined)
+          .orderBy(...keys.map((key) => sql`${key} ${dir}`), sql`id ${dir}`)
+          .limit(query.limit + 1)
+          .offset(query.offset)
+          .then((found) =>
+            found.map((row) => ({
+              ...row,
+              keys: [row.nextVisit ?? (query.dir === 'asc' ? 'infinity' : '-infinity'), row.name] as KeyValue[],
+            })),
+          )
+      : db
+          .select({ ...patientColumns(ctx), ...keyColumns })
+          .from(patients)
+          .where(and(where, cursor ? afterCursor(keys, sql`${patients.id}`, kinds, query.dir, cursor) : undefined))
+          .orderBy(...keys.map((key) => sql`${key} ${dir}`), sql`${patients.id} ${dir}`)
+          .limit(query.limit + 1)
+          .offset(query.offset)
+          .then((found) =>
+            found.map((row) => ({
+              ...row,
+              keys: keys.map((_, i) => (row as Record<string, unknown>)[`k${i}`] as KeyValue),
+            })),
+          ),
+    cursor || query.count === 'false'
+      ? Promise.resolve(null)
+      : db
+          .select({ total: sql<number>`count(*)::int` })
+          .from(patients)
+          .where(where)
+          .then(([row]) => row?.total ?? 0),
   ]);
+  const shown = rows.slice(0, query.limit);
+  const last = shown[shown.length - 1];
   return {
-    items: rows.map((r) => toPatient(r, ctx)),
-    total: totalRow?.total ?? 0,
+    items: shown.map((r) => toPatient(r, ctx)),
+    nextCursor:
+      rows.length > query.limit && last
+        ? encodeCursor(query.sort, query.dir, { values: last.keys, id: last.id })
+        : null,
+    total,
     masked: seesMaskedPhi(ctx.user.role),
   };
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RESTRICTED, type Role } from '@/shared/access';
+import { RESTRICTED, seesField, type Role } from '@/shared/access';
 import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
 import type { Patient, PatientPage } from '../patients.schema';
 
@@ -27,7 +27,7 @@ async function scalar(query: string, params: unknown[] = []): Promise<number> {
 
 async function list(who: SignedIn, query = ''): Promise<PatientPage> {
   const res = await who.request({ method: 'GET', url: `/api/patients${query}` });
-  expect(res.statusCode).toBe(200);
+  expect(res.statusCode, res.body).toBe(200);
   return res.json<PatientPage>();
 }
 
@@ -103,6 +103,60 @@ describe('GET /api/patients', () => {
     const byDob = await list(admin, '?sort=dob&dir=desc&limit=50');
     const dobs = byDob.items.map((p) => p.dob);
     expect(dobs).toEqual([...dobs].sort().reverse());
+  });
+
+  it('walks every sort both ways by cursor, for full and masked views: each patient once, in order', async () => {
+    const day = '2026-11-22';
+    const nextVisit = `(select min(a.date) from appointments a where a.patient_id = p.id and a.date >= '${day}'
+      and a.status = 'Scheduled')`;
+    // The documented order (patients.queries.ts sortKeys): key, name, id in one direction.
+    const reference: Record<string, (dir: string) => string> = {
+      name: (d) => `p.name ${d}, p.id ${d}`,
+      dob: (d) => `p.dob ${d}, p.name ${d}, p.id ${d}`,
+      'dob masked': (d) => `extract(year from p.dob) ${d}, p.name ${d}, p.id ${d}`,
+      mrn: (d) => `p.mrn ${d}, p.id ${d}`,
+      'mrn masked': (d) => `p.name ${d}, p.id ${d}`,
+      nextVisit: (d) =>
+        `coalesce(${nextVisit}, '${d === 'asc' ? 'infinity' : '-infinity'}'::date) ${d}, p.name ${d}, p.id ${d}`,
+    };
+    for (const [who, role, masked] of [
+      [admin, 'admin', false],
+      [nurse, 'nurse_manager', true],
+    ] as const) {
+      for (const sort of ['name', 'dob', 'mrn', 'nextVisit'] as const) {
+        for (const dir of ['asc', 'desc'] as const) {
+          const hidden = (sort === 'dob' || sort === 'mrn') && !seesField(role, sort);
+          const order = reference[hidden ? `${sort} masked` : sort]!(dir);
+          const expected = await t.database.pool.query<{ id: number }>(`select p.id from patients p order by ${order}`);
+          const seen: number[] = [];
+          let cursor: string | null = null;
+          do {
+            const page: PatientPage = await list(
+              who,
+              `?sort=${sort}&dir=${dir}&limit=7${cursor ? `&cursor=${cursor}` : ''}`,
+            );
+            expect(page.total === null).toBe(cursor !== null);
+            expect(page.masked).toBe(masked);
+            seen.push(...page.items.map((p) => p.id));
+            cursor = page.nextCursor;
+          } while (cursor);
+          expect(seen, `${sort} ${dir} masked=${masked}`).toEqual(expected.rows.map((r) => r.id));
+        }
+      }
+    }
+  });
+
+  it('walks a search by cursor and refuses a forged cursor naming cursor', async () => {
+    const first = await list(admin, '?search=a&sort=name&limit=3');
+    expect(first.nextCursor).not.toBeNull();
+    const second = await list(admin, `?search=a&sort=name&limit=3&cursor=${first.nextCursor}`);
+    expect(second.items.every((p) => p.name.toLowerCase().includes('a') || /a/i.test(p.mrn))).toBe(true);
+    expect(second.items[0]!.name >= first.items[2]!.name).toBe(true);
+    for (const cursor of ['garbage', Buffer.from('["name","asc",5,1]').toString('base64url'), first.nextCursor]) {
+      const res = await admin.request({ method: 'GET', url: `/api/patients?sort=dob&cursor=${cursor}` });
+      expect(res.statusCode).toBe(400);
+      expect(res.json<{ error: { fields: { field: string }[] } }>().error.fields[0]?.field).toBe('cursor');
+    }
   });
 
   it('refuses an unknown sort key and a bad page size, naming the parameter', async () => {

@@ -22,8 +22,15 @@ export const patients = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index('patients_name_idx').on(t.name),
-    // "Name contains" searches (patients list, Claims search by patient) use this on a large clinic.
+    // Keyset paging (issue 6): each sort of the Patients list is (key…, name, id) in one direction, so
+    // one index per sort serves any page; the Claims list walks patients by (name, id) too.
+    index('patients_name_id_idx').on(t.name, t.id),
+    index('patients_dob_name_id_idx').on(t.dob, t.name, t.id),
+    index('patients_dob_year_name_id_idx').on(sql`(extract(year from ${t.dob}))`, t.name, t.id),
+    // "Contains" searches (patients list, Claims search by patient) use these on a large clinic.
     index('patients_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
+    index('patients_mrn_trgm_idx').using('gin', sql`${t.mrn} gin_trgm_ops`),
+    index('patients_phone_trgm_idx').using('gin', sql`${t.phone} gin_trgm_ops`),
+    index('patients_phone_digits_trgm_idx').using('gin', sql`regexp_replace(${t.phone}, '\\D', '', 'g') gin_trgm_ops`),
   ],
 );

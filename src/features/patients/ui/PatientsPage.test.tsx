@@ -35,7 +35,7 @@ function serve(handler: Handler) {
 }
 
 function page(items: Patient[], masked: boolean): PatientPage {
-  return { items, total: items.length, masked };
+  return { items, total: items.length, nextCursor: null, masked };
 }
 
 function renderPage() {

@@ -5,7 +5,8 @@ import { can, type Role } from '@/shared/access';
 import { DataTable } from '@/client/components/data-table/DataTable';
 import { PageHeader } from '@/client/components/layout/PageHeader';
 import { Button } from '@/client/components/ui/button';
-import { PATIENT_SORT_KEYS, type Patient, type PatientListQuery } from '../patients.schema';
+import { useCursorPaging } from '@/client/lib/cursor-paging';
+import { PATIENT_SORT_KEYS, type Patient, type PatientListQueryInput } from '../patients.schema';
 import { AddPatientDialog } from './AddPatientDialog';
 import { PatientSnapshotDialog } from './PatientSnapshotDialog';
 import { usePatients } from './patients.api';
@@ -14,7 +15,7 @@ import { readableDate, telHref } from './patients.format';
 const PAGE_SIZE = 25;
 const DEFAULT_SORTING: SortingState = [{ id: 'name', desc: false }];
 
-function isSortKey(id: string): id is PatientListQuery['sort'] {
+function isSortKey(id: string): id is PatientListQueryInput['sort'] {
   return (PATIENT_SORT_KEYS as readonly string[]).includes(id);
 }
 
@@ -76,24 +77,25 @@ function columns(onView: (patient: Patient) => void): ColumnDef<Patient>[] {
 export default function PatientsPage({ role }: { role: Role }) {
   const [search, setSearch] = useState('');
   const [sorting, setSorting] = useState<SortingState>(DEFAULT_SORTING);
-  const [pageIndex, setPageIndex] = useState(0);
+  const paging = useCursorPaging();
   const [viewing, setViewing] = useState<Patient | null>(null);
 
   const sort = sorting[0];
-  const query: PatientListQuery = {
+  const query: PatientListQueryInput = {
     search,
     sort: sort && isSortKey(sort.id) ? sort.id : 'name',
     dir: sort?.desc ? 'desc' : 'asc',
     limit: PAGE_SIZE,
-    offset: pageIndex * PAGE_SIZE,
+    cursor: paging.cursor,
   };
   const patients = usePatients(query);
   const page = patients.data;
+  paging.track(page?.total);
 
   const resetSearch = () => {
     setSearch('');
     setSorting(DEFAULT_SORTING);
-    setPageIndex(0);
+    paging.reset();
   };
 
   return (
@@ -130,18 +132,19 @@ export default function PatientsPage({ role }: { role: Role }) {
           value: search,
           onChange: (text) => {
             setSearch(text);
-            setPageIndex(0);
+            paging.reset();
           },
         }}
         server={{
-          total: page?.total ?? 0,
-          pageIndex,
+          total: paging.total,
+          pageIndex: paging.pageIndex,
+          hasNextPage: Boolean(page?.nextCursor),
           pageSize: PAGE_SIZE,
-          onPageChange: setPageIndex,
+          onPageChange: (next) => paging.turn(next, page?.nextCursor),
           sorting,
           onSortingChange: (next) => {
             setSorting(next);
-            setPageIndex(0);
+            paging.reset();
           },
         }}
         emptyMessage={search ? 'No patients found' : 'No patients available'}

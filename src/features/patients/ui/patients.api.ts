@@ -1,17 +1,17 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/client/lib/api-client';
-import type { NewPatient, Patient, PatientListQuery, PatientPage } from '../patients.schema';
+import type { NewPatient, Patient, PatientListQueryInput, PatientPage } from '../patients.schema';
 
 export const PATIENTS_KEY = ['/api/patients'] as const;
 
-export function usePatients(query: PatientListQuery) {
+export function usePatients(query: PatientListQueryInput) {
   const params = new URLSearchParams({
     search: query.search,
     sort: query.sort,
     dir: query.dir,
     limit: String(query.limit),
-    offset: String(query.offset),
   });
+  if (query.cursor) params.set('cursor', query.cursor);
   return useQuery({
     queryKey: [...PATIENTS_KEY, 'list', query],
     queryFn: ({ signal }) => apiFetch<PatientPage>(`/api/patients?${params.toString()}`, { signal }),
