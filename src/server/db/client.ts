@@ -76,6 +76,10 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger) {
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
+    // A single local server with no replicas: minimal WAL lets bulk loads into tables truncated in the same
+    // transaction (the seeds) and fresh index builds skip the WAL; a larger WAL budget avoids checkpoints
+    // in the middle of a load.
+    postgresFlags: ['-c', 'wal_level=minimal', '-c', 'max_wal_senders=0', '-c', 'max_wal_size=4GB'],
     onLog: () => {},
     onError: (e: unknown) => log.error(`postgres: ${e instanceof Error ? e.message : String(e)}`),
   });
