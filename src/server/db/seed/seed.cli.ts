@@ -44,7 +44,7 @@ async function main() {
   });
   try {
     console.log(`database: ${database.description}`);
-    await migrateDatabase(database.db);
+    await migrateDatabase(database.pool);
     if (claims !== null) {
       // One transaction for clearing, the demo clinic and the generated one: the tables are truncated in
       // the transaction that fills them, which lets PostgreSQL (at wal_level=minimal) skip their WAL.
