@@ -45,8 +45,10 @@ export async function copyRows(
   table: string,
   columns: readonly string[],
   lines: Iterable<string>,
+  options: { freeze?: boolean } = {},
 ): Promise<number> {
-  const stream = client.query(copyFrom(`copy ${table} (${columns.join(', ')}) from stdin`));
+  const freeze = options.freeze ? ' with (freeze)' : '';
+  const stream = client.query(copyFrom(`copy ${table} (${columns.join(', ')}) from stdin${freeze}`));
   await pipeline(Readable.from(chunks(lines)), stream);
   return Number(stream.rowCount);
 }

@@ -156,14 +156,24 @@ export async function seedScale(
   return { ...summary, seconds: Math.round((Date.now() - started) / 100) / 10 };
 }
 
-/** Fresh statistics and visibility map, so the planner and index-only scans see the new rows. */
-export async function analyzeScale(db: Db, log?: (message: string) => void): Promise<void> {
+/**
+ * Fresh statistics and visibility map, so the planner and index-only scans see the new rows. Tables loaded
+ * with COPY FREEZE (`frozen`) already have their visibility map: they only need statistics.
+ */
+export async function analyzeScale(db: Db, log?: (message: string) => void, frozen = false): Promise<void> {
   const started = Date.now();
-  await db.execute(
-    sql.raw(
-      'vacuum analyze claims, patients, providers, payments, appointments, authorizations, encounters, claim_appeals, audit_log',
-    ),
-  );
+  const loaded = [
+    'patients',
+    'providers',
+    'appointments',
+    'authorizations',
+    'encounters',
+    'claim_appeals',
+    'audit_log',
+  ];
+  const copied = ['claims', 'payments'];
+  await db.execute(sql.raw(`vacuum analyze ${(frozen ? loaded : [...loaded, ...copied]).join(', ')}`));
+  if (frozen) await db.execute(sql.raw(`analyze ${copied.join(', ')}`));
   log?.(`${((Date.now() - started) / 1000).toFixed(1)} s  vacuum analyze`);
 }
 
@@ -178,7 +188,16 @@ async function actorWithRole(tx: Tx, role: string, fallback: string): Promise<Ac
 /** Generates the scale clinic inside the caller's transaction (see the module comment). */
 export async function generateScale(
   tx: Tx,
-  options: { claims: number; today: string; log?: (message: string) => void },
+  options: {
+    claims: number;
+    today: string;
+    log?: (message: string) => void;
+    /**
+     * The caller truncated claims and payments earlier in this transaction (the CLI): they are loaded
+     * with COPY FREEZE, rows frozen and pages marked all-visible as written, so no VACUUM pass follows.
+     */
+    truncatedInThisTransaction?: boolean;
+  },
 ): Promise<Omit<ScaleSummary, 'seconds'>> {
   stepLog = options.log ?? (() => {});
   const n = Math.floor(options.claims);
@@ -188,6 +207,7 @@ export async function generateScale(
   const patientCount = Math.max(1, Math.round(n / 10));
   const providerCount = Math.round(n / 10_000);
   const client = clientOf(tx);
+  const freeze = options.truncatedInThisTransaction === true;
 
   // A bulk load: losing it in a crash just means running it again.
   await run(tx, 'set local synchronous_commit = off');
@@ -255,7 +275,7 @@ export async function generateScale(
   });
   const claims = await withoutIndexes(tx, 'claims', [], async () => {
     began = Date.now();
-    const count = await copyRows(client, 'claims', CLAIM_COLUMNS, generated.claimLines());
+    const count = await copyRows(client, 'claims', CLAIM_COLUMNS, generated.claimLines(), { freeze });
     stepLog(`${((Date.now() - began) / 1000).toFixed(1)} s  copy claims`);
     return count;
   });
@@ -263,7 +283,7 @@ export async function generateScale(
   await run(tx, `select setval(pg_get_serial_sequence('claims', 'id'), (select max(id) from claims))`);
   const payments = await withoutIndexes(tx, 'payments', [], async () => {
     began = Date.now();
-    const count = await copyRows(client, 'payments', PAYMENT_COLUMNS, generated.paymentLines());
+    const count = await copyRows(client, 'payments', PAYMENT_COLUMNS, generated.paymentLines(), { freeze });
     stepLog(`${((Date.now() - began) / 1000).toFixed(1)} s  copy payments`);
     return count;
   });

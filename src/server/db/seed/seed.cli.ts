@@ -55,10 +55,10 @@ async function main() {
       const { demo, scale } = await database.db.transaction(async (tx) => {
         await clearClinicData(tx);
         const demo = await seedDemoClinic(tx, { today });
-        const scale = await generateScale(tx, { claims, today, log });
+        const scale = await generateScale(tx, { claims, today, log, truncatedInThisTransaction: true });
         return { demo, scale };
       });
-      await analyzeScale(database.db, log);
+      await analyzeScale(database.db, log, true);
       console.log('demo clinic:', demo);
       console.log('generated:', scale);
       // One line the benchmark (bench/run.ts) reads: the whole seed, without starting the server.
