@@ -237,7 +237,8 @@ async function main() {
       const embedded = await startEmbeddedPostgres(opts.dataDir, { info: console.log, error: console.error });
       cleanups.push(() => embedded.stop());
       databaseUrl = embedded.url;
-      databaseDescription = `embedded, data in ${path.relative(root, opts.dataDir) || opts.dataDir}`;
+      const relative = path.relative(root, opts.dataDir);
+      databaseDescription = `embedded, data in ${relative.startsWith('..') ? opts.dataDir : relative}`;
     }
     const figures: BenchFigure[] = [];
     if (opts.reseed || (await generatedClaims(databaseUrl)) !== opts.claims) {
@@ -272,7 +273,8 @@ async function main() {
 
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
-    const version = (await client.query<{ v: string }>('show server_version')).rows[0]?.v ?? 'unknown';
+    const version =
+      (await client.query<{ v: string }>("select current_setting('server_version') as v")).rows[0]?.v ?? 'unknown';
     await client.end();
     const markdown = [
       '# Benchmark results',
