@@ -38,6 +38,7 @@ export default tseslint.config(
       'dist/**',
       'node_modules/**',
       'data/**',
+      'data-bench/**',
       '.e2e-data*/**',
       'drizzle/**',
       'coverage/**',

@@ -20,6 +20,8 @@ export interface BenchContext {
   databaseUrl: string;
   /** How many claims the database was seeded with (1,000,000 by default; 50,000 in CI). */
   claims: number;
+  /** CI's small run (`npm test`): parts shorten their durations and sample counts so the harness is exercised, not measured. */
+  quick?: boolean;
   /** Signs in through the real API (password + MFA step in demo mode) and returns headers for later calls. */
   signIn(role: 'admin' | 'billing_admin' | 'doctor' | 'nurse_manager'): Promise<{ cookie: string; csrfToken: string }>;
 }

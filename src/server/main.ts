@@ -28,7 +28,7 @@ async function main() {
     log: { info: (m) => log.info(m), error: (m) => log.error(m) },
   });
   log.info(`database: ${database.description}`);
-  await migrateDatabase(database.db);
+  await migrateDatabase(database.pool);
   if (await isDatabaseEmpty(database.db)) {
     const summary = await seedDemoClinic(database.db, { today: format(new Date(), 'yyyy-MM-dd') });
     log.info({ summary }, 'seeded the demo clinic');

@@ -22,7 +22,7 @@ export default async function setup(project: TestProject) {
     : await startEmbeddedPostgres(dir, log);
   const pool = poolFor(server.url, 2);
   const db = drizzle(pool);
-  await migrateDatabase(db);
+  await migrateDatabase(pool);
   await seedDemoClinic(db, { today: TEST_TODAY });
   // A template database must have no open connections when it is cloned.
   await pool.end();

@@ -76,6 +76,10 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger) {
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
+    // A single local server with no replicas: minimal WAL lets bulk loads into tables truncated in the same
+    // transaction (the seeds) and fresh index builds skip the WAL; a larger WAL budget avoids checkpoints
+    // in the middle of a load.
+    postgresFlags: ['-c', 'wal_level=minimal', '-c', 'max_wal_senders=0', '-c', 'max_wal_size=4GB'],
     onLog: () => {},
     onError: (e: unknown) => log.error(`postgres: ${e instanceof Error ? e.message : String(e)}`),
   });
@@ -96,8 +100,22 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger) {
   };
 }
 
-export async function migrateDatabase(db: Db): Promise<void> {
-  await migrate(db, { migrationsFolder: path.join(projectRoot(), 'drizzle') });
+/** Any fixed number: the advisory lock that lets one of several app servers starting at once migrate. */
+const MIGRATION_LOCK = 7_346_002;
+
+/**
+ * Applies pending migrations. Several app servers may start at once on one database (docs/deploy.md): the
+ * first takes the lock and migrates, the others wait for it and then find nothing left to apply.
+ */
+export async function migrateDatabase(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await migrate(drizzle(client), { migrationsFolder: path.join(projectRoot(), 'drizzle') });
+  } finally {
+    await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
+    client.release();
+  }
 }
 
 /** DATABASE_URL selects an existing server; otherwise the embedded one under DATA_DIR (default ./data). */

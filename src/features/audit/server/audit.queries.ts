@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { and, asc, desc, eq, gt, gte, ilike, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import { can } from '@/shared/access';
 import type { RequestContext } from '@/server/context';
@@ -56,7 +56,8 @@ export function entryHash(prevHash: string, c: HashedContent): string {
     c.detail,
     c.patientId,
   ]);
-  return createHash('sha256').update(canonical).digest('hex');
+  // One-shot hashing: several times cheaper than createHash() per entry when a bulk load chains 300k of them.
+  return hash('sha256', canonical);
 }
 
 /**
@@ -111,6 +112,16 @@ export async function recordMany(tx: Tx, inputs: readonly AuditInput[]): Promise
     return row;
   });
   for (let i = 0; i < rows.length; i += 1000) await tx.insert(auditLog).values(rows.slice(i, i + 1000));
+}
+
+/**
+ * Takes the chain's lock for the rest of the caller's transaction and returns the newest entry's hash:
+ * what a bulk loader (the scale seed's COPY) chains on from, exactly as recordMany does.
+ */
+export async function lockChainTail(tx: Tx): Promise<string> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${AUDIT_CHAIN_LOCK})`);
+  const [last] = await tx.select({ hash: auditLog.hash }).from(auditLog).orderBy(desc(auditLog.id)).limit(1);
+  return last?.hash ?? GENESIS_HASH;
 }
 
 export async function recordNow(db: Db, input: AuditInput): Promise<void> {

@@ -156,9 +156,15 @@ export async function resolveSession(
     await db.delete(sessions).where(eq(sessions.idHash, idHash));
     return null;
   }
-  // Renewing at most every 30 s keeps the idle timer honest without a write per request.
-  if (now.getTime() - row.session.lastSeenAt.getTime() > 30_000) {
-    await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.idHash, idHash));
+  // Renewing at most every 30 s keeps the idle timer honest without a write per request. The age test is
+  // repeated in the UPDATE: when many parallel requests on one session (or several app servers) all see an
+  // old timestamp, the first renews it and the others, re-checking the row after its commit, write nothing.
+  const renewBefore = new Date(now.getTime() - 30_000);
+  if (row.session.lastSeenAt < renewBefore) {
+    await db
+      .update(sessions)
+      .set({ lastSeenAt: now })
+      .where(and(eq(sessions.idHash, idHash), lt(sessions.lastSeenAt, renewBefore)));
   }
   return {
     user: toAuthUser(row.user),

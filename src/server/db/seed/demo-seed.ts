@@ -312,7 +312,7 @@ export async function seedClinicData(
 }
 
 /** Fills an empty database with the demo clinic: the same `today` and seed always give the same rows. */
-export async function seedDemoClinic(db: Db, options: { today: string; seed?: number }): Promise<SeedSummary> {
+export async function seedDemoClinic(db: Db | Tx, options: { today: string; seed?: number }): Promise<SeedSummary> {
   const r = new Random(options.seed ?? DEFAULT_SEED);
   const today = options.today;
   const passwordHashes = await Promise.all(DEMO_ACCOUNTS.map((a) => hashPassword(a.password)));

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_TODAY } from '@/testing/test-clock';
 import { createTestDatabase, type TestDatabase } from '@/testing/test-db';
+import { verifyChain } from '@/features/audit/server/audit.queries';
 import { seedScale } from './scale-seed';
 
 const CLAIMS = 5000;
@@ -43,9 +44,22 @@ describe('seedScale', () => {
       claims: CLAIMS,
       patients: CLAIMS / 10,
       encounters: CLAIMS / 10,
-      authorizations: 100,
+      authorizations: CLAIMS / 20,
     });
-    expect(summary.appointments).toBeGreaterThan(0);
+    // About 3 appointments per 10 claims, as far as the providers' slots allow.
+    expect(summary.appointments).toBeGreaterThan(CLAIMS * 0.2);
+    expect(summary.appointments).toBeLessThan(CLAIMS * 0.33);
+    // The writes' audit entries are on the trail, chained on from the demo clinic's, and the chain verifies.
+    const audit = await one<{ imports: number; payments: number; patientPayments: number }>(
+      first,
+      `select (select count(*)::int from audit_log where action = 'claims.import') as imports,
+        (select count(*)::int from audit_log where action = 'payment.guest' and detail like '%receipt GP-S%') as payments,
+        (select count(*)::int from payments where reference like 'GP-S%') as "patientPayments"`,
+    );
+    expect(audit.imports).toBeGreaterThan(0);
+    expect(audit.payments).toBe(audit.patientPayments);
+    expect(summary.auditEntries).toBe(audit.imports + audit.payments);
+    expect(await verifyChain(first.db)).toMatchObject({ ok: true, firstBreak: null });
 
     const after = await one<{ claims: number; patients: number }>(
       first,

@@ -1,0 +1,86 @@
+/**
+ * Issue 6 point 4: throughput under load. autocannon with 100 connections against a bare Fastify
+ * hello-world (its own process, bench/hello-server.mjs), then the claims list and the dashboard summary
+ * with a signed-in admin's session, all in this run on this machine. Goal per endpoint: ≥ 30% of the
+ * hello-world's requests per second, p99 ≤ 100 ms, no errors, no non-2xx answers.
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import type { BenchContext, BenchFigure, BenchPart } from './bench.types';
+
+const CONNECTIONS = 100;
+
+interface Load {
+  requestsPerSecond: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+async function load(url: string, seconds: number, headers: Record<string, string> = {}): Promise<Load> {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, headers });
+  return {
+    requestsPerSecond: result.requests.average,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+}
+
+/** Starts bench/hello-server.mjs on a free port; resolves with its URL and a stop function. */
+async function startHelloServer(): Promise<{ url: string; stop: () => void }> {
+  const script = path.join(path.dirname(fileURLToPath(import.meta.url)), 'hello-server.mjs');
+  const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening (\S+)/.exec(output);
+      if (match?.[1]) resolve(match[1]);
+    });
+    child.on('exit', (code) => reject(new Error(`hello-world server exited (${code})`)));
+  });
+  return { url: `${url}/`, stop: () => child.kill('SIGTERM') };
+}
+
+const describe = (l: Load) =>
+  `${Math.round(l.requestsPerSecond).toLocaleString('en-US')} req/s, p99 ${l.p99} ms, ${l.errors} errors, ${l.non2xx} non-2xx`;
+
+export const throughputBench: BenchPart = async (ctx: BenchContext): Promise<BenchFigure[]> => {
+  const seconds = ctx.quick ? 3 : 20;
+  const hello = await startHelloServer();
+  let reference: Load;
+  try {
+    reference = await load(hello.url, seconds);
+  } finally {
+    hello.stop();
+  }
+  const { cookie } = await ctx.signIn('admin');
+  const figures: BenchFigure[] = [
+    {
+      figure: `Hello-world Fastify (reference, ${CONNECTIONS} connections, ${seconds} s)`,
+      goal: 'reference; no errors',
+      measured: describe(reference),
+      pass: reference.errors === 0 && reference.non2xx === 0 && reference.requestsPerSecond > 0,
+    },
+  ];
+  const endpoints = [
+    ['Claims list throughput', '/api/claims?limit=50'],
+    ['Dashboard summary throughput', '/api/dashboard/summary'],
+  ] as const;
+  for (const [name, url] of endpoints) {
+    const measured = await load(`${ctx.baseUrl}${url}`, seconds, { cookie });
+    const share = measured.requestsPerSecond / reference.requestsPerSecond;
+    figures.push({
+      figure: `${name} (GET ${url})`,
+      goal: '≥ 30% of hello-world req/s, p99 ≤ 100 ms, 0 errors, 0 non-2xx',
+      measured: `${describe(measured)} (${(share * 100).toFixed(0)}% of hello-world)`,
+      pass: share >= 0.3 && measured.p99 <= 100 && measured.errors === 0 && measured.non2xx === 0,
+    });
+  }
+  return figures;
+};
+
+export default throughputBench;

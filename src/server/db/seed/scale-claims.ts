@@ -1,0 +1,412 @@
+/**
+ * The scale seed's claims, their payments and their audit entries, generated in JavaScript and streamed
+ * with COPY (scale-seed.ts). A claim costs a few hundred nanoseconds here; the same rules as SQL
+ * expressions cost about 30 µs a row, which made a million claims take half a minute on their own.
+ *
+ * Every random choice is a hash of the claim's number and a salt, so the same count and day always give
+ * the same rows. The rules are the demo seed's (demo-seed.ts): dates, money, statuses, reason codes and
+ * first-pass flags agree with one another, and the payments are what the claims say was paid.
+ */
+import { entryHash, type AuditInput } from '@/features/audit/server/audit.queries';
+import { DENIALS, PAYER_MIX, PROCEDURES } from './demo-data';
+import { copyText } from './copy-rows';
+
+/** Claims' service dates reach this many days back, like the demo seed's. */
+export const HISTORY_DAYS = 548;
+const DAY_MS = 86_400_000;
+
+/** murmur3's 32-bit finaliser: a cheap, well-mixed hash of an integer. */
+function mix(x: number): number {
+  x ^= x >>> 16;
+  x = Math.imul(x, 0x85ebca6b);
+  x ^= x >>> 13;
+  x = Math.imul(x, 0xc2b2ae35);
+  x ^= x >>> 16;
+  return x >>> 0;
+}
+
+/** A uniform number in [0, 1) from a row key and a salt: the same key and salt always give the same number. */
+export function uniformOf(seed: number): (key: number, salt: number) => number {
+  const salts = Array.from({ length: 64 }, (_, salt) => mix(seed + salt * 0x9e3779b9));
+  return (key, salt) => mix(Math.imul(key, 0x9e3779b1) ^ (salts[salt] ?? 0)) / 4_294_967_296;
+}
+
+/** 0-based positions repeated by weight: a uniform draw from the list picks a position by weight. */
+function byWeight(weights: readonly number[]): number[] {
+  return weights.flatMap((w, i) => Array.from({ length: w }, () => i));
+}
+
+function pickIndex(table: readonly number[], u: number): number {
+  return table[Math.floor(u * table.length)] ?? 0;
+}
+
+export interface Actor {
+  email: string;
+  id: number | null;
+  role: string | null;
+}
+
+export interface ClaimsPlan {
+  n: number;
+  seed: number;
+  /** YYYY-MM-DD */
+  today: string;
+  firstClaimId: number;
+  firstPatientId: number;
+  patientCount: number;
+  providerIds: readonly number[];
+  /** Who imports the claim files (a billing administrator). */
+  importer: Actor;
+  /** Who pays patient balances online (the guest payment flow). */
+  payer: Actor;
+}
+
+export const CLAIM_COLUMNS = [
+  'id',
+  'patient_id',
+  'provider_id',
+  'account_number',
+  'procedure_code',
+  'payer',
+  'service_date',
+  'submitted_on',
+  'adjudicated_on',
+  'resolved_on',
+  'billed_cents',
+  'paid_cents',
+  'contractual_adjustment_cents',
+  'patient_responsibility_cents',
+  'status',
+  'reason_code',
+  'remark_code',
+  'denial_description',
+  'clean_submission',
+  'denied_on_first_adjudication',
+] as const;
+
+export const PAYMENT_COLUMNS = [
+  'patient_id',
+  'claim_id',
+  'amount_cents',
+  'source',
+  'received_on',
+  'reference',
+] as const;
+
+export interface GeneratedClaims {
+  /** COPY lines for `claims` (CLAIM_COLUMNS), in id order. Iterate once, before the other two. */
+  claimLines(): Generator<string>;
+  /** COPY lines for `payments` (PAYMENT_COLUMNS): payer remittances, then patient payments. */
+  paymentLines(): Generator<string>;
+  /** The audit entries these writes would have made, oldest first (not yet chained). */
+  auditEntries(): Generator<AuditInput>;
+}
+
+const formatCents = (cents: number) => (cents / 100).toFixed(2);
+
+/**
+ * Lines are produced while COPY consumes them, and what the payments and audit entries need is kept in
+ * typed arrays: holding a million finished lines at once made the garbage collector the bottleneck.
+ */
+export function generateClaims(plan: ClaimsPlan): GeneratedClaims {
+  const { n } = plan;
+  const u = uniformOf(plan.seed);
+  const T = Math.round(Date.parse(`${plan.today}T00:00:00Z`) / DAY_MS);
+  // Every date a claim can carry, formatted once.
+  const firstDay = T - HISTORY_DAYS - 10;
+  const dayText: string[] = [];
+  const yearText: string[] = [];
+  for (let d = firstDay; d <= T + 200; d += 1) {
+    const iso = new Date(d * DAY_MS).toISOString();
+    dayText.push(iso.slice(0, 10));
+    yearText.push(iso.slice(0, 4));
+  }
+  const day = (d: number) => dayText[d - firstDay] ?? '';
+  const isoDow = (d: number) => (((((d % 7) + 7) % 7) + 3) % 7) + 1;
+  const accountOf = (g: number, service: number) =>
+    `ACC-${yearText[service - firstDay] ?? ''}-S${String(g).padStart(8, '0')}`;
+
+  // Claims arrive in date order in a real clinic: service dates are drawn first and the claims numbered
+  // by (service date, draw), so ids (and the table's pages) follow the service date.
+  const serviceOf = new Int32Array(n + 1);
+  const perDay = new Int32Array(HISTORY_DAYS + 2);
+  for (let g = 1; g <= n; g += 1) {
+    const d0 = T - (1 + Math.floor(u(g, 1) * HISTORY_DAYS));
+    const dow = isoDow(d0);
+    const service = d0 - (dow === 7 ? 2 : dow === 6 ? 1 : 0);
+    serviceOf[g] = service;
+    perDay[T - service] = (perDay[T - service] ?? 0) + 1;
+  }
+  // Counting sort, oldest day first.
+  const start = new Int32Array(HISTORY_DAYS + 3);
+  for (let back = HISTORY_DAYS + 1, at = 0; back >= 0; back -= 1) {
+    start[back] = at;
+    at += perDay[back] ?? 0;
+  }
+  const order = new Int32Array(n);
+  for (let g = 1; g <= n; g += 1) {
+    const back = T - (serviceOf[g] ?? 0);
+    order[start[back] ?? 0] = g;
+    start[back] = (start[back] ?? 0) + 1;
+  }
+
+  const payerIndex = byWeight(PAYER_MIX.map((p) => p.weight));
+  const procedureIndex = byWeight(PROCEDURES.map((p) => p.weight));
+  const denialIndex = byWeight(DENIALS.map((d) => d.weight));
+  const lags = byWeight([10, 35, 25, 14, 8, 5, 3]);
+  const shareCodes = ['PR-1', 'PR-1', 'PR-1', 'PR-2', 'PR-2', 'PR-2', 'PR-2', 'PR-3', 'PR-3', 'PR-3', 'PR-3', 'PR-3'];
+  const denials = DENIALS.map((d) => ({
+    code: d.code,
+    remark: d.remark === null ? '\\N' : copyText(d.remark),
+    description: copyText(d.description),
+  }));
+
+  // Filled while the claims stream: what the payments and the audit entries need, by claim position.
+  const patientOf = new Int32Array(n);
+  const payerCents = new Int32Array(n);
+  const payerDay = new Int32Array(n);
+  const patientCents = new Int32Array(n);
+  const patientDay = new Int32Array(n);
+  /** One import per provider and service day: the day's claims arrive as one CSV file. */
+  const imports: { day: number; provider: number; count: number }[] = [];
+  let generated = false;
+
+  function* claimLines(): Generator<string> {
+    let batchDay = -1;
+    const batchByProvider = new Map<number, number>();
+    const flushBatches = () => {
+      for (const [provider, count] of [...batchByProvider].sort((a, b) => a[0] - b[0])) {
+        imports.push({ day: batchDay, provider, count });
+      }
+      batchByProvider.clear();
+    };
+    for (let i = 0; i < n; i += 1) {
+      const g = order[i] ?? 0;
+      const id = plan.firstClaimId + i;
+      const service = serviceOf[g] ?? 0;
+      const patientId = plan.firstPatientId + Math.floor(u(g, 20) * plan.patientCount);
+      const providerId = plan.providerIds[Math.floor(u(g, 21) * plan.providerIds.length)] ?? 0;
+      const payerRule = PAYER_MIX[pickIndex(payerIndex, u(g, 2))] ?? PAYER_MIX[0];
+      const procedure = PROCEDURES[pickIndex(procedureIndex, u(g, 3))] ?? PROCEDURES[0];
+      if (!payerRule || !procedure) throw new Error('empty reference data');
+      const submitted = service + pickIndex(lags, u(g, 4));
+      const clean = u(g, 5) >= 0.055;
+      const billed = procedure.cents;
+      const adjudicated = submitted + 10 + Math.floor(u(g, 6) * 31) + (clean ? 0 : 14);
+      const path =
+        submitted > T
+          ? 'draft'
+          : payerRule.payer === 'Self-Pay'
+            ? 'selfpay'
+            : adjudicated > T
+              ? 'waiting'
+              : u(g, 7) < payerRule.denialRate
+                ? 'denied'
+                : 'paid';
+      const denial = denials[pickIndex(denialIndex, u(g, 8))] ?? denials[0];
+      if (!denial) throw new Error('empty reference data');
+      const u9 = u(g, 9);
+      const outcome = u9 < 0.55 ? 'Denied' : u9 < 0.77 ? 'Appealed' : u9 < 0.9 ? 'Overturned' : 'Written Off';
+      const overturnPaidOn = adjudicated + 20 + Math.floor(u(g, 10) * 26);
+      const u11 = u(g, 11);
+      const overturnAllowed = Math.round(billed * (0.6 + u11 * 0.2));
+      const writtenOffOn = Math.min(adjudicated + 30 + Math.floor(u(g, 12) * 61), T);
+      const allowed = Math.round(billed * (0.55 + u11 * 0.25));
+      const partial = u(g, 13) < 0.08;
+      const u14 = u(g, 14);
+      const u15 = u(g, 15);
+      const sharePaidOn = adjudicated + 5 + Math.floor(u14 * 41);
+      const sharePaidFully = u15 < 0.82 && u(g, 16) < 0.8;
+      const discount = Math.round(billed * 0.3);
+      const share = u(g, 17) < 0.55 ? Math.round(allowed * (0.1 + u(g, 18) * 0.2)) : 0;
+      const selfPaidOn = submitted + 5 + Math.floor(u14 * 36);
+      const selfPays = selfPaidOn <= T && u15 < 0.75;
+      const overturnedPaid = outcome === 'Overturned' && overturnPaidOn <= T;
+
+      let adjudicatedOn = 0;
+      let resolvedOn = 0;
+      let paid = 0;
+      let contractual = 0;
+      let patientShare = 0;
+      let status: string;
+      let reason = '\\N';
+      let remark = '\\N';
+      let description = '\\N';
+      switch (path) {
+        case 'draft':
+          status = 'Draft';
+          break;
+        case 'selfpay':
+          adjudicatedOn = submitted;
+          resolvedOn = selfPays ? selfPaidOn : 0;
+          contractual = discount;
+          patientShare = billed - discount;
+          status = selfPays ? 'Paid' : 'Pending';
+          reason = 'PR-2';
+          break;
+        case 'waiting':
+          status = T - submitted < 7 ? 'Submitted' : 'Pending';
+          break;
+        case 'denied':
+          adjudicatedOn = adjudicated;
+          resolvedOn = overturnedPaid ? overturnPaidOn : outcome === 'Written Off' ? writtenOffOn : 0;
+          paid = overturnedPaid ? overturnAllowed : 0;
+          contractual = overturnedPaid ? billed - overturnAllowed : 0;
+          status = outcome === 'Overturned' ? (overturnedPaid ? 'Paid' : 'Denied') : outcome;
+          reason = denial.code;
+          remark = denial.remark;
+          description = denial.description;
+          break;
+        default:
+          adjudicatedOn = adjudicated;
+          resolvedOn =
+            share > 0 ? (sharePaidOn <= T && sharePaidFully && !partial ? sharePaidOn : 0) : partial ? 0 : adjudicated;
+          paid = partial ? Math.round((allowed - share) * 0.6) : allowed - share;
+          contractual = billed - allowed;
+          patientShare = share;
+          status = partial ? 'Partially Paid' : 'Paid';
+          reason = share > 0 ? (shareCodes[Math.floor(u(g, 22) * shareCodes.length)] ?? 'PR-2') : 'CO-45';
+      }
+      patientOf[i] = patientId;
+      if (paid > 0) {
+        payerCents[i] = paid;
+        payerDay[i] = path === 'denied' ? resolvedOn : adjudicatedOn;
+      }
+      if (patientShare > 0 && resolvedOn !== 0 && status === 'Paid') {
+        patientCents[i] = patientShare;
+        patientDay[i] = resolvedOn;
+      }
+      if (service !== batchDay) {
+        flushBatches();
+        batchDay = service;
+      }
+      batchByProvider.set(providerId, (batchByProvider.get(providerId) ?? 0) + 1);
+
+      yield (
+        `${id}\t${patientId}\t${providerId}\t${accountOf(g, service)}\t${procedure.code}\t${payerRule.payer}\t` +
+        `${day(service)}\t${path === 'draft' ? '\\N' : day(submitted)}\t${adjudicatedOn ? day(adjudicatedOn) : '\\N'}\t` +
+        `${resolvedOn ? day(resolvedOn) : '\\N'}\t${billed}\t${paid}\t${contractual}\t${patientShare}\t${status}\t` +
+        `${reason}\t${remark}\t${description}\t${path === 'draft' || clean ? 't' : 'f'}\t${path === 'denied' ? 't' : 'f'}\n`
+      );
+    }
+    flushBatches();
+    generated = true;
+  }
+
+  function* paymentLines(): Generator<string> {
+    if (!generated) throw new Error('stream the claims first');
+    for (let i = 0; i < n; i += 1) {
+      const cents = payerCents[i] ?? 0;
+      if (cents > 0) {
+        const id = plan.firstClaimId + i;
+        yield `${patientOf[i]}\t${id}\t${cents}\tpayer\t${day(payerDay[i] ?? 0)}\tERA-S${id}\n`;
+      }
+    }
+    for (let i = 0; i < n; i += 1) {
+      const cents = patientCents[i] ?? 0;
+      if (cents > 0) {
+        const id = plan.firstClaimId + i;
+        yield `${patientOf[i]}\t${id}\t${cents}\tpatient\t${day(patientDay[i] ?? 0)}\tGP-S${id}\n`;
+      }
+    }
+  }
+
+  /** One import per provider and day, one guest payment per patient payment; built one at a time, in time order. */
+  function* auditEntries(): Generator<AuditInput> {
+    if (!generated) throw new Error('stream the claims first');
+    const payments: number[] = [];
+    for (let i = 0; i < n; i += 1) if ((patientCents[i] ?? 0) > 0) payments.push(i);
+    // Entry k < imports.length is an import, otherwise payment k - imports.length. Imports at 18:00 UTC
+    // on the service day, a minute apart per provider; payments during the day they were made.
+    const count = imports.length + payments.length;
+    const at = new Float64Array(count);
+    imports.forEach((b, k) => {
+      at[k] = b.day * DAY_MS + 18 * 3_600_000 + (b.provider % 600) * 60_000;
+    });
+    payments.forEach((i, k) => {
+      at[imports.length + k] =
+        (patientDay[i] ?? 0) * DAY_MS + 8 * 3_600_000 + Math.floor(u(order[i] ?? 0, 23) * 12 * 3_600_000);
+    });
+    // Oldest first, as the chain requires (ties keep their order).
+    const sorted = Uint32Array.from({ length: count }, (_, k) => k).sort(
+      (x, y) => (at[x] ?? 0) - (at[y] ?? 0) || x - y,
+    );
+    for (const k of sorted) {
+      const when = new Date(at[k] ?? 0);
+      const batch = imports[k];
+      if (batch) {
+        yield {
+          actor: plan.importer.email,
+          actorUserId: plan.importer.id,
+          actorRole: plan.importer.role,
+          action: 'claims.import',
+          resource: 'claims',
+          detail: `imported ${batch.count} claims from a CSV file`,
+          at: when,
+        };
+        continue;
+      }
+      const i = payments[k - imports.length] ?? 0;
+      const id = plan.firstClaimId + i;
+      const g = order[i] ?? 0;
+      yield {
+        actor: plan.payer.email,
+        actorUserId: plan.payer.id,
+        actorRole: plan.payer.role,
+        action: 'payment.guest',
+        resource: `claim/${id}`,
+        detail: `guest payment of $${formatCents(patientCents[i] ?? 0)} on account ${accountOf(g, serviceOf[g] ?? 0)}, receipt GP-S${id}`,
+        patientId: patientOf[i] ?? null,
+        at: when,
+      };
+    }
+  }
+
+  return { claimLines, paymentLines, auditEntries };
+}
+
+export const AUDIT_COLUMNS = [
+  'occurred_at',
+  'actor',
+  'actor_user_id',
+  'actor_role',
+  'action',
+  'resource',
+  'detail',
+  'patient_id',
+  'prev_hash',
+  'hash',
+] as const;
+
+/** COPY lines for `audit_log` (AUDIT_COLUMNS), chained on from `lastHash` exactly as recordMany chains. */
+export function* chainedAuditLines(entries: Iterable<AuditInput>, lastHash: string): Generator<string> {
+  let prevHash = lastHash;
+  for (const e of entries) {
+    const content = {
+      occurredAtMs: e.at.getTime(),
+      actor: e.actor,
+      actorUserId: e.actorUserId ?? null,
+      actorRole: e.actorRole ?? null,
+      action: e.action,
+      resource: e.resource,
+      detail: e.detail ?? null,
+      patientId: e.patientId ?? null,
+    };
+    const hash = entryHash(prevHash, content);
+    yield (
+      [
+        e.at.toISOString(),
+        copyText(content.actor),
+        copyText(content.actorUserId),
+        copyText(content.actorRole),
+        copyText(content.action),
+        copyText(content.resource),
+        copyText(content.detail),
+        copyText(content.patientId),
+        prevHash,
+        hash,
+      ].join('\t') + '\n'
+    );
+    prevHash = hash;
+  }
+}
