@@ -16,7 +16,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { freePort, startEmbeddedPostgres } from '../src/server/db/client';
-import { DEMO_ACCOUNTS } from '../src/features/auth/auth.schema';
+import { DEMO_ACCOUNTS } from '../src/features/auth/auth.demo-accounts';
 import type { BenchContext, BenchFigure, BenchPart } from './bench.types';
 import { throughputBench } from './throughput.bench';
 
