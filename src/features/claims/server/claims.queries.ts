@@ -655,30 +655,7 @@ export async function claimsOverviewRaw(db: Db, ctx: RequestContext, filter: Cla
       .where(and(where, gte(claims.serviceDate, first), lte(claims.serviceDate, today(ctx.now))))
       .groupBy(weekStart),
   ]);
-  const descriptions = await denialDescriptionsOf(
-    db,
-    reasons.map((r) => r.reason),
-  );
-  const byWeek = new Map(trend.map((w) => [w.weekStart, w]));
-  return {
-    summary: {
-      claims: totals?.claims ?? 0,
-      totalBilledCents: Number(totals?.billedCents ?? 0),
-      deniedClaims: deniedTotals?.claims ?? 0,
-      totalDeniedCents: Number(deniedTotals?.billedCents ?? 0),
-    },
-    denialsByPayer: byPayer,
-    topDenialReasons: reasons.map((r) => ({
-      reason: r.reason,
-      description: descriptions.get(r.reason) ?? DENIAL_DESCRIPTIONS[r.reason] ?? '',
-      count: r.count,
-    })),
-    // Weeks with no claims are still weeks of the trend: they are there with zeros.
-    weeklyTrend: weeks.map((week) => {
-      const found = byWeek.get(week);
-      return { weekStart: week, claims: found?.claims ?? 0, paid: found?.paid ?? 0, denied: found?.denied ?? 0 };
-    }),
-  };
+  return assembleOverview(db, { weeks, totals, deniedTotals, byPayer, reasons, trend });
 }
 
 /**
@@ -739,9 +716,25 @@ export async function claimsOverview(db: Db, ctx: RequestContext, filter: ClaimF
       )
       .groupBy(weekStart),
   ]);
+  return assembleOverview(db, { weeks, totals, deniedTotals, byPayer, reasons, trend });
+}
+
+/** The stored description of each reason code: one denied claim's text per code, found by index. */
+interface OverviewParts {
+  weeks: string[];
+  totals: { claims: number; billedCents: number | string | null } | undefined;
+  deniedTotals: { claims: number; billedCents: number | string | null } | undefined;
+  byPayer: ClaimOverview['denialsByPayer'];
+  reasons: { reason: string; count: number }[];
+  trend: { weekStart: string; claims: number; paid: number; denied: number }[];
+}
+
+/** The overview's answer from its parts, whether they came from the raw rows or the rollups. */
+async function assembleOverview(db: Db, parts: OverviewParts): Promise<ClaimOverview> {
+  const { weeks, totals, deniedTotals, byPayer, reasons, trend } = parts;
   const descriptions = await denialDescriptionsOf(
     db,
-    reasons.map((row) => row.reason),
+    reasons.map((r) => r.reason),
   );
   const byWeek = new Map(trend.map((w) => [w.weekStart, w]));
   return {
@@ -752,11 +745,12 @@ export async function claimsOverview(db: Db, ctx: RequestContext, filter: ClaimF
       totalDeniedCents: Number(deniedTotals?.billedCents ?? 0),
     },
     denialsByPayer: byPayer,
-    topDenialReasons: reasons.map((row) => ({
-      reason: row.reason,
-      description: descriptions.get(row.reason) ?? DENIAL_DESCRIPTIONS[row.reason] ?? '',
-      count: row.count,
+    topDenialReasons: reasons.map((r) => ({
+      reason: r.reason,
+      description: descriptions.get(r.reason) ?? DENIAL_DESCRIPTIONS[r.reason] ?? '',
+      count: r.count,
     })),
+    // Weeks with no claims are still weeks of the trend: they are there with zeros.
     weeklyTrend: weeks.map((week) => {
       const found = byWeek.get(week);
       return { weekStart: week, claims: found?.claims ?? 0, paid: found?.paid ?? 0, denied: found?.denied ?? 0 };
@@ -764,7 +758,6 @@ export async function claimsOverview(db: Db, ctx: RequestContext, filter: ClaimF
   };
 }
 
-/** The stored description of each reason code: one denied claim's text per code, found by index. */
 async function denialDescriptionsOf(db: Db, reasons: string[]): Promise<Map<string, string>> {
   if (reasons.length === 0) return new Map();
   const rows = await db.execute<{ reason: string; description: string | null }>(sql`

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller, useForm, type UseFormReturn } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button } from '@/client/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/client/components/ui/card';
@@ -29,6 +29,46 @@ const DAY_NAMES: Record<Weekday, string> = {
   Sun: 'Sunday',
 };
 const FIELDS = ['appointmentMinutes', 'bufferMinutes', 'workdayStart', 'workdayEnd', 'workingDays'] as const;
+
+/** A choice of minutes (appointment length, buffer) bound to the practice form. */
+function MinutesField({
+  form,
+  id,
+  label,
+  name,
+  choices,
+}: {
+  form: UseFormReturn<PracticeHoursUpdate>;
+  id: string;
+  label: string;
+  name: 'appointmentMinutes' | 'bufferMinutes';
+  choices: readonly number[];
+}) {
+  return (
+    <FormField id={id} label={label} error={form.formState.errors[name]?.message}>
+      {(control) => (
+        <Controller
+          control={form.control}
+          name={name}
+          render={({ field }) => (
+            <Select value={String(field.value)} onValueChange={(v) => field.onChange(Number(v))}>
+              <SelectTrigger {...control}>
+                <SelectValue />
+              </SelectTrigger>
+              <SelectContent>
+                {choices.map((m) => (
+                  <SelectItem key={m} value={String(m)}>
+                    {m} minutes
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+          )}
+        />
+      )}
+    </FormField>
+  );
+}
 
 export function PracticeTab() {
   const { data, isLoading, isError } = usePracticeHours();
@@ -68,50 +108,20 @@ function PracticeForm({ saved }: { saved: PracticeHours }) {
       </CardHeader>
       <CardContent>
         <form noValidate onSubmit={(event) => void submit(event)} className="grid gap-5 sm:grid-cols-2">
-          <FormField id="appointment-duration" label="Appointment duration" error={errors.appointmentMinutes?.message}>
-            {(control) => (
-              <Controller
-                control={form.control}
-                name="appointmentMinutes"
-                render={({ field }) => (
-                  <Select value={String(field.value)} onValueChange={(v) => field.onChange(Number(v))}>
-                    <SelectTrigger {...control}>
-                      <SelectValue />
-                    </SelectTrigger>
-                    <SelectContent>
-                      {APPOINTMENT_DURATIONS.map((m) => (
-                        <SelectItem key={m} value={String(m)}>
-                          {m} minutes
-                        </SelectItem>
-                      ))}
-                    </SelectContent>
-                  </Select>
-                )}
-              />
-            )}
-          </FormField>
-          <FormField id="buffer-time" label="Buffer between appointments" error={errors.bufferMinutes?.message}>
-            {(control) => (
-              <Controller
-                control={form.control}
-                name="bufferMinutes"
-                render={({ field }) => (
-                  <Select value={String(field.value)} onValueChange={(v) => field.onChange(Number(v))}>
-                    <SelectTrigger {...control}>
-                      <SelectValue />
-                    </SelectTrigger>
-                    <SelectContent>
-                      {BUFFER_CHOICES.map((m) => (
-                        <SelectItem key={m} value={String(m)}>
-                          {m} minutes
-                        </SelectItem>
-                      ))}
-                    </SelectContent>
-                  </Select>
-                )}
-              />
-            )}
-          </FormField>
+          <MinutesField
+            form={form}
+            id="appointment-duration"
+            label="Appointment duration"
+            name="appointmentMinutes"
+            choices={APPOINTMENT_DURATIONS}
+          />
+          <MinutesField
+            form={form}
+            id="buffer-time"
+            label="Buffer between appointments"
+            name="bufferMinutes"
+            choices={BUFFER_CHOICES}
+          />
           <FormField id="workday-start" label="Opening time" error={errors.workdayStart?.message}>
             {(control) => <Input {...control} type="time" {...form.register('workdayStart')} />}
           </FormField>

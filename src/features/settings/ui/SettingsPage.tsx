@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { Role } from '@/shared/access';
+import { can, type Permission, type Role } from '@/shared/access';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/client/components/ui/tabs';
 import { PageHeader } from '@/client/components/layout/PageHeader';
 import { DisplayTab } from './DisplayTab';
@@ -18,12 +18,24 @@ const TAB_LABELS = {
 } as const;
 type Tab = keyof typeof TAB_LABELS;
 
-/** SPEC 2.16: patient and guest see Display and Notifications only; Users is disabled for non-admins. */
+/**
+ * SPEC 2.16 from the one policy: a tab shows when the role holds the permission behind it (patient and
+ * guest hold neither, so they see Display and Notifications only); Users shows to staff, enabled for admins.
+ */
+const TAB_PERMISSION: Partial<Record<Tab, Permission>> = {
+  practice: 'settings:practice',
+  users: 'settings:practice',
+  integrations: 'settings:practice',
+  security: 'account:password',
+};
+
 export function visibleTabs(role: Role): { tab: Tab; disabled: boolean }[] {
-  const limited = role === 'patient' || role === 'guest';
   return (Object.keys(TAB_LABELS) as Tab[])
-    .filter((tab) => !limited || tab === 'display' || tab === 'notifications')
-    .map((tab) => ({ tab, disabled: tab === 'users' && role !== 'admin' }));
+    .filter((tab) => {
+      const permission = TAB_PERMISSION[tab];
+      return permission === undefined || can(role, permission);
+    })
+    .map((tab) => ({ tab, disabled: tab === 'users' && !can(role, 'users:manage') }));
 }
 
 /**
