@@ -4,7 +4,6 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, 
 import { constants as zlib } from 'node:zlib';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -32,7 +31,9 @@ import { usersRoutes } from '@/features/users/server/users.routes';
 import { worklistRoutes } from '@/features/worklist/server/worklist.routes';
 import type { AppDeps } from './context';
 import { registerAccessControl } from './plugins/access';
+import { registerAnswerCache } from './plugins/answer-cache';
 import { registerErrorHandling, sendError } from './plugins/errors';
+import { registerSecurityHeaders } from './plugins/security-headers';
 
 export async function buildApp(deps: AppDeps, logger?: FastifyBaseLogger): Promise<FastifyInstance> {
   const app = Fastify({
@@ -45,6 +46,8 @@ export async function buildApp(deps: AppDeps, logger?: FastifyBaseLogger): Promi
   registerErrorHandling(app);
 
   await app.register(cookie);
+  // Before compression: its onSend hook keeps the JSON text as serialised.
+  registerAnswerCache(app, deps);
   // API answers (JSON lists) go compressed when the browser accepts it; the client's files are compressed
   // once at build time and leave already encoded. Brotli at quality 4: most of the gain for little CPU.
   await app.register(compress, {
@@ -53,7 +56,7 @@ export async function buildApp(deps: AppDeps, logger?: FastifyBaseLogger): Promi
     encodings: ['br', 'gzip'],
     brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
   });
-  await app.register(helmet, {
+  registerSecurityHeaders(app, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],

@@ -1,4 +1,5 @@
 import type { Role } from '@/shared/access';
+import type { ChangeFeed } from './db/change-feed';
 import type { Db } from './db/types';
 
 export interface AuthUser {
@@ -43,6 +44,11 @@ export interface AppDeps {
   /** Injected so tests can move time (lockouts, session expiry) without waiting. */
   clock: () => Date;
   config: AppConfig;
+  /**
+   * Committed changes heard from the database (db/change-feed.ts). With it the server caches sessions and
+   * the answers of routes marked `cacheable` (docs/caching.md); without it (most tests) nothing is cached.
+   */
+  changes?: ChangeFeed;
 }
 
 /** What a queries module receives: who asks, and when. Data scope is applied from it. */

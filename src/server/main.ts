@@ -3,6 +3,7 @@ import { format } from 'date-fns';
 import { pino } from 'pino';
 import { buildApp } from './app';
 import { DEFAULT_CONFIG, type AppConfig } from './context';
+import { listenForChanges } from './db/change-feed';
 import { migrateDatabase, openDatabase, projectRoot } from './db/client';
 import { isDatabaseEmpty, seedDemoClinic } from './db/seed/demo-seed';
 
@@ -35,7 +36,11 @@ async function main() {
   }
 
   const config = configFromEnv(process.env);
-  const app = await buildApp({ db: database.db, clock: () => new Date(), config }, log);
+  const changes = await listenForChanges(database.connectionString, {
+    info: (m) => log.info(m),
+    warn: (m) => log.warn(m),
+  });
+  const app = await buildApp({ db: database.db, clock: () => new Date(), config, changes }, log);
   await app.listen({ port, host: process.env.HOST ?? '0.0.0.0' });
   log.info(`Healthcare RCM is serving on http://localhost:${port} (demo mode ${config.demoMode ? 'on' : 'off'})`);
 
@@ -46,6 +51,7 @@ async function main() {
     log.info(`${signal}: finishing in-flight requests, then stopping`);
     try {
       await app.close();
+      await changes.close();
       await database.close();
       log.info('stopped cleanly');
       process.exit(0);

@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '@/server/app';
 import { DEFAULT_CONFIG } from '@/server/context';
+import { listenForChanges } from '@/server/db/change-feed';
 import { poolFor } from '@/server/db/client';
 import { createTestDatabase, type TestDatabase } from '@/testing/test-db';
 import { demoAccount } from '@/testing/test-app';
@@ -18,10 +19,13 @@ const servers: { app: FastifyInstance; url: string; close: () => Promise<void> }
 
 async function startServer(url: string, clock: () => Date) {
   const pool = poolFor(url, 5);
+  // Each server listens for the other's changes, as in production (its session and answer caches are on).
+  const changes = await listenForChanges(url, { info: () => {}, warn: () => {} });
   const app = await buildApp({
     db: drizzle(pool),
     clock,
     config: { ...DEFAULT_CONFIG, loginRateLimitPerMinute: 10_000 },
+    changes,
   });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
@@ -29,6 +33,7 @@ async function startServer(url: string, clock: () => Date) {
     url: address,
     close: async () => {
       await app.close();
+      await changes.close();
       await pool.end();
     },
   };
@@ -76,6 +81,16 @@ async function signIn(baseUrl: string) {
   return { cookie, csrfToken, email: account.email };
 }
 
+/** The status `url` answers once it answers `wanted`, or its last status after `ms` milliseconds. */
+async function statusWithin(ms: number, url: string, cookie: string, wanted: number): Promise<number> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const { status } = await fetch(url, { headers: { cookie } });
+    if (status === wanted || Date.now() > deadline) return status;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 describe('two app servers on one database', () => {
   it('listen on different ports', () => {
     expect(server(0)).not.toBe(server(1));
@@ -120,15 +135,45 @@ describe('two app servers on one database', () => {
     }
   });
 
-  it('signing out on one server ends the session on the other', async () => {
+  it('signing out on one server ends the session on the other, even where it was cached', async () => {
     const session = await signIn(server(0));
+    // The second server has read (and cached) the session before.
+    for (let i = 0; i < 2; i += 1) {
+      const before = await fetch(`${server(1)}/api/patients?limit=5`, { headers: { cookie: session.cookie } });
+      expect(before.status).toBe(200);
+    }
     const logout = await fetch(`${server(0)}/api/auth/logout`, {
       method: 'POST',
       headers: { cookie: session.cookie, 'x-csrf-token': session.csrfToken },
     });
     expect(logout.status).toBe(204);
-    const after = await fetch(`${server(1)}/api/patients?limit=5`, { headers: { cookie: session.cookie } });
-    expect(after.status).toBe(401);
+    // docs/caching.md: the other server hears of the sign-out when the database notifies it, within milliseconds.
+    expect(await statusWithin(1000, `${server(1)}/api/patients?limit=5`, session.cookie, 401)).toBe(401);
+  });
+
+  it('a write on one server changes the cached answers of the other', async () => {
+    const session = await signIn(server(0));
+    const summary = async (index: 0 | 1) => {
+      const response = await fetch(`${server(index)}/api/dashboard/summary`, { headers: { cookie: session.cookie } });
+      return ((await response.json()) as { stats: { patients: number } }).stats.patients;
+    };
+    const before = await summary(1);
+    expect(await summary(1)).toBe(before); // now cached on the second server
+    const created = await fetch(`${server(0)}/api/patients`, {
+      method: 'POST',
+      headers: { cookie: session.cookie, 'x-csrf-token': session.csrfToken, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'Cache Across Servers',
+        dob: '1980-03-04',
+        phone: '(555) 300-4322',
+        mrn: `MRN-TWO-C-${Date.now()}`,
+      }),
+    });
+    expect(created.status).toBe(201);
+    const deadline = Date.now() + 1000;
+    let after = await summary(1);
+    while (after !== before + 1 && Date.now() < deadline) after = await summary(1);
+    expect(after).toBe(before + 1);
   });
 
   it('many parallel requests on one session, spread over both servers, all succeed', async () => {

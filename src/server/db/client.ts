@@ -13,6 +13,8 @@ import type { Db } from './types';
 export interface Database {
   db: Db;
   pool: pg.Pool;
+  /** For connections of their own (the change feed's LISTEN). */
+  connectionString: string;
   /** Where it lives, without the password (for logs). */
   description: string;
   close(): Promise<void>;
@@ -126,6 +128,7 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
     return {
       db: drizzle(pool),
       pool,
+      connectionString: options.databaseUrl,
       description: `PostgreSQL at ${url.host}${url.pathname}`,
       close: () => pool.end(),
     };
@@ -135,6 +138,7 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
   return {
     db: drizzle(pool),
     pool,
+    connectionString: embedded.url,
     description: `embedded PostgreSQL on port ${embedded.port} (data in ${path.resolve(options.dataDir, 'pg')})`,
     close: async () => {
       await pool.end();

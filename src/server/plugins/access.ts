@@ -2,7 +2,8 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { allows, type RouteAccess } from '@/shared/access';
 import { recordNow } from '@/features/audit/server/audit.queries';
-import { resolveSession } from '@/features/auth/server/auth.queries';
+import { resolveSession, type SessionRow, type SessionRowCache } from '@/features/auth/server/auth.queries';
+import { GenerationCache } from '../generation-cache';
 import type { AppDeps, AuthContext } from '../context';
 import { sendError } from './errors';
 
@@ -52,6 +53,24 @@ function isCrossSite(request: FastifyRequest): boolean {
   }
 }
 
+/** Session rows kept between requests while no change to sessions or users has been committed (docs/caching.md). */
+function sessionRowCache(changes: NonNullable<AppDeps['changes']>): SessionRowCache {
+  // 60 s at most even without a notification: a bound for anything the feed could miss.
+  const rows = new GenerationCache<SessionRow>({ maxEntries: 10_000, maxBytes: 10_000, ttlMs: 60_000 });
+  return {
+    lookup: (idHash) => {
+      const generation = changes.sessionsGeneration();
+      return {
+        row: generation === null ? undefined : rows.get(idHash, generation),
+        remember: (row) => {
+          if (generation !== null) rows.set(idHash, generation, row);
+        },
+      };
+    },
+    forget: (idHash) => rows.delete(idHash),
+  };
+}
+
 /**
  * The single gate every request passes: resolves the session from the cookie, refuses routes that
  * declare no permission (at start-up), answers 401/403 from the session's role, checks CSRF on
@@ -91,10 +110,17 @@ export function registerAccessControl(app: FastifyInstance, deps: AppDeps) {
     return sendError(reply, status, code, message);
   };
 
+  const sessionCache = deps.changes && sessionRowCache(deps.changes);
   app.addHook('onRequest', async (request, reply) => {
     const sessionId = request.cookies[SESSION_COOKIE];
     if (sessionId) {
-      request.auth = await resolveSession(deps.db, sessionId, deps.clock(), deps.config.sessionIdleMinutes);
+      request.auth = await resolveSession(
+        deps.db,
+        sessionId,
+        deps.clock(),
+        deps.config.sessionIdleMinutes,
+        sessionCache,
+      );
     }
 
     // DECISIONS 1: the role comes from the session only; a header claiming another one is a security event.

@@ -26,11 +26,13 @@ export function analyticsRoutes(deps: AppDeps) {
   return async function plugin(app: FastifyInstance) {
     const api = app.withTypeProvider<ZodTypeProvider>();
     const access = { config: { permission: 'analytics:read' as const } };
+    // The figures change only with the data and the day: repeated reads are served from memory (docs/caching.md).
+    const cachedRead = { config: { permission: 'analytics:read' as const, cacheable: true } };
 
     api.get(
       '/api/claims/analytics/kpis',
       {
-        ...access,
+        ...cachedRead,
         schema: {
           tags: ['analytics'],
           description: 'The ten KPIs and the claim totals over the last periodDays days (7, 30, 60 or 90; default 30).',
@@ -44,7 +46,7 @@ export function analyticsRoutes(deps: AppDeps) {
     api.get(
       '/api/claims/analytics/ar-aging',
       {
-        ...access,
+        ...cachedRead,
         schema: {
           tags: ['analytics'],
           description: 'Outstanding A/R as of today by days since the service date (0-30, 31-60, 61-90, 91-120, 120+).',
@@ -57,7 +59,7 @@ export function analyticsRoutes(deps: AppDeps) {
     api.get(
       '/api/claims/analytics/provider',
       {
-        ...access,
+        ...cachedRead,
         schema: {
           tags: ['analytics'],
           description:
@@ -72,7 +74,7 @@ export function analyticsRoutes(deps: AppDeps) {
     api.get(
       '/api/claims/analytics/denials-by-reason',
       {
-        ...access,
+        ...cachedRead,
         schema: {
           tags: ['analytics'],
           description: 'Claims denied on first adjudication in the period, by CARC reason (no CO-45 or PR-*).',

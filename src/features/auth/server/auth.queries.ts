@@ -137,22 +137,46 @@ export async function createSession(
  * Resolves a cookie's session at `now`: unknown, idle-expired and absolute-expired sessions resolve to
  * null (expired ones are deleted). A live one has its idle timer renewed.
  */
-export async function resolveSession(
-  db: Db | Tx,
-  sessionId: string,
-  now: Date,
-  idleMinutes: number,
-): Promise<AuthContext | null> {
-  const idHash = sha256(sessionId);
+/** A session row with its user, as resolveSession reads it. */
+export type SessionRow = { session: typeof sessions.$inferSelect; user: typeof users.$inferSelect };
+
+/**
+ * Where an app server keeps session rows between requests (docs/caching.md): valid until any change to
+ * sessions or users is committed anywhere. `lookup` notes the cache's generation BEFORE the database is
+ * asked, so a row read while a change was committing is remembered as already stale. Only found rows
+ * are kept; an unknown id always asks the database.
+ */
+export interface SessionRowCache {
+  lookup(idHash: string): { row: SessionRow | undefined; remember(row: SessionRow): void };
+  forget(idHash: string): void;
+}
+
+async function findSessionRow(db: Db | Tx, idHash: string, cache?: SessionRowCache): Promise<SessionRow | undefined> {
+  const cached = cache?.lookup(idHash);
+  if (cached?.row) return cached.row;
   const [row] = await db
     .select({ session: sessions, user: users })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(eq(sessions.idHash, idHash))
     .limit(1);
+  if (row) cached?.remember(row);
+  return row;
+}
+
+export async function resolveSession(
+  db: Db | Tx,
+  sessionId: string,
+  now: Date,
+  idleMinutes: number,
+  cache?: SessionRowCache,
+): Promise<AuthContext | null> {
+  const idHash = sha256(sessionId);
+  const row = await findSessionRow(db, idHash, cache);
   if (!row) return null;
   const idleDeadline = row.session.lastSeenAt.getTime() + idleMinutes * 60 * 1000;
   if (!row.user.active || now.getTime() >= idleDeadline || now >= row.session.expiresAt) {
+    cache?.forget(idHash);
     await db.delete(sessions).where(eq(sessions.idHash, idHash));
     return null;
   }
@@ -161,6 +185,7 @@ export async function resolveSession(
   // old timestamp, the first renews it and the others, re-checking the row after its commit, write nothing.
   const renewBefore = new Date(now.getTime() - 30_000);
   if (row.session.lastSeenAt < renewBefore) {
+    cache?.forget(idHash);
     await db
       .update(sessions)
       .set({ lastSeenAt: now })

@@ -32,7 +32,7 @@ export function claimsRoutes(deps: AppDeps) {
     api.get(
       '/api/claims',
       {
-        config: { permission: 'claims:read' },
+        config: { permission: 'claims:read', cacheable: true },
         schema: {
           tags: ['claims'],
           description: 'One page of claims, filtered by payer, reason code and search, sorted by any column.',
@@ -45,7 +45,7 @@ export function claimsRoutes(deps: AppDeps) {
     api.get(
       '/api/claims/overview',
       {
-        config: { permission: 'claims:read' },
+        config: { permission: 'claims:read', cacheable: true },
         schema: {
           tags: ['claims'],
           description: 'Summary line and chart data of the Claims screen for the current filters.',

@@ -10,7 +10,7 @@ export function dashboardRoutes(deps: AppDeps) {
     app.withTypeProvider<ZodTypeProvider>().get(
       '/api/dashboard/summary',
       {
-        config: { permission: 'dashboard:read' },
+        config: { permission: 'dashboard:read', cacheable: true },
         schema: { tags: ['dashboard'], response: { 200: dashboardSummarySchema } },
       },
       (request) => getDashboardSummary(deps.db, requestContext(request, deps)),

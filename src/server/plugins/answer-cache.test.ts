@@ -1,0 +1,165 @@
+/**
+ * docs/caching.md: with a change feed, sessions and the answers of `cacheable` routes are served from
+ * memory, and any committed change (through this server, another server or plain SQL) ends them.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '@/server/app';
+import { DEFAULT_CONFIG } from '@/server/context';
+import { listenForChanges, type ChangeFeed } from '@/server/db/change-feed';
+import { createTestDatabase, type TestDatabase } from '@/testing/test-db';
+import { signInAs, type SignedIn } from '@/testing/test-app';
+import { testClock, type TestClock } from '@/testing/test-clock';
+import { ANSWER_CACHE_HEADER } from './answer-cache';
+
+let database: TestDatabase;
+let feed: ChangeFeed;
+let app: FastifyInstance;
+let clock: TestClock;
+let admin: SignedIn;
+
+async function eventually(test: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!(await test())) {
+    if (Date.now() > deadline) throw new Error('condition not met within 5 s');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  feed = await listenForChanges(database.url, { info: () => {}, warn: () => {} });
+  clock = testClock();
+  app = await buildApp({
+    db: database.db,
+    clock,
+    config: { ...DEFAULT_CONFIG, loginRateLimitPerMinute: 10_000 },
+    changes: feed,
+  });
+  await app.ready();
+  admin = await signInAs(app, 'admin');
+});
+
+afterAll(async () => {
+  await app.close();
+  await feed.close();
+  await database.drop();
+});
+
+const get = (who: SignedIn, url: string) => who.request({ method: 'GET', url });
+
+/**
+ * Reads `url` until the answer comes from the cache (at most 20 tries): notifications of earlier writes
+ * (a sign-in's audit entry) arrive asynchronously and may end the first cached answer.
+ */
+async function readUntilCached(who: SignedIn, url: string) {
+  let response = await get(who, url);
+  for (let i = 0; i < 20 && response.headers[ANSWER_CACHE_HEADER] !== 'hit'; i += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    response = await get(who, url);
+  }
+  expect(response.headers[ANSWER_CACHE_HEADER]).toBe('hit');
+  return response;
+}
+
+describe('the answer cache', () => {
+  it('serves a repeated read from memory, with the same answer', async () => {
+    const first = await get(admin, '/api/claims?limit=5');
+    expect(first.statusCode).toBe(200);
+    expect(first.headers[ANSWER_CACHE_HEADER]).toBe('miss');
+    const cached = await readUntilCached(admin, '/api/claims?limit=5');
+    expect(cached.headers['content-type']).toMatch(/^application\/json/);
+    expect(cached.headers['cache-control']).toBe('no-store');
+    expect(cached.json()).toEqual(first.json());
+  });
+
+  it('keeps answers per user: another user never gets an answer made for someone else', async () => {
+    await get(admin, '/api/dashboard/summary');
+    const billing = await signInAs(app, 'billing_admin');
+    const theirs = await get(billing, '/api/dashboard/summary');
+    expect(theirs.headers[ANSWER_CACHE_HEADER]).toBe('miss');
+    // The billing administrator's summary has no patient figures (DECISIONS 2); the admin's has.
+    expect(theirs.json<{ stats: { patients: number | null } }>().stats.patients).toBeNull();
+    expect(
+      (await get(admin, '/api/dashboard/summary')).json<{ stats: { patients: number } }>().stats.patients,
+    ).toBeGreaterThan(0);
+  });
+
+  it('a write through this server is seen by its very next read', async () => {
+    const before = (await readUntilCached(admin, '/api/dashboard/summary')).json<{ stats: { patients: number } }>();
+    const created = await admin.request({
+      method: 'POST',
+      url: '/api/patients',
+      payload: { name: 'Cache Test Patient', dob: '1980-03-04', phone: '(555) 300-4321', mrn: 'MRN-CACHE-1' },
+    });
+    expect(created.statusCode).toBe(201);
+    const after = await get(admin, '/api/dashboard/summary');
+    expect(after.headers[ANSWER_CACHE_HEADER]).toBe('miss');
+    expect(after.json<{ stats: { patients: number } }>().stats.patients).toBe(before.stats.patients + 1);
+  });
+
+  it('a change committed elsewhere (plain SQL here, another server alike) ends the cached answers', async () => {
+    const url = '/api/claims?limit=1&sort=serviceDate&dir=desc';
+    const first = (await readUntilCached(admin, url)).json<{ items: { id: number; billedCents: number }[] }>();
+    const claim = first.items[0];
+    if (!claim) throw new Error('no claims');
+    await database.pool.query('update claims set billed_cents = billed_cents + 1 where id = $1', [claim.id]);
+    await eventually(async () => {
+      const again = await get(admin, url);
+      return again.json<{ items: { billedCents: number }[] }>().items[0]?.billedCents === claim.billedCents + 1;
+    });
+  });
+
+  it('answers depend on the day: a new day computes them again', async () => {
+    await readUntilCached(admin, '/api/claims/analytics/ar-aging');
+    clock.advance(24 * 60 * 60 * 1000);
+    try {
+      // A fresh session: a day later the old one has timed out.
+      const later = await signInAs(app, 'admin');
+      expect((await get(later, '/api/claims/analytics/ar-aging')).headers[ANSWER_CACHE_HEADER]).toBe('miss');
+    } finally {
+      clock.advance(-24 * 60 * 60 * 1000);
+    }
+  });
+
+  it('never caches routes not marked cacheable (an audited record read), nor errors', async () => {
+    const record = await get(admin, '/api/patients/1');
+    expect(record.headers[ANSWER_CACHE_HEADER]).toBeUndefined();
+    const bad = await get(admin, '/api/claims?limit=0');
+    expect(bad.statusCode).toBe(400);
+    expect((await get(admin, '/api/claims?limit=0')).statusCode).toBe(400);
+  });
+});
+
+describe('the session cache', () => {
+  it('a deactivation committed elsewhere ends a cached session', async () => {
+    const nurse = await signInAs(app, 'nurse_manager');
+    expect((await get(nurse, '/api/patients?limit=1')).statusCode).toBe(200);
+    expect((await get(nurse, '/api/patients?limit=1')).statusCode).toBe(200);
+    await database.pool.query(`update users set active = false where email = 'nurse.manager@healthcare.demo'`);
+    try {
+      await eventually(async () => (await get(nurse, '/api/patients?limit=1')).statusCode === 401);
+    } finally {
+      await database.pool.query(`update users set active = true where email = 'nurse.manager@healthcare.demo'`);
+    }
+  });
+
+  it('signing out through this server ends the session for its very next request', async () => {
+    const doctor = await signInAs(app, 'doctor');
+    expect((await get(doctor, '/api/patients?limit=1')).statusCode).toBe(200);
+    expect((await doctor.request({ method: 'POST', url: '/api/auth/logout' })).statusCode).toBe(204);
+    expect((await get(doctor, '/api/patients?limit=1')).statusCode).toBe(401);
+  });
+});
+
+describe('a burst of identical first requests', () => {
+  it('computes the answer once and shares it with the requests that arrived meanwhile', async () => {
+    const url = '/api/claims/analytics/kpis?periodDays=60';
+    await readUntilCached(admin, '/api/claims?limit=5'); // earlier tests' notifications have all arrived
+    const answers = await Promise.all(Array.from({ length: 8 }, () => get(admin, url)));
+    const how = answers.map((a) => a.headers[ANSWER_CACHE_HEADER]);
+    expect(how.filter((h) => h === 'miss')).toHaveLength(1);
+    expect(how.every((h) => h === 'miss' || h === 'shared' || h === 'hit')).toBe(true);
+    expect(new Set(answers.map((a) => a.body)).size).toBe(1);
+  });
+});

@@ -1,0 +1,91 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { today } from '@/shared/api';
+import type { AppDeps } from '../context';
+import { GenerationCache } from '../generation-cache';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route's 200 answer may be served again to the same user, on the same day, until any data change
+     * is committed (docs/caching.md). Only for reads without side effects: an audited read is never cacheable.
+     */
+    cacheable?: boolean;
+  }
+  interface FastifyRequest {
+    answerCacheSlot: { key: string; generation: number; settle(answer: string | undefined): void } | null;
+  }
+}
+
+const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Header telling tests and operators whether an answer came from the cache. */
+export const ANSWER_CACHE_HEADER = 'x-answer-cache';
+
+/**
+ * Serves repeated reads of `cacheable` routes from memory. The key holds the user (answers are masked
+ * and scoped per user), the day (figures like days in A/R move with it) and the full URL with its query.
+ * An entry lives while the change feed's generation is the one it was made in, 60 s at most. Must be
+ * registered before @fastify/compress so its onSend hook sees the serialised JSON text.
+ */
+export function registerAnswerCache(app: FastifyInstance, deps: AppDeps) {
+  const changes = deps.changes;
+  app.decorateRequest('answerCacheSlot', null);
+  if (!changes) return;
+  const answers = new GenerationCache<string>(
+    { maxEntries: 5_000, maxBytes: 64 * 1024 * 1024, ttlMs: 60_000 },
+    (text) => text.length * 2,
+  );
+
+  // Answers being computed: identical requests arriving meanwhile wait for that one computation instead of
+  // each running the same queries (a burst of first requests after a change).
+  const computing = new Map<string, Promise<string | undefined>>();
+
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.method !== 'GET' || !request.routeOptions.config.cacheable || !request.auth) return;
+    const generation = changes.answersGeneration();
+    if (generation === null) return;
+    const { user } = request.auth;
+    const key = `${user.id}:${user.role}:${today(deps.clock())}:${request.url}`;
+    const send = (answer: string, how: 'hit' | 'shared') =>
+      reply.header(ANSWER_CACHE_HEADER, how).type('application/json; charset=utf-8').send(answer);
+    const hit = answers.get(key, generation);
+    if (hit !== undefined) return send(hit, 'hit');
+    const flight = `${generation}:${key}`;
+    const pending = computing.get(flight);
+    if (pending) {
+      const shared = await pending;
+      if (shared !== undefined) return send(shared, 'shared');
+    }
+    reply.header(ANSWER_CACHE_HEADER, 'miss');
+    if (pending) return; // that computation failed: this request computes for itself, uncached
+    let resolve: (answer: string | undefined) => void = () => {};
+    computing.set(flight, new Promise((r) => (resolve = r)));
+    let settled = false;
+    request.answerCacheSlot = {
+      key,
+      generation,
+      settle: (answer) => {
+        if (settled) return;
+        settled = true;
+        computing.delete(flight);
+        resolve(answer);
+      },
+    };
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    // The write has committed before its answer goes out: this server's next reads must not see older answers.
+    if (UNSAFE_METHODS.has(request.method)) changes.invalidateAll();
+    const slot = request.answerCacheSlot;
+    if (slot) {
+      const answer = reply.statusCode === 200 && typeof payload === 'string' ? payload : undefined;
+      if (answer !== undefined) answers.set(slot.key, slot.generation, answer);
+      slot.settle(answer);
+    }
+    return payload;
+  });
+
+  // A request that ends without an answer (client gone, a failing hook) must not leave others waiting.
+  const release = async (request: FastifyRequest) => request.answerCacheSlot?.settle(undefined);
+  app.addHook('onResponse', release);
+  app.addHook('onRequestAbort', release);
+}
