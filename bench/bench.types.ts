@@ -22,6 +22,8 @@ export interface BenchContext {
   claims: number;
   /** CI's small run (`npm test`): parts shorten their durations and sample counts so the harness is exercised, not measured. */
   quick?: boolean;
+  /** Starts another app server on the same database with extra environment (e.g. APP_CACHE=off). */
+  startServer(env: Record<string, string>): Promise<{ baseUrl: string; stop: () => Promise<void> }>;
   /** Signs in through the real API (password + MFA step in demo mode) and returns headers for later calls. */
   signIn(role: 'admin' | 'billing_admin' | 'doctor' | 'nurse_manager'): Promise<{ cookie: string; csrfToken: string }>;
 }

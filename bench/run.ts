@@ -103,12 +103,22 @@ async function seed(databaseUrl: string, claims: number): Promise<number> {
   return Number(seconds);
 }
 
-async function startServer(databaseUrl: string): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
+async function startServer(
+  databaseUrl: string,
+  extraEnv: Record<string, string> = {},
+): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
   const port = await freePort();
   const child = spawn(process.execPath, [path.join(root, 'dist', 'server', 'main.js')], {
     cwd: root,
     // Request logging off: the bench measures the app, not writing a log line per request to a pipe.
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      ...extraEnv,
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
@@ -262,6 +272,7 @@ async function main() {
       claims: opts.claims,
       quick: opts.quick,
       signIn: signInThrough(server.baseUrl),
+      startServer: (env) => startServer(databaseUrl, env),
     };
     const parts = [{ name: 'throughput.bench.ts', part: throughputBench }, ...(await optionalParts())];
     for (const { name, part } of parts) {

@@ -36,10 +36,12 @@ async function main() {
   }
 
   const config = configFromEnv(process.env);
-  const changes = await listenForChanges(database.connectionString, {
-    info: (m) => log.info(m),
-    warn: (m) => log.warn(m),
-  });
+  // docs/caching.md: APP_CACHE=off reads every session and answer from the database (no staleness window
+  // across app servers, at the cost of throughput).
+  const changes =
+    process.env.APP_CACHE === 'off'
+      ? undefined
+      : await listenForChanges(database.connectionString, { info: (m) => log.info(m), warn: (m) => log.warn(m) });
   const app = await buildApp({ db: database.db, clock: () => new Date(), config, changes }, log);
   await app.listen({ port, host: process.env.HOST ?? '0.0.0.0' });
   log.info(`Healthcare RCM is serving on http://localhost:${port} (demo mode ${config.demoMode ? 'on' : 'off'})`);
@@ -51,7 +53,7 @@ async function main() {
     log.info(`${signal}: finishing in-flight requests, then stopping`);
     try {
       await app.close();
-      await changes.close();
+      await changes?.close();
       await database.close();
       log.info('stopped cleanly');
       process.exit(0);

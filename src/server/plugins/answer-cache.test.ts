@@ -10,7 +10,8 @@ import { listenForChanges, type ChangeFeed } from '@/server/db/change-feed';
 import { createTestDatabase, type TestDatabase } from '@/testing/test-db';
 import { signInAs, type SignedIn } from '@/testing/test-app';
 import { testClock, type TestClock } from '@/testing/test-clock';
-import { ANSWER_CACHE_HEADER } from './answer-cache';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { ANSWER_CACHE_HEADER, preferredEncoding } from './answer-cache';
 
 let database: TestDatabase;
 let feed: ChangeFeed;
@@ -161,5 +162,27 @@ describe('a burst of identical first requests', () => {
     expect(how.filter((h) => h === 'miss')).toHaveLength(1);
     expect(how.every((h) => h === 'miss' || h === 'shared' || h === 'hit')).toBe(true);
     expect(new Set(answers.map((a) => a.body)).size).toBe(1);
+  });
+});
+
+describe('compressed cached answers', () => {
+  it('a client accepting brotli or gzip gets the cached answer compressed, decoding to the same JSON', async () => {
+    const url = '/api/claims?limit=50';
+    const plain = await readUntilCached(admin, url);
+    for (const encoding of ['br', 'gzip'] as const) {
+      const response = await admin.request({ method: 'GET', url, headers: { 'accept-encoding': encoding } });
+      expect(response.headers[ANSWER_CACHE_HEADER]).toBe('hit');
+      expect(response.headers['content-encoding']).toBe(encoding);
+      const decoded = encoding === 'br' ? brotliDecompressSync(response.rawPayload) : gunzipSync(response.rawPayload);
+      expect(JSON.parse(decoded.toString('utf8'))).toEqual(plain.json());
+      expect(response.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
+    }
+  });
+
+  it('negotiates like a browser: br first, a q of 0 refuses, nothing accepted means plain text', () => {
+    expect(preferredEncoding('gzip, deflate, br, zstd')).toBe('br');
+    expect(preferredEncoding('gzip, br;q=0')).toBe('gzip');
+    expect(preferredEncoding('identity')).toBe('identity');
+    expect(preferredEncoding(undefined)).toBe('identity');
   });
 });

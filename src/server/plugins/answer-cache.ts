@@ -1,3 +1,4 @@
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { today } from '@/shared/api';
 import type { AppDeps } from '../context';
@@ -12,8 +13,37 @@ declare module 'fastify' {
     cacheable?: boolean;
   }
   interface FastifyRequest {
-    answerCacheSlot: { key: string; generation: number; settle(answer: string | undefined): void } | null;
+    answerCacheSlot: { key: string; generation: number; settle(answer: CachedAnswer | undefined): void } | null;
   }
+}
+
+/** A cached answer's JSON text, and its compressed forms once a client has asked for them. */
+interface CachedAnswer {
+  text: string;
+  br?: Buffer;
+  gzip?: Buffer;
+}
+
+/** As @fastify/compress's threshold (app.ts): smaller answers go uncompressed. */
+const COMPRESS_FROM_CHARS = 1024;
+
+/** br, then gzip, as the client accepts them (a q of 0 refuses); otherwise the text as it is. */
+export function preferredEncoding(header: string | undefined): 'br' | 'gzip' | 'identity' {
+  const accepted = new Set(
+    (header ?? '')
+      .split(',')
+      .map((part) => part.trim().split(';'))
+      .filter(([, q]) => !q || Number(q.trim().replace(/^q=/, '')) > 0)
+      .map(([name]) => (name ?? '').trim().toLowerCase()),
+  );
+  if (accepted.has('br')) return 'br';
+  if (accepted.has('gzip')) return 'gzip';
+  return 'identity';
+}
+
+/** Brotli at quality 4, as the compression plugin does for answers computed afresh. */
+function encode(text: string, encoding: 'br' | 'gzip'): Buffer {
+  return encoding === 'br' ? brotliCompressSync(text, { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } }) : gzipSync(text);
 }
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -30,14 +60,15 @@ export function registerAnswerCache(app: FastifyInstance, deps: AppDeps) {
   const changes = deps.changes;
   app.decorateRequest('answerCacheSlot', null);
   if (!changes) return;
-  const answers = new GenerationCache<string>(
+  // The size counts the text and room for its compressed forms, made on first demand.
+  const answers = new GenerationCache<CachedAnswer>(
     { maxEntries: 5_000, maxBytes: 64 * 1024 * 1024, ttlMs: 60_000 },
-    (text) => text.length * 2,
+    (answer) => answer.text.length * 3,
   );
 
   // Answers being computed: identical requests arriving meanwhile wait for that one computation instead of
   // each running the same queries (a burst of first requests after a change).
-  const computing = new Map<string, Promise<string | undefined>>();
+  const computing = new Map<string, Promise<CachedAnswer | undefined>>();
 
   app.addHook('preHandler', async (request, reply) => {
     if (request.method !== 'GET' || !request.routeOptions.config.cacheable || !request.auth) return;
@@ -45,8 +76,13 @@ export function registerAnswerCache(app: FastifyInstance, deps: AppDeps) {
     if (generation === null) return;
     const { user } = request.auth;
     const key = `${user.id}:${user.role}:${today(deps.clock())}:${request.url}`;
-    const send = (answer: string, how: 'hit' | 'shared') =>
-      reply.header(ANSWER_CACHE_HEADER, how).type('application/json; charset=utf-8').send(answer);
+    const send = (answer: CachedAnswer, how: 'hit' | 'shared') => {
+      reply.header(ANSWER_CACHE_HEADER, how).type('application/json; charset=utf-8');
+      const encoding = preferredEncoding(request.headers['accept-encoding']);
+      if (encoding === 'identity' || answer.text.length < COMPRESS_FROM_CHARS) return reply.send(answer.text);
+      const encoded = (answer[encoding] ??= encode(answer.text, encoding));
+      return reply.header('content-encoding', encoding).header('vary', 'accept-encoding').send(encoded);
+    };
     const hit = answers.get(key, generation);
     if (hit !== undefined) return send(hit, 'hit');
     const flight = `${generation}:${key}`;
@@ -57,7 +93,7 @@ export function registerAnswerCache(app: FastifyInstance, deps: AppDeps) {
     }
     reply.header(ANSWER_CACHE_HEADER, 'miss');
     if (pending) return; // that computation failed: this request computes for itself, uncached
-    let resolve: (answer: string | undefined) => void = () => {};
+    let resolve: (answer: CachedAnswer | undefined) => void = () => {};
     computing.set(flight, new Promise((r) => (resolve = r)));
     let settled = false;
     request.answerCacheSlot = {
@@ -77,7 +113,7 @@ export function registerAnswerCache(app: FastifyInstance, deps: AppDeps) {
     if (UNSAFE_METHODS.has(request.method)) changes.invalidateAll();
     const slot = request.answerCacheSlot;
     if (slot) {
-      const answer = reply.statusCode === 200 && typeof payload === 'string' ? payload : undefined;
+      const answer = reply.statusCode === 200 && typeof payload === 'string' ? { text: payload } : undefined;
       if (answer !== undefined) answers.set(slot.key, slot.generation, answer);
       slot.settle(answer);
     }
