@@ -27,10 +27,24 @@ interface CachedAnswer {
 /** As @fastify/compress's threshold (app.ts): smaller answers go uncompressed. */
 const COMPRESS_FROM_CHARS = 1024;
 
+type Encoding = 'br' | 'gzip' | 'identity';
+/** Browsers send a handful of distinct Accept-Encoding values: each is parsed once. */
+const negotiated = new Map<string, Encoding>();
+
 /** br, then gzip, as the client accepts them (a q of 0 refuses); otherwise the text as it is. */
-export function preferredEncoding(header: string | undefined): 'br' | 'gzip' | 'identity' {
+export function preferredEncoding(header: string | undefined): Encoding {
+  const key = header ?? '';
+  let encoding = negotiated.get(key);
+  if (encoding === undefined) {
+    encoding = negotiate(key);
+    if (negotiated.size < 100) negotiated.set(key, encoding);
+  }
+  return encoding;
+}
+
+function negotiate(header: string): Encoding {
   const accepted = new Set(
-    (header ?? '')
+    header
       .split(',')
       .map((part) => part.trim().split(';'))
       .filter(([, q]) => !q || Number(q.trim().replace(/^q=/, '')) > 0)
