@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --claims N] [--quick] [--reseed] [--out FILE]`: issue 6's benchmark in one run.
+ * `npm run bench [-- --claims N] [--quick] [--reseed] [--out FILE] [--only PART]`: issue 6's benchmark in one run.
  *
  * Builds the app when dist/ is missing or older than src/, starts (or reuses) an embedded PostgreSQL under
  * BENCH_DATA_DIR (default ./data-bench) — or uses DATABASE_URL — seeds it with the scale seed when it does
@@ -32,6 +32,7 @@ function options() {
       quick: { type: 'boolean', default: false },
       reseed: { type: 'boolean', default: false },
       out: { type: 'string' },
+      only: { type: 'string', multiple: true },
     },
   });
   const text = values.claims?.at(-1) ?? process.env.BENCH_CLAIMS ?? '1000000';
@@ -44,6 +45,8 @@ function options() {
     reseed: values.reseed,
     out: path.resolve(values.out ?? path.join(root, 'bench', 'results.md')),
     dataDir: path.resolve(process.env.BENCH_DATA_DIR ?? path.join(root, 'data-bench')),
+    /** `--only paging` (repeatable): run just the parts whose file name starts with it, e.g. while tuning one. */
+    only: values.only ?? [],
   };
 }
 
@@ -274,7 +277,9 @@ async function main() {
       signIn: signInThrough(server.baseUrl),
       startServer: (env) => startServer(databaseUrl, env),
     };
-    const parts = [{ name: 'throughput.bench.ts', part: throughputBench }, ...(await optionalParts())];
+    const parts = [{ name: 'throughput.bench.ts', part: throughputBench }, ...(await optionalParts())].filter(
+      ({ name }) => opts.only.length === 0 || opts.only.some((prefix) => name.startsWith(prefix)),
+    );
     for (const { name, part } of parts) {
       console.log(`running ${name}…`);
       const started = Date.now();

@@ -75,7 +75,8 @@ export const authorizationListSchema = z.object({
   items: z.array(authorizationSchema),
   /** Pass back as `cursor` for the next page; `total` (how many rows match) on a first page only. */
   ...cursorPageShape,
-  kpis: authorizationKpisSchema,
+  /** On a first page only, like `total` (null on later pages and with `count=false`). */
+  kpis: authorizationKpisSchema.nullable(),
 });
 export type AuthorizationList = z.infer<typeof authorizationListSchema>;
 

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import { today } from '@/shared/api';
 import { record } from '@/features/audit/server/audit.queries';
 import { patients } from '@/features/patients/server/patients.table';
@@ -188,8 +188,10 @@ async function kpisOf(db: DbOrTx, ctx: RequestContext): Promise<AuthorizationKpi
 }
 
 /**
- * One page of the filtered, sorted list (keyset-paged: `nextCursor` resumes after its last row), how many
- * rows match (on a first page only, without a cursor) and the KPIs over all rows.
+ * One page of the filtered, sorted list (keyset-paged: `nextCursor` resumes after its last row), and on a
+ * first page (no cursor, and `count` not 'false') how many rows match and the KPIs over all rows: both
+ * read every authorization, so turning pages does not recompute them (the client keeps the first page's).
+ * The page itself is ONE statement: the index walk for its ids and keys joined to the rows it shows.
  */
 export async function listAuthorizations(
   db: Db,
@@ -199,46 +201,55 @@ export async function listAuthorizations(
   const kinds = KEY_KINDS[query.sort];
   const cursor = query.cursor ? decodeCursor(query.cursor, query.sort, query.dir, kinds) : null;
   const where = filterCondition(query);
-  const [keys, total, kpis] = await Promise.all([
-    db.execute<Record<string, unknown>>(pageKeysSql(ctx, query, cursor)).then((result) =>
-      result.rows.map((row) => ({
-        id: Number(row.id),
-        keys: kinds.map((_, i) => row[`k${i}`] as KeyValue),
-      })),
-    ),
-    cursor || query.count === 'false'
-      ? Promise.resolve(null)
-      : db
+  const firstPage = !cursor && query.count !== 'false';
+  const dir = direction(query.dir);
+  const pageOrder = sql.join(
+    [
+      ...kinds.map((kind, i) => sql`page.${sql.identifier(`k${i}`)}${sql.raw(kind === 'date' ? '::date' : '')}`),
+      sql`page.id`,
+    ].map((key) => sql`${key} ${dir}`),
+    sql`, `,
+  );
+  const statement = sql`select ${patients.name} as patient, ${authorizations.service} as service,
+      ${authorizations.payer} as payer, ${authorizations.status} as status, ${ageSql(ctx)} as "ageDays",
+      ${authorizations.requestedOn}::text as "requestedOn", ${authorizations.decidedOn}::text as "decidedOn", page.*
+    from (${pageKeysSql(ctx, query, cursor)}) page
+    join ${authorizations} on ${authorizations.id} = page.id
+    join ${patients} on ${patients.id} = ${authorizations.patientId}
+    order by ${pageOrder}`;
+  const [found, total, kpis] = await Promise.all([
+    db.execute<Row & Record<string, unknown>>(statement).then((result) => result.rows),
+    firstPage
+      ? db
           .select({ total: sql<number>`count(*)::int` })
           .from(authorizations)
           .innerJoin(patients, eq(patients.id, authorizations.patientId))
           .where(where)
-          .then(([row]) => row?.total ?? 0),
-    kpisOf(db, ctx),
+          .then(([row]) => row?.total ?? 0)
+      : Promise.resolve(null),
+    firstPage ? kpisOf(db, ctx) : Promise.resolve(null),
   ]);
-  const page = keys.slice(0, query.limit);
-  const rows = page.length
-    ? await db
-        .select(rowColumns(ctx))
-        .from(authorizations)
-        .innerJoin(patients, eq(patients.id, authorizations.patientId))
-        .where(
-          inArray(
-            authorizations.id,
-            page.map((k) => k.id),
-          ),
-        )
-    : [];
-  const byId = new Map(rows.map((row) => [row.id, row]));
+  const page = found.slice(0, query.limit);
   const last = page[page.length - 1];
   return {
-    items: page.flatMap((k) => {
-      const row = byId.get(k.id);
-      return row ? [toAuthorization(row)] : [];
-    }),
+    items: page.map((row) =>
+      toAuthorization({
+        id: Number(row.id),
+        patient: row.patient,
+        service: row.service,
+        payer: row.payer,
+        status: row.status,
+        ageDays: row.ageDays,
+        requestedOn: row.requestedOn,
+        decidedOn: row.decidedOn,
+      }),
+    ),
     nextCursor:
-      keys.length > query.limit && last
-        ? encodeCursor(query.sort, query.dir, { values: last.keys, id: last.id })
+      found.length > query.limit && last
+        ? encodeCursor(query.sort, query.dir, {
+            values: kinds.map((_, i) => last[`k${i}`] as KeyValue),
+            id: Number(last.id),
+          })
         : null,
     total,
     kpis,

@@ -40,6 +40,13 @@ async function list(query = '', session: SignedIn = nurse) {
   return res.json<AuthorizationList>();
 }
 
+/** The KPIs a first page carries (later pages carry none). */
+async function kpisOf(query = '') {
+  const { kpis } = await list(query);
+  if (!kpis) throw new Error('a first page without its KPIs');
+  return kpis;
+}
+
 async function auditCount() {
   const { rows } = await t.database.pool.query<{ n: number }>(`select count(*)::int as n from audit_log`);
   return rows[0]?.n ?? 0;
@@ -53,7 +60,7 @@ async function maxAuditId() {
 describe('GET /api/authorizations', () => {
   it('computes the six KPIs over every authorization', async () => {
     const raw = await rawAuthorizations();
-    const { kpis } = await list('?status=Denied&payer=Aetna&limit=5');
+    const kpis = await kpisOf('?status=Denied&payer=Aetna&limit=5');
     const pending = raw.filter((r) => r.status === 'Pending');
     const avg = raw.reduce((sum, r) => sum + r.age, 0) / raw.length;
     expect(raw.length).toBeGreaterThan(50);
@@ -127,6 +134,8 @@ describe('GET /api/authorizations', () => {
               `?sort=${sort}&dir=${dir}${query}&limit=4${cursor ? `&cursor=${cursor}` : ''}`,
             );
             expect(page.total === null).toBe(cursor !== null);
+            // The KPIs read every authorization: a first page carries them, later pages do not recompute them.
+            expect(page.kpis === null).toBe(cursor !== null);
             seen.push(...page.items.map((a) => a.id));
             cursor = page.nextCursor;
           } while (cursor);
@@ -234,7 +243,7 @@ describe('PATCH /api/authorizations/:id', () => {
       payload: { status: 'Approved' },
     });
     expect(approved.statusCode).toBe(200);
-    const { kpis } = await list();
+    const kpis = await kpisOf();
     const raw = await rawAuthorizations();
     expect(kpis.pending).toBe(raw.filter((r) => r.status === 'Pending').length);
   });

@@ -245,6 +245,11 @@ export default function AuthorizationsPage() {
     dir: sorting[0]?.desc === false ? ('asc' as const) : ('desc' as const),
   };
   const list = useAuthorizations({ ...filter, limit: PAGE_SIZE, cursor: paging.cursor });
+  // The KPIs come with a first page only (the server does not recompute them per page): the first page's
+  // query stays active while later pages show (cached, so paging costs no extra request), and refetches
+  // with them after a decision, so the cards stay exact on any page.
+  const firstPage = useAuthorizations({ ...filter, limit: PAGE_SIZE, cursor: undefined });
+  const kpis = firstPage.data?.kpis ?? undefined;
   paging.track(list.data?.total);
   const decide = useDecideAuthorization();
 
@@ -314,7 +319,7 @@ export default function AuthorizationsPage() {
         }
       />
 
-      <KpiCards kpis={data?.kpis} />
+      <KpiCards kpis={kpis} />
 
       <div className="mb-4 flex flex-wrap items-end gap-4">
         <FilterSelect
@@ -352,7 +357,7 @@ export default function AuthorizationsPage() {
           search={{ placeholder: 'Search patient or service', value: search, onChange: refilter(setSearch) }}
           emptyMessage="No authorizations found"
           footer={(_, matching) =>
-            data ? `Showing ${matching} of ${data.kpis.total} authorizations` : 'Loading authorizations…'
+            data && kpis ? `Showing ${matching} of ${kpis.total} authorizations` : 'Loading authorizations…'
           }
           server={{
             total: paging.total,

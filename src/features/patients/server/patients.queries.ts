@@ -4,26 +4,34 @@ import { maskPatient, maskText, seesField, seesMaskedPhi, type Role } from '@/sh
 import { today } from '@/shared/api';
 import { record } from '@/features/audit/server/audit.queries';
 import type { RequestContext } from '@/server/context';
-import type { Db, Tx } from '@/server/db/types';
+import type { Db, DbOrTx, Tx } from '@/server/db/types';
 import { containsPattern } from '@/server/db/like';
-import { qualified, uniqueViolationOf } from '@/server/db/sql-helpers';
+import { uniqueViolationOf } from '@/server/db/sql-helpers';
 import { HttpError } from '@/server/plugins/errors';
 import { afterCursor, decodeCursor, direction, encodeCursor, type KeyKind, type KeyValue } from '@/server/db/keyset';
 import type { NewPatient, Patient, PatientListQuery, PatientPage } from '../patients.schema';
 import { patients } from './patients.table';
 
 /**
- * The next booked visit on or after today; written as SQL so lists sort and page on it in the database.
- * Only 'Scheduled' counts: the appointments feature treats 'Rescheduled', 'Cancelled' and 'No-Show' as
- * bookings that no longer hold their slot.
+ * patients.next_visit is the earliest 'Scheduled' appointment on or after a day the database holds
+ * (patients_next_visit_as_of), kept exact by the appointments triggers. Before reading it, that day must be
+ * the clinic's today: moving it recomputes only the patients the change of day affects, so this costs one
+ * round trip once a day per process (the day each database was last moved to is remembered here).
  */
-function nextVisitSql(ctx: RequestContext) {
-  return sql<string | null>`(select min(a.date)::text from appointments a
-    where a.patient_id = ${qualified(patients.id)} and a.date >= ${today(ctx.now)}::date
-    and a.status = 'Scheduled')`;
+const nextVisitDays = new WeakMap<object, string>();
+
+export async function nextVisitAsOf(db: DbOrTx, ctx: RequestContext): Promise<void> {
+  const day = today(ctx.now);
+  if (nextVisitDays.get(db) === day) return;
+  await db.execute(sql`select patients_next_visit_advance(${day}::date)`);
+  nextVisitDays.set(db, day);
 }
 
-function patientColumns(ctx: RequestContext) {
+function nextVisitSql() {
+  return sql<string | null>`${patients.nextVisit}::text`;
+}
+
+function patientColumns() {
   return {
     id: patients.id,
     name: patients.name,
@@ -33,7 +41,7 @@ function patientColumns(ctx: RequestContext) {
     allergies: patients.allergies,
     meds: patients.meds,
     notes: patients.notes,
-    nextVisit: nextVisitSql(ctx),
+    nextVisit: nextVisitSql(),
   };
 }
 
@@ -64,8 +72,7 @@ function searchCondition(search: string, role: Role): SQL | undefined {
  * The Patients list's order for each sort: the key, then the name, then the id, all in one direction, so
  * keyset paging can resume after any row. Sorting on a masked field would reveal its hidden order, so
  * such a column sorts on what the role sees (the birth year; the name instead of the MRN). Each order has
- * its index (patients.table.ts) except the next visit, computed from appointments per patient: that sort
- * is correct at any depth but reads every patient (a clinic's patients, not its claims).
+ * its index (patients.table.ts), the next visit included (a stored column, see `nextVisitAsOf`).
  */
 function sortKeys(sort: PatientListQuery['sort'], dir: 'asc' | 'desc', role: Role): { keys: SQL[]; kinds: KeyKind[] } {
   const name = sql`${patients.name}`;
@@ -81,12 +88,11 @@ function sortKeys(sort: PatientListQuery['sort'], dir: 'asc' | 'desc', role: Rol
         ? { keys: [sql`${patients.mrn}`], kinds: ['text'] }
         : { keys: [name], kinds: ['text'] };
     case 'nextVisit':
-      // No visit sorts last either way.
-      // Computed per patient in a subquery, so its columns are named bare.
+      // No visit sorts last either way (patients_next_visit_asc_idx / _desc_idx).
       return {
         keys: [
-          sql`coalesce(next_visit::date, '${sql.raw(dir === 'asc' ? 'infinity' : '-infinity')}'::date)`,
-          sql`name`,
+          sql`coalesce(${patients.nextVisit}, '${sql.raw(dir === 'asc' ? 'infinity' : '-infinity')}'::date)`,
+          name,
         ],
         kinds: ['date', 'text'],
       };
@@ -112,39 +118,21 @@ export async function listPatients(db: Db, ctx: RequestContext, query: PatientLi
           : sql<string>`${key}`,
     ]),
   );
-  const page = db
-    .select({ ...patientColumns(ctx), nextVisit: sql<string | null>`${nextVisitSql(ctx)}`.as('next_visit') })
-    .from(patients)
-    .where(where)
-    .as('page');
+  await nextVisitAsOf(db, ctx);
   const [rows, total] = await Promise.all([
-    query.sort === 'nextVisit'
-      ? db
-          .select()
-          .from(page)
-          .where(cursor ? afterCursor(keys, sql`id`, kinds, query.dir, cursor) : undefined)
-          .orderBy(...keys.map((key) => sql`${key} ${dir}`), sql`id ${dir}`)
-          .limit(query.limit + 1)
-          .offset(query.offset)
-          .then((found) =>
-            found.map((row) => ({
-              ...row,
-              keys: [row.nextVisit ?? (query.dir === 'asc' ? 'infinity' : '-infinity'), row.name] as KeyValue[],
-            })),
-          )
-      : db
-          .select({ ...patientColumns(ctx), ...keyColumns })
-          .from(patients)
-          .where(and(where, cursor ? afterCursor(keys, sql`${patients.id}`, kinds, query.dir, cursor) : undefined))
-          .orderBy(...keys.map((key) => sql`${key} ${dir}`), sql`${patients.id} ${dir}`)
-          .limit(query.limit + 1)
-          .offset(query.offset)
-          .then((found) =>
-            found.map((row) => ({
-              ...row,
-              keys: keys.map((_, i) => (row as Record<string, unknown>)[`k${i}`] as KeyValue),
-            })),
-          ),
+    db
+      .select({ ...patientColumns(), ...keyColumns })
+      .from(patients)
+      .where(and(where, cursor ? afterCursor(keys, sql`${patients.id}`, kinds, query.dir, cursor) : undefined))
+      .orderBy(...keys.map((key) => sql`${key} ${dir}`), sql`${patients.id} ${dir}`)
+      .limit(query.limit + 1)
+      .offset(query.offset)
+      .then((found) =>
+        found.map((row) => ({
+          ...row,
+          keys: keys.map((_, i) => (row as Record<string, unknown>)[`k${i}`] as KeyValue),
+        })),
+      ),
     cursor || query.count === 'false'
       ? Promise.resolve(null)
       : db
@@ -168,8 +156,9 @@ export async function listPatients(db: Db, ctx: RequestContext, query: PatientLi
 
 /** One patient's snapshot; opening it is a PHI read and is audited in the same transaction. */
 export async function getPatientSnapshot(db: Db, ctx: RequestContext, id: number): Promise<Patient> {
+  await nextVisitAsOf(db, ctx);
   return db.transaction(async (tx) => {
-    const [row] = await tx.select(patientColumns(ctx)).from(patients).where(eq(patients.id, id)).limit(1);
+    const [row] = await tx.select(patientColumns()).from(patients).where(eq(patients.id, id)).limit(1);
     if (!row) throw new HttpError(404, 'NOT_FOUND', 'No patient with that id.');
     await record(tx, {
       actor: ctx.user.email,

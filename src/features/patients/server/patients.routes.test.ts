@@ -105,6 +105,80 @@ describe('GET /api/patients', () => {
     expect(dobs).toEqual([...dobs].sort().reverse());
   });
 
+  it('keeps the stored next visit equal to the computed one through bookings, status changes, reschedules and days passing', async () => {
+    const day = () => t.clock().toISOString().slice(0, 10);
+    // The stored column (read through the list, which first moves it to the clock's day) against the
+    // definition: the earliest Scheduled appointment on or after today, for every patient.
+    async function expectExact(step: string, reader: SignedIn = admin) {
+      await list(reader, '?sort=nextVisit&limit=1');
+      const { rows } = await t.database.pool.query<{ id: number; stored: string | null; computed: string | null }>(
+        `select p.id, p.next_visit::text as stored, (select min(a.date)::text from appointments a
+           where a.patient_id = p.id and a.status = 'Scheduled' and a.date >= $1::date) as computed
+         from patients p`,
+        [day()],
+      );
+      const wrong = rows.filter((r) => r.stored !== r.computed);
+      expect(wrong, step).toEqual([]);
+      return new Map(rows.map((r) => [r.id, r.computed]));
+    }
+    const [patient] = (
+      await t.database.pool.query<{ id: number }>(
+        `select p.id from patients p where exists (select 1 from appointments a where a.patient_id = p.id
+           and a.status = 'Scheduled' and a.date > '2026-11-24')
+         and not exists (select 1 from appointments a where a.patient_id = p.id
+           and a.status = 'Scheduled' and a.date between '2026-11-22' and '2026-11-24') order by p.id limit 1`,
+      )
+    ).rows;
+    const [provider] = (
+      await t.database.pool.query<{ id: number }>(
+        `select v.id from providers v where not exists (select 1 from appointments a where a.provider_id = v.id
+           and a.date in ('2026-11-24', '2027-03-01', '2027-03-02')) order by v.id limit 1`,
+      )
+    ).rows;
+    if (!patient || !provider) throw new Error('the seed has no scheduled patient or provider');
+    await expectExact('as seeded');
+
+    const book = async (date: string, time: string) => {
+      const res = await nurse.request({
+        method: 'POST',
+        url: '/api/appointments',
+        payload: { patientId: patient.id, providerId: provider.id, reason: 'Follow-up', date, time },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json<{ id: number }>().id;
+    };
+    const patch = async (id: number, payload: object) => {
+      const res = await nurse.request({ method: 'PATCH', url: `/api/appointments/${id}`, payload });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    // A booking earlier than the patient's next visit becomes it.
+    const early = await book('2026-11-24', '16:30');
+    expect((await expectExact('booked earlier')).get(patient.id)).toBe('2026-11-24');
+    const late = await book('2027-03-01', '08:00');
+    await expectExact('booked later');
+    // Rescheduled later: the next visit falls back to the next booking.
+    await patch(early, { date: '2027-03-02', time: '09:00' });
+    await expectExact('rescheduled');
+    for (const status of ['Cancelled', 'Scheduled', 'No-Show', 'Rescheduled', 'Scheduled', 'Completed'] as const) {
+      await patch(late, { status });
+      await expectExact(`status ${status}`);
+    }
+    // Writes outside the API (another patient's booking moved, one deleted) go through the triggers too.
+    await t.database.pool.query(
+      `update appointments set patient_id = $1 where id = (select min(id) from appointments where status = 'Scheduled' and date > '2026-11-25')`,
+      [patient.id],
+    );
+    await expectExact('moved to another patient');
+    await t.database.pool.query(`delete from appointments where id = $1`, [early]);
+    await expectExact('deleted');
+    // Days pass (visits before the new day no longer count), and a clock set back brings them again.
+    // (A fresh session each time: a moved clock ends the idle ones; the moves add up to none.)
+    for (const days of [1, 3, 30, -30, -4]) {
+      t.clock.advance(days * 86_400_000);
+      await expectExact(`clock moved ${days} days`, await signInAs(t.app, 'admin'));
+    }
+  });
+
   it('walks every sort both ways by cursor, for full and masked views: each patient once, in order', async () => {
     const day = '2026-11-22';
     const nextVisit = `(select min(a.date) from appointments a where a.patient_id = p.id and a.date >= '${day}'

@@ -19,6 +19,12 @@ export const patients = pgTable(
       .notNull()
       .default(sql`'{}'::text[]`),
     notes: text('notes').notNull().default(''),
+    /**
+     * The earliest 'Scheduled' appointment on or after the clinic's today: written only by the database
+     * (the appointments triggers and patients_next_visit_advance, migration "patients_next_visit"), so
+     * the Patients list sorts and pages on it through an index. docs/paging.md "Next visit".
+     */
+    nextVisit: date('next_visit', { mode: 'string' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -27,6 +33,9 @@ export const patients = pgTable(
     index('patients_name_id_idx').on(t.name, t.id),
     index('patients_dob_name_id_idx').on(t.dob, t.name, t.id),
     index('patients_dob_year_name_id_idx').on(sql`(extract(year from ${t.dob}))`, t.name, t.id),
+    // Next visit: no visit sorts last in both directions (infinity ascending, -infinity descending).
+    index('patients_next_visit_asc_idx').on(sql`(coalesce(${t.nextVisit}, 'infinity'::date))`, t.name, t.id),
+    index('patients_next_visit_desc_idx').on(sql`(coalesce(${t.nextVisit}, '-infinity'::date))`, t.name, t.id),
     // "Contains" searches (patients list, Claims search by patient) use these on a large clinic.
     index('patients_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
     index('patients_mrn_trgm_idx').using('gin', sql`${t.mrn} gin_trgm_ops`),

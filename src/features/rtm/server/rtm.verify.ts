@@ -514,13 +514,13 @@ async function verifyAtRisk({ deps, ctx }: VerifyEnv): Promise<Measured> {
   // When the whole list fits in one page, the At Risk KPI must count exactly the flagged rows.
   const whole = list.total === list.items.length;
   const problems =
-    whole && flagged !== list.kpis.atRisk
-      ? [`the At Risk KPI says ${list.kpis.atRisk}, ${flagged} rows are flagged`]
+    whole && flagged !== list.kpis?.atRisk
+      ? [`the At Risk KPI says ${list.kpis?.atRisk}, ${flagged} rows are flagged`]
       : [];
   return byShare(
     good,
     list.items.length,
-    `${good} of ${list.items.length} authorizations carry the right age and At Risk flag (pending and older than 5 days); ${list.kpis.atRisk} at risk now.`,
+    `${good} of ${list.items.length} authorizations carry the right age and At Risk flag (pending and older than 5 days); ${list.kpis?.atRisk} at risk now.`,
     problems,
   );
 }
