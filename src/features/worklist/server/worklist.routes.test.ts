@@ -206,14 +206,15 @@ describe('keyset paging (docs/paging.md)', () => {
   it('pages the filtered list: one priority, one provider, both', async () => {
     const whole = await worklist();
     const provider = whole[0]?.providerName ?? '';
-    for (const params of [
+    const filters: { priority?: string; provider?: string }[] = [
       { priority: 'High' },
       { priority: 'Low' },
       { provider },
       { priority: whole[0]?.priority ?? 'High', provider },
-    ]) {
+    ];
+    for (const params of filters) {
       const query = Object.entries(params)
-        .map(([k, v]) => `&${k}=${encodeURIComponent(v)}`)
+        .map(([k, v]) => `&${k}=${encodeURIComponent(v ?? '')}`)
         .join('');
       for (const sort of ['priority', 'daysOverdue']) {
         const found = await pages(`${query}&sort=${sort}`, doctor, 3);
@@ -234,7 +235,7 @@ describe('keyset paging (docs/paging.md)', () => {
   });
 
   it('keeps ties on the follow-up due date apart by encounter id', async () => {
-    const tied = [];
+    const tied: { encounterId: number }[] = [];
     for (let i = 0; i < 5; i += 1) tied.push(await patientWithEncounter([DIABETES], 77, 90));
     const rows = (await pages('&sort=daysOverdue&dir=desc', doctor, 2)).flatMap((p) => p.items);
     const mine = rows.filter((r) => tied.some((x) => x.encounterId === r.encounterId));
