@@ -1,6 +1,6 @@
 /**
  * Issue 6 point 3: keyset paging at any depth. For each paged list (claims, patients, authorizations,
- * audit) and each supported sort, both directions, the p95 of a 50-row page over HTTP as the admin, at
+ * audit, a day of appointments, the overdue follow-ups worklist) and each supported sort, both directions, the p95 of a 50-row page over HTTP as the admin, at
  * page 1 and at a deep page (page 10,000 = row 500,000, or 90% into a list shorter than that), reached
  * by a cursor. The deep cursor is built from the row just before that page, found once with SQL on
  * ctx.databaseUrl using the list's documented order (the queries modules), in the cursor format the
@@ -18,6 +18,9 @@ const DEEP_PAGE = 10_000;
 // scheduler hiccup on a shared machine failed a figure); 40 make the 95th percentile the 38th of 40.
 const SAMPLES = Number(process.env.PAGING_BENCH_SAMPLES ?? 40);
 const GOAL_MS = 20;
+/** e.g. `PAGING_BENCH_LISTS=appointments,worklist` measures only those lists (all by default). */
+const ONLY = process.env.PAGING_BENCH_LISTS?.split(',').map((l) => l.trim());
+const measures = (list: string) => !ONLY || ONLY.includes(list);
 
 interface SortCase {
   list: 'claims' | 'patients' | 'authorizations' | 'audit';
@@ -145,7 +148,7 @@ export const pagingBench: BenchPart = async (ctx) => {
       counts[table] = rows[0]?.n ?? 0;
     }
     const results: { label: string; first: number; deep: number; deepRow: number }[] = [];
-    for (const c of cases()) {
+    for (const c of cases().filter((x) => measures(x.list))) {
       for (const dir of ['asc', 'desc'] as const) {
         const base = `/api/${c.list}?sort=${c.sort}&dir=${dir}&limit=${PAGE}&count=false`;
         const first = p95(await timeGet(ctx, cookie, base));
@@ -156,7 +159,7 @@ export const pagingBench: BenchPart = async (ctx) => {
       }
     }
     // The audit list (newest first only) pages by its own cursor: walk 20 pages to reach a deep one cheaply.
-    {
+    if (measures('audit')) {
       const first = p95(await timeGet(ctx, cookie, `/api/audit?limit=${PAGE}`));
       const { rows } = await client.query<{ at: string; id: number }>(
         `select to_char(occurred_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at, id from audit_log
@@ -175,6 +178,65 @@ export const pagingBench: BenchPart = async (ctx) => {
         });
       }
     }
+    // A day of appointments (its own order: time, then id): the busiest day, page 1 and its last page.
+    {
+      const { rows } = await client.query<{ day: string; n: number }>(
+        `select date::text as day, count(*)::int as n from appointments group by date order by n desc, date limit 1`,
+      );
+      const busiest = rows[0];
+      if (measures('appointments') && busiest && busiest.n > PAGE) {
+        const base = `/api/appointments?date=${busiest.day}&limit=${PAGE}&count=false`;
+        const first = p95(await timeGet(ctx, cookie, base));
+        const at = Math.floor((busiest.n - 1) / PAGE) * PAGE - 1;
+        const { rows: found } = await client.query<{ time: string; id: number }>(
+          `select time, id from appointments where date = $1 order by time, id offset $2 limit 1`,
+          [busiest.day, at],
+        );
+        const row = found[0];
+        if (row) {
+          const cursor = Buffer.from(JSON.stringify(['time', 'asc', busiest.day, row.time, row.id])).toString(
+            'base64url',
+          );
+          const deep = p95(await timeGet(ctx, cookie, `${base}&cursor=${cursor}`));
+          results.push({ label: `appointments of the busiest day (${busiest.n})`, first, deep, deepRow: at + 1 });
+        }
+      }
+    }
+    // The overdue follow-ups worklist: per sort and direction, page 1 and its last full page. Its cursor
+    // carries (priority rank, follow-up due, encounter id), or (follow-up due, id) for days overdue; the
+    // deep row is found by the API itself (one page of `limit=500` steps), since the order is computed.
+    for (const sort of measures('worklist') ? (['priority', 'daysOverdue'] as const) : []) {
+      for (const dir of ['asc', 'desc'] as const) {
+        const base = `/api/worklist/overdue-followups?sort=${sort}&dir=${dir}&limit=${PAGE}&count=false`;
+        const first = p95(await timeGet(ctx, cookie, base));
+        let cursor: string | null = null;
+        let seen = 0;
+        for (;;) {
+          const query: string = cursor ? `&cursor=${cursor}` : '';
+          const res = await fetch(
+            `${ctx.baseUrl}/api/worklist/overdue-followups?sort=${sort}&dir=${dir}&limit=500&count=false${query}`,
+            {
+              headers: { cookie },
+            },
+          );
+          const page = (await res.json()) as { items: unknown[]; nextCursor: string | null };
+          if (!page.nextCursor || page.items.length < 500) break;
+          seen += page.items.length;
+          cursor = page.nextCursor;
+        }
+        if (cursor) {
+          const deep = p95(await timeGet(ctx, cookie, `${base}&cursor=${cursor}`));
+          results.push({ label: `overdue follow-ups by ${sort} ${dir}`, first, deep, deepRow: seen });
+        } else {
+          results.push({
+            label: `overdue follow-ups by ${sort} ${dir} (one page deep)`,
+            first,
+            deep: first,
+            deepRow: 0,
+          });
+        }
+      }
+    }
     for (const r of results) {
       const worst = Math.max(r.first, r.deep);
       figures.push({
@@ -185,7 +247,7 @@ export const pagingBench: BenchPart = async (ctx) => {
       });
     }
     // The first page's optional total (informational: counting is not paging).
-    for (const list of ['claims', 'patients', 'authorizations'] as const) {
+    for (const list of (['claims', 'patients', 'authorizations'] as const).filter(measures)) {
       const withCount = p95(await timeGet(ctx, cookie, `/api/${list}?limit=${PAGE}`, 5));
       figures.push({
         figure: `${list}: first page with its total (count of ${(counts[list] ?? 0).toLocaleString('en-US')})`,

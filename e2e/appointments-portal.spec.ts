@@ -241,9 +241,14 @@ test.describe('patient portal', () => {
     await signIn(staff, 'nurse_manager');
     const hers: { date: string; time: string; provider: string; reason: string; status: string }[] = [];
     for (let offset = -70; offset <= 90; offset += 1) {
-      const res = await staff.request.get(`/api/appointments?date=${day(offset)}`);
+      // A demo day fits one page of 500 (the screen asks 50 at a time).
+      const res = await staff.request.get(`/api/appointments?date=${day(offset)}&limit=500`);
       expect(res.ok()).toBe(true);
-      const list = (await res.json()) as ((typeof hers)[number] & { patient: string })[];
+      const { items: list, nextCursor } = (await res.json()) as {
+        items: ((typeof hers)[number] & { patient: string })[];
+        nextCursor: string | null;
+      };
+      expect(nextCursor).toBeNull();
       hers.push(...list.filter((a) => a.patient === 'Maria Lopez'));
     }
     await staff.close();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDateSchema, timeSchema, today } from '@/shared/api';
+import { cursorPageShape, isoDateSchema, timeSchema, today } from '@/shared/api';
 import { slotProblem, type PracticeHours } from '@/features/settings/practice.schema';
 
 export const APPOINTMENT_STATUSES = ['Scheduled', 'Completed', 'Cancelled', 'No-Show', 'Rescheduled'] as const;
@@ -29,7 +29,21 @@ export const appointmentSchema = z.object({
 });
 export type Appointment = z.infer<typeof appointmentSchema>;
 
-export const appointmentDayQuerySchema = z.object({ date: isoDateSchema.optional() });
+/**
+ * One day's schedule, keyset-paged by (time, id) (docs/paging.md): `cursor` is the `nextCursor` of the
+ * page before, issued for the same day; `total` (the day's count) comes with a first page only.
+ */
+export const appointmentDayQuerySchema = z.object({
+  date: isoDateSchema.optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+  cursor: z.string().max(2000).optional(),
+  /** `false` skips counting the day's appointments on a first page (`total` is then null). */
+  count: z.enum(['true', 'false']).default('true'),
+});
+export type AppointmentDayQuery = z.infer<typeof appointmentDayQuerySchema>;
+
+export const appointmentPageSchema = z.object({ items: z.array(appointmentSchema), ...cursorPageShape });
+export type AppointmentPage = z.infer<typeof appointmentPageSchema>;
 
 /** PATCH body: either a new status, or a new date and time (a reschedule keeps the status, SPEC 4). */
 export const appointmentPatchSchema = z

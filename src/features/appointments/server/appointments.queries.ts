@@ -7,6 +7,7 @@ import { providers } from '@/features/providers/server/providers.table';
 import type { RequestContext } from '@/server/context';
 import type { Db, DbOrTx, Tx } from '@/server/db/types';
 import { containsPattern } from '@/server/db/like';
+import { afterCursor, decodeCursor, encodeCursor, type KeyKind } from '@/server/db/keyset';
 import { HttpError } from '@/server/plugins/errors';
 import {
   SLOT_FREEING_STATUSES,
@@ -16,10 +17,16 @@ import {
   formatTime12,
   holdsSlot,
   type Appointment,
+  type AppointmentDayQuery,
+  type AppointmentPage,
   type AppointmentPatch,
   type NewAppointment,
 } from '../appointments.schema';
 import { appointments } from './appointments.table';
+
+/** A day's order, the screen's and the call list's: time, then id (index appointments_date_time_id_idx). */
+const DAY_ORDER = 'time';
+const DAY_ORDER_COLUMNS = [asc(appointments.time), asc(appointments.id)];
 
 const columns = {
   id: appointments.id,
@@ -106,15 +113,54 @@ async function withSlotGuard<T>(
   }
 }
 
+/** A cursor issued for one day, sent back with another: refused rather than answered with that day's rows. */
+function cursorOfAnotherDay(): HttpError {
+  return fieldError(400, 'VALIDATION_FAILED', 'cursor', 'was issued for another day');
+}
+
+/**
+ * One page of a day's schedule (SPEC 2.7), in the day's order: time, then id. Keyset-paged on the index
+ * (date, time, id): `nextCursor` resumes after the page's last row, so a busy day (hundreds of visits at
+ * clinic-group scale) is read a page at a time; `total`, the day's count, comes with a first page only.
+ */
 export async function listAppointmentsOn(
   db: Db,
   ctx: RequestContext,
-  date: string | undefined,
-): Promise<Appointment[]> {
-  const rows = await baseQuery(db)
-    .where(eq(appointments.date, date ?? today(ctx.now)))
-    .orderBy(asc(appointments.time), asc(providers.name), asc(appointments.id));
-  return rows.map(toAppointment);
+  query: AppointmentDayQuery,
+): Promise<AppointmentPage> {
+  const day = query.date ?? today(ctx.now);
+  const kinds: KeyKind[] = ['date', 'text'];
+  const cursor = query.cursor ? decodeCursor(query.cursor, DAY_ORDER, 'asc', kinds) : null;
+  if (cursor && cursor.values[0] !== day) throw cursorOfAnotherDay();
+  const keys = [sql`${appointments.date}`, sql`${appointments.time}`];
+  const [rows, total] = await Promise.all([
+    baseQuery(db)
+      .where(
+        and(
+          eq(appointments.date, day),
+          cursor ? afterCursor(keys, sql`${appointments.id}`, kinds, 'asc', cursor) : undefined,
+        ),
+      )
+      .orderBy(...DAY_ORDER_COLUMNS)
+      .limit(query.limit + 1),
+    cursor || query.count === 'false'
+      ? Promise.resolve(null)
+      : db
+          .select({ total: sql<number>`count(*)::int` })
+          .from(appointments)
+          .where(eq(appointments.date, day))
+          .then(([row]) => row?.total ?? 0),
+  ]);
+  const shown = rows.slice(0, query.limit);
+  const last = shown[shown.length - 1];
+  return {
+    items: shown.map(toAppointment),
+    nextCursor:
+      rows.length > query.limit && last
+        ? encodeCursor(DAY_ORDER, 'asc', { values: [last.date, last.time], id: last.id })
+        : null,
+    total,
+  };
 }
 
 /**
@@ -123,9 +169,10 @@ export async function listAppointmentsOn(
  */
 export async function exportCallList(db: Db, ctx: RequestContext, date: string): Promise<Appointment[]> {
   return db.transaction(async (tx) => {
+    // The whole day, bounded by the providers' slots: the call list is complete, not a page.
     const rows = await baseQuery(tx)
       .where(eq(appointments.date, date))
-      .orderBy(asc(appointments.time), asc(providers.name), asc(appointments.id));
+      .orderBy(...DAY_ORDER_COLUMNS);
     await record(tx, {
       actor: ctx.user.email,
       actorUserId: ctx.user.id,

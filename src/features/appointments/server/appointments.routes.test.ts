@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
 import { TEST_TODAY } from '@/testing/test-clock';
-import { APPOINTMENT_STATUSES, type Appointment } from '../appointments.schema';
+import { APPOINTMENT_STATUSES, type Appointment, type AppointmentPage } from '../appointments.schema';
 
 // TEST_TODAY (2026-11-22) is a Sunday; the test clock reads 15:00 UTC on it.
 const MONDAY = '2026-11-23';
@@ -62,30 +62,50 @@ async function providerName(id: number): Promise<string> {
   return row?.name ?? '';
 }
 
+/** Every page of a day's schedule, following nextCursor (small pages, so paging is exercised). */
+async function dayPages(date: string, limit = 7): Promise<AppointmentPage[]> {
+  const found: AppointmentPage[] = [];
+  let cursor: string | null = null;
+  do {
+    const url: string = `/api/appointments?date=${date}&limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`;
+    const res = await nurse.request({ method: 'GET', url });
+    expect(res.statusCode, res.body).toBe(200);
+    const page = res.json<AppointmentPage>();
+    found.push(page);
+    cursor = page.nextCursor;
+    expect(found.length).toBeLessThan(500);
+  } while (cursor);
+  return found;
+}
+
+async function day(date: string): Promise<Appointment[]> {
+  return (await dayPages(date)).flatMap((p) => p.items);
+}
+
 function fieldsOf(res: { json: <T>() => T }): string[] {
   return (res.json<ErrorBody>().error.fields ?? []).map((f) => f.field);
 }
 
 describe('GET /api/appointments', () => {
-  it("lists today's appointments (the server clock's day) by time", async () => {
+  it("lists today's appointments (the server clock's day) by time, a page at a time", async () => {
     const res = await nurse.request({ method: 'GET', url: '/api/appointments' });
     expect(res.statusCode).toBe(200);
-    const list = res.json<Appointment[]>();
+    const page = res.json<AppointmentPage>();
     const [expected] = await sql<{ n: number }>('select count(*)::int as n from appointments where date = $1', [
       TEST_TODAY,
     ]);
-    expect(list.length).toBe(expected?.n);
-    expect(list.length).toBeGreaterThan(0);
-    expect(list.every((a) => a.date === TEST_TODAY)).toBe(true);
-    const times = list.map((a) => a.time);
+    expect(page.total).toBe(expected?.n);
+    expect(page.items.length).toBe(Math.min(50, expected?.n ?? 0));
+    expect(page.items.length).toBeGreaterThan(0);
+    expect(page.items.every((a) => a.date === TEST_TODAY)).toBe(true);
+    const times = page.items.map((a) => a.time);
     expect(times).toEqual([...times].sort());
-    expect(list[0]?.patient).not.toBe('');
-    expect(list[0]?.provider).toMatch(/^Dr\. /);
+    expect(page.items[0]?.patient).not.toBe('');
+    expect(page.items[0]?.provider).toMatch(/^Dr\. /);
   });
 
   it('lists the chosen date, and names a malformed date', async () => {
-    const res = await nurse.request({ method: 'GET', url: `/api/appointments?date=${MONDAY}` });
-    const list = res.json<Appointment[]>();
+    const list = await day(MONDAY);
     const [expected] = await sql<{ n: number }>('select count(*)::int as n from appointments where date = $1', [
       MONDAY,
     ]);
@@ -95,6 +115,51 @@ describe('GET /api/appointments', () => {
     const bad = await nurse.request({ method: 'GET', url: '/api/appointments?date=2026-13-40' });
     expect(bad.statusCode).toBe(400);
     expect(fieldsOf(bad)).toEqual(['date']);
+  });
+
+  it('pages a day by (time, id): every appointment once, ties on a time kept apart, total on page 1 only', async () => {
+    // Several bookings at one time (different providers) make ties on the time that the id must break.
+    const [busiest] = await sql<{ time: string; n: number }>(
+      `select time, count(*)::int as n from appointments where date = $1 group by time order by n desc, time limit 1`,
+      [MONDAY],
+    );
+    expect(busiest?.n).toBeGreaterThan(1);
+    for (const limit of [1, 2, 5]) {
+      const found = await dayPages(MONDAY, limit);
+      expect(found[0]?.total).toBeGreaterThan(limit);
+      expect(found.slice(1).every((p) => p.total === null)).toBe(true);
+      expect(found.slice(0, -1).every((p) => p.items.length === limit)).toBe(true);
+      const rows = found.flatMap((p) => p.items);
+      const ids = rows.map((a) => a.id);
+      expect(new Set(ids).size).toBe(ids.length);
+      const expected = await sql<{ id: number }>('select id from appointments where date = $1 order by time, id', [
+        MONDAY,
+      ]);
+      expect(ids).toEqual(expected.map((r) => r.id));
+      expect(found[0]?.total).toBe(expected.length);
+    }
+    const counted = await nurse.request({ method: 'GET', url: `/api/appointments?date=${MONDAY}&count=false` });
+    expect(counted.json<AppointmentPage>().total).toBeNull();
+  });
+
+  it('refuses a cursor of another day, another list or a forged one, naming the cursor', async () => {
+    const first = await nurse.request({ method: 'GET', url: `/api/appointments?date=${MONDAY}&limit=2` });
+    const cursor = first.json<AppointmentPage>().nextCursor;
+    expect(cursor).not.toBeNull();
+    const otherList = Buffer.from(JSON.stringify(['name', 'asc', 'Ana', 3])).toString('base64url');
+    for (const [url, message] of [
+      [`/api/appointments?date=${TUESDAY}&cursor=${cursor}`, 'cursor: was issued for another day'],
+      [
+        `/api/appointments?date=${MONDAY}&cursor=${otherList}`,
+        'cursor: is not a cursor this server issued for this sort',
+      ],
+      [`/api/appointments?date=${MONDAY}&cursor=forged`, 'cursor: is not a cursor this server issued for this sort'],
+    ] as const) {
+      const res = await nurse.request({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(400);
+      expect(fieldsOf(res)).toEqual(['cursor']);
+      expect(res.json<ErrorBody>().error.message).toBe(message);
+    }
   });
 
   it('offers the practice hours the booking form uses', async () => {
@@ -216,8 +281,7 @@ describe('PATCH /api/appointments/:id — reschedule', () => {
       [appt.id],
     );
     expect(row).toEqual({ date: FAR_MONDAY, time: '10:30', status: 'Rescheduled' });
-    const moved = await nurse.request({ method: 'GET', url: `/api/appointments?date=${MONDAY}` });
-    expect(moved.json<Appointment[]>().some((a) => a.id === appt.id)).toBe(false);
+    expect((await day(MONDAY)).some((a) => a.id === appt.id)).toBe(false);
   });
 
   it('needs both a new date and a new time, naming the missing one', async () => {
@@ -421,10 +485,8 @@ describe('POST /api/appointments', () => {
 });
 
 describe('call list export', () => {
-  it("returns the day's appointments and records the export once", async () => {
-    const shown = (await nurse.request({ method: 'GET', url: `/api/appointments?date=${MONDAY}` })).json<
-      Appointment[]
-    >();
+  it("returns the whole day's appointments (not a page), in the screen's order, and records the export once", async () => {
+    const shown = await day(MONDAY);
     const { res, audited } = await write(nurse, {
       method: 'POST',
       url: '/api/appointments/call-list-export',

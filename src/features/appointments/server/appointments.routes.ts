@@ -8,6 +8,7 @@ import type { AppDeps } from '@/server/context';
 import { requestContext } from '@/server/request-context';
 import {
   appointmentDayQuerySchema,
+  appointmentPageSchema,
   appointmentPatchSchema,
   appointmentSchema,
   callListExportSchema,
@@ -26,12 +27,14 @@ export function appointmentsRoutes(deps: AppDeps) {
         config: { permission: 'appointments:read' },
         schema: {
           tags: ['appointments'],
-          description: "One day's appointments (default: today on the server's clock), by time.",
+          description:
+            "One page of a day's appointments (default: today on the server's clock), by time then id; " +
+            "nextCursor asks for the next page, total (the day's count) comes with a first page.",
           querystring: appointmentDayQuerySchema,
-          response: { 200: z.array(appointmentSchema), ...errors },
+          response: { 200: appointmentPageSchema, ...errors },
         },
       },
-      (request) => listAppointmentsOn(deps.db, requestContext(request, deps), request.query.date),
+      (request) => listAppointmentsOn(deps.db, requestContext(request, deps), request.query),
     );
     api.get(
       '/api/appointments/practice-hours',

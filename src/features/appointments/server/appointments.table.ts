@@ -24,7 +24,8 @@ export const appointments = pgTable(
   (t) => [
     check('appointments_status_check', oneOf(t.status, APPOINTMENT_STATUSES)),
     check('appointments_time_check', sql`${t.time} ~ '^([01][0-9]|2[0-3]):[0-5][0-9]$'`),
-    index('appointments_date_idx').on(t.date, t.time),
+    // A day's schedule in its order (time, then id), so keyset paging resumes inside a day by index.
+    index('appointments_date_time_id_idx').on(t.date, t.time, t.id),
     index('appointments_patient_idx').on(t.patientId, t.date),
     // A provider cannot hold two live bookings at the same slot; cancelled ones free the slot.
     uniqueIndex('appointments_provider_slot_uq')

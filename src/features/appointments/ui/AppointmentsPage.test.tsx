@@ -75,7 +75,7 @@ function mockApi(handlers: Record<string, Handler>) {
 }
 
 const baseHandlers: Record<string, Handler> = {
-  'GET /api/appointments': () => ({ body: VISITS }),
+  'GET /api/appointments': () => ({ body: { items: VISITS, nextCursor: null, total: VISITS.length } }),
   'GET /api/appointments/practice-hours': () => ({ body: DEFAULT_PRACTICE_HOURS }),
   'GET /api/providers': () => ({ body: [{ id: 2, name: 'Dr. Ana Gutierrez', specialty: 'Family Medicine' }] }),
   'GET /api/patients/names': () => ({ body: [{ id: 10, name: 'Dmitri Young' }] }),
@@ -123,12 +123,40 @@ describe('AppointmentsPage', () => {
   });
 
   it('asks for the chosen date and shows the empty text', async () => {
-    const calls = mockApi({ ...baseHandlers, 'GET /api/appointments': () => ({ body: [] }) });
+    const calls = mockApi({
+      ...baseHandlers,
+      'GET /api/appointments': () => ({ body: { items: [], nextCursor: null, total: 0 } }),
+    });
     renderPage();
     await screen.findByText(`No appointments scheduled for ${TODAY}`);
     fireEvent.change(screen.getByLabelText('Date'), { target: { value: '2027-01-04' } });
     expect(await screen.findByText('No appointments scheduled for 2027-01-04')).toBeTruthy();
-    expect(calls.some((c) => c.url === '/api/appointments?date=2027-01-04')).toBe(true);
+    expect(calls.some((c) => c.url === '/api/appointments?date=2027-01-04&limit=50')).toBe(true);
+  });
+
+  it("loads a busy day's next page after the last card shown, by keyboard, and says how many are left", async () => {
+    const user = userEvent.setup();
+    const later: Appointment = { ...VISITS[0]!, id: 3, patient: 'Ivy Chen', time: '15:00' };
+    const calls = mockApi({
+      ...baseHandlers,
+      'GET /api/appointments': (call) =>
+        call.url.includes('cursor=')
+          ? { body: { items: [later], nextCursor: null, total: null } }
+          : { body: { items: VISITS, nextCursor: 'after-hannah', total: 3 } },
+    });
+    renderPage();
+    expect(await screen.findByText(`Showing 2 appointments for ${TODAY}`)).toBeTruthy();
+    const more = screen.getByRole('button', { name: 'Load more appointments (1 more)' });
+    more.focus();
+    await user.keyboard('{Enter}');
+    expect(await screen.findByText(`Showing 3 appointments for ${TODAY}`)).toBeTruthy();
+    expect(calls.some((c) => c.url === `/api/appointments?date=${TODAY}&limit=50&cursor=after-hannah`)).toBe(true);
+    expect(screen.getAllByRole('article').map((c) => within(c).getByRole('heading').textContent)).toEqual([
+      '9:00 AM, Dmitri Young',
+      '1:30 PM, Hannah Silva',
+      '3:00 PM, Ivy Chen',
+    ]);
+    expect(screen.queryByRole('button', { name: /Load more/ })).toBeNull();
   });
 
   it('changes a status with a PATCH and the exact toast', async () => {

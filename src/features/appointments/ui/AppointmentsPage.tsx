@@ -40,7 +40,8 @@ export default function AppointmentsPage() {
   const [booking, setBooking] = useState(false);
   const [exporting, setExporting] = useState(false);
   const appointments = useAppointments(date);
-  const list = appointments.data ?? [];
+  const list = appointments.data?.pages.flatMap((page) => page.items) ?? [];
+  const dayTotal = appointments.data?.pages[0]?.total ?? list.length;
 
   const exportCallList = async () => {
     setExporting(true);
@@ -100,9 +101,22 @@ export default function AppointmentsPage() {
               <AppointmentCard key={appointment.id} appointment={appointment} />
             ))}
           </div>
-          <p className="mt-4 text-sm text-muted-foreground" role="status">
-            Showing {list.length} appointments for {date}
-          </p>
+          <div className="mt-4 flex flex-wrap items-center gap-3">
+            <p className="text-sm text-muted-foreground" role="status">
+              Showing {list.length} appointments for {date}
+            </p>
+            {appointments.hasNextPage ? (
+              <Button
+                variant="outline"
+                onClick={() => void appointments.fetchNextPage()}
+                disabled={appointments.isFetchingNextPage}
+              >
+                {appointments.isFetchingNextPage
+                  ? 'Loading more appointments…'
+                  : `Load more appointments (${dayTotal - list.length} more)`}
+              </Button>
+            ) : null}
+          </div>
         </>
       )}
 

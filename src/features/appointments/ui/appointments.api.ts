@@ -1,8 +1,14 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/client/lib/api-client';
 import type { PracticeHours } from '@/features/settings/practice.schema';
 import type { Provider } from '@/features/providers/providers.schema';
-import type { Appointment, AppointmentStatus, NewAppointment, Reschedule } from '../appointments.schema';
+import type {
+  Appointment,
+  AppointmentPage,
+  AppointmentStatus,
+  NewAppointment,
+  Reschedule,
+} from '../appointments.schema';
 
 const APPOINTMENTS = '/api/appointments';
 
@@ -10,10 +16,24 @@ export function appointmentsKey(date: string) {
   return [APPOINTMENTS, { date }] as const;
 }
 
+/** Cards per page: the day's schedule arrives a page at a time ('Load more' asks for the next). */
+export const APPOINTMENTS_PAGE_SIZE = 50;
+
+/**
+ * A day's appointments, keyset-paged (docs/paging.md): each page resumes after the last card shown
+ * (`nextCursor`); the first page carries the day's count.
+ */
 export function useAppointments(date: string) {
-  return useQuery({
+  return useInfiniteQuery({
     queryKey: appointmentsKey(date),
-    queryFn: ({ signal }) => apiFetch<Appointment[]>(`${APPOINTMENTS}?date=${encodeURIComponent(date)}`, { signal }),
+    queryFn: ({ signal, pageParam }) =>
+      apiFetch<AppointmentPage>(
+        `${APPOINTMENTS}?date=${encodeURIComponent(date)}&limit=${APPOINTMENTS_PAGE_SIZE}` +
+          (pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''),
+        { signal },
+      ),
+    initialPageParam: '',
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
     enabled: date !== '',
   });
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { today } from '@/shared/api';
 import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
-import type { OverdueFollowUp } from '../worklist.schema';
+import type { OverdueFollowUp, OverdueFollowUpPage, WorklistSummary } from '../worklist.schema';
 
 let t: TestApp;
 let doctor: SignedIn;
@@ -26,10 +26,25 @@ function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
 }
 
+/** Every page of the worklist for these parameters, following nextCursor; small pages, so paging is exercised. */
+async function pages(params = '', session: SignedIn = doctor, limit = 7): Promise<OverdueFollowUpPage[]> {
+  const found: OverdueFollowUpPage[] = [];
+  let cursor: string | null = null;
+  do {
+    const url: string = `/api/worklist/overdue-followups?limit=${limit}${params}${cursor ? `&cursor=${cursor}` : ''}`;
+    const res = await session.request({ method: 'GET', url });
+    expect(res.statusCode, res.body).toBe(200);
+    const page = res.json<OverdueFollowUpPage>();
+    found.push(page);
+    cursor = page.nextCursor;
+    expect(found.length).toBeLessThan(1000);
+  } while (cursor);
+  return found;
+}
+
+/** The whole worklist in its default order (priority, then the longest overdue), read page by page. */
 async function worklist(session: SignedIn = doctor): Promise<OverdueFollowUp[]> {
-  const res = await session.request({ method: 'GET', url: '/api/worklist/overdue-followups' });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json<OverdueFollowUp[]>();
+  return (await pages('', session)).flatMap((p) => p.items);
 }
 
 /**
@@ -142,18 +157,123 @@ describe('GET /api/worklist/overdue-followups on the seed', () => {
     }
   });
 
-  it('audits the read, which lists PHI', async () => {
+  it('audits each page read, which lists PHI', async () => {
     const before = await t.database.pool.query<{ n: number }>(
       `select count(*)::int as n from audit_log where action = 'worklist.view'`,
     );
-    const rows = await worklist();
+    const res = await doctor.request({ method: 'GET', url: '/api/worklist/overdue-followups?limit=5' });
     const after = await t.database.pool.query<{ actor: string; detail: string }>(
       `select actor, detail from audit_log where action = 'worklist.view' order by id desc`,
     );
+    expect(res.json<OverdueFollowUpPage>().items).toHaveLength(5);
     expect(after.rows.length).toBe((before.rows[0]?.n ?? 0) + 1);
     expect(after.rows[0]).toEqual({
       actor: 'doctor@healthcare.demo',
-      detail: `listed ${rows.length} overdue follow-ups`,
+      detail: 'listed 5 overdue follow-ups (a page)',
+    });
+  });
+});
+
+describe('keyset paging (docs/paging.md)', () => {
+  const RANK = { High: 0, Medium: 1, Low: 2 };
+
+  it('returns every row exactly once across pages, for each sort and direction, with the total on page 1 only', async () => {
+    const whole = await expectedWorklist();
+    for (const sort of ['priority', 'daysOverdue'] as const) {
+      for (const dir of ['asc', 'desc'] as const) {
+        const found = await pages(`&sort=${sort}&dir=${dir}`, doctor, 4);
+        expect(found[0]?.total, `${sort} ${dir}`).toBe(whole.size);
+        expect(found.slice(1).every((p) => p.total === null)).toBe(true);
+        const rows = found.flatMap((p) => p.items);
+        const ids = rows.map((r) => r.encounterId);
+        expect(new Set(ids).size, `${sort} ${dir}: no duplicates`).toBe(ids.length);
+        expect(ids.sort((a, b) => a - b)).toEqual([...whole.values()].map((e) => e.id).sort((a, b) => a - b));
+        // Each page continues the order of the one before (ties on days broken by encounter id).
+        const key = (r: OverdueFollowUp) =>
+          sort === 'priority' ? [RANK[r.priority], -r.daysOverdue, r.encounterId] : [r.daysOverdue, -r.encounterId];
+        const sign = dir === 'asc' ? 1 : -1;
+        const inOrder = found.flatMap((p) => p.items);
+        for (let i = 1; i < inOrder.length; i += 1) {
+          const a = key(inOrder[i - 1]!);
+          const b = key(inOrder[i]!);
+          const cmp = a.map((v, j) => Math.sign(v - (b[j] ?? 0))).find((c) => c !== 0) ?? 0;
+          expect(cmp * sign, `${sort} ${dir} at ${i}`).toBeLessThan(0);
+        }
+      }
+    }
+  });
+
+  it('pages the filtered list: one priority, one provider, both', async () => {
+    const whole = await worklist();
+    const provider = whole[0]?.providerName ?? '';
+    const filters: { priority?: string; provider?: string }[] = [
+      { priority: 'High' },
+      { priority: 'Low' },
+      { provider },
+      { priority: whole[0]?.priority ?? 'High', provider },
+    ];
+    for (const params of filters) {
+      const query = Object.entries(params)
+        .map(([k, v]) => `&${k}=${encodeURIComponent(v ?? '')}`)
+        .join('');
+      for (const sort of ['priority', 'daysOverdue']) {
+        const found = await pages(`${query}&sort=${sort}`, doctor, 3);
+        const expected = whole.filter(
+          (r) =>
+            ('priority' in params ? r.priority === params.priority : true) &&
+            ('provider' in params ? r.providerName === params.provider : true),
+        );
+        expect(expected.length, query).toBeGreaterThan(0);
+        expect(found[0]?.total, query).toBe(expected.length);
+        const ids = found.flatMap((p) => p.items.map((r) => r.encounterId));
+        expect(
+          ids.sort((a, b) => a - b),
+          `${query} ${sort}`,
+        ).toEqual(expected.map((r) => r.encounterId).sort((a, b) => a - b));
+      }
+    }
+  });
+
+  it('keeps ties on the follow-up due date apart by encounter id', async () => {
+    const tied: { encounterId: number }[] = [];
+    for (let i = 0; i < 5; i += 1) tied.push(await patientWithEncounter([DIABETES], 77, 90));
+    const rows = (await pages('&sort=daysOverdue&dir=desc', doctor, 2)).flatMap((p) => p.items);
+    const mine = rows.filter((r) => tied.some((x) => x.encounterId === r.encounterId));
+    expect(mine.map((r) => r.encounterId)).toEqual(tied.map((x) => x.encounterId).sort((a, b) => a - b));
+    expect(mine.every((r) => r.daysOverdue === 77)).toBe(true);
+  });
+
+  it('refuses a cursor of another sort or direction, or a forged one, naming the cursor', async () => {
+    const first = await doctor.request({ method: 'GET', url: '/api/worklist/overdue-followups?limit=2' });
+    const cursor = first.json<OverdueFollowUpPage>().nextCursor;
+    expect(cursor).not.toBeNull();
+    for (const url of [
+      `/api/worklist/overdue-followups?limit=2&sort=daysOverdue&cursor=${cursor}`,
+      `/api/worklist/overdue-followups?limit=2&dir=desc&cursor=${cursor}`,
+      `/api/worklist/overdue-followups?limit=2&cursor=bm90LWEtY3Vyc29y`,
+    ]) {
+      const res = await doctor.request({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(400);
+      const body = res.json<{ error: { message: string; fields: { field: string }[] } }>();
+      expect(body.error.fields.map((f) => f.field)).toEqual(['cursor']);
+      expect(body.error.message).toMatch(/^cursor: /);
+    }
+    const badSort = await doctor.request({ method: 'GET', url: '/api/worklist/overdue-followups?sort=patient' });
+    expect(badSort.statusCode).toBe(400);
+  });
+
+  it('serves the tiles over the whole list and the providers for the filter', async () => {
+    const whole = await worklist();
+    const res = await doctor.request({ method: 'GET', url: '/api/worklist/overdue-followups/summary' });
+    expect(res.statusCode).toBe(200);
+    const count = (p: string) => whole.filter((r) => r.priority === p).length;
+    expect(res.json<WorklistSummary>()).toEqual({
+      total: whole.length,
+      high: count('High'),
+      medium: count('Medium'),
+      low: count('Low'),
+      avgDaysOverdue: Math.round(whole.reduce((sum, r) => sum + r.daysOverdue, 0) / whole.length),
+      providers: [...new Set(whole.map((r) => r.providerName))].sort((a, b) => a.localeCompare(b)),
     });
   });
 });
@@ -245,32 +365,37 @@ describe('priority and recommended action (docs/worklist.md)', () => {
 });
 
 describe('POST /api/worklist/overdue-followups/exports', () => {
-  it('records the export with its filters', async () => {
+  it('serves every row the filters select and records the export with its filters', async () => {
+    const whole = await worklist();
+    const provider = whole.find((r) => r.priority === 'High')?.providerName ?? '';
     const res = await doctor.request({
       method: 'POST',
       url: '/api/worklist/overdue-followups/exports',
-      payload: { rows: 12, priority: 'High', provider: 'Dr. Sarah Mitchell' },
+      payload: { priority: 'High', provider },
     });
-    expect(res.statusCode).toBe(204);
+    expect(res.statusCode).toBe(200);
+    const expected = whole.filter((r) => r.priority === 'High' && r.providerName === provider);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(res.json<OverdueFollowUp[]>()).toEqual(expected);
     const { rows } = await t.database.pool.query<{ action: string; resource: string; detail: string }>(
       `select action, resource, detail from audit_log order by id desc limit 1`,
     );
     expect(rows[0]).toEqual({
       action: 'export.csv',
       resource: 'overdue-followups',
-      detail: 'overdue-followups.csv: 12 rows (priority High, provider Dr. Sarah Mitchell)',
+      detail: `overdue-followups.csv: ${expected.length} rows (priority High, provider ${provider})`,
     });
   });
 
-  it('refuses a malformed report with the field named', async () => {
+  it('refuses a malformed filter with the field named', async () => {
     const res = await doctor.request({
       method: 'POST',
       url: '/api/worklist/overdue-followups/exports',
-      payload: { rows: -1, priority: 'Urgent' },
+      payload: { provider: '', priority: 'Urgent' },
     });
     expect(res.statusCode).toBe(400);
     const fields = res.json<{ error: { fields: { field: string }[] } }>().error.fields.map((f) => f.field);
-    expect(fields).toEqual(expect.arrayContaining(['rows', 'priority']));
+    expect(fields).toEqual(expect.arrayContaining(['provider', 'priority']));
   });
 });
 
@@ -286,7 +411,8 @@ describe('access', () => {
   it('refuses other roles (403) and callers with no session (401)', async () => {
     const calls = [
       { method: 'GET' as const, url: '/api/worklist/overdue-followups' },
-      { method: 'POST' as const, url: '/api/worklist/overdue-followups/exports', payload: { rows: 1 } },
+      { method: 'GET' as const, url: '/api/worklist/overdue-followups/summary' },
+      { method: 'POST' as const, url: '/api/worklist/overdue-followups/exports', payload: {} },
     ];
     for (const role of ['billing_admin', 'patient', 'guest'] as const) {
       const session = await signInAs(t.app, role);

@@ -1,11 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { errorEnvelopeSchema } from '@/shared/api';
 import type { AppDeps } from '@/server/context';
 import { requestContext } from '@/server/request-context';
-import { overdueFollowUpListSchema, worklistExportAuditSchema } from '../worklist.schema';
-import { listOverdueFollowUps, recordWorklistExport } from './worklist.queries';
+import {
+  overdueFollowUpListSchema,
+  overdueFollowUpPageSchema,
+  worklistFilterSchema,
+  worklistPageQuerySchema,
+  worklistSummarySchema,
+} from '../worklist.schema';
+import { exportOverdueFollowUps, pageOverdueFollowUps, summariseOverdueFollowUps } from './worklist.queries';
 
 export function worklistRoutes(deps: AppDeps) {
   return async function plugin(app: FastifyInstance) {
@@ -16,11 +21,26 @@ export function worklistRoutes(deps: AppDeps) {
         config: { permission: 'worklist:read' },
         schema: {
           tags: ['worklist'],
-          description: 'Overdue follow-ups, one per patient, by priority; the read is audited.',
-          response: { 200: overdueFollowUpListSchema },
+          description:
+            'One page of overdue follow-ups (one per patient), filtered by priority and provider, keyset-paged ' +
+            'by priority or days overdue; total comes with a first page. The read is audited.',
+          querystring: worklistPageQuerySchema,
+          response: { 200: overdueFollowUpPageSchema, 400: errorEnvelopeSchema },
         },
       },
-      (request) => listOverdueFollowUps(deps.db, requestContext(request, deps)),
+      (request) => pageOverdueFollowUps(deps.db, requestContext(request, deps), request.query),
+    );
+    api.get(
+      '/api/worklist/overdue-followups/summary',
+      {
+        config: { permission: 'worklist:read' },
+        schema: {
+          tags: ['worklist'],
+          description: "The tiles' counts over the whole unfiltered worklist, and its providers for the filter.",
+          response: { 200: worklistSummarySchema },
+        },
+      },
+      (request) => summariseOverdueFollowUps(deps.db, requestContext(request, deps)),
     );
     api.post(
       '/api/worklist/overdue-followups/exports',
@@ -28,15 +48,12 @@ export function worklistRoutes(deps: AppDeps) {
         config: { permission: 'worklist:read' },
         schema: {
           tags: ['worklist'],
-          description: 'Records that the browser exported the (filtered) worklist as CSV.',
-          body: worklistExportAuditSchema,
-          response: { 204: z.null(), 400: errorEnvelopeSchema },
+          description: 'Every row the filters select, for the CSV the browser builds; the export is audited.',
+          body: worklistFilterSchema,
+          response: { 200: overdueFollowUpListSchema, 400: errorEnvelopeSchema },
         },
       },
-      async (request, reply) => {
-        await recordWorklistExport(deps.db, requestContext(request, deps), request.body);
-        return reply.code(204).send(null);
-      },
+      (request) => exportOverdueFollowUps(deps.db, requestContext(request, deps), request.body),
     );
   };
 }

@@ -29,7 +29,9 @@ export const encounters = pgTable(
   },
   (t) => [
     check('encounters_type_check', oneOf(t.encounterType, ENCOUNTER_TYPES)),
-    index('encounters_follow_up_idx').on(t.followUpDue),
+    // The worklist pages by follow-up due date (docs/paging.md), for all providers or for one.
+    index('encounters_follow_up_id_idx').on(t.followUpDue, t.id),
+    index('encounters_provider_follow_up_idx').on(t.providerId, t.followUpDue, t.id),
     index('encounters_patient_idx').on(t.patientId, t.encounterDate),
     // Charge Capture Accuracy (features/analytics) counts the encounters of a period.
     index('encounters_date_idx').on(t.encounterDate),

@@ -5,9 +5,8 @@ import Papa from 'papaparse';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '@/client/components/ui/toast';
 import { createQueryClient } from '@/client/lib/query-client';
-import type { OverdueFollowUp } from '../worklist.schema';
+import type { OverdueFollowUp, WorklistSummary } from '../worklist.schema';
 import OverdueFollowupsPage from './OverdueFollowupsPage';
-import { summarise } from './worklist.view';
 
 const apiFetch = vi.fn();
 const downloadCsv = vi.fn();
@@ -84,12 +83,41 @@ async function choose(user: ReturnType<typeof userEvent.setup>, select: string, 
   await user.click(await screen.findByRole('option', { name: option }));
 }
 
-describe('summarise', () => {
-  it('counts by priority and rounds the average days overdue; an empty list gives zeros', () => {
-    expect(summarise(ROWS)).toEqual({ total: 3, high: 1, medium: 1, low: 1, avgDaysOverdue: 85 });
-    expect(summarise([])).toEqual({ total: 0, high: 0, medium: 0, low: 0, avgDaysOverdue: 0 });
+const SUMMARY: WorklistSummary = {
+  total: 3,
+  high: 1,
+  medium: 1,
+  low: 1,
+  avgDaysOverdue: 85,
+  providers: ['Dr. Ana Gutierrez', 'Dr. Sarah Mitchell'],
+};
+
+/**
+ * A fake of the worklist API over `rows`: a page filters by priority and provider and pages by an offset
+ * standing in for the server's cursor; the export serves every filtered row.
+ */
+function fakeServer(rows: OverdueFollowUp[], summary: WorklistSummary = SUMMARY) {
+  const filtered = (priority?: string | null, provider?: string | null) =>
+    rows.filter((r) => (!priority || r.priority === priority) && (!provider || r.providerName === provider));
+  apiFetch.mockImplementation((path: string, init?: { method?: string; body?: Record<string, string> }) => {
+    const url = new URL(path, 'http://localhost');
+    if (url.pathname.endsWith('/summary')) return Promise.resolve(summary);
+    if (url.pathname.endsWith('/exports')) return Promise.resolve(filtered(init?.body?.priority, init?.body?.provider));
+    const matches = filtered(url.searchParams.get('priority'), url.searchParams.get('provider'));
+    const cursor = url.searchParams.get('cursor');
+    const start = cursor ? Number(cursor) : 0;
+    const limit = Number(url.searchParams.get('limit'));
+    return Promise.resolve({
+      items: matches.slice(start, start + limit),
+      nextCursor: start + limit < matches.length ? String(start + limit) : null,
+      total: cursor ? null : matches.length,
+    });
   });
-});
+}
+
+function pageCalls(): string[] {
+  return apiFetch.mock.calls.map((c) => c[0] as string).filter((p) => p.startsWith('/api/worklist/overdue-followups?'));
+}
 
 describe('OverdueFollowupsPage', () => {
   it('shows a skeleton under the heading while loading', () => {
@@ -99,12 +127,12 @@ describe('OverdueFollowupsPage', () => {
     expect(screen.getByLabelText('Loading Total Overdue')).toBeTruthy();
   });
 
-  it('shows the tiles over the whole list and the table with the filtered rows', async () => {
-    apiFetch.mockResolvedValue(ROWS);
+  it('shows the tiles over the whole list and asks the server for the filtered rows', async () => {
+    fakeServer(ROWS);
     const user = userEvent.setup();
     renderPage();
     expect(await screen.findByText('Ana Silva')).toBeTruthy();
-    expect(apiFetch).toHaveBeenCalledWith('/api/worklist/overdue-followups', expect.anything());
+    expect(pageCalls()[0]).toBe('/api/worklist/overdue-followups?sort=priority&dir=asc&limit=50');
     expect([tile('total-overdue'), tile('high-priority'), tile('medium-priority'), tile('low-priority')]).toEqual([
       '3',
       '1',
@@ -128,16 +156,19 @@ describe('OverdueFollowupsPage', () => {
     ]);
 
     await choose(user, 'Provider', 'Dr. Sarah Mitchell');
-    expect(bodyRows()).toHaveLength(2);
+    await waitFor(() => expect(bodyRows()).toHaveLength(2));
+    expect(pageCalls()).toContain(
+      '/api/worklist/overdue-followups?provider=Dr.+Sarah+Mitchell&sort=priority&dir=asc&limit=50',
+    );
     await choose(user, 'Priority', 'Medium');
     expect(await screen.findByText('No overdue follow-ups found')).toBeTruthy();
     // The tiles still count the whole list.
     expect(tile('total-overdue')).toBe('3');
-    expect(screen.getByText('Showing 0 of 3 overdue follow-ups')).toBeTruthy();
+    expect(screen.getByText('Showing 0 of 0 overdue follow-ups')).toBeTruthy();
   });
 
   it('lists the providers once each, alphabetically', async () => {
-    apiFetch.mockResolvedValue(ROWS);
+    fakeServer(ROWS);
     const user = userEvent.setup();
     renderPage();
     await screen.findByText('Ana Silva');
@@ -146,8 +177,33 @@ describe('OverdueFollowupsPage', () => {
     expect(options).toEqual(['All providers', 'Dr. Ana Gutierrez', 'Dr. Sarah Mitchell']);
   });
 
-  it('records the export, then downloads the filtered rows with the SPEC columns', async () => {
-    apiFetch.mockImplementation((path: string) => Promise.resolve(path.endsWith('/exports') ? undefined : ROWS));
+  it('pages by cursor with Next and Previous, keeps the total, and sorts by days overdue on the server', async () => {
+    const many = Array.from({ length: 60 }, (_, i) =>
+      item({ encounterId: i + 1, patientName: `Patient ${String(i + 1).padStart(2, '0')}`, daysOverdue: 300 - i }),
+    );
+    fakeServer(many, { ...SUMMARY, total: 60, high: 60, medium: 0, low: 0 });
+    const user = userEvent.setup();
+    renderPage();
+    expect(await screen.findByText('Patient 01')).toBeTruthy();
+    expect(bodyRows()).toHaveLength(50);
+    expect(screen.getByText('Showing 50 of 60 overdue follow-ups')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: /next/i }));
+    expect(await screen.findByText('Patient 51')).toBeTruthy();
+    expect(pageCalls()).toContain('/api/worklist/overdue-followups?sort=priority&dir=asc&limit=50&cursor=50');
+    expect(screen.getByText('Showing 10 of 60 overdue follow-ups')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: /previous/i }));
+    expect(await screen.findByText('Patient 01')).toBeTruthy();
+
+    await user.click(screen.getByRole('button', { name: /Days Overdue/ }));
+    await waitFor(() =>
+      expect(pageCalls()).toContain('/api/worklist/overdue-followups?sort=daysOverdue&dir=asc&limit=50'),
+    );
+    // Columns no index serves are not offered for sorting.
+    expect(screen.queryByRole('button', { name: /^Patient/ })).toBeNull();
+  });
+
+  it('downloads every filtered row the server serves for the export, with the SPEC columns', async () => {
+    fakeServer(ROWS);
     const user = userEvent.setup();
     renderPage();
     await screen.findByText('Ana Silva');
@@ -156,7 +212,7 @@ describe('OverdueFollowupsPage', () => {
     await waitFor(() => expect(downloadCsv).toHaveBeenCalledTimes(1));
     expect(apiFetch).toHaveBeenCalledWith('/api/worklist/overdue-followups/exports', {
       method: 'POST',
-      body: { rows: 2, priority: undefined, provider: 'Dr. Sarah Mitchell' },
+      body: { priority: undefined, provider: 'Dr. Sarah Mitchell' },
     });
     const [fileName, csv] = downloadCsv.mock.calls[0] as [string, string];
     expect(fileName).toBe('overdue-followups.csv');
@@ -198,8 +254,10 @@ describe('OverdueFollowupsPage', () => {
   });
 
   it('downloads nothing when the export cannot be recorded', async () => {
-    apiFetch.mockImplementation((path: string) =>
-      path.endsWith('/exports') ? Promise.reject(new Error('500: down')) : Promise.resolve(ROWS),
+    fakeServer(ROWS);
+    const serve = apiFetch.getMockImplementation() as (path: string, init?: unknown) => Promise<unknown>;
+    apiFetch.mockImplementation((path: string, init?: unknown) =>
+      path.endsWith('/exports') ? Promise.reject(new Error('500: down')) : serve(path, init),
     );
     const user = userEvent.setup();
     renderPage();

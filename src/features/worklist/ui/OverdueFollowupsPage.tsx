@@ -1,5 +1,5 @@
-import { useMemo, useState } from 'react';
-import type { ColumnDef } from '@tanstack/react-table';
+import { useState } from 'react';
+import type { ColumnDef, SortingState } from '@tanstack/react-table';
 import { Download } from 'lucide-react';
 import { DataTable } from '@/client/components/data-table/DataTable';
 import { PageHeader } from '@/client/components/layout/PageHeader';
@@ -10,22 +10,29 @@ import { Label } from '@/client/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/client/components/ui/select';
 import { Skeleton } from '@/client/components/ui/skeleton';
 import { toast } from '@/client/components/ui/toast';
+import { useCursorPaging } from '@/client/lib/cursor-paging';
 import { downloadCsv, toCsv } from '@/client/lib/csv';
-import { FOLLOW_UP_PRIORITIES, followUpPrioritySchema, type OverdueFollowUp } from '../worklist.schema';
-import { recordWorklistExport, useOverdueFollowUps } from './worklist.api';
 import {
-  WORKLIST_CSV_COLUMNS,
-  WORKLIST_CSV_FILE,
-  filterWorklist,
-  formatEncounterDate,
-  providerNames,
-  summarise,
-  type WorklistFilter,
-} from './worklist.view';
+  FOLLOW_UP_PRIORITIES,
+  WORKLIST_SORT_KEYS,
+  followUpPrioritySchema,
+  type OverdueFollowUp,
+  type WorklistFilterInput,
+  type WorklistSortKey,
+  type WorklistSummary,
+} from '../worklist.schema';
+import { fetchWorklistExport, useOverdueFollowUps, useWorklistSummary } from './worklist.api';
+import { WORKLIST_CSV_COLUMNS, WORKLIST_CSV_FILE, formatEncounterDate } from './worklist.view';
 
 const TITLE = 'Overdue Follow-ups';
 const SUBTITLE = 'Patients whose follow-up is overdue with no later visit booked';
 const ALL = 'all';
+const PAGE_SIZE = 50;
+const DEFAULT_SORTING: SortingState = [{ id: 'priority', desc: false }];
+
+function isSortKey(id: string): id is WorklistSortKey {
+  return (WORKLIST_SORT_KEYS as readonly string[]).includes(id);
+}
 
 /** SPEC 2.17: High red, Medium amber, Low blue, anything else grey. */
 function priorityVariant(priority: string) {
@@ -41,38 +48,45 @@ function priorityVariant(priority: string) {
   }
 }
 
-const PRIORITY_RANK: Record<string, number> = { High: 0, Medium: 1, Low: 2 };
-
+/**
+ * The server sorts by priority (urgency, not the alphabet) and by days overdue, the two orders an index
+ * serves (docs/paging.md); the other columns are not sortable.
+ */
 const columns: ColumnDef<OverdueFollowUp>[] = [
   {
     id: 'priority',
+    accessorKey: 'priority',
     header: 'Priority',
-    // Sorting follows urgency, not the alphabet.
-    accessorFn: (r) => PRIORITY_RANK[r.priority] ?? 3,
     cell: ({ row }) => <Badge variant={priorityVariant(row.original.priority)}>{row.original.priority}</Badge>,
   },
-  { id: 'patient', accessorKey: 'patientName', header: 'Patient', meta: { className: 'font-medium' } },
-  { id: 'provider', accessorKey: 'providerName', header: 'Provider' },
+  {
+    id: 'patient',
+    accessorKey: 'patientName',
+    header: 'Patient',
+    enableSorting: false,
+    meta: { className: 'font-medium' },
+  },
+  { id: 'provider', accessorKey: 'providerName', header: 'Provider', enableSorting: false },
   {
     id: 'encounterDate',
     accessorKey: 'encounterDate',
     header: () => <span className="whitespace-nowrap">Encounter Date</span>,
     cell: ({ row }) => <span className="whitespace-nowrap">{formatEncounterDate(row.original.encounterDate)}</span>,
+    enableSorting: false,
   },
-  { id: 'type', accessorKey: 'encounterType', header: 'Type' },
-  { id: 'chiefComplaint', accessorKey: 'chiefComplaint', header: 'Chief Complaint' },
-  { id: 'diagnosis', accessorFn: (r) => r.diagnosis.join(', '), header: 'Diagnosis' },
+  { id: 'type', accessorKey: 'encounterType', header: 'Type', enableSorting: false },
+  { id: 'chiefComplaint', accessorKey: 'chiefComplaint', header: 'Chief Complaint', enableSorting: false },
+  { id: 'diagnosis', accessorFn: (r) => r.diagnosis.join(', '), header: 'Diagnosis', enableSorting: false },
   {
     id: 'daysOverdue',
     accessorKey: 'daysOverdue',
     header: () => <span className="whitespace-nowrap">Days Overdue</span>,
     meta: { align: 'right', className: 'tabular-nums' },
   },
-  { id: 'action', accessorKey: 'recommendedAction', header: 'Action' },
+  { id: 'action', accessorKey: 'recommendedAction', header: 'Action', enableSorting: false },
 ];
 
-function Tiles({ rows }: { rows: readonly OverdueFollowUp[] | undefined }) {
-  const summary = rows ? summarise(rows) : undefined;
+function Tiles({ summary }: { summary: WorklistSummary | undefined }) {
   const tiles = [
     { label: 'Total Overdue', value: summary?.total, hint: 'Patients' },
     { label: 'High Priority', value: summary?.high, hint: 'Immediate action' },
@@ -145,25 +159,39 @@ function FilterSelect({
 }
 
 export default function OverdueFollowupsPage() {
-  const worklist = useOverdueFollowUps();
+  const summary = useWorklistSummary();
   const [priority, setPriority] = useState(ALL);
   const [provider, setProvider] = useState(ALL);
+  const [sorting, setSorting] = useState<SortingState>(DEFAULT_SORTING);
+  const paging = useCursorPaging();
   const [exporting, setExporting] = useState(false);
 
-  const rows = worklist.data;
-  const providers = useMemo(() => providerNames(rows ?? []), [rows]);
-  const filter: WorklistFilter = {
+  const filter: WorklistFilterInput = {
     priority: priority === ALL ? undefined : followUpPrioritySchema.parse(priority),
     provider: provider === ALL ? undefined : provider,
   };
-  const shown = filterWorklist(rows ?? [], filter);
+  const sort = sorting[0];
+  const worklist = useOverdueFollowUps({
+    ...filter,
+    sort: sort && isSortKey(sort.id) ? sort.id : 'priority',
+    dir: sort?.desc ? 'desc' : 'asc',
+    limit: PAGE_SIZE,
+    cursor: paging.cursor,
+  });
+  const page = worklist.data;
+  paging.track(page?.total);
+
+  const choose = (set: (value: string) => void) => (value: string) => {
+    set(value);
+    paging.reset();
+  };
 
   const exportCsv = async () => {
     setExporting(true);
     try {
-      // Audit first: an export that could not be recorded is not handed out.
-      await recordWorklistExport({ rows: shown.length, ...filter });
-      downloadCsv(WORKLIST_CSV_FILE, toCsv(shown, WORKLIST_CSV_COLUMNS));
+      // The server records the export before it hands out the rows: no entry, no download.
+      const rows = await fetchWorklistExport(filter);
+      downloadCsv(WORKLIST_CSV_FILE, toCsv(rows, WORKLIST_CSV_COLUMNS));
     } catch {
       toast({
         title: 'Export failed',
@@ -175,45 +203,52 @@ export default function OverdueFollowupsPage() {
     }
   };
 
+  const failed = worklist.isError || summary.isError;
   return (
-    <section aria-busy={worklist.isPending}>
+    <section aria-busy={worklist.isPending || summary.isPending}>
       <PageHeader
         title={TITLE}
         subtitle={SUBTITLE}
         actions={
-          <Button variant="outline" onClick={() => void exportCsv()} disabled={exporting || !rows}>
+          <Button variant="outline" onClick={() => void exportCsv()} disabled={exporting || !page}>
             <Download className="size-4" aria-hidden="true" /> {exporting ? 'Exporting…' : 'Export'}
           </Button>
         }
       />
 
-      <Tiles rows={rows} />
+      <Tiles summary={summary.data} />
 
       <div className="mb-4 flex flex-wrap items-end gap-4">
         <FilterSelect
           id="worklist-priority"
           label="Priority"
           value={priority}
-          onChange={setPriority}
+          onChange={choose(setPriority)}
           allLabel="All priorities"
           options={FOLLOW_UP_PRIORITIES}
-          disabled={!rows}
+          disabled={!summary.data}
         />
         <FilterSelect
           id="worklist-provider"
           label="Provider"
           value={provider}
-          onChange={setProvider}
+          onChange={choose(setProvider)}
           allLabel="All providers"
-          options={providers}
-          disabled={!rows}
+          options={summary.data?.providers ?? []}
+          disabled={!summary.data}
         />
       </div>
 
-      {worklist.isError ? (
+      {failed ? (
         <Card role="alert" className="p-6">
           <p className="mb-3">The worklist could not be loaded.</p>
-          <Button variant="outline" onClick={() => void worklist.refetch()}>
+          <Button
+            variant="outline"
+            onClick={() => {
+              if (summary.isError) void summary.refetch();
+              if (worklist.isError) void worklist.refetch();
+            }}
+          >
             Try again
           </Button>
         </Card>
@@ -221,12 +256,24 @@ export default function OverdueFollowupsPage() {
         <DataTable
           label="Overdue follow-ups"
           columns={columns}
-          data={shown}
+          data={page?.items ?? []}
           getRowId={(r) => String(r.encounterId)}
-          loading={worklist.isPending}
+          loading={worklist.isFetching}
           emptyMessage="No overdue follow-ups found"
-          footer={(count) =>
-            rows ? `Showing ${count} of ${rows.length} overdue follow-ups` : 'Loading overdue follow-ups…'
+          server={{
+            total: paging.total,
+            pageIndex: paging.pageIndex,
+            hasNextPage: Boolean(page?.nextCursor),
+            pageSize: PAGE_SIZE,
+            onPageChange: (next) => paging.turn(next, page?.nextCursor),
+            sorting,
+            onSortingChange: (next) => {
+              setSorting(next);
+              paging.reset();
+            },
+          }}
+          footer={(shown, total) =>
+            page ? `Showing ${shown} of ${total} overdue follow-ups` : 'Loading overdue follow-ups…'
           }
         />
       )}

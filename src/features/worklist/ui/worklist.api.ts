@@ -1,17 +1,39 @@
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { apiFetch } from '@/client/lib/api-client';
-import type { OverdueFollowUp, WorklistExportAudit } from '../worklist.schema';
+import type {
+  OverdueFollowUp,
+  OverdueFollowUpPage,
+  WorklistFilterInput,
+  WorklistPageQueryInput,
+  WorklistSummary,
+} from '../worklist.schema';
 
 export const OVERDUE_FOLLOWUPS_PATH = '/api/worklist/overdue-followups';
 
-export function useOverdueFollowUps() {
+/** One page of the worklist, keyset-paged by the server (docs/paging.md). */
+export function useOverdueFollowUps(query: WorklistPageQueryInput) {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== '') params.set(key, String(value));
+  }
   return useQuery({
-    queryKey: [OVERDUE_FOLLOWUPS_PATH],
-    queryFn: ({ signal }) => apiFetch<OverdueFollowUp[]>(OVERDUE_FOLLOWUPS_PATH, { signal }),
+    queryKey: [OVERDUE_FOLLOWUPS_PATH, 'page', query],
+    queryFn: ({ signal }) =>
+      apiFetch<OverdueFollowUpPage>(`${OVERDUE_FOLLOWUPS_PATH}?${params.toString()}`, { signal }),
+    // Keep the current page on screen while the next page, sort or filter loads.
+    placeholderData: keepPreviousData,
   });
 }
 
-/** Records the export in the audit log; the CSV is downloaded only once this has succeeded. */
-export function recordWorklistExport(report: WorklistExportAudit): Promise<void> {
-  return apiFetch<void>(`${OVERDUE_FOLLOWUPS_PATH}/exports`, { method: 'POST', body: report });
+/** The tiles (whole unfiltered list) and the provider filter's choices. */
+export function useWorklistSummary() {
+  return useQuery({
+    queryKey: [OVERDUE_FOLLOWUPS_PATH, 'summary'],
+    queryFn: ({ signal }) => apiFetch<WorklistSummary>(`${OVERDUE_FOLLOWUPS_PATH}/summary`, { signal }),
+  });
+}
+
+/** Every row the filters select, for the CSV; the server records the export before it answers. */
+export function fetchWorklistExport(filter: WorklistFilterInput): Promise<OverdueFollowUp[]> {
+  return apiFetch<OverdueFollowUp[]>(`${OVERDUE_FOLLOWUPS_PATH}/exports`, { method: 'POST', body: filter });
 }
