@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import type { ColumnDef, SortingState } from '@tanstack/react-table';
 import { AlertOctagon, Clock, Download } from 'lucide-react';
 import { can, type Role } from '@/shared/access';
@@ -235,6 +235,8 @@ export default function ClaimsPage({ role }: { role: Role }) {
   };
 
   const canWrite = can(role, 'claims:write');
+  // The same columns from one render to the next, so the table's rows re-render only for new data.
+  const tableColumns = useMemo(() => columns(canWrite ? setAppealing : null), [canWrite]);
   const page = list.data;
   return (
     <section>
@@ -320,7 +322,7 @@ export default function ClaimsPage({ role }: { role: Role }) {
           ) : (
             <DataTable
               label="All Claims"
-              columns={columns(canWrite ? setAppealing : null)}
+              columns={tableColumns}
               data={page?.items ?? []}
               getRowId={(c) => String(c.id)}
               loading={list.isFetching}
