@@ -183,7 +183,8 @@ export interface LighthouseScores {
 
 /**
  * Lighthouse (desktop preset) on one signed-in screen, in Debian's Chromium started by chrome-launcher.
- * The session cookie goes with every request of the run.
+ * The session cookie goes with every request of the run. A run Lighthouse could not complete (e.g. Chrome
+ * showed an error page) throws rather than scoring 0.
  */
 export async function runLighthouse(
   url: string,
@@ -211,6 +212,11 @@ export async function runLighthouse(
       desktopConfig,
     );
     if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+    if (result.lhr.runtimeError) {
+      throw new Error(
+        `Lighthouse could not measure ${url}: ${result.lhr.runtimeError.code} ${result.lhr.runtimeError.message}`,
+      );
+    }
     const { categories, audits } = result.lhr;
     const failing = Object.values(audits)
       .filter((audit) => audit.score !== null && audit.score < 0.9 && audit.scoreDisplayMode !== 'informative')
@@ -224,6 +230,34 @@ export async function runLighthouse(
   } finally {
     chrome.kill();
   }
+}
+
+export interface LighthouseMedian extends LighthouseScores {
+  /** Every run's performance score, in the order they ran. */
+  performanceRuns: number[];
+}
+
+/**
+ * Lighthouse's own advice for a score that varies from run to run: run it several times and report the
+ * median run (by performance score; its accessibility, failing audits and CPU index come with it). A run
+ * that Lighthouse could not complete is tried once more before it fails the measurement.
+ */
+export async function runLighthouseMedian(
+  url: string,
+  cookieHeader: string,
+  runs: number,
+  chromePath?: string,
+): Promise<LighthouseMedian> {
+  const results: LighthouseScores[] = [];
+  for (let run = 0; run < runs; run += 1) {
+    results.push(
+      await runLighthouse(url, cookieHeader, chromePath).catch(() => runLighthouse(url, cookieHeader, chromePath)),
+    );
+  }
+  const sorted = [...results].sort((a, b) => a.performance - b.performance);
+  const median = sorted[Math.floor((sorted.length - 1) / 2)];
+  if (!median) throw new Error('runLighthouseMedian needs at least one run');
+  return { ...median, performanceRuns: results.map((r) => r.performance) };
 }
 
 export interface DataTableDom {

@@ -1,11 +1,12 @@
 /**
- * `npm run bench [-- --claims N] [--quick] [--reseed] [--out FILE] [--only PART]`: issue 6's benchmark in one run.
+ * `npm run bench [-- --claims N] [--quick] [--reseed] [--out FILE] [--only PART…]`: issue 6's benchmark in one run.
  *
  * Builds the app when dist/ is missing or older than src/, starts (or reuses) an embedded PostgreSQL under
  * BENCH_DATA_DIR (default ./data-bench) — or uses DATABASE_URL — seeds it with the scale seed when it does
  * not already hold N generated claims or --reseed is given (timing the seed), starts the built server on a free port, runs every
  * bench part that exists and prints one Markdown table (figure, goal, measured, pass/fail), written with the
- * machine's description to bench/results.md (or --out). A missed goal is a FAIL row, not a failed run: the
+ * machine's description to bench/results.md (or --out). `--only client` (repeatable: throughput, analytics, paging,
+ * client) runs just those parts, e.g. to re-measure one of them; its table then holds only their rows. A missed goal is a FAIL row, not a failed run: the
  * exit code is non-zero only when the harness itself breaks.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -24,6 +25,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SEED_GOAL_SECONDS = 60;
 /** Parts written alongside this one; each is used when its file exists (exported as default or as its only function). */
 const OPTIONAL_PARTS = ['analytics.bench.ts', 'paging.bench.ts', 'client.bench.ts'];
+const PART_NAMES = ['throughput', ...OPTIONAL_PARTS.map((file) => file.replace(/\.bench\.ts$/, ''))];
 
 function options() {
   const { values } = parseArgs({
@@ -35,6 +37,9 @@ function options() {
       only: { type: 'string', multiple: true },
     },
   });
+  const only = values.only?.map((name) => name.replace(/\.bench\.ts$/, ''));
+  const unknown = only?.filter((name) => !PART_NAMES.includes(name));
+  if (unknown?.length) throw new Error(`--only takes ${PART_NAMES.join(', ')}, not "${unknown.join(', ')}"`);
   const text = values.claims?.at(-1) ?? process.env.BENCH_CLAIMS ?? '1000000';
   const claims = Number(text.replace(/[_,]/g, ''));
   if (!Number.isSafeInteger(claims) || claims < 1)
@@ -43,10 +48,9 @@ function options() {
     claims,
     quick: values.quick,
     reseed: values.reseed,
+    only,
     out: path.resolve(values.out ?? path.join(root, 'bench', 'results.md')),
     dataDir: path.resolve(process.env.BENCH_DATA_DIR ?? path.join(root, 'data-bench')),
-    /** `--only paging` (repeatable): run just the parts whose file name starts with it, e.g. while tuning one. */
-    only: values.only ?? [],
   };
 }
 
@@ -278,7 +282,7 @@ async function main() {
       startServer: (env) => startServer(databaseUrl, env),
     };
     const parts = [{ name: 'throughput.bench.ts', part: throughputBench }, ...(await optionalParts())].filter(
-      ({ name }) => opts.only.length === 0 || opts.only.some((prefix) => name.startsWith(prefix)),
+      ({ name }) => !opts.only || opts.only.includes(name.replace(/\.bench\.ts$/, '')),
     );
     for (const { name, part } of parts) {
       console.log(`running ${name}…`);

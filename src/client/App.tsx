@@ -3,7 +3,6 @@ import type { Role } from '@/shared/access';
 import { BrowserRouter } from 'react-router';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Toaster } from '@/client/components/ui/toast';
-import { Skeleton } from '@/client/components/ui/skeleton';
 import { AppShell } from '@/client/components/layout/AppShell';
 import { ApiError } from '@/client/lib/api-client';
 import { createQueryClient } from '@/client/lib/query-client';
@@ -36,9 +35,11 @@ function SignedInApp({ role }: { role: Role }) {
 function SessionGate() {
   const session = useSession();
   if (session.isLoading) {
+    // The same as index.html paints before the scripts run, so the page does not change while the session is checked.
     return (
-      <div className="p-8" aria-busy="true" aria-label="Loading">
-        <Skeleton className="h-10 w-64" />
+      <div className="p-8" role="status" aria-busy="true" aria-label="Loading">
+        <p className="font-semibold">Healthcare RCM</p>
+        <p className="text-sm text-muted-foreground">Loading…</p>
       </div>
     );
   }

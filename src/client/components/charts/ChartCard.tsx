@@ -1,7 +1,7 @@
 import { useId, useState, type ReactNode } from 'react';
 import { Button } from '@/client/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/client/components/ui/card';
-import { Skeleton } from '@/client/components/ui/skeleton';
+import { CHART_HEIGHT, ChartCardSkeleton } from './ChartCardSkeleton';
 import './chart-setup';
 
 export interface ChartTableColumn {
@@ -39,10 +39,11 @@ export function ChartCard({
   emptyText = 'No data for this period',
   table,
   children,
-  height = 280,
+  height = CHART_HEIGHT,
 }: ChartCardProps) {
   const tableId = useId();
   const [showTable, setShowTable] = useState(false);
+  if (loading) return <ChartCardSkeleton title={title} description={description} height={height} />;
   return (
     <Card>
       <CardHeader>
@@ -50,9 +51,7 @@ export function ChartCard({
         {description && <CardDescription>{description}</CardDescription>}
       </CardHeader>
       <CardContent>
-        {loading ? (
-          <Skeleton className="w-full" style={{ height }} aria-label={`Loading ${title}`} />
-        ) : empty ? (
+        {empty ? (
           <p
             className="flex items-center justify-center rounded-md border border-dashed text-muted-foreground"
             style={{ height }}

@@ -1,10 +1,11 @@
-import { useEffect, useEffectEvent, useRef, useState, type ReactNode } from 'react';
+import { memo, useEffect, useEffectEvent, useRef, useState, type ReactNode } from 'react';
 import {
   flexRender,
   getCoreRowModel,
   getFilteredRowModel,
   getSortedRowModel,
   useReactTable,
+  type Cell,
   type ColumnDef,
   type Row,
   type RowData,
@@ -85,6 +86,34 @@ function SortIcon({ direction }: { direction: false | 'asc' | 'desc' }) {
 function alignClass(align: DataTableColumnMeta['align']) {
   return align === 'right' ? 'text-right' : align === 'center' ? 'text-center' : 'text-left';
 }
+
+/**
+ * One body row. Memoised on its cells, which TanStack Table keeps the same while the data and the columns
+ * are the same: a screen that re-renders for something else (its summary or charts arriving, a refetch
+ * starting) does not re-render every cell of the page. New data or new columns give new cells.
+ */
+const DataTableRow = memo(function DataTableRow({
+  cells,
+  className,
+  height,
+}: {
+  cells: Cell<unknown, unknown>[];
+  className: string | undefined;
+  height: number | undefined;
+}) {
+  return (
+    <tr className={cn('border-b border-border hover:bg-muted/40', className)} style={height ? { height } : undefined}>
+      {cells.map((cell) => {
+        const meta = cell.column.columnDef.meta;
+        return (
+          <td key={cell.id} className={cn('px-3 py-2', alignClass(meta?.align), meta?.className)}>
+            {flexRender(cell.column.columnDef.cell, cell.getContext())}
+          </td>
+        );
+      })}
+    </tr>
+  );
+});
 
 export function DataTable<T>({
   label,
@@ -270,20 +299,12 @@ export function DataTable<T>({
                   </tr>
                 )}
                 {visibleRows.map((row) => (
-                  <tr
+                  <DataTableRow
                     key={row.id}
-                    className={cn('border-b border-border hover:bg-muted/40', rowClassName?.(row.original))}
-                    style={virtual ? { height: ROW_HEIGHT } : undefined}
-                  >
-                    {row.getVisibleCells().map((cell) => {
-                      const meta = cell.column.columnDef.meta;
-                      return (
-                        <td key={cell.id} className={cn('px-3 py-2', alignClass(meta?.align), meta?.className)}>
-                          {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                        </td>
-                      );
-                    })}
-                  </tr>
+                    cells={row.getVisibleCells() as Cell<unknown, unknown>[]}
+                    className={rowClassName?.(row.original)}
+                    height={virtual ? ROW_HEIGHT : undefined}
+                  />
                 ))}
                 {paddingBottom > 0 && (
                   <tr aria-hidden="true">

@@ -2,6 +2,7 @@ import { Bar, Doughnut, Line } from 'react-chartjs-2';
 import { ChartCard } from '@/client/components/charts/ChartCard';
 import { CHART_COLOURS } from '@/client/components/charts/chart-setup';
 import type { ClaimOverview } from '../claims.schema';
+import { CLAIMS_CHARTS } from './ClaimsChartsSkeleton';
 
 const [BLUE, ORANGE, GREEN, VERMILION, PURPLE] = CHART_COLOURS as [string, string, string, string, string];
 
@@ -28,8 +29,8 @@ export function ClaimsCharts({ overview, loading }: { overview: ClaimOverview | 
   return (
     <div className="mb-6 grid gap-4 lg:grid-cols-3">
       <ChartCard
-        title="Denials by Payer"
-        description="Claims denied at first adjudication"
+        title={CLAIMS_CHARTS.byPayer.title}
+        description={CLAIMS_CHARTS.byPayer.description}
         loading={loading}
         empty={byPayer.length === 0}
         emptyText="No denied claims match these filters"
@@ -54,8 +55,8 @@ export function ClaimsCharts({ overview, loading }: { overview: ClaimOverview | 
       </ChartCard>
 
       <ChartCard
-        title="Top Denial Reasons"
-        description="The 5 commonest denial codes"
+        title={CLAIMS_CHARTS.reasons.title}
+        description={CLAIMS_CHARTS.reasons.description}
         loading={loading}
         empty={reasons.length === 0}
         emptyText="No denied claims match these filters"
@@ -95,8 +96,8 @@ export function ClaimsCharts({ overview, loading }: { overview: ClaimOverview | 
       </ChartCard>
 
       <ChartCard
-        title="Weekly Claims Trend"
-        description="Claims by service week (Sunday to Saturday), last 8 weeks"
+        title={CLAIMS_CHARTS.trend.title}
+        description={CLAIMS_CHARTS.trend.description}
         loading={loading}
         empty={noClaimsInWeeks}
         emptyText="No claims in the last 8 weeks"

@@ -125,7 +125,8 @@ describe('ClaimsPage', () => {
     await waitFor(() => expect(screen.getByTestId('summary-total-denied').textContent).toBe('$12,345.00'));
     expect(screen.getByTestId('summary-total-billed').textContent).toBe('$987,654.00');
     expect(screen.getByTestId('summary-claims').textContent).toBe('3,000');
-    const byPayer = screen.getByRole('table', { name: 'Denials by Payer' });
+    // The charts load after the page (their own chunk): wait for them.
+    const byPayer = await screen.findByRole('table', { name: 'Denials by Payer' }, { timeout: 10_000 });
     expect(
       within(byPayer)
         .getAllByRole('row')

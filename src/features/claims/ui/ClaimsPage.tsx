@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import type { ColumnDef, SortingState } from '@tanstack/react-table';
 import { AlertOctagon, Clock, Download } from 'lucide-react';
 import { can, type Role } from '@/shared/access';
@@ -30,7 +30,7 @@ import {
   type Payer,
 } from '../claims.schema';
 import { AppealDialog } from './AppealDialog';
-import { ClaimsCharts } from './ClaimsCharts';
+import { ClaimsChartsSkeleton } from './ClaimsChartsSkeleton';
 import { UploadClaimsDialog } from './UploadClaimsDialog';
 import { useCursorPaging } from '@/client/lib/cursor-paging';
 import { fetchClaimsExport, useClaims, useClaimsOverview } from './claims.api';
@@ -42,6 +42,10 @@ const DEFAULT_SORTING: SortingState = [{ id: 'serviceDate', desc: true }];
 const REASON_PAUSE_MS = 300;
 
 const money = (cents: number) => `$${formatCents(cents)}`;
+
+// Chart.js is the screen's largest script: loaded beside the page rather than before it, so the header,
+// filters and table render without waiting for it (its placeholders hold the charts' place meanwhile).
+const ClaimsCharts = lazy(() => import('./ClaimsCharts').then((module) => ({ default: module.ClaimsCharts })));
 
 /** The CSV has the table's columns with the same values, plus the reason and its description. */
 export const CLAIM_CSV_COLUMNS: CsvColumn<ClaimRow>[] = [
@@ -231,6 +235,8 @@ export default function ClaimsPage({ role }: { role: Role }) {
   };
 
   const canWrite = can(role, 'claims:write');
+  // The same columns from one render to the next, so the table's rows re-render only for new data.
+  const tableColumns = useMemo(() => columns(canWrite ? setAppealing : null), [canWrite]);
   const page = list.data;
   return (
     <section>
@@ -295,7 +301,9 @@ export default function ClaimsPage({ role }: { role: Role }) {
       ) : (
         <>
           <SummaryLine summary={overview.data?.summary} />
-          <ClaimsCharts overview={overview.data} loading={overview.isPending} />
+          <Suspense fallback={<ClaimsChartsSkeleton />}>
+            <ClaimsCharts overview={overview.data} loading={overview.isPending} />
+          </Suspense>
         </>
       )}
 
@@ -314,7 +322,7 @@ export default function ClaimsPage({ role }: { role: Role }) {
           ) : (
             <DataTable
               label="All Claims"
-              columns={columns(canWrite ? setAppealing : null)}
+              columns={tableColumns}
               data={page?.items ?? []}
               getRowId={(c) => String(c.id)}
               loading={list.isFetching}

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { ColumnDef, SortingState } from '@tanstack/react-table';
 import { Eye, Phone, RotateCcw } from 'lucide-react';
 import { can, type Role } from '@/shared/access';
@@ -98,6 +98,9 @@ export default function PatientsPage({ role }: { role: Role }) {
     paging.reset();
   };
 
+  // The same columns from one render to the next, so the table's rows re-render only for new data.
+  const tableColumns = useMemo(() => columns(setViewing), []);
+
   return (
     <section>
       <PageHeader
@@ -122,7 +125,7 @@ export default function PatientsPage({ role }: { role: Role }) {
       )}
       <DataTable
         label="Patients"
-        columns={columns(setViewing)}
+        columns={tableColumns}
         data={page?.items ?? []}
         getRowId={(p) => String(p.id)}
         loading={patients.isFetching}
