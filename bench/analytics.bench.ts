@@ -57,7 +57,8 @@ const ms = (value: number) => `${value < 10 ? value.toFixed(1) : value.toFixed(0
 
 export const analyticsBench: BenchPart = async (ctx: BenchContext): Promise<BenchFigure[]> => {
   const session = await ctx.signIn('billing_admin');
-  const headers = { cookie: session.cookie, 'x-csrf-token': session.csrfToken };
+  // 'no-cache': every answer is computed, never served from the answer cache (docs/caching.md).
+  const headers = { cookie: session.cookie, 'x-csrf-token': session.csrfToken, 'cache-control': 'no-cache' };
   const pool = poolFor(ctx.databaseUrl, 2);
   const db = drizzle(pool);
   const now = new Date();

@@ -186,3 +186,13 @@ describe('compressed cached answers', () => {
     expect(preferredEncoding(undefined)).toBe('identity');
   });
 });
+
+describe('a client asking for a fresh answer', () => {
+  it('Cache-Control: no-cache computes the answer anew (and keeps it for later reads)', async () => {
+    const url = '/api/claims?limit=7';
+    await readUntilCached(admin, url);
+    const fresh = await admin.request({ method: 'GET', url, headers: { 'cache-control': 'no-cache' } });
+    expect(fresh.headers[ANSWER_CACHE_HEADER]).toBe('miss');
+    expect((await get(admin, url)).headers[ANSWER_CACHE_HEADER]).toBe('hit');
+  });
+});

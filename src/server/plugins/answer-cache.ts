@@ -97,10 +97,12 @@ export function registerAnswerCache(app: FastifyInstance, deps: AppDeps) {
       const encoded = (answer[encoding] ??= encode(answer.text, encoding));
       return reply.header('content-encoding', encoding).header('vary', 'accept-encoding').send(encoded);
     };
-    const hit = answers.get(key, generation);
+    // A client asking for a fresh answer (a browser's hard reload, the benchmarks) computes it anew.
+    const fresh = /no-cache/i.test(request.headers['cache-control'] ?? '');
+    const hit = fresh ? undefined : answers.get(key, generation);
     if (hit !== undefined) return send(hit, 'hit');
     const flight = `${generation}:${key}`;
-    const pending = computing.get(flight);
+    const pending = fresh ? undefined : computing.get(flight);
     if (pending) {
       const shared = await pending;
       if (shared !== undefined) return send(shared, 'shared');

@@ -24,7 +24,7 @@ export function appointmentsRoutes(deps: AppDeps) {
     api.get(
       '/api/appointments',
       {
-        config: { permission: 'appointments:read' },
+        config: { permission: 'appointments:read', cacheable: true },
         schema: {
           tags: ['appointments'],
           description:

@@ -21,7 +21,7 @@ export function authorizationsRoutes(deps: AppDeps) {
     api.get(
       '/api/authorizations',
       {
-        config: { permission: 'authorizations:read' },
+        config: { permission: 'authorizations:read', cacheable: true },
         schema: {
           tags: ['authorizations'],
           querystring: authorizationQuerySchema,

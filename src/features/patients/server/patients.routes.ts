@@ -15,7 +15,7 @@ export function patientsRoutes(deps: AppDeps) {
     api.get(
       '/api/patients',
       {
-        config: { permission: 'patients:read' },
+        config: { permission: 'patients:read', cacheable: true },
         schema: {
           tags: ['patients'],
           querystring: patientListQuerySchema,
