@@ -5,6 +5,7 @@ import { errorEnvelopeSchema } from '@/shared/api';
 import { periodEndingToday } from '@/shared/period';
 import type { AppDeps } from '@/server/context';
 import { requestContext } from '@/server/request-context';
+import { serverTiming } from '@/server/server-timing';
 import {
   arAgingSchema,
   denialsByReasonSchema,
@@ -25,7 +26,7 @@ import {
 export function analyticsRoutes(deps: AppDeps) {
   return async function plugin(app: FastifyInstance) {
     const api = app.withTypeProvider<ZodTypeProvider>();
-    const access = { config: { permission: 'analytics:read' as const } };
+    const access = { ...serverTiming, config: { permission: 'analytics:read' as const } };
 
     api.get(
       '/api/claims/analytics/kpis',
