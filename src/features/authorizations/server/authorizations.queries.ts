@@ -338,12 +338,20 @@ export async function decideAuthorization(
  * migration 0012 keep exact in the same transaction as every write (no scan of authorizations).
  */
 export async function countAuthorizationsByStatus(db: Db): Promise<{ status: string; count: number }[]> {
+  const result = await db.execute<{ counts: { status: string; count: number }[] }>(
+    sql`select ${authorizationStatusCountsSql()} as counts`,
+  );
+  return result.rows[0]?.counts ?? [];
+}
+
+/**
+ * countAuthorizationsByStatus as a scalar subquery (a JSON array of { status, count }, by status), for a
+ * caller that gathers several figures in one statement (dashboard).
+ */
+export function authorizationStatusCountsSql(): SQL<{ status: string; count: number }[]> {
   const r = authorizationsStatusRollup;
-  return db
-    .select({ status: r.status, count: sql<number>`${r.authorizations}::int` })
-    .from(r)
-    .where(sql`${r.authorizations} > 0`)
-    .orderBy(asc(r.status));
+  return sql`(select coalesce(json_agg(json_build_object('status', ${r.status}, 'count', ${r.authorizations}::int)
+    order by ${r.status}), '[]') from ${r} where ${r.authorizations} > 0)`;
 }
 
 /** Dashboard critical alerts: pending authorizations older than `olderThanDays`, oldest first. */

@@ -269,10 +269,13 @@ export async function insertSelfRegisteredPatient(
  * migration 0012 keep exact in the same transaction as every insert and delete (no scan of patients).
  */
 export async function countPatients(db: Db): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`coalesce(sum(${patientsCountRollup.patients}), 0)::int` })
-    .from(patientsCountRollup);
-  return row?.n ?? 0;
+  const result = await db.execute<{ n: number }>(sql`select ${patientCountSql()} as n`);
+  return result.rows[0]?.n ?? 0;
+}
+
+/** countPatients as a scalar subquery, for a caller that gathers several figures in one statement (dashboard). */
+export function patientCountSql(): SQL<number> {
+  return sql<number>`(select coalesce(sum(${patientsCountRollup.patients}), 0)::int from ${patientsCountRollup})`;
 }
 
 /** Global search: patients whose name or MRN contains the text; MRN masked for the caller's role. */
