@@ -172,8 +172,9 @@ export async function analyzeScale(db: Db, log?: (message: string) => void, froz
     'audit_log',
   ];
   const copied = ['claims', 'payments'];
-  // The rollups the triggers filled during the load: each payments COPY rewrote the rows the claims COPY
-  // wrote, so without a vacuum the analytics endpoints would read several dead versions of every row.
+  // The rollups the triggers filled during the load: the payments COPY rewrote the rows the claims COPY
+  // wrote, leaving them scattered over three times the pages. Rewritten compact (about 1 s at 300k claims),
+  // a period's rows sit on a few pages, as a rebuild would leave them.
   const rollups = [
     'analytics_daily',
     'analytics_ar_daily',
@@ -186,9 +187,8 @@ export async function analyzeScale(db: Db, log?: (message: string) => void, froz
     'patients_count_rollup',
     'authorizations_status_rollup',
   ];
-  await db.execute(
-    sql.raw(`vacuum analyze ${(frozen ? [...loaded, ...rollups] : [...loaded, ...copied, ...rollups]).join(', ')}`),
-  );
+  await db.execute(sql.raw(`vacuum analyze ${(frozen ? loaded : [...loaded, ...copied]).join(', ')}`));
+  await db.execute(sql.raw(`vacuum (full, analyze) ${rollups.join(', ')}`));
   if (frozen) await db.execute(sql.raw(`analyze ${copied.join(', ')}`));
   log?.(`${((Date.now() - started) / 1000).toFixed(1)} s  vacuum analyze`);
 }
