@@ -1,12 +1,13 @@
 /**
  * Issue 6 point 2: analytics served from rollups. For each analytics endpoint this part measures
  *
- * - the endpoint's p50 over HTTP (the running server, a billing admin's session): end to end on
- *   localhost, so it is an upper bound of the server time the goal speaks of;
+ * - the endpoint's p50 server time, from the `Server-Timing: app;dur=…` header each answer carries (request
+ *   arrival to answer sent: session check, queries, serialisation), and its p50 over HTTP end to end on
+ *   localhost (the running server, a billing admin's session) for reference;
  * - the rollup query's p50 and its raw reference's p50, both called in-process on the same database
  *   (DATABASE_URL of the run), so the ratio compares the two queries alone.
  *
- * Goal per endpoint: HTTP p50 ≤ 25 ms and the rollup ≥ 10× faster than the raw answer.
+ * Goal per endpoint: server-time p50 ≤ 25 ms and the rollup ≥ 10× faster than the raw answer.
  * The raw answers take seconds at 1M claims, so they are timed over fewer calls than the rollups.
  */
 import { drizzle } from 'drizzle-orm/node-postgres';
@@ -21,6 +22,7 @@ import {
   computeProviderAnalytics,
   computeProviderAnalyticsRaw,
 } from '@/features/analytics/server/analytics.queries';
+import { getPayerPerformance, getPayerPerformanceRaw } from '@/features/billing/server/billing.queries';
 import {
   claimsOverview,
   claimsOverviewRaw,
@@ -51,6 +53,12 @@ async function timeCalls(calls: number, run: () => Promise<unknown>): Promise<nu
     samples.push(performance.now() - started);
   }
   return p50(samples);
+}
+
+/** The server's own time for an answer, from its `Server-Timing: app;dur=<ms>` header (NaN when absent). */
+function serverTime(response: Response): number {
+  const match = /(?:^|,)\s*app;dur=([\d.]+)/.exec(response.headers.get('server-timing') ?? '');
+  return match ? Number(match[1]) : Number.NaN;
 }
 
 const ms = (value: number) => `${value < 10 ? value.toFixed(1) : value.toFixed(0)} ms`;
@@ -100,6 +108,12 @@ export const analyticsBench: BenchPart = async (ctx: BenchContext): Promise<Benc
       raw: () => claimsOverviewRaw(db, requestContext, noFilter),
     },
     {
+      name: 'Payer performance (30 days)',
+      url: '/api/billing/payer-performance?periodDays=30',
+      rollup: () => getPayerPerformance(db, requestContext, 30),
+      raw: () => getPayerPerformanceRaw(db, requestContext, 30),
+    },
+    {
       // The endpoint also counts patients, appointments, authorizations and reads the audit trail; the
       // ratio compares its claim figures (revenue collected, claims by status), the part from rollups.
       name: 'Dashboard summary',
@@ -112,19 +126,27 @@ export const analyticsBench: BenchPart = async (ctx: BenchContext): Promise<Benc
   const figures: BenchFigure[] = [];
   try {
     for (const endpoint of endpoints) {
+      const serverTimes: number[] = [];
       const http = await timeCalls(HTTP_CALLS, async () => {
         const response = await fetch(`${ctx.baseUrl}${endpoint.url}`, { headers });
         if (!response.ok) throw new Error(`${endpoint.url}: HTTP ${response.status}`);
         await response.arrayBuffer();
+        serverTimes.push(serverTime(response));
       });
+      // The warm-up's answer is not a sample.
+      const server = p50(serverTimes.slice(1));
       const rollup = await timeCalls(ROLLUP_CALLS, endpoint.rollup);
       const raw = await timeCalls(RAW_CALLS, endpoint.raw);
       const ratio = raw / rollup;
+      // Without the header (an older server), the HTTP time is the bound the goal is held to.
+      const measuredTime = Number.isNaN(server) ? http : server;
       figures.push({
         figure: `${endpoint.name} p50 (rollup)`,
-        goal: `≤ ${GOAL_MS} ms and ≥ ${GOAL_RATIO}× raw`,
-        measured: `${ms(http)} over HTTP; query ${ms(rollup)} = ${ratio.toFixed(0)}× faster than raw ${ms(raw)}`,
-        pass: http <= GOAL_MS && ratio >= GOAL_RATIO,
+        goal: `≤ ${GOAL_MS} ms server time and ≥ ${GOAL_RATIO}× raw`,
+        measured:
+          `${Number.isNaN(server) ? 'no Server-Timing' : `${ms(server)} server time`}, ${ms(http)} over HTTP; ` +
+          `query ${ms(rollup)} = ${ratio.toFixed(0)}× faster than raw ${ms(raw)}`,
+        pass: measuredTime <= GOAL_MS && ratio >= GOAL_RATIO,
       });
     }
   } finally {

@@ -18,7 +18,13 @@ import { deniedClaimSql, denialReasonSql } from '@/features/claims/server/claims
 import { claims } from '@/features/claims/server/claims.table';
 import { providers } from '@/features/providers/server/providers.table';
 import { encounters } from '@/features/worklist/server/worklist.table';
-import { analyticsArDaily, analyticsArProvider, analyticsDaily, analyticsDenialsDaily } from './analytics.rollup.table';
+import {
+  analyticsArDaily,
+  analyticsArProvider,
+  analyticsDaily,
+  analyticsDenialsDaily,
+  analyticsEncountersDaily,
+} from './analytics.rollup.table';
 import type { RequestContext } from '@/server/context';
 import type { Db, DbOrTx } from '@/server/db/types';
 import {
@@ -389,7 +395,8 @@ export async function computeDenialsByReasonRaw(db: DbOrTx, period: Period): Pro
 // as every write by the triggers of migration 0010). Each equals its raw reference above exactly: the same
 // sums, grouped first by day (and provider), then added up over the period; the same formulas and rounding
 // on the same types. Ages are computed at query time from the service-date buckets, so AR aging is exact
-// on any day. Encounters, staff hours and expenses are small per-period tables, read as they are.
+// on any day. Encounters come from their per-day rollup; staff hours and expenses are small per-day and
+// per-month tables, read as they are.
 
 /** Recomputes every rollup from the raw tables (after bulk loads that bypassed triggers, and in tests). */
 export async function rebuildRollups(db: DbOrTx): Promise<void> {
@@ -397,6 +404,7 @@ export async function rebuildRollups(db: DbOrTx): Promise<void> {
 }
 
 const d = analyticsDaily;
+const e = analyticsEncountersDaily;
 
 /** Every KPI of the period from the rollups; equals computeKpisRaw. */
 export async function computeKpis(db: DbOrTx, period: Period): Promise<KpiResult> {
@@ -441,8 +449,8 @@ export async function computeKpis(db: DbOrTx, period: Period): Promise<KpiResult
       from ${billingStaffHours} where ${between(billingStaffHours.day, period)}
     ),
     visits as (
-      select count(*)::int as completed, count(*) filter (where ${encounters.chargesCaptured})::int as captured
-      from ${encounters} where ${between(encounters.encounterDate, period)}
+      select coalesce(sum(${e.encounters}), 0)::int as completed, coalesce(sum(${e.chargesCaptured}), 0)::int as captured
+      from ${e} where ${between(e.encounterDate, period)}
     ),
     receivables as (
       select coalesce(sum(${analyticsArDaily.outstandingCents}), 0)::bigint as outstanding,

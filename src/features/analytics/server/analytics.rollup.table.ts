@@ -67,3 +67,13 @@ export const analyticsDenialsDaily = pgTable(
     unique('analytics_denials_daily_key').on(t.adjudicatedOn, t.reasonCode, t.denialDescription).nullsNotDistinct(),
   ],
 );
+
+/**
+ * Encounters by encounter date: completed visits and those whose charges were captured (Charge Capture
+ * Accuracy), kept exact by the encounters triggers of migration 0012.
+ */
+export const analyticsEncountersDaily = pgTable('analytics_encounters_daily', {
+  encounterDate: date('encounter_date', { mode: 'string' }).primaryKey(),
+  encounters: cents('encounters'),
+  chargesCaptured: cents('charges_captured'),
+});

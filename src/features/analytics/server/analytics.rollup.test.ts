@@ -10,7 +10,9 @@ import fc from 'fast-check';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { periodEndingToday } from '@/shared/period';
-import { payAsGuest } from '@/features/billing/server/billing.queries';
+import { countAuthorizationsByStatus } from '@/features/authorizations/server/authorizations.queries';
+import { getPayerPerformance, getPayerPerformanceRaw, payAsGuest } from '@/features/billing/server/billing.queries';
+import { countPatients } from '@/features/patients/server/patients.queries';
 import {
   appealClaim,
   claimsOverview,
@@ -78,6 +80,10 @@ async function expectRollupsEqualRaw(label: string) {
       expect(await computeDenialsByReason(db, period), `${label}: denials ${days}d`).toEqual(
         await computeDenialsByReasonRaw(db, period),
       );
+      const at = { ...ctx, now };
+      expect(await getPayerPerformance(db, at, days), `${label}: payer performance ${days}d`).toEqual(
+        await getPayerPerformanceRaw(db, at, days),
+      );
     }
     expect(await computeArAging(db, now), `${label}: AR aging on ${now.toISOString()}`).toEqual(
       await computeArAgingRaw(db, now),
@@ -90,6 +96,13 @@ async function expectRollupsEqualRaw(label: string) {
     }
   }
   expect(await summariseClaims(db), `${label}: dashboard`).toEqual(await summariseClaimsRaw(db));
+  // The dashboard's counts: the rollups against counting the tables.
+  const [patients] = (await db.execute<{ n: number }>(sql`select count(*)::int as n from patients`)).rows;
+  expect(await countPatients(db), `${label}: patients`).toBe(patients?.n);
+  const byStatus = await db.execute<{ status: string; count: number }>(
+    sql`select status, count(*)::int as count from authorizations group by status order by status`,
+  );
+  expect(await countAuthorizationsByStatus(db), `${label}: authorizations`).toEqual(byStatus.rows);
 }
 
 async function exec(statement: string) {
@@ -105,6 +118,10 @@ async function rollupSnapshot() {
     'analytics_denials_daily',
     'claims_status_rollup',
     'claims_daily_rollup',
+    'analytics_encounters_daily',
+    'billing_payer_daily',
+    'patients_count_rollup',
+    'authorizations_status_rollup',
   ];
   const snapshot: Record<string, unknown[]> = {};
   for (const table of tables) {
@@ -147,7 +164,29 @@ describe('analytics rollups equal the raw reference', () => {
     );
     await exec(`update claims set provider_id = (select max(id) from providers) where id in
       (select claim_id from payments where claim_id is not null order by id limit 3)`);
+    // A change of payer on claims with payer payments: their collections move to the new payer.
+    await exec(`update claims set payer = case when payer = 'Cigna' then 'Aetna' else 'Cigna' end where id in
+      (select claim_id from payments where claim_id is not null and source = 'payer' order by id desc limit 4)`);
     await expectRollupsEqualRaw('after updates');
+
+    // Encounters, authorizations and patients: inserted, changed and deleted by SQL.
+    await exec(`insert into encounters (patient_id, provider_id, encounter_date, encounter_type, chief_complaint,
+        charges_captured)
+      select (select min(id) from patients), (select min(id) from providers), date '2026-11-22' - g,
+        (select encounter_type from encounters limit 1), 'Cough', g % 4 <> 0
+      from generate_series(0, 9) g`);
+    await exec(`update encounters set charges_captured = not charges_captured, encounter_date = encounter_date - 3
+      where id in (select id from encounters order by id desc limit 4)`);
+    await exec(`delete from encounters where id in (select id from encounters order by id limit 3)`);
+    await exec(`insert into authorizations (patient_id, service, procedure_code, payer, status, requested_on)
+      select patient_id, service, procedure_code, payer, 'Pending', date '2026-11-20' from authorizations limit 3`);
+    await exec(`update authorizations set status = 'Approved', decided_on = date '2026-11-22'
+      where id in (select id from authorizations where status = 'Pending' order by id limit 2)`);
+    await exec(`delete from authorizations where id = (select max(id) from authorizations)`);
+    await exec(`insert into patients (name, mrn, dob, phone) values
+      ('Rollup One', 'MRN-RT-1', '1980-01-01', '(555) 201-0001'), ('Rollup Two', 'MRN-RT-2', '1981-02-02', '(555) 201-0002')`);
+    await exec(`delete from patients where mrn = 'MRN-RT-2'`);
+    await expectRollupsEqualRaw('after encounters, authorizations and patients');
 
     // Payments: a guest pays part of a share through the app, then payments are moved and removed by SQL.
     const owed = (
@@ -229,6 +268,23 @@ describe('analytics rollups equal the raw reference', () => {
       fc.record({ kind: fc.constant('unpay' as const), n: fc.nat(5000) }),
       fc.record({ kind: fc.constant('provider' as const), n: fc.nat(5000) }),
       fc.record({ kind: fc.constant('delete' as const), n: fc.nat(5000) }),
+      fc.record({
+        kind: fc.constant('payer' as const),
+        n: fc.nat(5000),
+        payer: fc.constantFrom('Aetna', 'Medicare', 'Self-Pay'),
+      }),
+      fc.record({
+        kind: fc.constant('encounter' as const),
+        n: fc.nat(5000),
+        back: fc.nat(120),
+        captured: fc.boolean(),
+      }),
+      fc.record({ kind: fc.constant('unencounter' as const), n: fc.nat(5000) }),
+      fc.record({
+        kind: fc.constant('authorization' as const),
+        n: fc.nat(5000),
+        status: fc.constantFrom('Pending', 'Approved', 'Denied'),
+      }),
     );
     type Write = typeof write extends fc.Arbitrary<infer W> ? W : never;
     const apply = async (w: Write) => {
@@ -257,6 +313,19 @@ describe('analytics rollups equal the raw reference', () => {
             (${w.n} % (select count(*) from providers)) limit 1) where id = ${id}`);
         case 'delete':
           return exec(`delete from claims where id = ${id}`);
+        case 'payer':
+          return exec(`update claims set payer = '${w.payer}' where id = ${id}`);
+        case 'encounter':
+          return exec(`update encounters set encounter_date = date '2026-11-22' - ${w.back},
+            charges_captured = ${w.captured} where id = (select id from encounters order by id offset
+            (${w.n} % greatest(1, (select count(*) from encounters))) limit 1)`);
+        case 'unencounter':
+          return exec(`delete from encounters where id = (select id from encounters order by id offset
+            (${w.n} % greatest(1, (select count(*) from encounters))) limit 1)`);
+        case 'authorization':
+          return exec(`update authorizations set status = '${w.status}', decided_on = ${w.status === 'Pending' ? 'null' : `date '2026-11-22'`}
+            where id = (select id from authorizations order by id offset
+            (${w.n} % greatest(1, (select count(*) from authorizations))) limit 1)`);
       }
     };
     await fc.assert(

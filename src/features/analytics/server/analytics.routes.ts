@@ -5,6 +5,7 @@ import { errorEnvelopeSchema } from '@/shared/api';
 import { periodEndingToday } from '@/shared/period';
 import type { AppDeps } from '@/server/context';
 import { requestContext } from '@/server/request-context';
+import { serverTiming } from '@/server/server-timing';
 import {
   arAgingSchema,
   denialsByReasonSchema,
@@ -25,9 +26,9 @@ import {
 export function analyticsRoutes(deps: AppDeps) {
   return async function plugin(app: FastifyInstance) {
     const api = app.withTypeProvider<ZodTypeProvider>();
-    const access = { config: { permission: 'analytics:read' as const } };
+    const access = { ...serverTiming, config: { permission: 'analytics:read' as const } };
     // The figures change only with the data and the day: repeated reads are served from memory (docs/caching.md).
-    const cachedRead = { config: { permission: 'analytics:read' as const, cacheable: true } };
+    const cachedRead = { ...serverTiming, config: { permission: 'analytics:read' as const, cacheable: true } };
 
     api.get(
       '/api/claims/analytics/kpis',

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ilike, ne, notInArray, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import { today } from '@/shared/api';
 import { record } from '@/features/audit/server/audit.queries';
 import { getPracticeHours } from '@/features/settings/server/settings.queries';
@@ -307,10 +307,18 @@ export async function searchAppointmentsBrief(db: Db, _ctx: RequestContext, text
 
 /** Dashboard: the appointments on one day, counted per status by the database. */
 export async function countAppointmentsByStatusOn(db: Db, date: string): Promise<{ status: string; count: number }[]> {
-  return db
-    .select({ status: appointments.status, count: sql<number>`count(*)::int` })
-    .from(appointments)
-    .where(eq(appointments.date, date))
-    .groupBy(appointments.status)
-    .orderBy(asc(appointments.status));
+  const result = await db.execute<{ counts: { status: string; count: number }[] }>(
+    sql`select ${appointmentStatusCountsOnSql(date)} as counts`,
+  );
+  return result.rows[0]?.counts ?? [];
+}
+
+/**
+ * countAppointmentsByStatusOn as a scalar subquery (a JSON array of { status, count }, by status; one day's
+ * appointments, found by the date index), for a caller that gathers several figures in one statement.
+ */
+export function appointmentStatusCountsOnSql(date: string): SQL<{ status: string; count: number }[]> {
+  return sql`(select coalesce(json_agg(json_build_object('status', status, 'count', count) order by status), '[]')
+    from (select ${appointments.status} as status, count(*)::int as count from ${appointments}
+      where ${appointments.date} = ${date} group by ${appointments.status}) counted)`;
 }

@@ -25,6 +25,12 @@ export const auditLog = pgTable(
     // and its keyset paging, so page N costs what page 1 does.
     index('audit_log_occurred_id_idx').on(t.occurredAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('audit_log_actor_idx').on(t.actor),
+    // The dashboard's recent activity of a role that sees only its own entries (listRecentAuditEntries).
+    index('audit_log_actor_user_occurred_idx').on(
+      t.actorUserId,
+      t.occurredAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
     index('audit_log_action_idx').on(t.action),
   ],
 );

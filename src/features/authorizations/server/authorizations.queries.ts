@@ -29,6 +29,7 @@ import {
   type AuthorizationSortKey,
 } from '../authorizations.schema';
 import { authorizations } from './authorizations.table';
+import { authorizationsStatusRollup } from './authorizations.rollup.table';
 
 /** Days from the request to the decision, or to today while pending (a decided request stops ageing). */
 function ageSql(ctx: RequestContext) {
@@ -343,13 +344,25 @@ export async function decideAuthorization(
   });
 }
 
-/** Dashboard: every authorization counted per status by the database. */
+/**
+ * Dashboard: every authorization counted per status, read from the per-status counts the triggers of
+ * migration 0012 keep exact in the same transaction as every write (no scan of authorizations).
+ */
 export async function countAuthorizationsByStatus(db: Db): Promise<{ status: string; count: number }[]> {
-  return db
-    .select({ status: authorizations.status, count: sql<number>`count(*)::int` })
-    .from(authorizations)
-    .groupBy(authorizations.status)
-    .orderBy(asc(authorizations.status));
+  const result = await db.execute<{ counts: { status: string; count: number }[] }>(
+    sql`select ${authorizationStatusCountsSql()} as counts`,
+  );
+  return result.rows[0]?.counts ?? [];
+}
+
+/**
+ * countAuthorizationsByStatus as a scalar subquery (a JSON array of { status, count }, by status), for a
+ * caller that gathers several figures in one statement (dashboard).
+ */
+export function authorizationStatusCountsSql(): SQL<{ status: string; count: number }[]> {
+  const r = authorizationsStatusRollup;
+  return sql`(select coalesce(json_agg(json_build_object('status', ${r.status}, 'count', ${r.authorizations}::int)
+    order by ${r.status}), '[]') from ${r} where ${r.authorizations} > 0)`;
 }
 
 /** Dashboard critical alerts: pending authorizations older than `olderThanDays`, oldest first. */

@@ -27,6 +27,7 @@ import {
   type PaymentSource,
   type Statement,
 } from '../billing.schema';
+import { billingPayerDaily } from './billing.rollup.table';
 import { payments } from './billing.table';
 
 /** Payments that pay down the patient's own share; payer remittances are already in claims.paid_cents. */
@@ -404,9 +405,13 @@ async function denialRate(db: Db, period: { start: string; end: string }): Promi
  * Payer Performance: the 5 payers that paid the most in the period (payer payments received in it), each
  * with its denial rate over the claims it adjudicated in the period; and the overall denial rate of this
  * period against the one before. Self-Pay is the patient, not a payer, so it is not ranked. Computed by
- * the database.
+ * the database from the raw tables: the reference getPayerPerformance (from the rollup) is tested against.
  */
-export async function getPayerPerformance(db: Db, ctx: RequestContext, periodDays: number): Promise<PayerPerformance> {
+export async function getPayerPerformanceRaw(
+  db: Db,
+  ctx: RequestContext,
+  periodDays: number,
+): Promise<PayerPerformance> {
   const current = periodEndingToday(ctx.now, periodDays);
   const previous = previousPeriod(current);
   const ranked = await db.execute<{
@@ -450,6 +455,62 @@ export async function getPayerPerformance(db: Db, ctx: RequestContext, periodDay
     denialTrend: {
       currentRate,
       previousRate,
+      previousPeriodStart: previous.start,
+      previousPeriodEnd: previous.end,
+    },
+  };
+}
+
+interface RankedPayer {
+  payer: string;
+  collectionsCents: number | string;
+  adjudicatedClaims: number;
+  deniedClaims: number;
+  denialRate: number | null;
+}
+
+/**
+ * Payer Performance from the per-day × payer rollup (billing.rollup.table.ts, kept exact in the same
+ * transaction as every claim and payment write), in one statement; equals getPayerPerformanceRaw: the same
+ * sums over the period's days, the same ranking, formula and rounding.
+ */
+export async function getPayerPerformance(db: Db, ctx: RequestContext, periodDays: number): Promise<PayerPerformance> {
+  const current = periodEndingToday(ctx.now, periodDays);
+  const previous = previousPeriod(current);
+  const r = billingPayerDaily;
+  const rateOf = (period: { start: string; end: string }) => sql`(
+    select ${percentSql(sql`sum(${r.deniedClaims})`, sql`sum(${r.adjudicatedClaims})`)} from ${r}
+    where ${r.day} between ${period.start} and ${period.end})`;
+  const result = await db.execute<{
+    payers: RankedPayer[] | null;
+    current_rate: number | null;
+    previous_rate: number | null;
+  }>(sql`
+    with ranked as (
+      select ${r.payer} as payer, sum(${r.payerCollectionsCents})::bigint as collections_cents,
+        sum(${r.adjudicatedClaims})::int as adjudicated_claims, sum(${r.deniedClaims})::int as denied_claims,
+        ${percentSql(sql`sum(${r.deniedClaims})`, sql`sum(${r.adjudicatedClaims})`)} as denial_rate
+      from ${r}
+      where ${r.day} between ${current.start} and ${current.end} and ${r.payer} <> 'Self-Pay'
+      group by ${r.payer}
+      -- A payer is ranked when it adjudicated a claim or was paid in the period, as in the raw full join.
+      having sum(${r.adjudicatedClaims}) > 0 or sum(${r.payerCollectionsCents}) <> 0
+      order by collections_cents desc, payer asc
+      limit ${BILLING_TOP_LIMIT}
+    )
+    select (select json_agg(json_build_object('payer', payer, 'collectionsCents', collections_cents,
+        'adjudicatedClaims', adjudicated_claims, 'deniedClaims', denied_claims, 'denialRate', denial_rate)
+        order by collections_cents desc, payer asc) from ranked) as payers,
+      ${rateOf(current)} as current_rate, ${rateOf(previous)} as previous_rate`);
+  const row = result.rows[0];
+  return {
+    periodDays,
+    periodStart: current.start,
+    periodEnd: current.end,
+    payers: (row?.payers ?? []).map((p) => ({ ...p, collectionsCents: Number(p.collectionsCents) })),
+    denialTrend: {
+      currentRate: row?.current_rate ?? null,
+      previousRate: row?.previous_rate ?? null,
       previousPeriodStart: previous.start,
       previousPeriodEnd: previous.end,
     },

@@ -5,6 +5,7 @@ import { errorEnvelopeSchema, idSchema } from '@/shared/api';
 import { periodQuerySchema } from '@/features/analytics/analytics.schema';
 import type { AppDeps } from '@/server/context';
 import { requestContext } from '@/server/request-context';
+import { serverTiming } from '@/server/server-timing';
 import {
   billingPatientQuerySchema,
   billingPatientSchema,
@@ -68,6 +69,7 @@ export function billingRoutes(deps: AppDeps) {
     api.get(
       '/api/billing/payer-performance',
       {
+        ...serverTiming,
         config: { permission: 'billing:read' },
         schema: {
           tags: ['billing'],

@@ -93,17 +93,32 @@ export async function summariseClaimsRaw(
 export async function summariseClaims(
   db: Db,
 ): Promise<{ collectedCents: number; byStatus: { status: string; count: number }[] }> {
+  const result = await db.execute<{ summary: ClaimsSummaryJson }>(sql`select ${claimsSummarySql()} as summary`);
+  return claimsSummaryOf(result.rows[0]?.summary);
+}
+
+/** summariseClaims as JSON from the database: cents as text (bigint), byStatus ordered by status. */
+export interface ClaimsSummaryJson {
+  collectedCents: string;
+  byStatus: { status: string; count: number }[];
+}
+
+/** summariseClaims as a scalar subquery, for a caller that gathers several figures in one statement (dashboard). */
+export function claimsSummarySql(): SQL<ClaimsSummaryJson> {
   const r = claimsStatusRollup;
-  const [[totals], byStatus] = await Promise.all([
-    db.select({ collectedCents: sql<string>`coalesce(sum(${r.paidCents}), 0)::bigint` }).from(r),
-    db
-      .select({ status: r.status, count: sql<number>`sum(${r.claims})::int` })
-      .from(r)
-      .groupBy(r.status)
-      .having(sql`sum(${r.claims}) > 0`)
-      .orderBy(asc(r.status)),
-  ]);
-  return { collectedCents: Number(totals?.collectedCents ?? 0), byStatus };
+  return sql`(select json_build_object(
+      'collectedCents', (select coalesce(sum(${r.paidCents}), 0)::bigint::text from ${r}),
+      'byStatus', (select coalesce(json_agg(json_build_object('status', status, 'count', count) order by status), '[]')
+        from (select ${r.status} as status, sum(${r.claims})::int as count from ${r}
+          group by ${r.status} having sum(${r.claims}) > 0) counted)))`;
+}
+
+/** The answer of summariseClaims from claimsSummarySql's JSON. */
+export function claimsSummaryOf(json: ClaimsSummaryJson | null | undefined): {
+  collectedCents: number;
+  byStatus: { status: string; count: number }[];
+} {
+  return { collectedCents: Number(json?.collectedCents ?? 0), byStatus: json?.byStatus ?? [] };
 }
 
 /** Dashboard critical alerts: the most recently adjudicated claims that stand denied, newest first. */
@@ -706,62 +721,83 @@ export async function claimsOverviewRaw(db: Db, ctx: RequestContext, filter: Cla
 /**
  * The Claims overview from the claims rollups (kept exact by triggers in the same transaction as every
  * claim write); equals claimsOverviewRaw. The payer and reason filters are columns of the rollups; a text
- * search is not, so a search is answered by claimsOverviewRaw.
+ * search is not, so a search is answered by claimsOverviewRaw. One statement (one round trip): the totals,
+ * denials by payer, top reasons with their stored descriptions and the weekly trend, the lists as JSON.
  */
 export async function claimsOverview(db: Db, ctx: RequestContext, filter: ClaimFilter): Promise<ClaimOverview> {
   if (filter.search !== '') return claimsOverviewRaw(db, ctx, filter);
   const r = claimsStatusRollup;
   const t = claimsDailyRollup;
   const where = and(filter.payer ? eq(r.payer, filter.payer) : undefined, reasonCondition(filter.reason, r.reasonCode));
-  const denied = and(where, eq(r.deniedOnFirstAdjudication, true));
   const weeks = weekStarts(today(ctx.now), TREND_WEEKS);
   const first = weeks[0] ?? today(ctx.now);
-  const weekStart = sql`(${t.serviceDate} - extract(dow from ${t.serviceDate})::int)`;
-  const totalsOf = (condition: SQL | undefined) =>
-    db
-      .select({
-        claims: sql<number>`coalesce(sum(${r.claims}), 0)::int`,
-        billedCents: sql<string>`coalesce(sum(${r.billedCents}), 0)::bigint`,
-      })
-      .from(r)
-      .where(condition);
-  const [[totals], [deniedTotals], byPayer, reasons, trend] = await Promise.all([
-    totalsOf(where),
-    totalsOf(denied),
-    db
-      .select({ payer: r.payer, count: sql<number>`sum(${r.claims})::int` })
-      .from(r)
-      .where(denied)
-      .groupBy(r.payer)
-      .having(sql`sum(${r.claims}) > 0`)
-      .orderBy(desc(sql`sum(${r.claims})`), asc(r.payer)),
-    db
-      .select({ reason: sql<string>`${r.reasonCode}`, count: sql<number>`sum(${r.claims})::int` })
-      .from(r)
-      .where(and(denied, isNotNull(r.reasonCode)))
-      .groupBy(r.reasonCode)
-      .having(sql`sum(${r.claims}) > 0`)
-      .orderBy(desc(sql`sum(${r.claims})`), asc(r.reasonCode))
-      .limit(TOP_DENIAL_REASONS),
-    db
-      .select({
-        weekStart: sql<string>`to_char(${weekStart}, 'YYYY-MM-DD')`,
-        claims: sql<number>`sum(${t.claims})::int`,
-        paid: sql<number>`sum(${t.paidClaims})::int`,
-        denied: sql<number>`sum(${t.deniedClaims})::int`,
-      })
-      .from(t)
-      .where(
-        and(
-          filter.payer ? eq(t.payer, filter.payer) : undefined,
-          reasonCondition(filter.reason, t.reasonCode),
-          gte(t.serviceDate, first),
-          lte(t.serviceDate, today(ctx.now)),
-        ),
-      )
-      .groupBy(weekStart),
-  ]);
-  return assembleOverview(db, { weeks, totals, deniedTotals, byPayer, reasons, trend });
+  const trendWhere = and(
+    filter.payer ? eq(t.payer, filter.payer) : undefined,
+    reasonCondition(filter.reason, t.reasonCode),
+    gte(t.serviceDate, first),
+    lte(t.serviceDate, today(ctx.now)),
+  );
+  const result = await db.execute<{
+    claims: number;
+    billed_cents: string;
+    denied_claims: number;
+    denied_billed_cents: string;
+    by_payer: ClaimOverview['denialsByPayer'];
+    reasons: { reason: string; count: number; description: string | null }[];
+    trend: OverviewParts['trend'];
+  }>(sql`
+    with s as (
+      select ${r.payer} as payer, ${r.reasonCode} as reason_code, ${r.deniedOnFirstAdjudication} as denied,
+        ${r.claims} as claims, ${r.billedCents} as billed_cents
+      from ${r} ${where ? sql`where ${where}` : sql``}
+    ),
+    by_payer as (
+      select payer, sum(claims)::int as count from s where denied group by payer having sum(claims) > 0
+    ),
+    reasons as (
+      select reason_code as reason, sum(claims)::int as count from s
+      where denied and reason_code is not null
+      group by reason_code having sum(claims) > 0
+      order by sum(claims) desc, reason_code limit ${TOP_DENIAL_REASONS}
+    ),
+    -- Days first, then weeks: the week's start and its text are computed once per day, not per rollup row.
+    days as (
+      select ${t.serviceDate} as day, sum(${t.claims}) as claims, sum(${t.paidClaims}) as paid,
+        sum(${t.deniedClaims}) as denied
+      from ${t} where ${trendWhere} group by ${t.serviceDate}
+    ),
+    weeks as (
+      select to_char(day - extract(dow from day)::int, 'YYYY-MM-DD') as week_start, sum(claims)::int as claims,
+        sum(paid)::int as paid, sum(denied)::int as denied
+      from days group by 1
+    )
+    select
+      (select coalesce(sum(claims), 0)::int from s) as claims,
+      (select coalesce(sum(billed_cents), 0)::bigint from s) as billed_cents,
+      (select coalesce(sum(claims), 0)::int from s where denied) as denied_claims,
+      (select coalesce(sum(billed_cents), 0)::bigint from s where denied) as denied_billed_cents,
+      (select coalesce(json_agg(json_build_object('payer', payer, 'count', count) order by count desc, payer), '[]')
+        from by_payer) as by_payer,
+      -- The stored description of each reason code: one denied claim's text per code, found by index.
+      (select coalesce(json_agg(json_build_object('reason', reason, 'count', count, 'description',
+          (select ${claims.denialDescription} from ${claims}
+            where ${claims.reasonCode} = reasons.reason and ${deniedClaimSql} and ${claims.denialDescription} is not null
+            limit 1)) order by count desc, reason), '[]')
+        from reasons) as reasons,
+      (select coalesce(json_agg(json_build_object('weekStart', week_start, 'claims', claims, 'paid', paid,
+          'denied', denied)), '[]') from weeks) as trend`);
+  const row = result.rows[0];
+  if (!row) throw new Error('the overview query returned no row');
+  const reasons = row.reasons;
+  return assembleOverview(db, {
+    weeks,
+    totals: { claims: row.claims, billedCents: row.billed_cents },
+    deniedTotals: { claims: row.denied_claims, billedCents: row.denied_billed_cents },
+    byPayer: row.by_payer,
+    reasons,
+    trend: row.trend,
+    descriptions: new Map(reasons.flatMap((r) => (r.description ? [[r.reason, r.description] as const] : []))),
+  });
 }
 
 /** The stored description of each reason code: one denied claim's text per code, found by index. */
@@ -772,15 +808,19 @@ interface OverviewParts {
   byPayer: ClaimOverview['denialsByPayer'];
   reasons: { reason: string; count: number }[];
   trend: { weekStart: string; claims: number; paid: number; denied: number }[];
+  /** Each reason's stored description, when the parts came with them (otherwise looked up here). */
+  descriptions?: Map<string, string>;
 }
 
 /** The overview's answer from its parts, whether they came from the raw rows or the rollups. */
 async function assembleOverview(db: Db, parts: OverviewParts): Promise<ClaimOverview> {
   const { weeks, totals, deniedTotals, byPayer, reasons, trend } = parts;
-  const descriptions = await denialDescriptionsOf(
-    db,
-    reasons.map((r) => r.reason),
-  );
+  const descriptions =
+    parts.descriptions ??
+    (await denialDescriptionsOf(
+      db,
+      reasons.map((r) => r.reason),
+    ));
   const byWeek = new Map(trend.map((w) => [w.weekStart, w]));
   return {
     summary: {

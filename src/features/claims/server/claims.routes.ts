@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorEnvelopeSchema, idParamsSchema } from '@/shared/api';
 import type { AppDeps } from '@/server/context';
 import { requestContext } from '@/server/request-context';
+import { serverTiming } from '@/server/server-timing';
 import {
   CLAIM_IMPORT_MAX_BYTES,
   IMPORT_ERRORS_SHOWN,
@@ -45,6 +46,7 @@ export function claimsRoutes(deps: AppDeps) {
     api.get(
       '/api/claims/overview',
       {
+        ...serverTiming,
         config: { permission: 'claims:read', cacheable: true },
         schema: {
           tags: ['claims'],

@@ -100,6 +100,10 @@ export const claims = pgTable(
       .on(t.serviceDate.desc().nullsFirst(), t.id)
       .where(sql.raw('resolved_on is null')),
     index('claims_resolved_on_idx').on(t.resolvedOn).where(sql.raw('resolved_on is not null')),
+    // The dashboard's newest denials (listNewestDenials): read in order, a few rows, whatever the count.
+    index('claims_newest_denials_idx')
+      .on(t.adjudicatedOn.desc().nullsLast(), t.serviceDate.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(sql.raw(`status = 'Denied'`)),
   ],
 );
 

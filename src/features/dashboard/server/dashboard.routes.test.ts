@@ -33,6 +33,13 @@ async function summary(who: SignedIn): Promise<DashboardSummary> {
 }
 
 describe('GET /api/dashboard/summary', () => {
+  it('tells its server time in a Server-Timing header (issue 6: the benchmark reads it)', async () => {
+    const admin = await signInAs(t.app, 'admin');
+    const res = await admin.request({ method: 'GET', url: '/api/dashboard/summary' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['server-timing']).toMatch(/^app;dur=\d+\.\d{2}$/);
+  });
+
   it('gives the admin every number, equal to independent counts of the seeded data', async () => {
     const admin = await signInAs(t.app, 'admin');
     const s = await summary(admin);

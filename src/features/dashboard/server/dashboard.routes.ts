@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps } from '@/server/context';
 import { requestContext } from '@/server/request-context';
+import { serverTiming } from '@/server/server-timing';
 import { dashboardSummarySchema } from '../dashboard.schema';
 import { getDashboardSummary } from './dashboard.queries';
 
@@ -10,6 +11,7 @@ export function dashboardRoutes(deps: AppDeps) {
     app.withTypeProvider<ZodTypeProvider>().get(
       '/api/dashboard/summary',
       {
+        ...serverTiming,
         config: { permission: 'dashboard:read', cacheable: true },
         schema: { tags: ['dashboard'], response: { 200: dashboardSummarySchema } },
       },

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { and, asc, count, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import { maskPatient, maskText, seesField, seesMaskedPhi, type Role } from '@/shared/access';
 import { today } from '@/shared/api';
 import { record } from '@/features/audit/server/audit.queries';
@@ -11,6 +11,7 @@ import { HttpError } from '@/server/plugins/errors';
 import { afterCursor, decodeCursor, direction, encodeCursor, type KeyKind, type KeyValue } from '@/server/db/keyset';
 import type { NewPatient, Patient, PatientListQuery, PatientPage } from '../patients.schema';
 import { patients } from './patients.table';
+import { patientsCountRollup } from './patients.rollup.table';
 
 /**
  * patients.next_visit is the earliest 'Scheduled' appointment on or after a day the database holds
@@ -252,10 +253,18 @@ export async function insertSelfRegisteredPatient(
   throw new Error('could not draw a free MRN');
 }
 
-/** Dashboard: how many patient records the clinic holds. */
+/**
+ * Dashboard: how many patient records the clinic holds, read from the one-row count the triggers of
+ * migration 0012 keep exact in the same transaction as every insert and delete (no scan of patients).
+ */
 export async function countPatients(db: Db): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(patients);
-  return row?.n ?? 0;
+  const result = await db.execute<{ n: number }>(sql`select ${patientCountSql()} as n`);
+  return result.rows[0]?.n ?? 0;
+}
+
+/** countPatients as a scalar subquery, for a caller that gathers several figures in one statement (dashboard). */
+export function patientCountSql(): SQL<number> {
+  return sql<number>`(select coalesce(sum(${patientsCountRollup.patients}), 0)::int from ${patientsCountRollup})`;
 }
 
 /** Global search: patients whose name or MRN contains the text; MRN masked for the caller's role. */

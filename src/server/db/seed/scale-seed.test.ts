@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_TODAY } from '@/testing/test-clock';
 import { createTestDatabase, type TestDatabase } from '@/testing/test-db';
 import { verifyChain } from '@/features/audit/server/audit.queries';
+import { rebuildRollups } from '@/features/analytics/server/analytics.queries';
 import { seedScale } from './scale-seed';
 
 const CLAIMS = 5000;
@@ -29,6 +30,23 @@ const FINGERPRINT = `select count(*)::int as n, md5(string_agg(concat_ws('|', ac
   procedure_code, payer, service_date, submitted_on, adjudicated_on, resolved_on, billed_cents, paid_cents,
   contractual_adjustment_cents, patient_responsibility_cents, status, reason_code, denied_on_first_adjudication),
   ',' order by account_number)) as hash from claims where account_number like 'ACC-%-S%'`;
+
+/** Every rollup row with a number other than 0, as one text (rows of zeros count for nothing). */
+const ROLLUPS = `select string_agg(t || ' ' || r::text, E'\\n' order by t, r::text) as value from (${[
+  'analytics_daily',
+  'analytics_ar_daily',
+  'analytics_ar_provider',
+  'analytics_denials_daily',
+  'analytics_encounters_daily',
+  'claims_status_rollup',
+  'claims_daily_rollup',
+  'billing_payer_daily',
+  'patients_count_rollup',
+  'authorizations_status_rollup',
+]
+  .map((table) => `select '${table}' as t, to_jsonb(x) as r from ${table} x`)
+  .join(' union all ')}) rows
+  where exists (select 1 from jsonb_each(r) e where jsonb_typeof(e.value) = 'number' and e.value <> '0'::jsonb)`;
 
 describe('seedScale', () => {
   it('adds the claims and their proportions with consistent facts, and puts every index and key back', async () => {
@@ -115,6 +133,18 @@ describe('seedScale', () => {
         from claims where account_number like 'ACC-%-S%') x where back`,
     );
     expect(order.out_of_order).toBe(0);
+
+    // The rollups the load's triggers kept are exactly what a rebuild from the raw tables gives.
+    const rollups = await one<{ value: string }>(first, ROLLUPS);
+    for (const table of [
+      'analytics_daily',
+      'analytics_encounters_daily',
+      'billing_payer_daily',
+      'patients_count_rollup',
+    ])
+      expect(rollups.value).toContain(`${table} {`);
+    await rebuildRollups(first.db);
+    expect(await one(first, ROLLUPS)).toEqual(rollups);
   });
 
   it('gives the same rows for the same count and day', async () => {

@@ -1,0 +1,14 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/**
+ * Route hook for the analytics and dashboard answers (issue 6 point 2: "p50 ≤ 25 ms server time"): adds
+ * `Server-Timing: app;dur=<ms>`, the time from the request's arrival to the answer being sent (session
+ * check, queries and serialisation included), so a benchmark or the browser's network panel can tell server
+ * time from the network's. Spread into a route's options: `{ ...serverTiming, config, schema }`.
+ */
+export const serverTiming = {
+  onSend: async (_request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    reply.header('server-timing', `app;dur=${reply.elapsedTime.toFixed(2)}`);
+    return payload;
+  },
+};
