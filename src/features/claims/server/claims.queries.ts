@@ -574,7 +574,10 @@ function claimRowsQuery(db: DbOrTx, ctx: RequestContext) {
  */
 async function countMatchingClaims(db: Db, filter: ClaimFilter): Promise<number> {
   if (filter.search !== '') {
-    const [row] = await db.select({ total: sql<number>`count(*)::int` }).from(claims).where(filterCondition(filter));
+    const [row] = await db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(claims)
+      .where(filterCondition(filter));
     return row?.total ?? 0;
   }
   const r = claimsStatusRollup;
@@ -620,9 +623,7 @@ export async function listClaims(db: Db, ctx: RequestContext, query: ClaimListQu
     db
       .execute<Omit<ClaimRow, 'status'> & { status: string } & Record<string, unknown>>(statement)
       .then((result) => result.rows),
-    cursor || query.count === 'false'
-      ? Promise.resolve(null)
-      : countMatchingClaims(db, query),
+    cursor || query.count === 'false' ? Promise.resolve(null) : countMatchingClaims(db, query),
   ]);
   const keys = toPageKeys(found, kinds.length);
   const page = found.slice(0, query.limit);
