@@ -100,7 +100,9 @@ test.describe('settings', () => {
     await page.getByLabel('6-digit code').fill(code);
     await page.getByRole('button', { name: 'Verify' }).click();
     await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
-    await expect(page.getByText('Riley Park')).toBeVisible();
+    // Signed in as the new account: the header names its role (the 'User created' toast named Riley Park
+    // and could outlive the sign-in, so the name alone proved nothing).
+    await expect(page.getByRole('banner').getByText('doctor', { exact: true })).toBeVisible();
   });
 
   test('patient and guest see only Display and Notifications', async ({ page }) => {
