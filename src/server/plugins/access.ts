@@ -56,6 +56,7 @@ function isCrossSite(request: FastifyRequest): boolean {
 /** Session rows kept between requests while no change to sessions or users has been committed (docs/caching.md). */
 function sessionRowCache(changes: NonNullable<AppDeps['changes']>): SessionRowCache {
   // 60 s at most even without a notification: a bound for anything the feed could miss.
+  // Each row counts 1 towards maxBytes (the default size): the bound is 10,000 sessions.
   const rows = new GenerationCache<SessionRow>({ maxEntries: 10_000, maxBytes: 10_000, ttlMs: 60_000 });
   return {
     lookup: (idHash) => {

@@ -133,10 +133,6 @@ export async function createSession(
   return { sessionId, csrfToken, expiresAt };
 }
 
-/**
- * Resolves a cookie's session at `now`: unknown, idle-expired and absolute-expired sessions resolve to
- * null (expired ones are deleted). A live one has its idle timer renewed.
- */
 /** A session row with its user, as resolveSession reads it. */
 export type SessionRow = { session: typeof sessions.$inferSelect; user: typeof users.$inferSelect };
 
@@ -164,6 +160,10 @@ async function findSessionRow(db: Db | Tx, idHash: string, cache?: SessionRowCac
   return row;
 }
 
+/**
+ * Resolves a cookie's session at `now`: unknown, idle-expired and absolute-expired sessions resolve to
+ * null (expired ones are deleted). A live one has its idle timer renewed.
+ */
 export async function resolveSession(
   db: Db | Tx,
   sessionId: string,
