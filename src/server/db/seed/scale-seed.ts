@@ -13,7 +13,8 @@
  * trail's last entry. Then it rescales the billing staff hours and operating expenses the KPIs divide by.
  *
  * Speed: tables are loaded with their secondary indexes and foreign keys set aside (rebuilt once at the
- * end), synchronous_commit off. When the caller cleared the tables in the same transaction (the CLI does:
+ * end), the claims and payments rollup triggers off (the rollups are rebuilt once at the end, 16 s at 1M,
+ * instead of ~39 s of trigger work in the two COPYs), synchronous_commit off. When the caller cleared the tables in the same transaction (the CLI does:
  * clear, demo clinic and scale in one transaction) and the server runs with wal_level=minimal (the
  * embedded one does), PostgreSQL writes those tables and their rebuilt indexes without WAL.
  */
@@ -289,6 +290,10 @@ export async function generateScale(
     importer,
     payer,
   });
+  // The rollups are rebuilt once at the end (analytics_rebuild_rollups) rather than kept row by row through the
+  // load: each payment COPY would otherwise recompute the contributions of the claims it touches.
+  await run(tx, 'alter table claims disable trigger analytics_claims_rollup_insert');
+  await run(tx, 'alter table payments disable trigger analytics_payments_rollup_insert');
   const claims = await withoutIndexes(tx, 'claims', [], async () => {
     began = Date.now();
     const count = await copyRows(client, 'claims', CLAIM_COLUMNS, generated.claimLines(), { freeze });
@@ -401,6 +406,10 @@ export async function generateScale(
       from (select date_trunc('month', received_on)::date as month, sum(amount_cents) as total from payments group by 1) x
       where x.month = e.month`,
   );
+
+  await run(tx, 'alter table claims enable trigger analytics_claims_rollup_insert');
+  await run(tx, 'alter table payments enable trigger analytics_payments_rollup_insert');
+  await run(tx, 'select analytics_rebuild_rollups()');
 
   return {
     claims,
