@@ -1,4 +1,6 @@
 import { useCallback, useState } from 'react';
+import type { SortingState } from '@tanstack/react-table';
+import type { ServerPaging } from '@/client/components/data-table/DataTable';
 
 /**
  * Keyset paging state for a server-mode table (issue 6): the cursor of each page reached so far, so
@@ -17,6 +19,13 @@ export function useCursorPaging() {
     () => setPages((p) => (p.index === 0 && p.cursors.length === 1 ? p : { index: 0, cursors: [undefined] })),
     [],
   );
+  const turn = (next: number, nextCursor: string | null | undefined) =>
+    setPages((p) => {
+      if (next < p.index) return { ...p, index: Math.max(0, next) };
+      if (next === p.index + 1 && nextCursor)
+        return { index: next, cursors: [...p.cursors.slice(0, next), nextCursor] };
+      return p;
+    });
   return {
     pageIndex: pages.index,
     /** Send as `cursor`; undefined on the first page. */
@@ -29,12 +38,24 @@ export function useCursorPaging() {
     /** Back to the first page: the filters or the sort changed. */
     reset,
     /** To the next page (with the shown page's nextCursor) or back to an earlier one. */
-    turn: (next: number, nextCursor: string | null | undefined) =>
-      setPages((p) => {
-        if (next < p.index) return { ...p, index: Math.max(0, next) };
-        if (next === p.index + 1 && nextCursor)
-          return { index: next, cursors: [...p.cursors.slice(0, next), nextCursor] };
-        return p;
-      }),
+    turn,
+    /** DataTable's server-mode props for the shown page: Next follows its nextCursor; a new sort starts over. */
+    tableProps: (
+      page: { nextCursor: string | null } | undefined,
+      pageSize: number,
+      sorting: SortingState,
+      setSorting: (sorting: SortingState) => void,
+    ): ServerPaging => ({
+      total,
+      pageIndex: pages.index,
+      pageSize,
+      onPageChange: (next) => turn(next, page?.nextCursor),
+      hasNextPage: Boolean(page?.nextCursor),
+      sorting,
+      onSortingChange: (next) => {
+        setSorting(next);
+        reset();
+      },
+    }),
   };
 }

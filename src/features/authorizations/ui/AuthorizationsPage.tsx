@@ -359,15 +359,7 @@ export default function AuthorizationsPage() {
           footer={(_, matching) =>
             data && kpis ? `Showing ${matching} of ${kpis.total} authorizations` : 'Loading authorizations…'
           }
-          server={{
-            total: paging.total,
-            pageIndex: paging.pageIndex,
-            pageSize: PAGE_SIZE,
-            onPageChange: (next) => paging.turn(next, data?.nextCursor),
-            hasNextPage: Boolean(data?.nextCursor),
-            sorting,
-            onSortingChange: refilter(setSorting),
-          }}
+          server={paging.tableProps(data, PAGE_SIZE, sorting, setSorting)}
           rowClassName={(a) => (a.atRisk ? 'bg-amber-50/60' : undefined)}
         />
       )}

@@ -339,18 +339,7 @@ export default function ClaimsPage({ role }: { role: Role }) {
               footer={(shown, total) =>
                 page ? `Showing ${shown} of ${total.toLocaleString('en-US')} claims` : 'Loading claims…'
               }
-              server={{
-                total: paging.total,
-                pageIndex: paging.pageIndex,
-                pageSize: PAGE_SIZE,
-                onPageChange: (next) => paging.turn(next, page?.nextCursor),
-                hasNextPage: Boolean(page?.nextCursor),
-                sorting,
-                onSortingChange: (next) => {
-                  setSorting(next);
-                  paging.reset();
-                },
-              }}
+              server={paging.tableProps(page, PAGE_SIZE, sorting, setSorting)}
             />
           )}
         </CardContent>

@@ -138,18 +138,7 @@ export default function PatientsPage({ role }: { role: Role }) {
             paging.reset();
           },
         }}
-        server={{
-          total: paging.total,
-          pageIndex: paging.pageIndex,
-          hasNextPage: Boolean(page?.nextCursor),
-          pageSize: PAGE_SIZE,
-          onPageChange: (next) => paging.turn(next, page?.nextCursor),
-          sorting,
-          onSortingChange: (next) => {
-            setSorting(next);
-            paging.reset();
-          },
-        }}
+        server={paging.tableProps(page, PAGE_SIZE, sorting, setSorting)}
         emptyMessage={search ? 'No patients found' : 'No patients available'}
         footer={(shown, total) =>
           `Showing ${shown} of ${total} patients${page?.masked ? ' (PHI is masked for your role)' : ''}`

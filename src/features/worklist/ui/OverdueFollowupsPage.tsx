@@ -260,18 +260,7 @@ export default function OverdueFollowupsPage() {
           getRowId={(r) => String(r.encounterId)}
           loading={worklist.isFetching}
           emptyMessage="No overdue follow-ups found"
-          server={{
-            total: paging.total,
-            pageIndex: paging.pageIndex,
-            hasNextPage: Boolean(page?.nextCursor),
-            pageSize: PAGE_SIZE,
-            onPageChange: (next) => paging.turn(next, page?.nextCursor),
-            sorting,
-            onSortingChange: (next) => {
-              setSorting(next);
-              paging.reset();
-            },
-          }}
+          server={paging.tableProps(page, PAGE_SIZE, sorting, setSorting)}
           footer={(shown, total) =>
             page ? `Showing ${shown} of ${total} overdue follow-ups` : 'Loading overdue follow-ups…'
           }
