@@ -16,6 +16,8 @@ export interface BenchFigure {
 export interface BenchContext {
   /** The running app server, e.g. 'http://localhost:5098'. */
   baseUrl: string;
+  /** Its process id (to read the CPU time it spends). */
+  serverPid: number;
   /** A PostgreSQL connection string to the database the server uses (embedded or DATABASE_URL). */
   databaseUrl: string;
   /** How many claims the database was seeded with (1,000,000 by default; 50,000 in CI). */
@@ -23,7 +25,7 @@ export interface BenchContext {
   /** CI's small run (`npm test`): parts shorten their durations and sample counts so the harness is exercised, not measured. */
   quick?: boolean;
   /** Starts another app server on the same database with extra environment (e.g. APP_CACHE=off). */
-  startServer(env: Record<string, string>): Promise<{ baseUrl: string; stop: () => Promise<void> }>;
+  startServer(env: Record<string, string>): Promise<{ baseUrl: string; pid: number; stop: () => Promise<void> }>;
   /** Signs in through the real API (password + MFA step in demo mode) and returns headers for later calls. */
   signIn(role: 'admin' | 'billing_admin' | 'doctor' | 'nurse_manager'): Promise<{ cookie: string; csrfToken: string }>;
 }

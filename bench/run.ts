@@ -113,7 +113,7 @@ async function seed(databaseUrl: string, claims: number): Promise<number> {
 async function startServer(
   databaseUrl: string,
   extraEnv: Record<string, string> = {},
-): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
+): Promise<{ baseUrl: string; pid: number; stop: () => Promise<void> }> {
   const port = await freePort();
   const child = spawn(process.execPath, [path.join(root, 'dist', 'server', 'main.js')], {
     cwd: root,
@@ -142,6 +142,7 @@ async function startServer(
   }
   return {
     baseUrl,
+    pid: child.pid ?? 0,
     stop: async () => {
       child.kill('SIGTERM');
       await exited;
@@ -275,6 +276,7 @@ async function main() {
     cleanups.unshift(server.stop);
     const ctx: BenchContext = {
       baseUrl: server.baseUrl,
+      serverPid: server.pid,
       databaseUrl,
       claims: opts.claims,
       quick: opts.quick,

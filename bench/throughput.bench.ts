@@ -5,6 +5,7 @@
  * hello-world's requests per second, p99 ≤ 100 ms, no errors, no non-2xx answers.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -17,20 +18,41 @@ interface Load {
   p99: number;
   errors: number;
   non2xx: number;
+  /** CPU time the server process spent per answer (user + system), when /proc tells it. */
+  cpuMicrosPerRequest?: number;
 }
 
-async function load(url: string, seconds: number, headers: Record<string, string> = {}): Promise<Load> {
+/**
+ * CPU time (µs) a process has used, from /proc (Linux); undefined elsewhere. Requests per second on a
+ * shared 2-core machine move with whatever else runs; CPU per request hardly does, so the table shows both.
+ */
+function cpuMicros(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    const ticks = Number(fields[11]) + Number(fields[12]); // utime + stime, in clock ticks (100 per second)
+    return Number.isFinite(ticks) ? ticks * 10_000 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function load(url: string, seconds: number, pid: number, headers: Record<string, string> = {}): Promise<Load> {
+  const before = cpuMicros(pid);
   const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, headers });
+  const after = cpuMicros(pid);
   return {
     requestsPerSecond: result.requests.average,
     p99: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
+    ...(before !== undefined && after !== undefined && result.requests.total > 0
+      ? { cpuMicrosPerRequest: (after - before) / result.requests.total }
+      : {}),
   };
 }
 
 /** Starts bench/hello-server.mjs on a free port; resolves with its URL and a stop function. */
-async function startHelloServer(): Promise<{ url: string; stop: () => void }> {
+async function startHelloServer(): Promise<{ url: string; pid: number; stop: () => void }> {
   const script = path.join(path.dirname(fileURLToPath(import.meta.url)), 'hello-server.mjs');
   const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
@@ -42,18 +64,19 @@ async function startHelloServer(): Promise<{ url: string; stop: () => void }> {
     });
     child.on('exit', (code) => reject(new Error(`hello-world server exited (${code})`)));
   });
-  return { url: `${url}/`, stop: () => child.kill('SIGTERM') };
+  return { url: `${url}/`, pid: child.pid ?? 0, stop: () => child.kill('SIGTERM') };
 }
 
 const describe = (l: Load) =>
-  `${Math.round(l.requestsPerSecond).toLocaleString('en-US')} req/s, p99 ${l.p99} ms, ${l.errors} errors, ${l.non2xx} non-2xx`;
+  `${Math.round(l.requestsPerSecond).toLocaleString('en-US')} req/s, p99 ${l.p99} ms, ${l.errors} errors, ${l.non2xx} non-2xx` +
+  (l.cpuMicrosPerRequest === undefined ? '' : `, server CPU ${l.cpuMicrosPerRequest.toFixed(0)} µs/request`);
 
 export const throughputBench: BenchPart = async (ctx: BenchContext): Promise<BenchFigure[]> => {
   const seconds = ctx.quick ? 3 : 20;
   const hello = await startHelloServer();
   let reference: Load;
   try {
-    reference = await load(hello.url, seconds);
+    reference = await load(hello.url, seconds, hello.pid);
   } finally {
     hello.stop();
   }
@@ -73,7 +96,7 @@ export const throughputBench: BenchPart = async (ctx: BenchContext): Promise<Ben
   // The headers a browser sends with these calls: the session cookie and the compressions it accepts.
   const browser = { cookie, 'accept-encoding': 'gzip, deflate, br' };
   for (const [name, url] of endpoints) {
-    const measured = await load(`${ctx.baseUrl}${url}`, seconds, browser);
+    const measured = await load(`${ctx.baseUrl}${url}`, seconds, ctx.serverPid, browser);
     const share = measured.requestsPerSecond / reference.requestsPerSecond;
     figures.push({
       figure: `${name} (GET ${url})`,
@@ -86,7 +109,7 @@ export const throughputBench: BenchPart = async (ctx: BenchContext): Promise<Ben
   const uncached = await ctx.startServer({ APP_CACHE: 'off' });
   try {
     for (const [name, url] of endpoints) {
-      const measured = await load(`${uncached.baseUrl}${url}`, seconds, browser);
+      const measured = await load(`${uncached.baseUrl}${url}`, seconds, uncached.pid, browser);
       const share = measured.requestsPerSecond / reference.requestsPerSecond;
       figures.push({
         figure: `${name}, every answer computed (APP_CACHE=off; reference for the cache)`,

@@ -1,8 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyBaseLogger } from 'fastify';
-import { constants as zlib } from 'node:zlib';
-import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -32,6 +30,7 @@ import { worklistRoutes } from '@/features/worklist/server/worklist.routes';
 import type { AppDeps } from './context';
 import { registerAccessControl } from './plugins/access';
 import { registerAnswerCache } from './plugins/answer-cache';
+import { registerAnswerEncoding } from './plugins/answer-encoding';
 import { registerErrorHandling, sendError } from './plugins/errors';
 import { registerSecurityHeaders } from './plugins/security-headers';
 
@@ -46,16 +45,11 @@ export async function buildApp(deps: AppDeps, logger?: FastifyBaseLogger): Promi
   registerErrorHandling(app);
 
   await app.register(cookie);
-  // Before compression: its onSend hook keeps the JSON text as serialised.
+  // Before the encoding: the cache's onSend hook keeps the JSON text as serialised.
   registerAnswerCache(app, deps);
   // API answers (JSON lists) go compressed when the browser accepts it; the client's files are compressed
-  // once at build time and leave already encoded. Brotli at quality 4: most of the gain for little CPU.
-  await app.register(compress, {
-    global: true,
-    threshold: 1024,
-    encodings: ['br', 'gzip'],
-    brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
-  });
+  // once at build time and leave already encoded.
+  registerAnswerEncoding(app);
   registerSecurityHeaders(app, {
     contentSecurityPolicy: {
       directives: {
@@ -79,11 +73,6 @@ export async function buildApp(deps: AppDeps, logger?: FastifyBaseLogger): Promi
     transform: jsonSchemaTransform,
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
-
-  app.addHook('onSend', async (request, reply) => {
-    // API answers carry PHI: never cache them anywhere.
-    if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
-  });
 
   // Every feature's routes, listed explicitly.
   await app.register(systemRoutes(deps));

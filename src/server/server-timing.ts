@@ -1,5 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
+type HookDone = (error: Error | null, payload: unknown) => void;
+
 /**
  * Route hook for the analytics and dashboard answers (issue 6 point 2: "p50 ≤ 25 ms server time"): adds
  * `Server-Timing: app;dur=<ms>`, the time from the request's arrival to the answer being sent (session
@@ -7,8 +9,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
  * time from the network's. Spread into a route's options: `{ ...serverTiming, config, schema }`.
  */
 export const serverTiming = {
-  onSend: async (_request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+  onSend: (_request: FastifyRequest, reply: FastifyReply, payload: unknown, done: HookDone) => {
     reply.header('server-timing', `app;dur=${reply.elapsedTime.toFixed(2)}`);
-    return payload;
+    done(null, payload);
   },
 };

@@ -59,16 +59,16 @@ function sessionRowCache(changes: NonNullable<AppDeps['changes']>): SessionRowCa
   // Each row counts 1 towards maxBytes (the default size): the bound is 10,000 sessions.
   const rows = new GenerationCache<SessionRow>({ maxEntries: 10_000, maxBytes: 10_000, ttlMs: 60_000 });
   return {
-    lookup: (idHash) => {
+    lookup: (sessionId) => {
       const generation = changes.sessionsGeneration();
       return {
-        row: generation === null ? undefined : rows.get(idHash, generation),
+        row: generation === null ? undefined : rows.get(sessionId, generation),
         remember: (row) => {
-          if (generation !== null) rows.set(idHash, generation, row);
+          if (generation !== null) rows.set(sessionId, generation, row);
         },
       };
     },
-    forget: (idHash) => rows.delete(idHash),
+    forget: (sessionId) => rows.delete(sessionId),
   };
 }
 

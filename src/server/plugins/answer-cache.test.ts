@@ -11,7 +11,8 @@ import { createTestDatabase, type TestDatabase } from '@/testing/test-db';
 import { signInAs, type SignedIn } from '@/testing/test-app';
 import { testClock, type TestClock } from '@/testing/test-clock';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { ANSWER_CACHE_HEADER, preferredEncoding } from './answer-cache';
+import { ANSWER_CACHE_HEADER } from './answer-cache';
+import { preferredEncoding } from './answer-encoding';
 
 let database: TestDatabase;
 let feed: ChangeFeed;

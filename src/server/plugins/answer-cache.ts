@@ -1,8 +1,8 @@
-import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { today } from '@/shared/api';
 import type { AppDeps } from '../context';
 import { GenerationCache } from '../generation-cache';
+import { COMPRESS_FROM_CHARS, encode, preferredEncoding } from './answer-encoding';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -24,42 +24,6 @@ interface CachedAnswer {
   gzip?: Buffer;
 }
 
-/** As @fastify/compress's threshold (app.ts): smaller answers go uncompressed. */
-const COMPRESS_FROM_CHARS = 1024;
-
-type Encoding = 'br' | 'gzip' | 'identity';
-/** Browsers send a handful of distinct Accept-Encoding values: each is parsed once. */
-const negotiated = new Map<string, Encoding>();
-
-/** br, then gzip, as the client accepts them (a q of 0 refuses); otherwise the text as it is. */
-export function preferredEncoding(header: string | undefined): Encoding {
-  const key = header ?? '';
-  let encoding = negotiated.get(key);
-  if (encoding === undefined) {
-    encoding = negotiate(key);
-    if (negotiated.size < 100) negotiated.set(key, encoding);
-  }
-  return encoding;
-}
-
-function negotiate(header: string): Encoding {
-  const accepted = new Set(
-    header
-      .split(',')
-      .map((part) => part.trim().split(';'))
-      .filter(([, q]) => !q || Number(q.trim().replace(/^q=/, '')) > 0)
-      .map(([name]) => (name ?? '').trim().toLowerCase()),
-  );
-  if (accepted.has('br')) return 'br';
-  if (accepted.has('gzip')) return 'gzip';
-  return 'identity';
-}
-
-/** Brotli at quality 4, as the compression plugin does for answers computed afresh. */
-function encode(text: string, encoding: 'br' | 'gzip'): Buffer {
-  return encoding === 'br' ? brotliCompressSync(text, { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } }) : gzipSync(text);
-}
-
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Header telling tests and operators whether an answer came from the cache. */
 export const ANSWER_CACHE_HEADER = 'x-answer-cache';
@@ -68,7 +32,7 @@ export const ANSWER_CACHE_HEADER = 'x-answer-cache';
  * Serves repeated reads of `cacheable` routes from memory. The key holds the user (answers are masked
  * and scoped per user), the day (figures like days in A/R move with it) and the full URL with its query.
  * An entry lives while the change feed's generation is the one it was made in, 60 s at most. Must be
- * registered before @fastify/compress so its onSend hook sees the serialised JSON text.
+ * registered before the answer encoding (answer-encoding.ts) so its onSend hook sees the JSON text.
  */
 export function registerAnswerCache(app: FastifyInstance, deps: AppDeps) {
   const changes = deps.changes;
@@ -84,7 +48,8 @@ export function registerAnswerCache(app: FastifyInstance, deps: AppDeps) {
   // each running the same queries (a burst of first requests after a change).
   const computing = new Map<string, Promise<CachedAnswer | undefined>>();
 
-  app.addHook('preHandler', async (request, reply) => {
+  // Before validation: a URL whose answer is cached has passed it already (errors are never cached).
+  app.addHook('preValidation', async (request, reply) => {
     if (request.method !== 'GET' || !request.routeOptions.config.cacheable || !request.auth) return;
     const generation = changes.answersGeneration();
     if (generation === null) return;
@@ -124,7 +89,7 @@ export function registerAnswerCache(app: FastifyInstance, deps: AppDeps) {
     };
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     // The write has committed before its answer goes out: this server's next reads must not see older answers.
     if (UNSAFE_METHODS.has(request.method)) changes.invalidateAll();
     const slot = request.answerCacheSlot;
@@ -133,11 +98,17 @@ export function registerAnswerCache(app: FastifyInstance, deps: AppDeps) {
       if (answer !== undefined) answers.set(slot.key, slot.generation, answer);
       slot.settle(answer);
     }
-    return payload;
+    done(null, payload);
   });
 
   // A request that ends without an answer (client gone, a failing hook) must not leave others waiting.
-  const release = async (request: FastifyRequest) => request.answerCacheSlot?.settle(undefined);
-  app.addHook('onResponse', release);
-  app.addHook('onRequestAbort', release);
+  const release = (request: FastifyRequest) => request.answerCacheSlot?.settle(undefined);
+  app.addHook('onResponse', (request, _reply, done) => {
+    release(request);
+    done();
+  });
+  app.addHook('onRequestAbort', (request, done) => {
+    release(request);
+    done();
+  });
 }

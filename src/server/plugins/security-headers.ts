@@ -22,11 +22,34 @@ export function helmetHeaders(options: HelmetOptions): Record<string, string> {
   return headers;
 }
 
-/** Every answer (API, client files, errors, 404s) gets helmet's headers for `options`. */
+/**
+ * The headers of API answers (OWASP REST Security Cheat Sheet): JSON is never a document, so nothing may
+ * load from it, frame it or store it; PHI must never be kept by a browser or proxy (no-store). Shorter
+ * than a page's set, which matters on small cached answers.
+ */
+export function apiHeadersFrom(pageHeaders: Record<string, string>): Record<string, string> {
+  const hsts = pageHeaders['strict-transport-security'];
+  return {
+    'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'no-referrer',
+    'cross-origin-resource-policy': 'same-origin',
+    'cache-control': 'no-store',
+    ...(hsts ? { 'strict-transport-security': hsts } : {}),
+  };
+}
+
+/**
+ * Every answer gets its security headers when the request arrives, so refusals, errors and 404s carry
+ * them too (Fastify keeps headers set before an error): pages and client files helmet's set for
+ * `options`, answers under `/api/` the API set.
+ */
 export function registerSecurityHeaders(app: FastifyInstance, options: HelmetOptions) {
-  const headers = helmetHeaders(options);
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(headers);
+  const pageHeaders = helmetHeaders(options);
+  const apiHeaders = apiHeadersFrom(pageHeaders);
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(request.url.startsWith('/api/') ? apiHeaders : pageHeaders);
     done();
   });
 }

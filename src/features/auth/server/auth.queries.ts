@@ -142,21 +142,19 @@ export type SessionRow = { session: typeof sessions.$inferSelect; user: typeof u
  * asked, so a row read while a change was committing is remembered as already stale. Only found rows
  * are kept; an unknown id always asks the database.
  */
+/** Session rows kept in memory, keyed by the cookie's session id (so a hit needs no hashing). */
 export interface SessionRowCache {
-  lookup(idHash: string): { row: SessionRow | undefined; remember(row: SessionRow): void };
-  forget(idHash: string): void;
+  lookup(sessionId: string): { row: SessionRow | undefined; remember(row: SessionRow): void };
+  forget(sessionId: string): void;
 }
 
-async function findSessionRow(db: Db | Tx, idHash: string, cache?: SessionRowCache): Promise<SessionRow | undefined> {
-  const cached = cache?.lookup(idHash);
-  if (cached?.row) return cached.row;
+async function findSessionRow(db: Db | Tx, idHash: string): Promise<SessionRow | undefined> {
   const [row] = await db
     .select({ session: sessions, user: users })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(eq(sessions.idHash, idHash))
     .limit(1);
-  if (row) cached?.remember(row);
   return row;
 }
 
@@ -171,12 +169,17 @@ export async function resolveSession(
   idleMinutes: number,
   cache?: SessionRowCache,
 ): Promise<AuthContext | null> {
-  const idHash = sha256(sessionId);
-  const row = await findSessionRow(db, idHash, cache);
-  if (!row) return null;
+  const cached = cache?.lookup(sessionId);
+  let row = cached?.row;
+  if (!row) {
+    row = await findSessionRow(db, sha256(sessionId));
+    if (!row) return null;
+    cached?.remember(row);
+  }
+  const { idHash } = row.session;
   const idleDeadline = row.session.lastSeenAt.getTime() + idleMinutes * 60 * 1000;
   if (!row.user.active || now.getTime() >= idleDeadline || now >= row.session.expiresAt) {
-    cache?.forget(idHash);
+    cache?.forget(sessionId);
     await db.delete(sessions).where(eq(sessions.idHash, idHash));
     return null;
   }
@@ -185,7 +188,7 @@ export async function resolveSession(
   // old timestamp, the first renews it and the others, re-checking the row after its commit, write nothing.
   const renewBefore = new Date(now.getTime() - 30_000);
   if (row.session.lastSeenAt < renewBefore) {
-    cache?.forget(idHash);
+    cache?.forget(sessionId);
     await db
       .update(sessions)
       .set({ lastSeenAt: now })
