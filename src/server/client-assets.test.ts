@@ -74,5 +74,14 @@ describe('compressed answers: the built client (precompressed, long-cached) and 
     expect(br.headers['cache-control']).toBe('no-store');
     expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
     expect(JSON.parse(brotliDecompressSync(br.rawPayload).toString())).toEqual(plain.json());
+
+    const gzip = await admin.request({ url: '/api/patients?limit=50', headers: { 'accept-encoding': 'br;q=0, gzip' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gzip.headers.vary).toBe('accept-encoding');
+    expect(JSON.parse(gunzipSync(gzip.rawPayload).toString())).toEqual(plain.json());
+
+    // Small answers are not worth it: the headers would outweigh the saving.
+    const small = await admin.request({ url: '/api/health', headers: { 'accept-encoding': 'br' } });
+    expect(small.headers['content-encoding']).toBeUndefined();
   });
 });
