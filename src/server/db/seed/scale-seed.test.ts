@@ -48,6 +48,10 @@ const ROLLUPS = `select string_agg(t || ' ' || r::text, E'\\n' order by t, r::te
   .join(' union all ')}) rows
   where exists (select 1 from jsonb_each(r) e where jsonb_typeof(e.value) = 'number' and e.value <> '0'::jsonb)`;
 
+/** Every patient's stored next visit, as one text, and how many generated patients have one. */
+const NEXT_VISITS = `select string_agg(id || '=' || coalesce(next_visit::text, '-'), ',' order by id) as value,
+  count(next_visit) filter (where mrn like 'MRN-S%')::int as booked from patients`;
+
 describe('seedScale', () => {
   it('adds the claims and their proportions with consistent facts, and puts every index and key back', async () => {
     const indexesBefore = await one<{ value: string }>(first, INDEXES);
@@ -145,6 +149,13 @@ describe('seedScale', () => {
       expect(rollups.value).toContain(`${table} {`);
     await rebuildRollups(first.db);
     expect(await one(first, ROLLUPS)).toEqual(rollups);
+
+    // The seed writes each patient's next visit itself (the next-visit trigger is off during its load): it is
+    // what the trigger's own function computes from the appointments.
+    const nextVisits = await one<{ value: string; booked: number }>(first, NEXT_VISITS);
+    expect(nextVisits.booked).toBeGreaterThan(CLAIMS / 100);
+    await first.pool.query('select patients_next_visit_refresh(array(select id from patients))');
+    expect(await one(first, NEXT_VISITS)).toEqual(nextVisits);
   });
 
   it('gives the same rows for the same count and day', async () => {

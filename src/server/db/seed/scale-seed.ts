@@ -188,7 +188,11 @@ export async function analyzeScale(db: Db, log?: (message: string) => void, froz
     'patients_count_rollup',
     'authorizations_status_rollup',
   ];
-  await db.execute(sql.raw(`vacuum analyze ${(frozen ? loaded : [...loaded, ...copied]).join(', ')}`));
+  // No ring buffer (BUFFER_USAGE_LIMIT 0): in its default 2 MB ring, every page vacuum marks all-visible
+  // waits for a WAL flush before its buffer can be reused.
+  await db.execute(
+    sql.raw(`vacuum (analyze, buffer_usage_limit 0) ${(frozen ? loaded : [...loaded, ...copied]).join(', ')}`),
+  );
   await db.execute(sql.raw(`vacuum (full, analyze) ${rollups.join(', ')}`));
   if (frozen) await db.execute(sql.raw(`analyze ${copied.join(', ')}`));
   log?.(`${((Date.now() - started) / 1000).toFixed(1)} s  vacuum analyze`);
@@ -229,34 +233,8 @@ export async function generateScale(
   // A bulk load: losing it in a crash just means running it again.
   await run(tx, 'set local synchronous_commit = off');
   await run(tx, `set local maintenance_work_mem = '256MB'`);
-  await run(tx, `set local work_mem = '64MB'`);
+  await run(tx, `set local work_mem = '256MB'`);
   await run(tx, 'set local max_parallel_maintenance_workers = 2');
-
-  // Patients, numbered 1..P from the first generated id (one statement, so the ids are consecutive).
-  const firstPatient = await scalar(tx, `select coalesce(max(id), 0) + 1 as value from patients`);
-  const u = (salt: number) => uniform('g', salt);
-  const patients = await withoutIndexes(tx, 'patients', [], () =>
-    run(
-      tx,
-      `insert into patients (name, mrn, dob, phone, email, allergies, meds, notes)
-      select
-        ${pick(textArray(FIRST_NAMES), FIRST_NAMES.length, u(1))} || ' ' || ${pick(textArray(LAST_NAMES), LAST_NAMES.length, u(2))},
-        'MRN-S' || lpad(g::text, 8, '0'),
-        ${T} - (365 * (case when ${u(3)} < 0.15 then 1 + floor(${u(4)} * 17)
-                            when ${u(3)} < 0.50 then 18 + floor(${u(4)} * 27)
-                            when ${u(3)} < 0.80 then 45 + floor(${u(4)} * 20)
-                            else 65 + floor(${u(4)} * 31) end) + floor(${u(5)} * 365))::int,
-        '(555) ' || (200 + floor(${u(6)} * 790))::int || '-' || lpad(floor(${u(7)} * 10000)::int::text, 4, '0'),
-        null,
-        case when ${u(8)} < 0.55 then '{}'::text[] else array[${pick(textArray(ALLERGIES), ALLERGIES.length, u(9))}] end,
-        case when ${u(10)} < 0.35 then '{}'::text[] else array[${pick(textArray(MEDICATIONS), MEDICATIONS.length, u(11))}] end,
-        case when ${u(12)} < 0.5 then '' else ${pick(textArray(CLINICAL_NOTES), CLINICAL_NOTES.length, u(13))} end
-      from generate_series(1, ${patientCount}) as gs(g)`,
-    ),
-  );
-  const lastPatient = await scalar(tx, `select max(id) as value from patients`);
-  if (lastPatient - firstPatient + 1 !== patientCount) throw new Error('generated patient ids are not consecutive');
-  const patientOf = (salt: number) => `(${firstPatient} + floor(${u(salt)} * ${patientCount})::int)`;
 
   // Providers: about 25 claims per provider and weekday, as a real group practice bills.
   if (providerCount > 0) {
@@ -273,6 +251,84 @@ export async function generateScale(
     (r) => r.id,
   );
   const providers = numberArray(providerIds, 'int');
+
+  // Patients are numbered P0..P0+P-1 after the last existing one; appointments and claims pick them by number.
+  const firstPatient = await scalar(tx, `select coalesce(max(id), 0) + 1 as value from patients`);
+  const u = (salt: number) => uniform('g', salt);
+  const patientOf = (salt: number) => `(${firstPatient} + floor(${u(salt)} * ${patientCount})::int)`;
+
+  // Appointments over the claims' history and 60 days ahead, on weekdays, in the providers' slots (a
+  // slot holds one live booking, so the count stops at what the slots allow; clashes with the demo's skip).
+  // They are booked before their patients exist (the foreign key is set aside during the load) so that
+  // each patient is written once, with the next visit its appointments give (patients.next_visit,
+  // migration 0013), instead of the next-visit trigger rewriting ~a third of the patients after the load.
+  const slotDays = Math.round(((HISTORY_DAYS + 61) * 5) / 7);
+  const fill = Math.min(0.9, (n * 0.3) / (slotDays * providerIds.length * SLOTS.length));
+  const k = `((o + 1000)::bigint * 100000 + p.id) * 18 + s`;
+  await run(tx, 'alter table appointments disable trigger appointments_next_visit_insert');
+  // The slot index stays: it is what skips clashing bookings.
+  const { appointments, patients } = await withoutIndexes(
+    tx,
+    'appointments',
+    ['appointments_provider_slot_uq'],
+    async () => {
+      const appointments = await run(
+        tx,
+        `insert into appointments (patient_id, provider_id, reason, date, time, status)
+        select ${firstPatient} + floor(${uniform(k, 31)} * ${patientCount})::int, p.id,
+          ${pick(textArray(APPOINTMENT_REASONS), APPOINTMENT_REASONS.length, uniform(k, 32))},
+          day, (${textArray(SLOTS)})[s + 1],
+          case when o < 0 then case when ${uniform(k, 33)} < 0.82 then 'Completed' when ${uniform(k, 33)} < 0.90 then 'No-Show'
+                                    when ${uniform(k, 33)} < 0.97 then 'Cancelled' else 'Rescheduled' end
+               else case when ${uniform(k, 33)} < 0.90 then 'Scheduled' when ${uniform(k, 33)} < 0.96 then 'Cancelled'
+                         else 'Rescheduled' end end
+        from generate_series(-${HISTORY_DAYS}, 60) as o
+        cross join providers p
+        cross join generate_series(0, ${SLOTS.length - 1}) as s
+        cross join lateral (select ${T} + o as day) d
+        where extract(isodow from day) < 6 and ${uniform(k, 30)} < ${fill}
+        on conflict do nothing`,
+      );
+      // The day next visits are counted from, read as patients_next_visit_refresh reads it (FOR SHARE: an
+      // advance of the day waits for this transaction).
+      await run(tx, 'select day from patients_next_visit_as_of for share');
+      // The patients, with explicit ids (the appointments above already name them) and their next visit:
+      // exactly what patients_next_visit_refresh gives for them, the earliest 'Scheduled' appointment on
+      // or after the as-of day.
+      const patients = await withoutIndexes(tx, 'patients', [], () =>
+        run(
+          tx,
+          `insert into patients (id, name, mrn, dob, phone, email, allergies, meds, notes, next_visit)
+          overriding system value
+          select ${firstPatient - 1} + g,
+            ${pick(textArray(FIRST_NAMES), FIRST_NAMES.length, u(1))} || ' ' || ${pick(textArray(LAST_NAMES), LAST_NAMES.length, u(2))},
+            'MRN-S' || lpad(g::text, 8, '0'),
+            ${T} - (365 * (case when ${u(3)} < 0.15 then 1 + floor(${u(4)} * 17)
+                                when ${u(3)} < 0.50 then 18 + floor(${u(4)} * 27)
+                                when ${u(3)} < 0.80 then 45 + floor(${u(4)} * 20)
+                                else 65 + floor(${u(4)} * 31) end) + floor(${u(5)} * 365))::int,
+            '(555) ' || (200 + floor(${u(6)} * 790))::int || '-' || lpad(floor(${u(7)} * 10000)::int::text, 4, '0'),
+            null,
+            case when ${u(8)} < 0.55 then '{}'::text[] else array[${pick(textArray(ALLERGIES), ALLERGIES.length, u(9))}] end,
+            case when ${u(10)} < 0.35 then '{}'::text[] else array[${pick(textArray(MEDICATIONS), MEDICATIONS.length, u(11))}] end,
+            case when ${u(12)} < 0.5 then '' else ${pick(textArray(CLINICAL_NOTES), CLINICAL_NOTES.length, u(13))} end,
+            v.next_visit
+          from generate_series(1, ${patientCount}) as gs(g)
+          left join (
+            select patient_id, min(date) as next_visit from appointments
+            where patient_id >= ${firstPatient} and status = 'Scheduled'
+              and date >= (select day from patients_next_visit_as_of)
+            group by patient_id
+          ) v on v.patient_id = ${firstPatient - 1} + g
+          order by g`,
+        ),
+      );
+      // The ids were given explicitly: move the identity past them.
+      await run(tx, `select setval(pg_get_serial_sequence('patients', 'id'), (select max(id) from patients))`);
+      return { appointments, patients };
+    },
+  );
+  await run(tx, 'alter table appointments enable trigger appointments_next_visit_insert');
 
   // Claims, their payments and the audit entries they leave: generated here, streamed with COPY.
   const firstClaimId = await scalar(tx, `select coalesce(max(id), 0) + 1 as value from claims`);
@@ -321,39 +377,14 @@ export async function generateScale(
     return count;
   });
 
-  // Appointments over the claims' history and 60 days ahead, on weekdays, in the providers' slots (a
-  // slot holds one live booking, so the count stops at what the slots allow; clashes with the demo's skip).
-  const slotDays = Math.round(((HISTORY_DAYS + 61) * 5) / 7);
-  const fill = Math.min(0.9, (n * 0.3) / (slotDays * providerIds.length * SLOTS.length));
-  const k = `((o + 1000)::bigint * 100000 + p.id) * 18 + s`;
-  // The slot index stays: it is what skips clashing bookings.
-  const appointments = await withoutIndexes(tx, 'appointments', ['appointments_provider_slot_uq'], () =>
-    run(
-      tx,
-      `insert into appointments (patient_id, provider_id, reason, date, time, status)
-      select ${firstPatient} + floor(${uniform(k, 31)} * ${patientCount})::int, p.id,
-        ${pick(textArray(APPOINTMENT_REASONS), APPOINTMENT_REASONS.length, uniform(k, 32))},
-        day, (${textArray(SLOTS)})[s + 1],
-        case when o < 0 then case when ${uniform(k, 33)} < 0.82 then 'Completed' when ${uniform(k, 33)} < 0.90 then 'No-Show'
-                                  when ${uniform(k, 33)} < 0.97 then 'Cancelled' else 'Rescheduled' end
-             else case when ${uniform(k, 33)} < 0.90 then 'Scheduled' when ${uniform(k, 33)} < 0.96 then 'Cancelled'
-                       else 'Rescheduled' end end
-      from generate_series(-${HISTORY_DAYS}, 60) as o
-      cross join providers p
-      cross join generate_series(0, ${SLOTS.length - 1}) as s
-      cross join lateral (select ${T} + o as day) d
-      where extract(isodow from day) < 6 and ${uniform(k, 30)} < ${fill}
-      on conflict do nothing`,
-    ),
-  );
-
   // Prior authorizations over the last 180 days: recent ones are often still pending, older ones decided.
   const insurers = PAYER_MIX.filter((p) => p.payer !== 'Self-Pay');
   const insurerIndex = byWeight(insurers.map((p) => p.weight));
   const nurse = await scalar(tx, `select coalesce(min(id), 0) as value from users where role = 'nurse_manager'`);
-  const authorizations = await run(
-    tx,
-    `insert into authorizations (patient_id, service, procedure_code, payer, status, requested_on, decided_on, decided_by)
+  const authorizations = await withoutIndexes(tx, 'authorizations', [], () =>
+    run(
+      tx,
+      `insert into authorizations (patient_id, service, procedure_code, payer, status, requested_on, decided_on, decided_by)
       select patient_id, (${textArray(AUTHORIZATION_SERVICES.map((a) => a.service))})[si],
         (${textArray(AUTHORIZATION_SERVICES.map((a) => a.code))})[si],
         (${textArray(insurers.map((p) => p.payer))})[${pick(numberArray(insurerIndex, 'int'), insurerIndex.length, u(4))}],
@@ -367,6 +398,7 @@ export async function generateScale(
       cross join lateral (select case
         when ${T} - requested_on <= 14 then case when ${u(6)} < 0.5 then 'Pending' when ${u(6)} < 0.85 then 'Approved' else 'Denied' end
         else case when ${u(6)} < 0.03 then 'Pending' when ${u(6)} < 0.83 then 'Approved' else 'Denied' end end as status) b`,
+    ),
   );
 
   // Encounters over the history; about a third ask for a follow-up.

@@ -53,8 +53,12 @@ async function main() {
       console.log(`and generating ${claims.toLocaleString('en-US')} claims…`);
       const log = (m: string) => console.log(`  ${m}`);
       const { demo, scale } = await database.db.transaction(async (tx) => {
+        let step = Date.now();
         await clearClinicData(tx);
+        log(`${((Date.now() - step) / 1000).toFixed(1)} s  clear the clinic data`);
+        step = Date.now();
         const demo = await seedDemoClinic(tx, { today });
+        log(`${((Date.now() - step) / 1000).toFixed(1)} s  seed the demo clinic`);
         const scale = await generateScale(tx, { claims, today, log, truncatedInThisTransaction: true });
         return { demo, scale };
       });
