@@ -350,7 +350,8 @@ describe('the stored open follow-ups', () => {
     const before = (await storedAndDefined()).stored;
     await rebuildOpenFollowUps(database.db);
     expect((await storedAndDefined()).stored).toEqual(before);
-  });
+    // Forty sequences of up to twenty writes, each checked: longer than the default on a busy machine.
+  }, 150_000);
 
   it('follow a patient deleted with their records, and a TRUNCATE of appointments or encounters', async () => {
     const created = await database.pool.query<{ id: number }>(

@@ -5,7 +5,7 @@ import { record } from '@/features/audit/server/audit.queries';
 import { patients } from '@/features/patients/server/patients.table';
 import { providers } from '@/features/providers/server/providers.table';
 import type { RequestContext } from '@/server/context';
-import { afterCursor, decodeCursor, encodeCursor, type KeyKind } from '@/server/db/keyset';
+import { afterCursor, decodeCursor, encodeCursor, type KeyKind, type Keyset } from '@/server/db/keyset';
 import type { Db, DbOrTx, Tx } from '@/server/db/types';
 import {
   CHRONIC_CODES,
@@ -47,9 +47,11 @@ function textArray(values: readonly string[]): SQL {
  * (`listOverdueFollowUpsRaw`) as the reference the stored set is tested against.
  */
 function isListed(day: string): SQL {
+  // `offset 0` keeps the test a probe of open_follow_ups_patient_idx per row walked: as an anti-join, the
+  // planner hashes the whole open set for a walk it expects to be short.
   return sql`o.follow_up_due < ${day}::date
     and not exists (select 1 from ${openFollowUps} n where n.patient_id = o.patient_id
-      and n.encounter_id > o.encounter_id and n.follow_up_due < ${day}::date)`;
+      and n.encounter_id > o.encounter_id and n.follow_up_due < ${day}::date offset 0)`;
 }
 
 /**
@@ -192,6 +194,57 @@ function indexDirection(sort: WorklistPageQuery['sort'], dir: 'asc' | 'desc'): '
   return dir === 'asc' ? 'desc' : 'asc';
 }
 
+/** The priority's rank of a listed stored row of one risk class: a function of its due date alone. */
+function classRank(day: string, risk: RiskClass): SQL {
+  const cases = [0, 1].flatMap((rank) => {
+    const range = daysRange(rank, risk);
+    return range === null ? [] : [sql`when ${dueIn(day, range)} then ${rank}::int`];
+  });
+  return cases.length === 0 ? sql`2` : sql`(case ${sql.join(cases, sql` `)} else 2 end)`;
+}
+
+/**
+ * The rows of one risk class after a priority-sort cursor (rank, due, id), or null when none can be.
+ * Within a class the rank only grows as the due date gets later, so the class's rows in the priority
+ * order are its rows in (due, id) order: the rows after the cursor are a suffix (asc) or prefix (desc)
+ * of the class's index range. The exact test is (rank, due, id) after the cursor; the bound on the due
+ * date, where that suffix starts, is what lets the walk start there in the index.
+ */
+function afterPriorityCursor(day: string, risk: RiskClass, dir: 'asc' | 'desc', cursor: Keyset): SQL | null {
+  const cursorRank = Number(cursor.values[0]);
+  const cursorDue = sql`${String(cursor.values[1] ?? '')}::date`;
+  const rank = classRank(day, risk);
+  const after = dir === 'asc' ? sql`>` : sql`<`;
+  const exact = sql`(${rank} ${after} ${cursorRank}::int or (${rank} = ${cursorRank}::int
+    and (o.follow_up_due, o.encounter_id) ${after} (${cursorDue}, ${cursor.id}::int)))`;
+  // The first rank at or after the cursor's (in the page's direction) that the class can have.
+  const next = (dir === 'asc' ? [0, 1, 2] : [2, 1, 0])
+    .filter((r) => (dir === 'asc' ? r >= cursorRank : r <= cursorRank))
+    .find((r) => daysRange(r, risk) !== null);
+  if (next === undefined) return null;
+  const range = daysRange(next, risk);
+  if (range === null) return null;
+  // The class's range of that rank, in due dates: [start, end] (start open when the rank has no upper limit).
+  const start = range.max === null ? null : sql`${day}::date - ${range.max}::int`;
+  const end = sql`${day}::date - ${range.min}::int`;
+  if (dir === 'asc') {
+    // Later due dates come later. In the cursor's rank, from the cursor's due date on, but never later than
+    // the end of that rank's range (a cursor past it, from another class, leaves the next rank whole).
+    const bound =
+      next !== cursorRank
+        ? start
+        : sql`least(${start === null ? cursorDue : sql`greatest(${cursorDue}, ${start})`}, ${end} + 1)`;
+    return bound === null ? exact : sql`o.follow_up_due >= ${bound} and ${exact}`;
+  }
+  const bound =
+    next !== cursorRank
+      ? end
+      : start === null
+        ? sql`least(${cursorDue}, ${end})`
+        : sql`greatest(least(${cursorDue}, ${end}), ${start} - 1)`;
+  return sql`o.follow_up_due <= ${bound} and ${exact}`;
+}
+
 /**
  * One page of the worklist (SPEC 2.17), keyset-paged (docs/paging.md), from the stored open follow-ups.
  * Each priority is, per risk class, one range of follow-up due dates, so a page is a union of index walks
@@ -212,45 +265,49 @@ export async function pageOverdueFollowUps(
   const cursor = query.cursor ? decodeCursor(query.cursor, query.sort, query.dir, kinds) : null;
   const order = sql.raw(dir);
   const wanted = query.limit + 1;
-  const cursorRank = cursor === null || query.sort !== 'priority' ? null : Number(cursor.values[0]);
-  const ranks = (query.priority === undefined ? [0, 1, 2] : [RANK[query.priority]]).filter(
-    (r) => cursorRank === null || (dir === 'asc' ? r >= cursorRank : r <= cursorRank),
-  );
-  // On the priority sort the cursor's (due, id) applies within the cursor's rank; later ranks start afresh.
-  const after = (rank: number | null) =>
-    cursor === null || (cursorRank !== null && rank !== cursorRank)
-      ? undefined
-      : afterCursor([sql`o.follow_up_due`], sql`o.encounter_id`, ['date'], dir, {
-          values: [cursorRank === null ? (cursor.values[0] ?? '') : (cursor.values[1] ?? '')],
-          id: cursor.id,
-        });
-  const walk = (rank: SQL, where: (SQL | undefined)[], afterRank: number | null) =>
+  const walk = (rank: SQL, where: (SQL | undefined)[]) =>
     sql`(select o.encounter_id as id, ${rank} as rank, o.follow_up_due as due from ${openFollowUps} o
-      where ${and(isListed(day), storedProviderFilter(query.provider), after(afterRank), ...where)}
+      where ${and(isListed(day), storedProviderFilter(query.provider), ...where)}
       order by o.follow_up_due ${order}, o.encounter_id ${order} limit ${wanted})`;
   const walks =
     query.sort === 'daysOverdue' && query.priority === undefined
-      ? [walk(storedRank(day), [], null)]
-      : ranks.flatMap((rank) =>
-          RISK_CLASSES.flatMap((risk) => {
-            const range = daysRange(rank, risk);
-            return range === null
-              ? []
-              : [walk(sql`${rank}::int`, [sql`o.risk_class = ${risk}`, dueIn(day, range)], rank)];
-          }),
-        );
+      ? [
+          walk(storedRank(day), [
+            cursor ? afterCursor([sql`o.follow_up_due`], sql`o.encounter_id`, ['date'], dir, cursor) : undefined,
+          ]),
+        ]
+      : RISK_CLASSES.flatMap((risk) => {
+          const only = query.priority === undefined ? undefined : daysRange(RANK[query.priority], risk);
+          if (only === null) return [];
+          const after =
+            cursor === null
+              ? undefined
+              : query.sort === 'priority'
+                ? afterPriorityCursor(day, risk, dir, cursor)
+                : afterCursor([sql`o.follow_up_due`], sql`o.encounter_id`, ['date'], dir, cursor);
+          if (after === null) return [];
+          return [
+            walk(classRank(day, risk), [
+              sql`o.risk_class = ${risk}`,
+              only === undefined ? undefined : dueIn(day, only),
+              after,
+            ]),
+          ];
+        });
   const chosen =
     walks.length === 0
       ? sql`select null::int as id, null::int as rank, null::date as due where false`
       : sql.join(walks, sql` union all `);
+  const orderBy = sql.join(
+    [...keys, sql`s.id`].map((k) => sql`${k} ${order}`),
+    sql`, `,
+  );
+  // The page's ids first (at most a page from each walk, sorted), then their columns: joined before the
+  // limit, the planner would read every encounter to join a few hundred walked rows.
+  const page = sql`select * from (${chosen}) s order by ${orderBy} limit ${wanted}`;
   return db.transaction(async (tx) => {
     const [{ rows }, total] = await Promise.all([
-      tx.execute<Row & Record<string, unknown>>(
-        sql`${withColumns(day, chosen)} order by ${sql.join(
-          [...keys, sql`s.id`].map((k) => sql`${k} ${order}`),
-          sql`, `,
-        )} limit ${wanted}`,
-      ),
+      tx.execute<Row & Record<string, unknown>>(sql`${withColumns(day, page)} order by ${orderBy}`),
       cursor || query.count === 'false' ? Promise.resolve(null) : countOverdue(tx, day, query),
     ]);
     const shown = rows.slice(0, query.limit);
