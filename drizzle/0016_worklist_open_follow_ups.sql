@@ -5,6 +5,7 @@ CREATE TABLE "open_follow_ups" (
 	"encounter_date" date NOT NULL,
 	"follow_up_due" date NOT NULL,
 	"risk_class" text NOT NULL,
+	"superseded_from" date,
 	CONSTRAINT "open_follow_ups_risk_class_check" CHECK ("open_follow_ups"."risk_class" in ('high-risk', 'chronic', 'routine'))
 );
 --> statement-breakpoint
@@ -33,17 +34,23 @@ $fn$;
 --> statement-breakpoint
 -- The definition of an open follow-up (docs/worklist.md): an encounter asking for a follow-up, on its
 -- patient's most recent encounter date (any later encounter closes it), with no appointment dated after it
--- that is not Cancelled or No-Show. Which of several same-day encounters is listed depends on the day
--- (the highest id already due), so all of them are kept and the list query picks.
+-- that is not Cancelled or No-Show. Which of several same-day encounters is listed depends on the day (the
+-- highest id already due), so all of them are kept, each with the earliest due date of the later ones
+-- (superseded_from): on a day d a row is listed when follow_up_due < d and not superseded_from < d.
 CREATE VIEW open_follow_ups_definition AS
-SELECT e.id AS encounter_id, e.patient_id, e.provider_id, e.encounter_date, e.follow_up_due,
-  worklist_risk_class(e.diagnosis) AS risk_class
-FROM encounters e
-WHERE e.follow_up_due IS NOT NULL
-  AND NOT EXISTS (SELECT 1 FROM encounters l
-    WHERE l.patient_id = e.patient_id AND l.encounter_date > e.encounter_date)
-  AND NOT EXISTS (SELECT 1 FROM appointments a
-    WHERE a.patient_id = e.patient_id AND a.date > e.encounter_date AND a.status NOT IN ('Cancelled', 'No-Show'));
+SELECT encounter_id, patient_id, provider_id, encounter_date, follow_up_due, risk_class,
+  min(follow_up_due) OVER (PARTITION BY patient_id ORDER BY encounter_id DESC
+    ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS superseded_from
+FROM (
+  SELECT e.id AS encounter_id, e.patient_id, e.provider_id, e.encounter_date, e.follow_up_due,
+    worklist_risk_class(e.diagnosis) AS risk_class
+  FROM encounters e
+  WHERE e.follow_up_due IS NOT NULL
+    AND NOT EXISTS (SELECT 1 FROM encounters l
+      WHERE l.patient_id = e.patient_id AND l.encounter_date > e.encounter_date)
+    AND NOT EXISTS (SELECT 1 FROM appointments a
+      WHERE a.patient_id = e.patient_id AND a.date > e.encounter_date AND a.status NOT IN ('Cancelled', 'No-Show'))
+) open_encounters;
 --> statement-breakpoint
 -- Recomputes the open follow-ups of these patients. The patients are locked first (FOR NO KEY UPDATE, in id
 -- order, as patients_next_visit_refresh does), so two transactions writing one patient's encounters or
@@ -57,8 +64,8 @@ BEGIN
   END IF;
   PERFORM 1 FROM patients WHERE id = ANY (ids) ORDER BY id FOR NO KEY UPDATE;
   DELETE FROM open_follow_ups WHERE patient_id = ANY (ids);
-  INSERT INTO open_follow_ups (encounter_id, patient_id, provider_id, encounter_date, follow_up_due, risk_class)
-  SELECT encounter_id, patient_id, provider_id, encounter_date, follow_up_due, risk_class
+  INSERT INTO open_follow_ups (encounter_id, patient_id, provider_id, encounter_date, follow_up_due, risk_class, superseded_from)
+  SELECT encounter_id, patient_id, provider_id, encounter_date, follow_up_due, risk_class, superseded_from
   FROM open_follow_ups_definition WHERE patient_id = ANY (ids);
 END
 $fn$;
@@ -70,8 +77,8 @@ LANGUAGE plpgsql AS $fn$
 BEGIN
   LOCK TABLE encounters, appointments IN SHARE MODE;
   DELETE FROM open_follow_ups;
-  INSERT INTO open_follow_ups (encounter_id, patient_id, provider_id, encounter_date, follow_up_due, risk_class)
-  SELECT encounter_id, patient_id, provider_id, encounter_date, follow_up_due, risk_class
+  INSERT INTO open_follow_ups (encounter_id, patient_id, provider_id, encounter_date, follow_up_due, risk_class, superseded_from)
+  SELECT encounter_id, patient_id, provider_id, encounter_date, follow_up_due, risk_class, superseded_from
   FROM open_follow_ups_definition;
 END
 $fn$;
@@ -154,6 +161,6 @@ CREATE TRIGGER open_follow_ups_notify_change AFTER INSERT OR UPDATE OR DELETE OR
   FOR EACH STATEMENT EXECUTE FUNCTION notify_data_change();
 --> statement-breakpoint
 -- The encounters and appointments the database already holds.
-INSERT INTO open_follow_ups (encounter_id, patient_id, provider_id, encounter_date, follow_up_due, risk_class)
-SELECT encounter_id, patient_id, provider_id, encounter_date, follow_up_due, risk_class
+INSERT INTO open_follow_ups (encounter_id, patient_id, provider_id, encounter_date, follow_up_due, risk_class, superseded_from)
+SELECT encounter_id, patient_id, provider_id, encounter_date, follow_up_due, risk_class, superseded_from
 FROM open_follow_ups_definition;

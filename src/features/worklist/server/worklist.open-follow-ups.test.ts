@@ -65,7 +65,7 @@ afterAll(async () => {
 /** The stored rows, and the definition's rows (the view the triggers recompute from), in one order. */
 async function storedAndDefined() {
   const columns = sql.raw(
-    `encounter_id, patient_id, provider_id, encounter_date::text, follow_up_due::text, risk_class`,
+    `encounter_id, patient_id, provider_id, encounter_date::text, follow_up_due::text, risk_class, superseded_from::text`,
   );
   const stored = await database.db.execute(sql`select ${columns} from open_follow_ups order by encounter_id`);
   const defined = await database.db.execute(
@@ -352,6 +352,36 @@ describe('the stored open follow-ups', () => {
     expect((await storedAndDefined()).stored).toEqual(before);
     // Forty sequences of up to twenty writes, each checked: longer than the default on a busy machine.
   }, 150_000);
+
+  it('list the last visit of a day already due, for two visits on one day due at different dates', async () => {
+    const created = await database.pool.query<{ id: number }>(
+      `insert into patients (name, mrn, dob, phone) values ('Two Visits', 'MRN-TWO-VISITS', '1970-01-01', '(555) 000-0000') returning id`,
+    );
+    const visitDay = addDays(TEST_TODAY, -300);
+    const { rows } = await database.pool.query<{ id: number }>(
+      `insert into encounters (patient_id, provider_id, encounter_date, encounter_type, chief_complaint, diagnosis, follow_up_due)
+       values ($1, $2, $3, 'Office Visit', 'Check-up', '{}', $4), ($1, $2, $3, 'Telehealth', 'Review', '{}', $5)
+       returning id`,
+      [created.rows[0]?.id, providerIds[0], visitDay, addDays(visitDay, 30), addDays(visitDay, 200)],
+    );
+    const [first, second] = rows.map((r) => r.id);
+    const listedOn = async (day: string) =>
+      (await exportOverdueFollowUps(database.db, ctxOn(day), {}))
+        .filter((r) => r.encounterId === first || r.encounterId === second)
+        .map((r) => r.encounterId);
+    // Before either is due, when only the first is due, and once the second (a later id) is due too.
+    for (const [day, expected] of [
+      [addDays(visitDay, 20), []],
+      [addDays(visitDay, 100), [first]],
+      [addDays(visitDay, 250), [second]],
+    ] as const) {
+      expect(await listedOn(day), day).toEqual(expected);
+      const raw = await listOverdueFollowUpsRaw(database.db, day, {});
+      expect(raw.filter((r) => r.encounterId === first || r.encounterId === second).map((r) => r.encounterId)).toEqual(
+        expected,
+      );
+    }
+  });
 
   it('follow a patient deleted with their records, and a TRUNCATE of appointments or encounters', async () => {
     const created = await database.pool.query<{ id: number }>(

@@ -43,15 +43,11 @@ function textArray(values: readonly string[]): SQL {
  * of the most recent encounter date that ask for a follow-up, while no later appointment other than
  * Cancelled or No-Show is booked. On a day, such a row `o` is listed when its follow-up is due before the
  * day and no other open row of the patient with a higher id is due too (several visits on one day: the last
- * one due counts). The definition computed from encounters and appointments directly is kept below
+ * one due counts), which the stored superseded_from (the earliest due date of those rows) answers. The definition computed from encounters and appointments directly is kept below
  * (`listOverdueFollowUpsRaw`) as the reference the stored set is tested against.
  */
 function isListed(day: string): SQL {
-  // `offset 0` keeps the test a probe of open_follow_ups_patient_idx per row walked: as an anti-join, the
-  // planner hashes the whole open set for a walk it expects to be short.
-  return sql`o.follow_up_due < ${day}::date
-    and not exists (select 1 from ${openFollowUps} n where n.patient_id = o.patient_id
-      and n.encounter_id > o.encounter_id and n.follow_up_due < ${day}::date offset 0)`;
+  return sql`o.follow_up_due < ${day}::date and (o.superseded_from is null or o.superseded_from >= ${day}::date)`;
 }
 
 /**

@@ -57,6 +57,13 @@ export const openFollowUps = pgTable(
     followUpDue: date('follow_up_due', { mode: 'string' }).notNull(),
     /** worklist.rules.ts riskClassOf(diagnosis), by the SQL function worklist_risk_class (tested equal). */
     riskClass: text('risk_class').notNull(),
+    /**
+     * The earliest follow-up due date among the patient's open rows with a higher encounter id (later
+     * visits of the same day), null when there are none. Of one day's visits the last one already due is
+     * listed, so the row is listed on a day `d` when follow_up_due < d and (superseded_from is null or
+     * superseded_from >= d).
+     */
+    supersededFrom: date('superseded_from', { mode: 'string' }),
   },
   (t) => [
     check('open_follow_ups_risk_class_check', oneOf(t.riskClass, RISK_CLASSES)),

@@ -156,7 +156,7 @@ describe('seedScale', () => {
   });
 
   it("fills the worklist's open follow-ups (loaded with their triggers off) as the triggers would, and turns the triggers back on", async () => {
-    const columns = 'encounter_id, patient_id, provider_id, encounter_date, follow_up_due, risk_class';
+    const columns = 'encounter_id, patient_id, provider_id, encounter_date, follow_up_due, risk_class, superseded_from';
     const { rows: stored } = await first.pool.query(`select ${columns} from open_follow_ups order by encounter_id`);
     const { rows: defined } = await first.pool.query(
       `select ${columns} from open_follow_ups_definition order by encounter_id`,
