@@ -243,12 +243,12 @@ function afterPriorityCursor(day: string, risk: RiskClass, dir: 'asc' | 'desc', 
 
 /**
  * One page of the worklist (SPEC 2.17), keyset-paged (docs/paging.md), from the stored open follow-ups.
- * Each priority is, per risk class, one range of follow-up due dates, so a page is a union of index walks
- * (open_follow_ups_risk_due_idx, or per provider open_follow_ups_provider_risk_due_idx), each in the page's
- * direction from the cursor on and stopping after a page; the daysOverdue sort without a priority chosen is
- * one walk of (follow_up_due, encounter_id). No walk passes rows that are not listed (but for a second
- * visit on one day, rare), so page 1 and page 10,000 cost the same. `total` (the filtered count) comes
- * with a first page only. The read names patients: it is audited.
+ * The priority sort (and any sort with a priority chosen) merges one walk per risk class of
+ * open_follow_ups_risk_due_idx (per provider: open_follow_ups_provider_risk_due_idx), each in the page's
+ * direction from the cursor on and stopping after a page; the daysOverdue sort without a priority is one
+ * walk of (follow_up_due, encounter_id). Walks pass only listed rows (but for a second visit on one day,
+ * rare), so page 1 and page 10,000 cost the same. `total` (the filtered count) comes with a first page
+ * only. The read names patients: it is audited.
  */
 export async function pageOverdueFollowUps(
   db: Db,
