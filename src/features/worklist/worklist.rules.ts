@@ -17,7 +17,9 @@
  */
 import type { FollowUpPriority } from './worklist.schema';
 
-export type RiskClass = 'high-risk' | 'chronic' | 'routine';
+/** From the most to the least dangerous lapse. */
+export const RISK_CLASSES = ['high-risk', 'chronic', 'routine'] as const;
+export type RiskClass = (typeof RISK_CLASSES)[number];
 
 /** Conditions where a lapse in follow-up commonly ends in decompensation and a hospital admission. */
 export const HIGH_RISK_CODES: readonly string[] = ['I50.9', 'N18.3', 'J44.9'];

@@ -47,7 +47,7 @@ export type WorklistFilterInput = z.infer<typeof worklistFilterSchema>;
 /**
  * Sorts the server pages by (docs/paging.md): `priority` is the worklist's order (High, Medium, Low, then
  * the longest overdue, then encounter id); `daysOverdue` is the follow-up due date's order. Both walk the
- * index on (follow_up_due, id) (per provider: (provider_id, follow_up_due, id)).
+ * stored open follow-ups' indexes (docs/paging.md).
  */
 export const WORKLIST_SORT_KEYS = ['priority', 'daysOverdue'] as const;
 export type WorklistSortKey = (typeof WORKLIST_SORT_KEYS)[number];

@@ -165,4 +165,18 @@ describe('seedScale', () => {
     expect(a.n).toBe(CLAIMS);
     expect(b).toEqual(a);
   });
+
+  it("fills the worklist's open follow-ups (loaded with their triggers off) as the triggers would, and turns the triggers back on", async () => {
+    const columns = 'encounter_id, patient_id, provider_id, encounter_date, follow_up_due, risk_class, superseded_from';
+    const { rows: stored } = await first.pool.query(`select ${columns} from open_follow_ups order by encounter_id`);
+    const { rows: defined } = await first.pool.query(
+      `select ${columns} from open_follow_ups_definition order by encounter_id`,
+    );
+    expect(stored.length).toBeGreaterThan(100);
+    expect(stored).toEqual(defined);
+    const { rows: off } = await first.pool.query(
+      `select tgname from pg_trigger where tgname like '%open_follow_ups%' and tgenabled = 'D'`,
+    );
+    expect(off).toEqual([]);
+  });
 });
