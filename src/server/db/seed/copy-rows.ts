@@ -23,11 +23,8 @@ export function copyText(value: string | number | boolean | null): string {
     : value;
 }
 
-/**
- * Joins lines into chunks of about 256 KB: one stream write per chunk instead of one per row (and, held in
- * memory, a few hundred strings instead of a million). Chunks are lines too: chunking them again keeps them.
- */
-export function* chunks(lines: Iterable<string>): Generator<string> {
+/** Joins lines into chunks of about 256 KB: one stream write per chunk instead of one per row. */
+function* chunks(lines: Iterable<string>): Generator<string> {
   let buffer: string[] = [];
   let size = 0;
   for (const line of lines) {

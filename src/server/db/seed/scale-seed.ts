@@ -22,7 +22,7 @@ import { sql } from 'drizzle-orm';
 import { ENCOUNTER_TYPES } from '@/features/worklist/worklist.schema';
 import { lockChainTail } from '@/features/audit/server/audit.queries';
 import type { Db, Tx } from '../types';
-import { chunks, clientOf, copyRows } from './copy-rows';
+import { clientOf, copyRows } from './copy-rows';
 import {
   AUDIT_COLUMNS,
   CLAIM_COLUMNS,
@@ -108,13 +108,7 @@ async function scalar(tx: Tx, text: string): Promise<number> {
  * whatever indexes the migrations define come back exactly; inside the caller's transaction, a failure
  * leaves everything as it was.
  */
-async function withoutIndexes<T>(
-  tx: Tx,
-  table: string,
-  keep: readonly string[],
-  load: () => Promise<T>,
-  meanwhile?: () => void,
-): Promise<T> {
+async function withoutIndexes<T>(tx: Tx, table: string, keep: readonly string[], load: () => Promise<T>): Promise<T> {
   const indexes = (
     await tx.execute<{ name: string; def: string }>(sql`
       select i.relname as name, pg_get_indexdef(i.oid) as def
@@ -140,26 +134,11 @@ async function withoutIndexes<T>(
     await tx.execute(sql`alter table ${sql.identifier(table)} drop constraint ${sql.identifier(c.name)}`);
   }
   const result = await load();
-  const rebuild = [
-    ...uniques.map((c) => `alter table ${table} add constraint ${c.name} ${c.def}`),
-    ...indexes.map((i) => i.def),
-    ...foreignKeys.map((f) => `alter table ${table} add constraint ${f.name} ${f.def}`),
-  ];
-  if (!meanwhile) {
-    for (const statement of rebuild) await run(tx, statement);
-    return result;
+  for (const c of uniques) await run(tx, `alter table ${table} add constraint ${c.name} ${c.def}`);
+  for (const i of indexes) await run(tx, i.def);
+  for (const f of foreignKeys) {
+    await run(tx, `alter table ${table} add constraint ${f.name} ${f.def}`);
   }
-  // The statements go to the server as one batch, so that PostgreSQL builds them all while this process
-  // does the `meanwhile` work (the seed's two halves then use both cores). The batch runs inside the
-  // caller's transaction: the first failing statement aborts it, and its error is thrown below.
-  const started = Date.now();
-  const building = clientOf(tx).query(rebuild.join(';\n'));
-  try {
-    meanwhile();
-  } finally {
-    await building;
-  }
-  stepLog(`${((Date.now() - started) / 1000).toFixed(1)} s  ${table}: ${rebuild.length} indexes and constraints`);
   return result;
 }
 
@@ -379,41 +358,29 @@ export async function generateScale(
   // load: each payment COPY would otherwise recompute the contributions of the claims it touches.
   await run(tx, 'alter table claims disable trigger analytics_claims_rollup_insert');
   await run(tx, 'alter table payments disable trigger analytics_payments_rollup_insert');
-  // The audit trail's tail, taken before the claims' indexes are built: nothing else in this transaction
-  // writes audit entries until the generated ones are copied.
-  const lastHash = await lockChainTail(tx);
-  // While PostgreSQL builds the claims' indexes (the longest step), this process generates the payments'
-  // and audit entries' lines (hashing the audit chain is most of it), held in ~256 KB chunks.
-  let paymentChunks: string[] = [];
-  let auditChunks: string[] = [];
-  const claims = await withoutIndexes(
-    tx,
-    'claims',
-    [],
-    async () => {
-      began = Date.now();
-      const count = await copyRows(client, 'claims', CLAIM_COLUMNS, generated.claimLines(), { freeze });
-      stepLog(`${((Date.now() - began) / 1000).toFixed(1)} s  copy claims`);
-      return count;
-    },
-    () => {
-      const generating = Date.now();
-      paymentChunks = Array.from(chunks(generated.paymentLines()));
-      auditChunks = Array.from(chunks(chainedAuditLines(generated.auditEntries(), lastHash)));
-      stepLog(`${((Date.now() - generating) / 1000).toFixed(1)} s  payments and audit lines generated`);
-    },
-  );
+  const claims = await withoutIndexes(tx, 'claims', [], async () => {
+    began = Date.now();
+    const count = await copyRows(client, 'claims', CLAIM_COLUMNS, generated.claimLines(), { freeze });
+    stepLog(`${((Date.now() - began) / 1000).toFixed(1)} s  copy claims`);
+    return count;
+  });
   // The ids were given explicitly: move the identity past them.
   await run(tx, `select setval(pg_get_serial_sequence('claims', 'id'), (select max(id) from claims))`);
   const payments = await withoutIndexes(tx, 'payments', [], async () => {
     began = Date.now();
-    const count = await copyRows(client, 'payments', PAYMENT_COLUMNS, paymentChunks.splice(0), { freeze });
+    const count = await copyRows(client, 'payments', PAYMENT_COLUMNS, generated.paymentLines(), { freeze });
     stepLog(`${((Date.now() - began) / 1000).toFixed(1)} s  copy payments`);
     return count;
   });
+  const lastHash = await lockChainTail(tx);
   const auditEntries = await withoutIndexes(tx, 'audit_log', [], async () => {
     began = Date.now();
-    const count = await copyRows(client, 'audit_log', AUDIT_COLUMNS, auditChunks.splice(0));
+    const count = await copyRows(
+      client,
+      'audit_log',
+      AUDIT_COLUMNS,
+      chainedAuditLines(generated.auditEntries(), lastHash),
+    );
     stepLog(`${((Date.now() - began) / 1000).toFixed(1)} s  copy audit_log`);
     return count;
   });
