@@ -190,11 +190,19 @@ export async function analyzeScale(db: Db, log?: (message: string) => void, froz
   ];
   // No ring buffer (BUFFER_USAGE_LIMIT 0): in its default 2 MB ring, every page vacuum marks all-visible
   // waits for a WAL flush before its buffer can be reused.
-  await db.execute(
-    sql.raw(`vacuum (analyze, buffer_usage_limit 0) ${(frozen ? loaded : [...loaded, ...copied]).join(', ')}`),
-  );
-  await db.execute(sql.raw(`vacuum (full, analyze) ${rollups.join(', ')}`));
-  if (frozen) await db.execute(sql.raw(`analyze ${copied.join(', ')}`));
+  // Two halves of about the same work, on two connections of the pool at once (VACUUM and ANALYZE of one
+  // table are single-threaded; the load has committed, so both sessions see it).
+  await Promise.all([
+    db.execute(sql.raw(`vacuum (analyze, buffer_usage_limit 0) ${loaded.join(', ')}`)),
+    (async () => {
+      await db.execute(sql.raw(`vacuum (full, analyze) ${rollups.join(', ')}`));
+      await db.execute(
+        sql.raw(
+          frozen ? `analyze ${copied.join(', ')}` : `vacuum (analyze, buffer_usage_limit 0) ${copied.join(', ')}`,
+        ),
+      );
+    })(),
+  ]);
   log?.(`${((Date.now() - started) / 1000).toFixed(1)} s  vacuum analyze`);
 }
 
