@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import { allows, type RouteAccess } from '@/shared/access';
 import { recordNow } from '@/features/audit/server/audit.queries';
 import { resolveSession, type SessionRow, type SessionRowCache } from '@/features/auth/server/auth.queries';
@@ -16,6 +16,8 @@ export interface RegisteredRoute {
   method: string;
   url: string;
   permission: RouteAccess;
+  /** The route's declared input and output schemas (zod): the hostile-input test fuzzes every input field. */
+  schema?: FastifySchema;
 }
 
 declare module 'fastify' {
@@ -90,7 +92,7 @@ export function registerAccessControl(app: FastifyInstance, deps: AppDeps) {
     }
     const permission = (route.config as { permission: RouteAccess }).permission;
     for (const method of [route.method].flat()) {
-      if (method !== 'HEAD') app.routeRegistry.push({ method, url: route.url, permission });
+      if (method !== 'HEAD') app.routeRegistry.push({ method, url: route.url, permission, schema: route.schema });
     }
   });
 

@@ -1,0 +1,490 @@
+import fc from 'fast-check';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ROLES, allows, type Role } from '@/shared/access';
+import { errorEnvelopeSchema } from '@/shared/api';
+import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
+import type { RegisteredRoute } from './plugins/access';
+
+/**
+ * Hostile input (issue 7.4; ASVS V1.2.4/V1.2.5 injection, V2 validation): every registered API route that
+ * declares an input schema (path params, query string or JSON body) is called, signed in as a role the policy
+ * allows, with fixed hostile payloads and fast-check generated values in each of its fields. Every answer is
+ * below 500; a value the field's own schema refuses gets a 400 that names the field; and a refused request
+ * leaves every table unchanged. The route list comes from the app's own registry, so a new endpoint is fuzzed
+ * without editing this file.
+ */
+
+type Location = 'params' | 'querystring' | 'body';
+const LOCATIONS: Location[] = ['params', 'querystring', 'body'];
+
+/** A value sent as raw, already percent-encoded bytes in a URL (malformed UTF-8 cannot be a JS string). */
+class RawEncoded {
+  constructor(readonly encoded: string) {}
+}
+
+interface Target {
+  route: RegisteredRoute;
+  role: Role;
+  inputs: Partial<Record<Location, z.ZodObject>>;
+}
+
+/**
+ * Routes whose valid input does something a fuzz run must not trigger (wiping the clinic, running the
+ * self-test suite, replacing the signed-in user's password). They are fuzzed with invalid values only: the
+ * "valid request plus an extra field" probe is skipped for them.
+ */
+const NO_VALID_REQUEST = new Set(['POST /api/system/reset', 'POST /api/run-tests', 'POST /api/account/password']);
+
+/** The preferred role for a route: the widest staff role the policy allows, the patient for portal routes. */
+const ROLE_PREFERENCE: Role[] = ['admin', 'billing_admin', 'doctor', 'nurse_manager', 'patient', 'guest'];
+
+const HUGE = 'A'.repeat(100_000);
+const FIXED_PAYLOADS: unknown[] = [
+  // wrong types
+  12345,
+  true,
+  null,
+  {},
+  [],
+  { $gt: '' },
+  ['a', 'b'],
+  [{ a: 1 }],
+  // huge
+  HUGE,
+  // SQL
+  "' OR 1=1--",
+  "'; DROP TABLE patients;--",
+  '1 OR 1=1',
+  "1'; select pg_sleep(5);--",
+  '" OR ""="',
+  "%' OR '%'='",
+  '1) UNION SELECT NULL,version()--',
+  // script
+  '<script>alert(1)</script>',
+  '"><img src=x onerror=alert(1)>',
+  'javascript:alert(1)',
+  '{{7*7}}${7*7}',
+  // unicode
+  '\u202Eevil\u202C',
+  'a\u0000b',
+  '\u0000',
+  '\uD800',
+  'x\uDC00',
+  '😀👨‍👩‍👧',
+  '\uFEFF',
+  'Ω≈ç√∫',
+  // numbers
+  -1,
+  0,
+  1.5,
+  1e308,
+  -1e308,
+  2 ** 53 + 1,
+  'NaN',
+  'Infinity',
+  '-1',
+  '1e308',
+  '9999999999999999999999',
+  '0x10',
+  // dates
+  '2026-02-30',
+  '0000-00-00',
+  'yesterday',
+  '2026-13-01',
+  '9999-12-31',
+  '2026-11-22T00:00:00Z',
+  '',
+  ' ',
+];
+/** Malformed UTF-8 and encoded separators, only meaningful inside a URL. */
+const URL_ONLY_PAYLOADS = [new RawEncoded('%ED%A0%80'), new RawEncoded('%C0%AE'), new RawEncoded('%FF'), new RawEncoded('%00')];
+
+/** Audit actions a refused request may leave behind (the rest of the database must not change). */
+const REFUSAL_AUDIT_ACTIONS = new Set(['auth.login.failure', 'auth.mfa.expired']);
+
+let t: TestApp;
+const sessions = new Map<Role, SignedIn>();
+
+/**
+ * Every row written to any table of this test's private database is noted in fuzz_changes by a trigger
+ * (in the writing transaction, so a rolled-back write leaves no note): "the database is unchanged" is then
+ * exact and costs one small query per request, where a checksum of every table costs ~100 ms.
+ * The audit trail is checked on its own: a refused request may leave only the entries named here.
+ */
+async function installChangeTriggers() {
+  await t.database.pool.query(`
+    create table fuzz_changes (id bigserial primary key, table_name text not null, op text not null);
+    create function fuzz_note_change() returns trigger language plpgsql as $$
+    begin
+      insert into fuzz_changes (table_name, op) values (tg_table_name, tg_op);
+      return null;
+    end $$;
+    do $$
+    declare name text;
+    begin
+      for name in select table_name from information_schema.tables
+        where table_schema = 'public' and table_type = 'BASE TABLE'
+          and table_name not in ('fuzz_changes', 'audit_log')
+      loop
+        execute format('create trigger fuzz_note_rows after insert or update or delete on %I
+          for each row execute function fuzz_note_change()', name);
+        execute format('create trigger fuzz_note_truncate after truncate on %I
+          for each statement execute function fuzz_note_change()', name);
+      end loop;
+    end $$;`);
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  for (const role of ROLES) sessions.set(role, await signInAs(t.app, role));
+  await installChangeTriggers();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+interface Mark {
+  change: number;
+  audit: number;
+}
+
+async function mark(): Promise<Mark> {
+  const { rows } = await t.database.pool.query<{ change: string | null; audit: string | null }>(
+    'select (select max(id) from fuzz_changes) as change, (select max(id) from audit_log) as audit',
+  );
+  return { change: Number(rows[0]?.change ?? 0), audit: Number(rows[0]?.audit ?? 0) };
+}
+
+/** Tables written and audit actions recorded since the mark. */
+async function changesSince(since: Mark): Promise<{ tables: string[]; audit: string[]; next: Mark }> {
+  const { rows } = await t.database.pool.query<{ kind: string; id: string; name: string }>(
+    `select 'table' as kind, id, table_name || ' ' || op as name from fuzz_changes where id > $1
+     union all select 'audit', id, action from audit_log where id > $2 order by 2`,
+    [since.change, since.audit],
+  );
+  const next = { ...since };
+  for (const row of rows) {
+    if (row.kind === 'table') next.change = Math.max(next.change, Number(row.id));
+    else next.audit = Math.max(next.audit, Number(row.id));
+  }
+  return {
+    tables: [...new Set(rows.filter((r) => r.kind === 'table').map((r) => r.name))],
+    audit: rows.filter((r) => r.kind === 'audit').map((r) => r.name),
+    next,
+  };
+}
+
+/** The object schema behind defaults, transforms and wrappers; null when the input is not an object. */
+function objectSchemaOf(schema: unknown): z.ZodObject | null {
+  let current = schema as z.ZodType | undefined;
+  for (let depth = 0; current && depth < 10; depth++) {
+    if (current instanceof z.ZodObject) return current;
+    const def = (current as unknown as { def: { type: string; in?: z.ZodType; innerType?: z.ZodType } }).def;
+    if (def.type === 'pipe') current = def.in;
+    else if (def.innerType) current = def.innerType;
+    else return null;
+  }
+  return null;
+}
+
+function targets(): Target[] {
+  const found: Target[] = [];
+  for (const route of t.app.routeRegistry) {
+    if (!route.url.startsWith('/api/') || !route.schema) continue;
+    const inputs: Target['inputs'] = {};
+    for (const location of LOCATIONS) {
+      const declared = (route.schema as Record<string, unknown>)[location];
+      if (declared === undefined) continue;
+      const object = objectSchemaOf(declared);
+      if (!object) throw new Error(`${route.method} ${route.url}: ${location} is not a zod object schema`);
+      inputs[location] = object;
+    }
+    if (Object.keys(inputs).length === 0) continue;
+    const role =
+      route.permission === 'public' ? 'admin' : ROLE_PREFERENCE.find((r) => allows(route.permission, r));
+    if (!role) throw new Error(`${route.method} ${route.url}: no role may call it`);
+    found.push({ route, role, inputs });
+  }
+  return found;
+}
+
+const CANDIDATES: unknown[] = [
+  '2026-11-20',
+  'fuzz@example.com',
+  '10:00',
+  'Fuzz Test',
+  'FUZZ-1',
+  'x',
+  999_999,
+  1,
+  0,
+  true,
+  false,
+  [],
+  {},
+];
+
+/** A value the field accepts, for the fields not under test (so that the error can only come from the one that is). */
+function validValueFor(field: z.ZodType, location: Location): unknown {
+  const options = (field as unknown as { options?: readonly unknown[] }).options;
+  const enumValues = options ?? (field as unknown as { def: { values?: unknown[] } }).def.values;
+  const candidates = [...(Array.isArray(enumValues) ? enumValues : []), ...CANDIDATES];
+  for (const candidate of candidates) {
+    const sent = location === 'body' ? candidate : typeof candidate === 'object' ? undefined : String(candidate);
+    if (sent !== undefined && field.safeParse(sent).success) return sent;
+  }
+  return undefined;
+}
+
+interface Probe {
+  location: Location;
+  field: string | null;
+  value: unknown;
+  /** 'replace' puts the value in the field; 'omit' leaves the field out; 'extra' adds it beside valid fields. */
+  kind: 'replace' | 'omit' | 'extra' | 'whole';
+}
+
+function baseOf(target: Target): Record<Location, Record<string, unknown>> {
+  const base = { params: {}, querystring: {}, body: {} } as Record<Location, Record<string, unknown>>;
+  for (const location of LOCATIONS) {
+    const schema = target.inputs[location];
+    if (!schema) continue;
+    for (const [name, field] of Object.entries(schema.shape)) {
+      const value = validValueFor(field as z.ZodType, location);
+      if (value !== undefined) base[location][name] = value;
+    }
+  }
+  return base;
+}
+
+/** Lone surrogates as the replacement character, as UTF-8 encoding (and a browser) turns them. */
+function wellFormed(text: string): string {
+  return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+}
+
+function encodeUrlValue(value: unknown): string {
+  if (value instanceof RawEncoded) return value.encoded;
+  const text = typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
+  // Lone surrogates cannot be UTF-8 encoded; the URL carries the replacement character as a browser would.
+  return encodeURIComponent(wellFormed(text));
+}
+
+function queryString(values: Record<string, unknown>): string {
+  const parts: string[] = [];
+  for (const [name, value] of Object.entries(values)) {
+    if (value === undefined) continue;
+    const key = encodeURIComponent(name);
+    if (Array.isArray(value)) for (const item of value) parts.push(`${key}=${encodeUrlValue(item)}`);
+    else parts.push(`${key}=${encodeUrlValue(value)}`);
+  }
+  return parts.length > 0 ? `?${parts.join('&')}` : '';
+}
+
+async function send(target: Target, probe: Probe): Promise<LightMyRequestResponse> {
+  const base = baseOf(target);
+  const values = { params: { ...base.params }, querystring: { ...base.querystring }, body: { ...base.body } };
+  let body: unknown = target.inputs.body ? values.body : undefined;
+  if (probe.kind === 'whole') body = probe.value;
+  else if (probe.field !== null) {
+    const bucket = values[probe.location];
+    if (probe.kind === 'omit') delete bucket[probe.field];
+    else bucket[probe.field] = probe.value;
+  }
+  const path = target.route.url.replace(/:([A-Za-z]+)/g, (_, name: string) =>
+    values.params[name] === undefined ? '' : encodeUrlValue(values.params[name]),
+  );
+  const session = sessions.get(target.role)!;
+  return session.request({
+    method: target.route.method as 'GET',
+    url: path + queryString(values.querystring),
+    ...(body === undefined ? {} : { payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+  });
+}
+
+/** What the server's parser will see for the value: URL values arrive as strings, JSON loses undefined. */
+function asReceived(location: Location, value: unknown): unknown {
+  if (location === 'body') return value === undefined ? undefined : (JSON.parse(JSON.stringify(value) ?? 'null') as unknown);
+  if (value instanceof RawEncoded) return undefined;
+  if (Array.isArray(value)) return value.map((v) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)));
+  if (typeof value === 'object' && value !== null) return JSON.stringify(value);
+  return wellFormed(String(value));
+}
+
+interface Finding {
+  route: string;
+  probe: string;
+  problem: string;
+}
+
+function describeProbe(probe: Probe): string {
+  const text = JSON.stringify(probe.value instanceof RawEncoded ? probe.value.encoded : probe.value) ?? 'undefined';
+  return `${probe.kind} ${probe.location}.${probe.field ?? '*'} = ${text.length > 60 ? `${text.slice(0, 60)}…(${text.length})` : text}`;
+}
+
+/** The answer's own faults: 5xx, a refusal without the error envelope, or one that does not name the bad field. */
+function judge(target: Target, probe: Probe, res: LightMyRequestResponse): string | null {
+  if (res.statusCode >= 500) return `answered ${res.statusCode}: ${res.body.slice(0, 200)}`;
+  if (res.statusCode < 400) {
+    if (probe.kind === 'whole') return `accepted a ${typeof probe.value} body with ${res.statusCode}`;
+    return null;
+  }
+  const envelope = errorEnvelopeSchema.safeParse(safeJson(res.body));
+  if (!envelope.success) return `${res.statusCode} without the error envelope: ${res.body.slice(0, 200)}`;
+  if (probe.kind === 'whole' || probe.field === null) return res.statusCode === 400 ? null : `answered ${res.statusCode}`;
+  const field = target.inputs[probe.location]!.shape[probe.field] as z.ZodType;
+  const received = probe.kind === 'omit' ? undefined : asReceived(probe.location, probe.value);
+  const refusedByField = probe.kind !== 'extra' && !field.safeParse(received).success;
+  if (!refusedByField) return null; // a valid value may meet any business rule (404, 409, 422)
+  if (res.statusCode !== 400) return `field refuses it but the answer was ${res.statusCode}: ${res.body.slice(0, 200)}`;
+  const { message, fields = [] } = envelope.data.error;
+  const named =
+    fields.some((f) => f.field === probe.field || f.field.startsWith(`${probe.field}.`)) ||
+    (probe.location !== 'body' && message.includes(probe.field));
+  return named ? null : `400 does not name ${probe.field}: ${res.body.slice(0, 200)}`;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Sent to every field: one of each kind of hostility. */
+const CORE_PAYLOADS: unknown[] = [
+  { $gt: '' },
+  ['a', 'b'],
+  HUGE,
+  "'; DROP TABLE patients;--",
+  'a\u0000b',
+  '\uD800',
+  -1,
+  1e308,
+  '2026-02-30',
+];
+
+/**
+ * Every field gets the core payloads and is left out once; the rest of the fixed list is dealt round the
+ * route's fields, so each payload reaches every route at least once (all of them would be ~8,000 requests).
+ */
+function fixedProbes(target: Target): Probe[] {
+  const probes: Probe[] = [];
+  const fields = LOCATIONS.flatMap((location) =>
+    Object.keys(target.inputs[location]?.shape ?? {}).map((field) => ({ location, field })),
+  );
+  for (const { location, field } of fields) {
+    for (const value of CORE_PAYLOADS) probes.push({ location, field, value, kind: 'replace' });
+    if (location !== 'params') probes.push({ location, field, value: undefined, kind: 'omit' });
+  }
+  const rest = FIXED_PAYLOADS.filter((value) => !CORE_PAYLOADS.some((core) => JSON.stringify(core) === JSON.stringify(value)));
+  rest.forEach((value, i) => {
+    const { location, field } = fields[i % fields.length]!;
+    probes.push({ location, field, value, kind: 'replace' });
+  });
+  fields
+    .filter(({ location }) => location !== 'body')
+    .forEach(({ location, field }, i) => {
+      const value = URL_ONLY_PAYLOADS[i % URL_ONLY_PAYLOADS.length];
+      probes.push({ location, field, value, kind: 'replace' });
+    });
+  for (const location of LOCATIONS) {
+    if (!target.inputs[location]) continue;
+    if (location !== 'params' && !NO_VALID_REQUEST.has(`${target.route.method} ${target.route.url}`)) {
+      probes.push({ location, field: '__proto__x', value: "' OR 1=1--", kind: 'extra' });
+      probes.push({ location, field: 'isAdmin', value: true, kind: 'extra' });
+    }
+  }
+  if (target.inputs.body) {
+    for (const value of [[], 'text', 42, null, [{}], HUGE]) probes.push({ location: 'body', field: null, value, kind: 'whole' });
+  }
+  return probes;
+}
+
+const hostileValue = fc.oneof(
+  fc.anything({ maxDepth: 2 }),
+  fc.string({ unit: 'grapheme', maxLength: 300 }),
+  fc.string({ unit: 'binary', maxLength: 50 }),
+  fc.double(),
+  fc.integer(),
+  fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map(String),
+  fc.date({ noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
+  fc.tuple(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 0, max: 99 }), fc.integer({ min: 0, max: 99 })).map(
+    ([y, m, d]) => `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`,
+  ),
+  fc.constantFrom(...FIXED_PAYLOADS.filter((v) => v !== HUGE)),
+);
+
+/** Sends each probe and checks the answer and that a refused request changed nothing. */
+async function runProbes(target: Target, probes: Probe[], findings: Finding[]) {
+  const name = `${target.route.method} ${target.route.url}`;
+  let since = await mark();
+  for (const probe of probes) {
+    const res = await send(target, probe);
+    const problem = judge(target, probe, res);
+    if (problem) findings.push({ route: name, probe: describeProbe(probe), problem });
+    const { tables, audit, next } = await changesSince(since);
+    since = next;
+    const unexpectedAudit = audit.filter((a) => !REFUSAL_AUDIT_ACTIONS.has(a));
+    const refused = res.statusCode >= 400;
+    if ((refused || target.route.method === 'GET') && (tables.length > 0 || (refused && unexpectedAudit.length > 0))) {
+      findings.push({
+        route: name,
+        probe: describeProbe(probe),
+        problem: `answered ${res.statusCode} but wrote ${[...tables, ...unexpectedAudit.map((a) => `audit ${a}`)].join(', ')}`,
+      });
+    }
+  }
+}
+
+describe('hostile input on every endpoint that takes input', () => {
+  it('finds the input schemas of the registered routes', () => {
+    const found = targets();
+    const names = found.map((x) => `${x.route.method} ${x.route.url}`);
+    // A few routes every build has: a regression in the discovery would otherwise fuzz nothing.
+    expect(names).toEqual(expect.arrayContaining(['GET /api/patients', 'POST /api/patients', 'POST /api/auth/login']));
+    expect(found.length).toBeGreaterThan(30);
+    if (process.env.FUZZ_DEBUG) {
+      for (const x of found) console.log(x.route.method, x.route.url, x.role, fixedProbes(x).length);
+    }
+  });
+  it.runIf(process.env.FUZZ_DEBUG)('timing', async () => {
+    let s = performance.now();
+    for (let i = 0; i < 10; i++) await changesSince(await mark());
+    console.log('mark ms', (performance.now() - s) / 10);
+    const target = targets().find((x) => x.route.url === '/api/patients' && x.route.method === 'GET')!;
+    s = performance.now();
+    for (let i = 0; i < 20; i++) await send(target, { location: 'querystring', field: 'search', value: HUGE, kind: 'replace' });
+    console.log('huge search ms', (performance.now() - s) / 20);
+    s = performance.now();
+    for (let i = 0; i < 20; i++) await send(target, { location: 'querystring', field: 'limit', value: 'x', kind: 'replace' });
+    console.log('bad limit ms', (performance.now() - s) / 20);
+  });
+
+  it('answers fixed hostile payloads with a 4xx naming the field and leaves the database unchanged', async () => {
+    const findings: Finding[] = [];
+    for (const target of targets()) await runProbes(target, fixedProbes(target), findings);
+    expect(findings).toEqual([]);
+  }, 120_000);
+
+  it('answers generated values likewise (fast-check)', async () => {
+    const findings: Finding[] = [];
+    for (const target of targets()) {
+      const fields = LOCATIONS.flatMap((location) =>
+        Object.keys(target.inputs[location]?.shape ?? {}).map((field) => ({ location, field })),
+      );
+      const probes = fc.sample(
+        fc.record({ at: fc.constantFrom(...fields), value: hostileValue }),
+        { numRuns: 25, seed: Number(process.env.FUZZ_SEED ?? 7) },
+      );
+      await runProbes(
+        target,
+        probes.map(({ at, value }) => ({ location: at.location, field: at.field, value, kind: 'replace' })),
+        findings,
+      );
+    }
+    expect(findings).toEqual([]);
+  }, 120_000);
+});
