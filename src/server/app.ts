@@ -31,7 +31,7 @@ import type { AppDeps } from './context';
 import { registerAccessControl } from './plugins/access';
 import { registerAnswerCache } from './plugins/answer-cache';
 import { registerAnswerEncoding } from './plugins/answer-encoding';
-import { registerErrorHandling, sendError } from './plugins/errors';
+import { frameworkErrors, registerErrorHandling, sendError } from './plugins/errors';
 import { registerSecurityHeaders } from './plugins/security-headers';
 
 export async function buildApp(deps: AppDeps, logger?: FastifyBaseLogger): Promise<FastifyInstance> {
@@ -39,6 +39,7 @@ export async function buildApp(deps: AppDeps, logger?: FastifyBaseLogger): Promi
     ...(logger ? { loggerInstance: logger } : { logger: false }),
     trustProxy: deps.config.secureCookies,
     bodyLimit: 1024 * 1024,
+    frameworkErrors,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -94,15 +94,27 @@ const FIXED_PAYLOADS: unknown[] = [
   'yesterday',
   '2026-13-01',
   '9999-12-31',
+  '0000-01-01',
   '2026-11-22T00:00:00Z',
   '',
   ' ',
 ];
 /** Malformed UTF-8 and encoded separators, only meaningful inside a URL. */
-const URL_ONLY_PAYLOADS = [new RawEncoded('%ED%A0%80'), new RawEncoded('%C0%AE'), new RawEncoded('%FF'), new RawEncoded('%00')];
+const URL_ONLY_PAYLOADS = [
+  new RawEncoded('%ED%A0%80'),
+  new RawEncoded('%C0%AE'),
+  new RawEncoded('%FF'),
+  new RawEncoded('%00'),
+];
 
 /** Audit actions a refused request may leave behind (the rest of the database must not change). */
-const REFUSAL_AUDIT_ACTIONS = new Set(['auth.login.failure', 'auth.mfa.expired']);
+const REFUSAL_AUDIT_ACTIONS = new Set([
+  'auth.login.failure',
+  'auth.mfa.expired',
+  'guest.statement.not_found',
+  'guest.payment.not_found',
+  'auth.password.change.failure',
+]);
 
 let t: TestApp;
 const sessions = new Map<Role, SignedIn>();
@@ -139,6 +151,9 @@ async function installChangeTriggers() {
 beforeAll(async () => {
   t = await createTestApp();
   for (const role of ROLES) sessions.set(role, await signInAs(t.app, role));
+  // The first patients read of a day moves the stored next-visit day (patients.queries.ts): done before the
+  // fuzzing, so that later reads write nothing.
+  await sessions.get('admin')!.request({ method: 'GET', url: '/api/patients' });
   await installChangeTriggers();
 });
 afterAll(async () => {
@@ -202,8 +217,7 @@ function targets(): Target[] {
       inputs[location] = object;
     }
     if (Object.keys(inputs).length === 0) continue;
-    const role =
-      route.permission === 'public' ? 'admin' : ROLE_PREFERENCE.find((r) => allows(route.permission, r));
+    const role = route.permission === 'public' ? 'admin' : ROLE_PREFERENCE.find((r) => allows(route.permission, r));
     if (!role) throw new Error(`${route.method} ${route.url}: no role may call it`);
     found.push({ route, role, inputs });
   }
@@ -230,9 +244,14 @@ const CANDIDATES: unknown[] = [
 function validValueFor(field: z.ZodType, location: Location): unknown {
   const options = (field as unknown as { options?: readonly unknown[] }).options;
   const enumValues = options ?? (field as unknown as { def: { values?: unknown[] } }).def.values;
-  const candidates = [...(Array.isArray(enumValues) ? enumValues : []), ...CANDIDATES];
+  const candidates: unknown[] = [...((Array.isArray(enumValues) ? enumValues : []) as unknown[]), ...CANDIDATES];
   for (const candidate of candidates) {
-    const sent = location === 'body' ? candidate : typeof candidate === 'object' ? undefined : String(candidate);
+    const sent =
+      location === 'body'
+        ? candidate
+        : typeof candidate === 'object'
+          ? undefined
+          : String(candidate);
     if (sent !== undefined && field.safeParse(sent).success) return sent;
   }
   return undefined;
@@ -252,6 +271,7 @@ function baseOf(target: Target): Record<Location, Record<string, unknown>> {
     const schema = target.inputs[location];
     if (!schema) continue;
     for (const [name, field] of Object.entries(schema.shape)) {
+      if ((field as z.ZodType).safeParse(undefined).success) continue; // optional: left out
       const value = validValueFor(field as z.ZodType, location);
       if (value !== undefined) base[location][name] = value;
     }
@@ -297,7 +317,7 @@ async function send(target: Target, probe: Probe): Promise<LightMyRequestRespons
   );
   const session = sessions.get(target.role)!;
   return session.request({
-    method: target.route.method as 'GET',
+    method: target.route.method,
     url: path + queryString(values.querystring),
     ...(body === undefined ? {} : { payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
   });
@@ -305,9 +325,12 @@ async function send(target: Target, probe: Probe): Promise<LightMyRequestRespons
 
 /** What the server's parser will see for the value: URL values arrive as strings, JSON loses undefined. */
 function asReceived(location: Location, value: unknown): unknown {
-  if (location === 'body') return value === undefined ? undefined : (JSON.parse(JSON.stringify(value) ?? 'null') as unknown);
+  if (location === 'body')
+    return value === undefined ? undefined : (JSON.parse(JSON.stringify(value) ?? 'null') as unknown);
   if (value instanceof RawEncoded) return undefined;
-  if (Array.isArray(value)) return value.map((v) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)));
+  if (Array.isArray(value) && value.length === 0) return undefined; // no key=value pair at all
+  if (Array.isArray(value))
+    return value.map((v) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)));
   if (typeof value === 'object' && value !== null) return JSON.stringify(value);
   return wellFormed(String(value));
 }
@@ -332,16 +355,22 @@ function judge(target: Target, probe: Probe, res: LightMyRequestResponse): strin
   }
   const envelope = errorEnvelopeSchema.safeParse(safeJson(res.body));
   if (!envelope.success) return `${res.statusCode} without the error envelope: ${res.body.slice(0, 200)}`;
-  if (probe.kind === 'whole' || probe.field === null) return res.statusCode === 400 ? null : `answered ${res.statusCode}`;
+  if (probe.kind === 'whole' || probe.field === null)
+    return res.statusCode === 400 ? null : `answered ${res.statusCode}`;
   const field = target.inputs[probe.location]!.shape[probe.field] as z.ZodType;
   const received = probe.kind === 'omit' ? undefined : asReceived(probe.location, probe.value);
   const refusedByField = probe.kind !== 'extra' && !field.safeParse(received).success;
   if (!refusedByField) return null; // a valid value may meet any business rule (404, 409, 422)
-  if (res.statusCode !== 400) return `field refuses it but the answer was ${res.statusCode}: ${res.body.slice(0, 200)}`;
+  if (res.statusCode !== 400 && !(res.statusCode === 414 && probe.location === 'params'))
+    return `field refuses it but the answer was ${res.statusCode}: ${res.body.slice(0, 200)}`;
   const { message, fields = [] } = envelope.data.error;
+  // Fastify's router refuses a path parameter it cannot decode or that is too long before any route runs:
+  // the answer names the path, as it cannot know which parameter it was.
+  const routerRefusal = probe.location === 'params' && message.startsWith('path: ');
   const named =
     fields.some((f) => f.field === probe.field || f.field.startsWith(`${probe.field}.`)) ||
-    (probe.location !== 'body' && message.includes(probe.field));
+    (probe.location !== 'body' && message.includes(probe.field)) ||
+    routerRefusal;
   return named ? null : `400 does not name ${probe.field}: ${res.body.slice(0, 200)}`;
 }
 
@@ -364,6 +393,9 @@ const CORE_PAYLOADS: unknown[] = [
   -1,
   1e308,
   '2026-02-30',
+  // real calendar dates at the edges of what a date field may take
+  '0000-01-01',
+  '9999-12-31',
 ];
 
 /**
@@ -379,7 +411,9 @@ function fixedProbes(target: Target): Probe[] {
     for (const value of CORE_PAYLOADS) probes.push({ location, field, value, kind: 'replace' });
     if (location !== 'params') probes.push({ location, field, value: undefined, kind: 'omit' });
   }
-  const rest = FIXED_PAYLOADS.filter((value) => !CORE_PAYLOADS.some((core) => JSON.stringify(core) === JSON.stringify(value)));
+  const rest = FIXED_PAYLOADS.filter(
+    (value) => !CORE_PAYLOADS.some((core) => JSON.stringify(core) === JSON.stringify(value)),
+  );
   rest.forEach((value, i) => {
     const { location, field } = fields[i % fields.length]!;
     probes.push({ location, field, value, kind: 'replace' });
@@ -398,7 +432,8 @@ function fixedProbes(target: Target): Probe[] {
     }
   }
   if (target.inputs.body) {
-    for (const value of [[], 'text', 42, null, [{}], HUGE]) probes.push({ location: 'body', field: null, value, kind: 'whole' });
+    for (const value of [[], 'text', 42, null, [{}], HUGE])
+      probes.push({ location: 'body', field: null, value, kind: 'whole' });
   }
   return probes;
 }
@@ -411,9 +446,9 @@ const hostileValue = fc.oneof(
   fc.integer(),
   fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map(String),
   fc.date({ noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
-  fc.tuple(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 0, max: 99 }), fc.integer({ min: 0, max: 99 })).map(
-    ([y, m, d]) => `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`,
-  ),
+  fc
+    .tuple(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 0, max: 99 }), fc.integer({ min: 0, max: 99 }))
+    .map(([y, m, d]) => `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`),
   fc.constantFrom(...FIXED_PAYLOADS.filter((v) => v !== HUGE)),
 );
 
@@ -446,21 +481,17 @@ describe('hostile input on every endpoint that takes input', () => {
     // A few routes every build has: a regression in the discovery would otherwise fuzz nothing.
     expect(names).toEqual(expect.arrayContaining(['GET /api/patients', 'POST /api/patients', 'POST /api/auth/login']));
     expect(found.length).toBeGreaterThan(30);
-    if (process.env.FUZZ_DEBUG) {
-      for (const x of found) console.log(x.route.method, x.route.url, x.role, fixedProbes(x).length);
-    }
   });
-  it.runIf(process.env.FUZZ_DEBUG)('timing', async () => {
-    let s = performance.now();
-    for (let i = 0; i < 10; i++) await changesSince(await mark());
-    console.log('mark ms', (performance.now() - s) / 10);
-    const target = targets().find((x) => x.route.url === '/api/patients' && x.route.method === 'GET')!;
-    s = performance.now();
-    for (let i = 0; i < 20; i++) await send(target, { location: 'querystring', field: 'search', value: HUGE, kind: 'replace' });
-    console.log('huge search ms', (performance.now() - s) / 20);
-    s = performance.now();
-    for (let i = 0; i < 20; i++) await send(target, { location: 'querystring', field: 'limit', value: 'x', kind: 'replace' });
-    console.log('bad limit ms', (performance.now() - s) / 20);
+
+  it('notices a write, so "the database is unchanged" can fail', async () => {
+    const since = await mark();
+    const res = await sessions
+      .get('doctor')!
+      .request({ method: 'PATCH', url: '/api/settings', payload: { fontSize: 'large' } });
+    expect(res.statusCode).toBe(200);
+    const { tables, audit } = await changesSince(since);
+    expect(tables).toContain('user_settings UPDATE');
+    expect(audit).toEqual(['settings.update']);
   });
 
   it('answers fixed hostile payloads with a 4xx naming the field and leaves the database unchanged', async () => {
@@ -470,21 +501,23 @@ describe('hostile input on every endpoint that takes input', () => {
   }, 120_000);
 
   it('answers generated values likewise (fast-check)', async () => {
+    // A new seed each run explores new values; a failure names the seed that reproduces it.
+    const seed = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
     const findings: Finding[] = [];
     for (const target of targets()) {
       const fields = LOCATIONS.flatMap((location) =>
         Object.keys(target.inputs[location]?.shape ?? {}).map((field) => ({ location, field })),
       );
-      const probes = fc.sample(
-        fc.record({ at: fc.constantFrom(...fields), value: hostileValue }),
-        { numRuns: 25, seed: Number(process.env.FUZZ_SEED ?? 7) },
-      );
+      const probes = fc.sample(fc.record({ at: fc.constantFrom(...fields), value: hostileValue }), {
+        numRuns: 40,
+        seed,
+      });
       await runProbes(
         target,
         probes.map(({ at, value }) => ({ location: at.location, field: at.field, value, kind: 'replace' })),
         findings,
       );
     }
-    expect(findings).toEqual([]);
+    expect(findings, `FUZZ_SEED=${seed} reproduces this run`).toEqual([]);
   }, 120_000);
 });

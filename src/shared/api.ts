@@ -22,7 +22,11 @@ export const isoDateSchema = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD')
   .refine(
-    (s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s),
+    // Year 0000 parses in JavaScript but is no date in PostgreSQL (there is no year zero).
+    (s) =>
+      !s.startsWith('0000') &&
+      !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) &&
+      new Date(`${s}T00:00:00Z`).toISOString().startsWith(s),
     {
       message: 'must be a real calendar date',
     },

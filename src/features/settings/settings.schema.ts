@@ -14,7 +14,9 @@ export type UserSettings = z.infer<typeof userSettingsSchema>;
 export const userSettingsPatchSchema = z
   .object({ highContrast: z.boolean(), fontSize: fontSizeSchema, mfaEnabled: z.boolean() })
   .partial()
-  .strict();
+  .strict()
+  // An empty patch has nothing to save (and an upsert with nothing to set is not valid SQL).
+  .refine((patch) => Object.keys(patch).length > 0, 'must change at least one setting');
 export type UserSettingsPatch = z.infer<typeof userSettingsPatchSchema>;
 
 export const DEFAULT_USER_SETTINGS: Omit<UserSettings, 'id'> = { ...DEFAULT_DISPLAY_SETTINGS, mfaEnabled: false };

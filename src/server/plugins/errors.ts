@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import type { ErrorEnvelope, FieldError } from '@/shared/api';
 
@@ -39,7 +39,46 @@ function fieldErrorsOf(issues: ValidationIssue[], context: string | undefined): 
   });
 }
 
+/** Where in a parsed input a string carries a NUL character (PostgreSQL cannot store one in text). */
+function nulFieldsOf(value: unknown, path: string[], found: string[]): string[] {
+  if (found.length >= 20) return found;
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) found.push(path.join('.'));
+  } else if (Array.isArray(value)) {
+    value.forEach((item, i) => nulFieldsOf(item, [...path, String(i)], found));
+  } else if (typeof value === 'object' && value !== null) {
+    for (const [key, item] of Object.entries(value)) nulFieldsOf(item, [...path, key], found);
+  }
+  return found;
+}
+
+/**
+ * Errors Fastify's router raises before any route (and so before the error handler) runs: a path parameter
+ * with malformed percent-encoding or longer than the router allows. They answer in the API's error envelope.
+ */
+export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    void sendError(reply, 414, 'URL_TOO_LONG', 'path: a path parameter is too long');
+  } else if (error.code === 'FST_ERR_BAD_URL') {
+    void sendError(reply, 400, 'BAD_REQUEST', 'path: a path parameter is not valid percent-encoded UTF-8');
+  } else {
+    void sendError(reply, 400, 'BAD_REQUEST', 'The request could not be routed.');
+  }
+}
+
 export function registerErrorHandling(app: FastifyInstance) {
+  // Before the schemas run: a NUL in any text field is refused with the field named, for every route, where
+  // it would otherwise reach PostgreSQL and fail as a 500.
+  app.addHook('preValidation', async (request, reply) => {
+    const fields = [
+      ...nulFieldsOf(request.params, [], []),
+      ...nulFieldsOf(request.query, [], []),
+      ...nulFieldsOf(request.body, [], []),
+    ].map((field) => ({ field: field || 'request', message: 'must not contain a NUL character' }));
+    if (fields.length === 0) return;
+    const message = fields.map((f) => `${f.field}: ${f.message}`).join('; ');
+    return sendError(reply, 400, 'VALIDATION_FAILED', message, { fields });
+  });
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof HttpError) return sendError(reply, err.statusCode, err.code, err.message, err.extra);
     if (hasZodFastifySchemaValidationErrors(err)) {

@@ -261,7 +261,8 @@ function filterCondition(filter: AuditFilter): SQL | undefined {
     filter.actor !== '' ? ilike(auditLog.actor, containsPattern(filter.actor)) : undefined,
     filter.action ? eq(auditLog.action, filter.action) : undefined,
     filter.from ? gte(auditLog.occurredAt, startOfDay(filter.from).toISOString()) : undefined,
-    filter.to ? lt(auditLog.occurredAt, nextDay(filter.to).toISOString()) : undefined,
+    // The day after 9999-12-31 has a five-digit year PostgreSQL cannot read; that `to` bounds nothing anyway.
+    filter.to && filter.to < '9999-12-31' ? lt(auditLog.occurredAt, nextDay(filter.to).toISOString()) : undefined,
   );
 }
 
