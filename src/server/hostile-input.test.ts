@@ -249,9 +249,9 @@ function validValueFor(field: z.ZodType, location: Location): unknown {
     const sent =
       location === 'body'
         ? candidate
-        : typeof candidate === 'object'
-          ? undefined
-          : String(candidate);
+        : typeof candidate === 'string' || typeof candidate === 'number' || typeof candidate === 'boolean'
+          ? String(candidate)
+          : undefined;
     if (sent !== undefined && field.safeParse(sent).success) return sent;
   }
   return undefined;
