@@ -107,13 +107,17 @@ const URL_ONLY_PAYLOADS = [
   new RawEncoded('%00'),
 ];
 
-/** Audit actions a refused request may leave behind (the rest of the database must not change). */
+/**
+ * Audit actions a refused request may leave behind (the rest of the database must not change): failed
+ * sign-in and password-change attempts and guest statement/payment look-ups that match nothing are security
+ * events and are recorded on purpose (brute-force detection). A schema refusal (400 VALIDATION_FAILED) records nothing.
+ */
 const REFUSAL_AUDIT_ACTIONS = new Set([
   'auth.login.failure',
   'auth.mfa.expired',
+  'auth.password.change.failure',
   'guest.statement.not_found',
   'guest.payment.not_found',
-  'auth.password.change.failure',
 ]);
 
 let t: TestApp;
@@ -462,7 +466,9 @@ async function runProbes(target: Target, probes: Probe[], findings: Finding[]) {
     if (problem) findings.push({ route: name, probe: describeProbe(probe), problem });
     const { tables, audit, next } = await changesSince(since);
     since = next;
-    const unexpectedAudit = audit.filter((a) => !REFUSAL_AUDIT_ACTIONS.has(a));
+    // A schema refusal happens before any handler: it may leave no trace at all.
+    const schemaRefusal = res.statusCode === 400 && res.body.includes('"code":"VALIDATION_FAILED"');
+    const unexpectedAudit = audit.filter((a) => schemaRefusal || !REFUSAL_AUDIT_ACTIONS.has(a));
     const refused = res.statusCode >= 400;
     if ((refused || target.route.method === 'GET') && (tables.length > 0 || (refused && unexpectedAudit.length > 0))) {
       findings.push({
