@@ -8,12 +8,13 @@
 #          BASE_URL=http://host:port scripts/sqlmap.sh    attack an API that is already running (demo accounts
 #                                            needed; its sign-in rate limit may answer 429s: use a throw-away one)
 # Needs:   sqlmap (Debian: apt-get install -y sqlmap), curl, jq; npx tsx (devDependencies) when it starts the API.
-# Env:     SQLMAP_PORT (5083), SQLMAP_LEVEL (5), SQLMAP_RISK (3), SQLMAP_OUT (a new /tmp/sqlmap-* directory).
+# Env:     SQLMAP_PORT (5083), SQLMAP_LEVEL (5), SQLMAP_RISK (3), SQLMAP_OUT (a new /tmp/sqlmap-* directory),
+#          SQLMAP_ONLY (a regular expression: attack only the targets whose name matches, e.g. 'sign-in|guest').
 #
 # What it does: signs in as admin and as patient through both sign-in steps (session cookie + CSRF header, as the
 # browser does), then runs sqlmap with --dbms=PostgreSQL at level 5 / risk 3 on the input parameters of the lists
 # and search (GET query parameters), ids in paths (URI injection points) and a few JSON bodies (POST/PATCH; JSON
-# keys are sqlmap's "(custom) POST parameter 'JSON x'"), plus the public sign-in and guest statement lookup. Each
+# keys are sqlmap's "(custom) POST parameter 'JSON x'"), plus the public sign-in and the guest statement lookup. Each
 # target's log is kept in $SQLMAP_OUT/logs. The script exits 1 if sqlmap reports any injectable parameter, and
 # also if a target did not get tested (no "does not seem to be injectable" verdict for a parameter: sign-in
 # expired, server down, 401) so that a run that tested nothing cannot pass.
@@ -70,6 +71,7 @@ sign_in() {
 }
 read -r ADMIN_SID ADMIN_CSRF <<<"$(sign_in admin@healthcare.demo admin)"
 read -r PATIENT_SID PATIENT_CSRF <<<"$(sign_in patient@healthcare.demo patient)"
+read -r GUEST_SID GUEST_CSRF <<<"$(sign_in guest@healthcare.demo guest)"
 
 TODAY=$(date +%F)
 COMMON=(--batch --disable-coloring --dbms=PostgreSQL --level="$LEVEL" --risk="$RISK" --flush-session
@@ -77,14 +79,16 @@ COMMON=(--batch --disable-coloring --dbms=PostgreSQL --level="$LEVEL" --risk="$R
 FAILED=0
 SUMMARY=()
 
-# attack NAME AS(admin|patient|public) EXPECTED_PARAMETER_COUNT SQLMAP_ARGS...
+# attack NAME AS(admin|patient|guest|public) EXPECTED_PARAMETER_COUNT SQLMAP_ARGS...
 attack() {
   local name=$1 as=$2 expected=$3
   shift 3
+  if [ -n "${SQLMAP_ONLY:-}" ] && ! [[ "$name" =~ $SQLMAP_ONLY ]]; then return 0; fi
   local auth=()
   case "$as" in
     admin) auth=(--cookie="sid=$ADMIN_SID" --headers="X-CSRF-Token: $ADMIN_CSRF") ;;
     patient) auth=(--cookie="sid=$PATIENT_SID" --headers="X-CSRF-Token: $PATIENT_CSRF") ;;
+    guest) auth=(--cookie="sid=$GUEST_SID" --headers="X-CSRF-Token: $GUEST_CSRF") ;;
   esac
   local log="$OUT/logs/$name.log"
   echo "== $name ($as)"
@@ -140,10 +144,13 @@ Content-Type: application/json" -p "provider"
 attack portal-payment patient 1 -u "$A/portal/payments" --data='{"amountCents":100}' \
   --headers="X-CSRF-Token: $PATIENT_CSRF
 Content-Type: application/json" -p "amountCents"
+# The refusals these answer (401 wrong password, 404 no such statement) are their normal answers: sqlmap would
+# otherwise stop at the first one.
 attack sign-in public 2 -u "$A/auth/login" --data='{"email":"nobody@example.com","password":"x"}' \
-  --headers="Content-Type: application/json" -p "email,password"
-attack guest-statement public 2 -u "$A/guest/statement" --data='{"accountNumber":"ACC-1","dob":"1980-01-01"}' \
-  --headers="Content-Type: application/json" -p "accountNumber,dob"
+  --headers="Content-Type: application/json" --ignore-code=401 -p "email,password"
+attack guest-statement guest 2 -u "$A/guest/statement" --data='{"accountNumber":"ACC-1","dob":"1980-01-01"}' \
+  --headers="X-CSRF-Token: $GUEST_CSRF
+Content-Type: application/json" --ignore-code=404 -p "accountNumber,dob"
 
 echo
 echo "sqlmap ${LEVEL}/${RISK} (level/risk) against $BASE_URL; logs in $OUT/logs"
