@@ -89,6 +89,15 @@ describe('sign-in rate limits (ASVS 6.3.1)', () => {
     expect((await signIn(newClient(), 'doctor')).statusCode).toBe(200);
   });
 
+  it('per client: an address the client writes into X-Forwarded-For itself is ignored (only private proxies are believed)', async () => {
+    const client = newClient();
+    // The balancer appends the address it saw; whatever the client wrote sits further left.
+    for (let i = 0; i < LIMIT; i += 1) {
+      expect((await login(`203.0.113.${i}, ${client}`, `spoofer${i}@example.com`, 'guess-1')).statusCode).toBe(401);
+    }
+    expectRateLimited(await login(`203.0.113.99, ${client}`, 'spoofer.again@example.com', 'guess-1'));
+  });
+
   it('per account: one email tried from many addresses is refused after the limit, before any password check', async () => {
     const victim = demoAccount('billing_admin');
     for (let i = 0; i < LIMIT; i += 1) {
