@@ -27,6 +27,12 @@ async function main() {
     databaseUrl: process.env.DATABASE_URL,
     dataDir: process.env.DATA_DIR ?? path.join(projectRoot(), 'data'),
     log: { info: (m) => log.info(m), error: (m) => log.error(m) },
+    // Serving on without the database would answer every request with an error: exit, and let the service
+    // manager restart the app server, which restarts the database (PostgreSQL recovers from its WAL).
+    onUnexpectedExit: (why) => {
+      log.error(`${why}: exiting so the service manager restarts the app server and its database`);
+      process.exit(1);
+    },
   });
   log.info(`database: ${database.description}`);
   await migrateDatabase(database.pool);
