@@ -49,10 +49,16 @@ async function main() {
       ? undefined
       : await listenForChanges(database.connectionString, { info: (m) => log.info(m), warn: (m) => log.warn(m) });
   const app = await buildApp({ db: database.db, clock: () => new Date(), config, changes }, log);
+  let stopping = false;
+  // An answer given while stopping closes its connection: otherwise the client's keep-alive connection holds
+  // the shutdown open until it times out (72 s), past a service manager's patience, which then kills us
+  // before the database is stopped cleanly.
+  app.addHook('onSend', async (_request, reply) => {
+    if (stopping) reply.header('connection', 'close');
+  });
   await app.listen({ port, host: process.env.HOST ?? '0.0.0.0' });
   log.info(`Healthcare RCM is serving on http://localhost:${port} (demo mode ${config.demoMode ? 'on' : 'off'})`);
 
-  let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
