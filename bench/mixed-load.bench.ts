@@ -312,7 +312,7 @@ export const mixedLoadBench: BenchPart = async (ctx: BenchContext) => {
           status = response.status;
           json = await response.json().catch(() => null);
         } catch {
-          status = 0; // no answer at all counts as a failure, like a 5xx
+          // No answer at all: status stays 0, which counts as a failure like a 5xx.
         }
         const list = outcomes.get(kind) ?? [];
         list.push({ status, ms: performance.now() - started });
