@@ -3,14 +3,15 @@
  *
  * Builds the app when dist/ is missing or older than src/, starts (or reuses) an embedded PostgreSQL under
  * BENCH_DATA_DIR (default ./data-bench) — or uses DATABASE_URL — seeds it with the scale seed when it does
- * not already hold N generated claims (--data-dir overrides BENCH_DATA_DIR) or --reseed is given (timing the seed), starts the built server on a free port, runs every
+ * not already hold N generated claims or --reseed is given (timing the seed; --reseed on the embedded database
+ * starts from an empty data folder; --data-dir overrides BENCH_DATA_DIR), starts the built server on a free port, runs every
  * bench part that exists and prints one Markdown table (figure, goal, measured, pass/fail), written with the
  * machine's description to bench/results.md (or --out). `--only client` (repeatable: throughput, analytics, paging,
  * client, mixed-load) runs just those parts, e.g. to re-measure one of them; its table then holds only their rows. A missed goal is a FAIL row, not a failed run: the
  * exit code is non-zero only when the harness itself breaks.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -253,6 +254,12 @@ async function main() {
     let databaseUrl = process.env.DATABASE_URL;
     let databaseDescription = 'DATABASE_URL';
     if (!databaseUrl) {
+      if (opts.reseed && existsSync(opts.dataDir)) {
+        // A re-seed keeps the audit trail (append-only, DECISIONS 6), so a reused database grows run after run
+        // and its audit indexes with it: the seed figure is for a fresh database, as `npm run seed:scale` makes.
+        console.log(`--reseed: removing ${opts.dataDir} so the seed is timed on a fresh database`);
+        rmSync(opts.dataDir, { recursive: true, force: true });
+      }
       const embedded = await startEmbeddedPostgres(opts.dataDir, { info: console.log, error: console.error });
       cleanups.push(() => embedded.stop());
       databaseUrl = embedded.url;
