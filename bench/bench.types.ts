@@ -27,7 +27,9 @@ export interface BenchContext {
   /** Starts another app server on the same database with extra environment (e.g. APP_CACHE=off). */
   startServer(env: Record<string, string>): Promise<{ baseUrl: string; pid: number; stop: () => Promise<void> }>;
   /** Signs in through the real API (password + MFA step in demo mode) and returns headers for later calls. */
-  signIn(role: 'admin' | 'billing_admin' | 'doctor' | 'nurse_manager'): Promise<{ cookie: string; csrfToken: string }>;
+  signIn(
+    role: 'admin' | 'billing_admin' | 'doctor' | 'nurse_manager' | 'patient',
+  ): Promise<{ cookie: string; csrfToken: string }>;
 }
 
 export type BenchPart = (ctx: BenchContext) => Promise<BenchFigure[]>;

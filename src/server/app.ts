@@ -37,7 +37,11 @@ import { registerSecurityHeaders } from './plugins/security-headers';
 export async function buildApp(deps: AppDeps, logger?: FastifyBaseLogger): Promise<FastifyInstance> {
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: false }),
-    trustProxy: deps.config.secureCookies,
+    // Behind HTTPS the app sits behind a load balancer / reverse proxy on a private network (docs/deploy.md):
+    // X-Forwarded-For is believed only from such addresses, so the client address is the right-most one no
+    // private proxy vouches for, and an entry a client writes itself further left cannot dodge the per-client
+    // sign-in limit. (Fastify refuses a bare hop count: it cannot check the immediate peer.)
+    trustProxy: deps.config.secureCookies ? 'loopback, linklocal, uniquelocal' : false,
     bodyLimit: 1024 * 1024,
     frameworkErrors,
   });

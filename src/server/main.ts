@@ -27,6 +27,12 @@ async function main() {
     databaseUrl: process.env.DATABASE_URL,
     dataDir: process.env.DATA_DIR ?? path.join(projectRoot(), 'data'),
     log: { info: (m) => log.info(m), error: (m) => log.error(m) },
+    // Serving on without the database would answer every request with an error: exit, and let the service
+    // manager restart the app server, which restarts the database (PostgreSQL recovers from its WAL).
+    onUnexpectedExit: (why) => {
+      log.error(`${why}: exiting so the service manager restarts the app server and its database`);
+      process.exit(1);
+    },
   });
   log.info(`database: ${database.description}`);
   await migrateDatabase(database.pool);
@@ -43,10 +49,16 @@ async function main() {
       ? undefined
       : await listenForChanges(database.connectionString, { info: (m) => log.info(m), warn: (m) => log.warn(m) });
   const app = await buildApp({ db: database.db, clock: () => new Date(), config, changes }, log);
+  let stopping = false;
+  // An answer given while stopping closes its connection: otherwise the client's keep-alive connection holds
+  // the shutdown open until it times out (72 s), past a service manager's patience, which then kills us
+  // before the database is stopped cleanly.
+  app.addHook('onSend', async (_request, reply) => {
+    if (stopping) reply.header('connection', 'close');
+  });
   await app.listen({ port, host: process.env.HOST ?? '0.0.0.0' });
   log.info(`Healthcare RCM is serving on http://localhost:${port} (demo mode ${config.demoMode ? 'on' : 'off'})`);
 
-  let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;

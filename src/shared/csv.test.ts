@@ -6,12 +6,20 @@ describe('neutraliseCell', () => {
     expect(neutraliseCell(cell)).toBe(`'${cell}`);
   });
 
+  it.each([' =1+1', '  @SUM(A1)', '\n-2', '\u00a0+1'])(
+    'prefixes a quote when a blank precedes a trigger: %j',
+    (cell) => {
+      expect(neutraliseCell(cell)).toBe(`'${cell}`);
+    },
+  );
+
   it('leaves ordinary text, numbers and empty values alone', () => {
     expect(neutraliseCell('Maria Lopez')).toBe('Maria Lopez');
     expect(neutraliseCell(12.5)).toBe('12.5');
     expect(neutraliseCell(null)).toBe('');
     expect(neutraliseCell(undefined)).toBe('');
     expect(neutraliseCell('a=b')).toBe('a=b');
+    expect(neutraliseCell(' Maria')).toBe(' Maria');
   });
 
   it('neutralises negative numbers given as numbers too', () => {

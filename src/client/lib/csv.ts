@@ -1,17 +1,23 @@
 import Papa from 'papaparse';
-import { neutraliseCell } from '@/shared/csv';
+import { isNeutralisedCell, neutraliseCell } from '@/shared/csv';
 
 export interface CsvColumn<T> {
   header: string;
   value: (row: T) => string | number | null | undefined;
 }
 
-/** Builds a CSV text from rows; every cell is neutralised against formula injection. */
+/**
+ * Builds an RFC 4180 CSV text from rows; every cell is neutralised against formula injection, and a
+ * neutralised cell is always quoted as OWASP advises (other cells are quoted when they need it).
+ */
 export function toCsv<T>(rows: readonly T[], columns: readonly CsvColumn<T>[]): string {
-  return Papa.unparse({
-    fields: columns.map((c) => c.header),
-    data: rows.map((row) => columns.map((c) => neutraliseCell(c.value(row)))),
-  });
+  return Papa.unparse(
+    {
+      fields: columns.map((c) => c.header),
+      data: rows.map((row) => columns.map((c) => neutraliseCell(c.value(row)))),
+    },
+    { quotes: (value: unknown) => typeof value === 'string' && isNeutralisedCell(value) },
+  );
 }
 
 /** Starts a browser download of a CSV text (SPEC 7: exports are generated in the browser). */

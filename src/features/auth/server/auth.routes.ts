@@ -25,6 +25,7 @@ import { dummyPasswordHash, verifyPassword } from './auth.passwords';
 import { totpMatches } from './auth.totp';
 
 export const INVALID_CREDENTIALS = 'Please check your email and password.';
+export const RATE_LIMITED = 'Too many requests. Please wait and try again.';
 
 function sessionBody(auth: AuthContext | null) {
   return {
@@ -38,8 +39,22 @@ function sessionBody(auth: AuthContext | null) {
 export function authRoutes(deps: AppDeps) {
   return async function plugin(app: FastifyInstance) {
     const api = app.withTypeProvider<ZodTypeProvider>();
-    const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 423: errorEnvelopeSchema };
+    const errors = {
+      400: errorEnvelopeSchema,
+      401: errorEnvelopeSchema,
+      423: errorEnvelopeSchema,
+      429: errorEnvelopeSchema,
+    };
+    // Per client: the route's rateLimit (the client's address) counts every attempt.
     const rateLimit = { max: deps.config.loginRateLimitPerMinute, timeWindow: '1 minute' };
+    // Per account: refused passwords for one email, from whatever addresses (docs/sign-in-policy.md). Only
+    // refusals count, so the account's owner signing in spends nothing; an unknown email is counted alike,
+    // so the limit says nothing about which accounts exist.
+    const refusalsPerAccount = app.createRateLimit({
+      max: deps.config.loginRateLimitPerMinute,
+      timeWindow: '1 minute',
+      keyGenerator: (request) => `sign-in:${(request.body as { email: string }).email.trim().toLowerCase()}`,
+    });
 
     const lockedError = (seconds: number) =>
       new HttpError(423, 'ACCOUNT_LOCKED', `Too many failed attempts. Try again in ${seconds} seconds.`, {
@@ -52,13 +67,26 @@ export function authRoutes(deps: AppDeps) {
         config: { permission: 'public', rateLimit },
         schema: { tags: ['auth'], body: loginRequestSchema, response: { 200: loginResponseSchema, ...errors } },
       },
-      async (request) => {
+      async (request, reply) => {
         const now = deps.clock();
         const { email, password } = request.body;
+        const budget = await refusalsPerAccount(request, { increment: false });
+        if (!budget.isAllowed && budget.remaining <= 0) {
+          await recordNow(deps.db, {
+            actor: email.trim().toLowerCase().slice(0, 254),
+            action: 'auth.login.throttled',
+            resource: 'session',
+            detail: 'refused before the password was checked: too many refused passwords for this email',
+            at: now,
+          });
+          reply.header('retry-after', budget.ttlInSeconds);
+          throw new HttpError(429, 'RATE_LIMITED', RATE_LIMITED, { retryAfterSeconds: budget.ttlInSeconds });
+        }
         const user = await findUserByEmail(deps.db, email);
         // The same work and the same answer for an unknown email and a wrong password (no enumeration).
         const passwordOk = await verifyPassword(user?.passwordHash ?? (await dummyPasswordHash()), password);
         if (!user || !passwordOk || !user.active) {
+          await refusalsPerAccount(request);
           await recordNow(deps.db, {
             actor: email.trim().toLowerCase().slice(0, 254),
             actorUserId: user?.id ?? null,

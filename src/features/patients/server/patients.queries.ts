@@ -267,13 +267,18 @@ export function patientCountSql(): SQL<number> {
   return sql<number>`(select coalesce(sum(${patientsCountRollup.patients}), 0)::int from ${patientsCountRollup})`;
 }
 
-/** Global search: patients whose name or MRN contains the text; MRN masked for the caller's role. */
+/**
+ * Global search: patients whose name or MRN contains the text; MRN masked for the caller's role and, like
+ * the list's search, not searched for a role that sees it masked (a hit would reveal the hidden digits).
+ */
 export async function searchPatientsBrief(db: Db, ctx: RequestContext, text: string, limit: number) {
   const pattern = containsPattern(text);
   const rows = await db
     .select({ id: patients.id, name: patients.name, mrn: patients.mrn })
     .from(patients)
-    .where(or(ilike(patients.name, pattern), ilike(patients.mrn, pattern)))
+    .where(
+      or(ilike(patients.name, pattern), seesField(ctx.user.role, 'mrn') ? ilike(patients.mrn, pattern) : undefined),
+    )
     .orderBy(asc(patients.name), asc(patients.id))
     .limit(limit);
   return rows.map((r) => ({ ...r, mrn: maskText('mrn', r.mrn, ctx.user.role) }));

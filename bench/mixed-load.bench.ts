@@ -1,0 +1,400 @@
+/**
+ * Issue 7 point 7: load with nothing lost. 50 virtual users across five roles (admin, billing_admin, doctor,
+ * nurse_manager, patient), 10 each, loop for 60 s (quick: 5 s) over a realistic mix of what their screens
+ * do: list reads, detail reads (a patient's record, a statement), writes (new patients and appointments,
+ * claim appeals, authorization decisions) and exports (the audited export endpoints). Every user of a role
+ * shares that role's session (sign-in is rate limited). Requests go through Node's fetch (undici, keep-alive
+ * connections), one at a time per user, so each user follows its own flow.
+ *
+ * Figures: requests by kind with p50/p95/p99 latency, zero 5xx (a 5xx or a dropped connection fails the
+ * figure), and every acknowledged write present afterwards — checked in the database over
+ * ctx.databaseUrl by the ids the API returned, each with its audit entry, and every acknowledged export
+ * audited.
+ */
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import type { BenchContext, BenchFigure, BenchPart } from './bench.types';
+
+type Role = 'admin' | 'billing_admin' | 'doctor' | 'nurse_manager' | 'patient';
+const USERS_PER_ROLE = 10;
+const ROLES: Role[] = ['admin', 'billing_admin', 'doctor', 'nurse_manager', 'patient'];
+
+interface Session {
+  cookie: string;
+  csrfToken: string;
+}
+
+/** What the run needs from the database before it starts: ids to read and rows a write may change once. */
+interface Pools {
+  patientIds: number[];
+  providerIds: number[];
+  deniedClaimIds: number[];
+  pendingAuthorizationIds: number[];
+}
+
+interface Outcome {
+  status: number; // 0: no answer (connection dropped)
+  ms: number;
+  /** A refusal's error code (e.g. DOUBLE_BOOKING), to tell an expected 4xx from a broken request. */
+  code?: string;
+}
+
+const acknowledged = {
+  patients: [] as number[],
+  appointments: [] as number[],
+  appeals: [] as number[],
+  decisions: [] as { id: number; status: 'Approved' | 'Denied' }[],
+  /** Exports whose audit entry is an 'export.csv' or 'appointment.export' action. */
+  auditedExports: 0,
+};
+
+function today(now = new Date()): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${p(now.getMonth() + 1)}-${p(now.getDate())}`;
+}
+
+let counter = 0;
+let slots = 0;
+/** The Monday this run's bookings start from: after every booking an earlier run made on the same database. */
+let firstMonday = new Date(Date.UTC(2033, 0, 3));
+/** A slot no other booking takes: weekdays from `firstMonday` on, minute by minute inside opening hours. */
+function nextSlot(providerIds: number[]) {
+  const index = slots++;
+  const providerId = providerIds[index % providerIds.length] ?? 0;
+  const perProvider = Math.floor(index / providerIds.length);
+  const dayIndex = Math.floor(perProvider / 500);
+  const day = new Date(firstMonday);
+  day.setUTCDate(day.getUTCDate() + Math.floor(dayIndex / 5) * 7 + (dayIndex % 5));
+  const minutes = 8 * 60 + (perProvider % 500);
+  const time = `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+  return { providerId, date: day.toISOString().slice(0, 10), time };
+}
+
+const pick = <T>(items: readonly T[]): T | undefined => items[Math.floor(Math.random() * items.length)];
+
+type Step = (call: Caller, pools: Pools) => Promise<void>;
+type Caller = (kind: string, method: string, url: string, body?: unknown) => Promise<{ status: number; json: unknown }>;
+
+const read =
+  (kind: string, url: () => string): Step =>
+  async (call) => {
+    await call(kind, 'GET', url());
+  };
+
+const listClaims = read('list claims', () => '/api/claims?limit=50');
+const listPatients = read('list patients', () => '/api/patients?limit=50');
+const listAppointments = read('list appointments (day)', () => `/api/appointments?date=${today()}&limit=50`);
+const listAuthorizations = read('list authorizations', () => '/api/authorizations?limit=50');
+const listWorklist = read('list worklist', () => '/api/worklist/overdue-followups?limit=50');
+const claimsOverview = read('claims overview', () => '/api/claims/overview');
+const portalStatement = read('portal statement', () => '/api/portal/statement');
+const portalClaims = read('portal claims', () => '/api/portal/claims');
+const portalAppointments = read('portal appointments', () => '/api/portal/appointments');
+
+const patientDetail: Step = async (call, pools) => {
+  await call('patient detail', 'GET', `/api/patients/${pick(pools.patientIds)}`);
+};
+const statementDetail: Step = async (call, pools) => {
+  await call('statement detail', 'GET', `/api/billing/statements/${pick(pools.patientIds)}`);
+};
+
+const createPatient: Step = async (call) => {
+  const n = counter++;
+  const { status, json } = await call('create patient', 'POST', '/api/patients', {
+    name: `Load Test ${n}`,
+    dob: '1980-05-06',
+    phone: '(555) 020-0000',
+    mrn: `LOAD-${Date.now().toString(36)}-${n}`,
+  });
+  if (status === 201) acknowledged.patients.push((json as { id: number }).id);
+};
+const createAppointment: Step = async (call, pools) => {
+  const { status, json } = await call('create appointment', 'POST', '/api/appointments', {
+    patientId: pick(pools.patientIds),
+    reason: 'Load test visit',
+    ...nextSlot(pools.providerIds),
+  });
+  if (status === 201) acknowledged.appointments.push((json as { id: number }).id);
+};
+const appealClaim: Step = async (call, pools) => {
+  const claimId = pools.deniedClaimIds.pop(); // each Denied claim is appealed once
+  if (claimId === undefined) return listClaims(call, pools);
+  const { status } = await call('appeal claim', 'POST', `/api/claims/${claimId}/appeals`, {
+    reason: 'Load test appeal',
+    note: 'timely filing documentation attached',
+  });
+  if (status >= 200 && status < 300) acknowledged.appeals.push(claimId);
+};
+const decideAuthorization: Step = async (call, pools) => {
+  const id = pools.pendingAuthorizationIds.pop(); // each Pending authorization is decided once
+  if (id === undefined) return listAuthorizations(call, pools);
+  const decision = Math.random() < 0.7 ? 'Approved' : 'Denied';
+  const { status } = await call('decide authorization', 'PATCH', `/api/authorizations/${id}`, { status: decision });
+  if (status === 200) acknowledged.decisions.push({ id, status: decision });
+};
+
+const audited =
+  (kind: string, method: string, url: () => string, body?: () => unknown): Step =>
+  async (call) => {
+    const { status } = await call(kind, method, url(), body?.());
+    if (status === 200) acknowledged.auditedExports += 1;
+  };
+const exportClaims = audited('export claims', 'GET', () => '/api/claims/export?payer=Tricare&reason=CO-197');
+const exportAuthorizations = audited(
+  'export authorizations',
+  'GET',
+  () => '/api/authorizations/export?status=Pending&payer=Aetna',
+);
+const exportWorklist = audited(
+  'export worklist',
+  'POST',
+  () => '/api/worklist/overdue-followups/exports',
+  () => ({ priority: 'High' }),
+);
+const exportCallList = audited(
+  'export call list',
+  'POST',
+  () => '/api/appointments/call-list-export',
+  () => ({ date: today() }),
+);
+const exportStatement: Step = async (call) => {
+  await call('export portal statement', 'POST', '/api/portal/statement/export', {});
+};
+
+/** Each role's mix, weighted by how often its screens do each thing. */
+const MIX: Record<Role, [Step, number][]> = {
+  admin: [
+    [listClaims, 3],
+    [listPatients, 3],
+    [listAppointments, 2],
+    [listAuthorizations, 2],
+    [listWorklist, 2],
+    [patientDetail, 3],
+    [createPatient, 1],
+    [createAppointment, 1],
+    [exportClaims, 0.5],
+    [exportAuthorizations, 0.5],
+  ],
+  billing_admin: [
+    [listClaims, 5],
+    [claimsOverview, 1],
+    [statementDetail, 2],
+    [appealClaim, 1],
+    [exportClaims, 0.5],
+  ],
+  doctor: [
+    [listPatients, 3],
+    [listAppointments, 3],
+    [listAuthorizations, 1],
+    [listWorklist, 2],
+    [patientDetail, 4],
+    [createAppointment, 1],
+    [exportWorklist, 0.5],
+  ],
+  nurse_manager: [
+    [listAppointments, 3],
+    [listPatients, 2],
+    [listWorklist, 2],
+    [listAuthorizations, 2],
+    [patientDetail, 2],
+    [createPatient, 1],
+    [createAppointment, 1],
+    [decideAuthorization, 1],
+    [exportCallList, 0.5],
+  ],
+  patient: [
+    [portalStatement, 3],
+    [portalClaims, 2],
+    [portalAppointments, 2],
+    [exportStatement, 0.5],
+  ],
+};
+
+function choose(mix: [Step, number][]): Step {
+  const total = mix.reduce((sum, [, w]) => sum + w, 0);
+  let r = Math.random() * total;
+  for (const [step, weight] of mix) {
+    r -= weight;
+    if (r <= 0) return step;
+  }
+  return mix[0]?.[0] as Step;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)] ?? 0;
+}
+const ms = (n: number) => `${n.toFixed(1)} ms`;
+
+async function loadPools(client: pg.Client): Promise<Pools> {
+  const ids = async (sql: string) => (await client.query<{ id: number }>(sql)).rows.map((r) => r.id);
+  const { rows } = await client.query<{ last: string | null }>(
+    `select max(date)::text as last from appointments where date >= $1`,
+    [firstMonday.toISOString().slice(0, 10)],
+  );
+  if (rows[0]?.last) {
+    const next = new Date(`${rows[0].last}T00:00:00Z`);
+    next.setUTCDate(next.getUTCDate() + 1 + ((8 - next.getUTCDay()) % 7)); // the Monday after
+    firstMonday = next;
+  }
+  return {
+    patientIds: await ids('select id from patients order by random() limit 2000'),
+    providerIds: await ids('select id from providers where active order by id'),
+    deniedClaimIds: await ids(`select id from claims where status = 'Denied' order by random() limit 20000`),
+    pendingAuthorizationIds: await ids(
+      `select id from authorizations where status = 'Pending' order by random() limit 20000`,
+    ),
+  };
+}
+
+/** Every acknowledged write is in the database, whole (with its audit entry); every acknowledged export audited. */
+async function missingWrites(client: pg.Client, startedAt: Date): Promise<{ checked: number; missing: string[] }> {
+  const missing: string[] = [];
+  const present = async (label: string, sql: string, ids: number[]) => {
+    const { rows } = await client.query<{ n: number }>(sql, [ids]);
+    const found = rows[0]?.n ?? 0;
+    if (found !== ids.length) missing.push(`${ids.length - found} of ${ids.length} ${label}`);
+  };
+  await present(
+    'patients',
+    `select count(*)::int as n from patients p where p.id = any($1)
+       and exists (select 1 from audit_log a where a.action = 'patient.create' and a.resource = 'patient/' || p.id)`,
+    acknowledged.patients,
+  );
+  await present(
+    'appointments',
+    `select count(*)::int as n from appointments ap where ap.id = any($1)
+       and exists (select 1 from audit_log a where a.action = 'appointment.create' and a.resource = 'appointment/' || ap.id)`,
+    acknowledged.appointments,
+  );
+  await present(
+    'appeals',
+    `select count(*)::int as n from claims c where c.id = any($1) and c.status = 'Appealed'
+       and exists (select 1 from claim_appeals ca where ca.claim_id = c.id)
+       and exists (select 1 from audit_log a where a.action = 'claim.appeal' and a.resource = 'claim/' || c.id)`,
+    acknowledged.appeals,
+  );
+  for (const decision of ['Approved', 'Denied'] as const) {
+    const ids = acknowledged.decisions.filter((d) => d.status === decision).map((d) => d.id);
+    await present(
+      `authorizations ${decision}`,
+      `select count(*)::int as n from authorizations au where au.id = any($1) and au.status = '${decision}'
+         and exists (select 1 from audit_log a where a.action = 'authorization.update' and a.resource = 'authorization/' || au.id)`,
+      ids,
+    );
+  }
+  const { rows } = await client.query<{ n: number }>(
+    `select count(*)::int as n from audit_log where occurred_at >= $1 and action in ('export.csv', 'appointment.export')`,
+    [startedAt.toISOString()],
+  );
+  if ((rows[0]?.n ?? 0) < acknowledged.auditedExports)
+    missing.push(`${acknowledged.auditedExports - (rows[0]?.n ?? 0)} of ${acknowledged.auditedExports} export audits`);
+  const checked =
+    acknowledged.patients.length +
+    acknowledged.appointments.length +
+    acknowledged.appeals.length +
+    acknowledged.decisions.length +
+    acknowledged.auditedExports;
+  return { checked, missing };
+}
+
+export const mixedLoadBench: BenchPart = async (ctx: BenchContext) => {
+  const seconds = ctx.quick ? 5 : 60;
+  const client = new pg.Client({ connectionString: ctx.databaseUrl });
+  await client.connect();
+  try {
+    const pools = await loadPools(client);
+    const sessions = new Map<Role, Session>();
+    for (const role of ROLES) sessions.set(role, await ctx.signIn(role));
+
+    const outcomes = new Map<string, Outcome[]>();
+    const callerFor =
+      (session: Session): Caller =>
+      async (kind, method, url, body) => {
+        const started = performance.now();
+        let status = 0;
+        let json: unknown = null;
+        try {
+          const response = await fetch(`${ctx.baseUrl}${url}`, {
+            method,
+            headers: {
+              cookie: session.cookie,
+              ...(method === 'GET' ? {} : { 'x-csrf-token': session.csrfToken }),
+              ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+            },
+            body: body === undefined ? undefined : JSON.stringify(body),
+          });
+          status = response.status;
+          json = await response.json().catch(() => null);
+        } catch {
+          // No answer at all: status stays 0, which counts as a failure like a 5xx.
+        }
+        const list = outcomes.get(kind) ?? [];
+        const code = status >= 400 ? (json as { error?: { code?: string } } | null)?.error?.code : undefined;
+        list.push({ status, ms: performance.now() - started, code });
+        outcomes.set(kind, list);
+        return { status, json };
+      };
+
+    const startedAt = new Date(Date.now() - 1000); // audit times come from the server's clock
+    const deadline = performance.now() + seconds * 1000;
+    const users = ROLES.flatMap((role) =>
+      Array.from({ length: USERS_PER_ROLE }, async () => {
+        const session = sessions.get(role);
+        if (!session) throw new Error(`no session for ${role}`);
+        const call = callerFor(session);
+        while (performance.now() < deadline) await choose(MIX[role])(call, pools);
+      }),
+    );
+    await Promise.all(users);
+
+    const all = [...outcomes.values()].flat();
+    const failed = all.filter((o) => o.status === 0 || o.status >= 500).length;
+    const clientErrors = all.filter((o) => o.status >= 400 && o.status < 500).length;
+    const { checked, missing } = await missingWrites(client, startedAt);
+    const overall = all.map((o) => o.ms).sort((a, b) => a - b);
+    const figures: BenchFigure[] = [
+      {
+        figure: `Mixed load: ${ROLES.length * USERS_PER_ROLE} users (${USERS_PER_ROLE} per role: ${ROLES.join(', ')}), ${seconds} s`,
+        goal: 'zero 5xx (and no dropped connection)',
+        measured:
+          `${all.length.toLocaleString('en-US')} requests (${(all.length / seconds).toFixed(0)}/s), ` +
+          `${failed} 5xx or no answer, ${clientErrors} 4xx; p50 ${ms(percentile(overall, 0.5))}, ` +
+          `p95 ${ms(percentile(overall, 0.95))}, p99 ${ms(percentile(overall, 0.99))}`,
+        pass: failed === 0 && all.length > 0,
+      },
+      {
+        figure: 'Mixed load: every acknowledged write present (with its audit entry), every export audited',
+        goal: 'all present',
+        measured:
+          missing.length === 0
+            ? `${checked.toLocaleString('en-US')} of ${checked.toLocaleString('en-US')} (${acknowledged.patients.length} patients, ` +
+              `${acknowledged.appointments.length} appointments, ${acknowledged.appeals.length} appeals, ` +
+              `${acknowledged.decisions.length} authorization decisions, ${acknowledged.auditedExports} exports)`
+            : `missing: ${missing.join('; ')}`,
+        pass: missing.length === 0 && checked > 0,
+      },
+    ];
+    for (const [kind, list] of [...outcomes.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+      const times = list.map((o) => o.ms).sort((a, b) => a - b);
+      const bad = list.filter((o) => o.status === 0 || o.status >= 500).length;
+      const refusals = list.filter((o) => o.status >= 400 && o.status < 500);
+      const refused = refusals.length
+        ? `, ${refusals.length} 4xx (${[...new Set(refusals.map((o) => `${o.status} ${o.code ?? '?'}`))].join(', ')})`
+        : '';
+      figures.push({
+        figure: `Mixed load: ${kind}`,
+        goal: 'p99 reported; zero 5xx',
+        measured:
+          `${list.length.toLocaleString('en-US')} requests, p50 ${ms(percentile(times, 0.5))}, ` +
+          `p95 ${ms(percentile(times, 0.95))}, p99 ${ms(percentile(times, 0.99))}` +
+          `${bad ? `, ${bad} 5xx or no answer` : ''}${refused}`,
+        pass: bad === 0,
+      });
+    }
+    return figures;
+  } finally {
+    await client.end();
+  }
+};
+
+export default mixedLoadBench;
