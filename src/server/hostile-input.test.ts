@@ -396,6 +396,8 @@ const CORE_PAYLOADS: unknown[] = [
   '\uD800',
   -1,
   1e308,
+  // a safe integer past PostgreSQL's integer range (an id beyond it once answered 500)
+  2_147_483_648,
   '2026-02-30',
   // real calendar dates at the edges of what a date field may take
   '0000-01-01',

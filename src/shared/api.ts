@@ -34,7 +34,9 @@ export const isoDateSchema = z
 
 export const timeSchema = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time as HH:mm (24-hour)');
 
-export const idSchema = z.coerce.number().int().positive();
+/** Row ids are PostgreSQL integers: a larger number names no row and must be refused before a query fails on it. */
+export const MAX_ROW_ID = 2_147_483_647;
+export const idSchema = z.coerce.number().int().positive().max(MAX_ROW_ID);
 export const idParamsSchema = z.object({ id: idSchema });
 
 /** Money travels as integer cents; the UI formats it with 2 decimals. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cursorPageShape, isoDateSchema, timeSchema, today } from '@/shared/api';
+import { MAX_ROW_ID, cursorPageShape, isoDateSchema, timeSchema, today } from '@/shared/api';
 import { slotProblem, type PracticeHours } from '@/features/settings/practice.schema';
 
 export const APPOINTMENT_STATUSES = ['Scheduled', 'Completed', 'Cancelled', 'No-Show', 'Rescheduled'] as const;
@@ -70,7 +70,11 @@ export type AppointmentPatch = z.infer<typeof appointmentPatchSchema>;
 /** An empty form field says "is required" rather than a format rule. */
 const requiredDate = z.string({ error: 'is required' }).min(1, 'is required').pipe(isoDateSchema);
 const requiredTime = z.string({ error: 'is required' }).min(1, 'is required').pipe(timeSchema);
-const requiredId = z.number({ error: 'is required' }).int().positive('is required');
+const requiredId = z
+  .number({ error: 'is required' })
+  .int()
+  .positive('is required')
+  .max(MAX_ROW_ID, 'is not a known id');
 
 /** SPEC 5: the reschedule dialog needs both a new date and a new time. */
 export const rescheduleSchema = z.object({ date: requiredDate, time: requiredTime });
