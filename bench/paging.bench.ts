@@ -107,7 +107,15 @@ function p95(samples: number[]): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)] ?? Number.NaN;
 }
 
-async function timeGet(ctx: BenchContext, cookie: string, path: string, samples = SAMPLES): Promise<number[]> {
+/** The quick run (CI) checks that the harness works, not the figures: a few samples per page are enough. */
+const QUICK_SAMPLES = 5;
+
+async function timeGet(
+  ctx: BenchContext,
+  cookie: string,
+  path: string,
+  samples = ctx.quick ? QUICK_SAMPLES : SAMPLES,
+): Promise<number[]> {
   const times: number[] = [];
   for (let i = 0; i <= samples; i += 1) {
     const send = () => fetch(`${ctx.baseUrl}${path}`, { headers: { cookie, ...FRESH } });
