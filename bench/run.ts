@@ -18,7 +18,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { freePort, startEmbeddedPostgres } from '../src/server/db/client';
-import { DEMO_ACCOUNTS } from '../src/features/auth/auth.demo-accounts';
+import type { Role } from '../src/shared/access';
+import { signInOverHttp } from '../src/testing/http-sign-in';
 import type { BenchContext, BenchFigure, BenchPart } from './bench.types';
 import { throughputBench } from './throughput.bench';
 
@@ -155,32 +156,7 @@ async function startServer(
 /** Password, then the MFA step with the code demo mode returns — the same two calls the sign-in screen makes. */
 function signInThrough(baseUrl: string): BenchContext['signIn'] {
   const sessions = new Map<string, Promise<{ cookie: string; csrfToken: string }>>();
-  const signIn = async (role: string) => {
-    const account = DEMO_ACCOUNTS.find((a) => a.role === role);
-    if (!account) throw new Error(`no demo account for ${role}`);
-    const json = { 'content-type': 'application/json' };
-    const login = await fetch(`${baseUrl}/api/auth/login`, {
-      method: 'POST',
-      headers: json,
-      body: JSON.stringify({ email: account.email, password: account.password }),
-    });
-    if (!login.ok) throw new Error(`sign-in as ${role} failed: ${login.status} ${await login.text()}`);
-    const { challengeId, demoCode } = (await login.json()) as { challengeId: string; demoCode?: string };
-    if (!demoCode) throw new Error('the server is not in demo mode: no MFA code to sign in with');
-    const mfa = await fetch(`${baseUrl}/api/auth/mfa`, {
-      method: 'POST',
-      headers: json,
-      body: JSON.stringify({ challengeId, code: demoCode }),
-    });
-    if (!mfa.ok) throw new Error(`MFA as ${role} failed: ${mfa.status} ${await mfa.text()}`);
-    const sid = mfa.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0] ?? '')
-      .find((c) => c.startsWith('sid='));
-    if (!sid) throw new Error('no session cookie after MFA');
-    const { csrfToken } = (await mfa.json()) as { csrfToken: string };
-    return { cookie: sid, csrfToken };
-  };
+  const signIn = (role: Role) => signInOverHttp(baseUrl, role);
   // One session per role for the whole run: sign-in is rate limited, and parts share the session.
   return (role) => {
     let session = sessions.get(role);

@@ -18,7 +18,7 @@ import { build } from 'esbuild';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, projectRoot } from '@/server/db/client';
-import { demoAccount } from '@/testing/test-app';
+import { signInOverHttp, type HttpSession as Session } from '@/testing/http-sign-in';
 
 const SEED = Number(process.env.CRASH_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const KILLS_PER_SERIES = 10;
@@ -121,34 +121,7 @@ function clusterState(): number {
   return readFileSync(path.join(pgDir, 'global', 'pg_control')).readInt32LE(16);
 }
 
-interface Session {
-  cookie: string;
-  csrfToken: string;
-}
-
-async function signIn(baseUrl: string): Promise<Session> {
-  const account = demoAccount('admin');
-  const json = { 'content-type': 'application/json' };
-  const login = await fetch(`${baseUrl}/api/auth/login`, {
-    method: 'POST',
-    headers: json,
-    body: JSON.stringify({ email: account.email, password: account.password }),
-  });
-  expect(login.status).toBe(200);
-  const { challengeId, demoCode } = (await login.json()) as { challengeId: string; demoCode: string };
-  const mfa = await fetch(`${baseUrl}/api/auth/mfa`, {
-    method: 'POST',
-    headers: json,
-    body: JSON.stringify({ challengeId, code: demoCode }),
-  });
-  expect(mfa.status).toBe(200);
-  const cookie = mfa.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0] ?? '')
-    .find((c) => c.startsWith('sid='));
-  if (!cookie) throw new Error('no session cookie');
-  return { cookie, csrfToken: ((await mfa.json()) as { csrfToken: string }).csrfToken };
-}
+const signIn = (baseUrl: string) => signInOverHttp(baseUrl, 'admin');
 
 function post(baseUrl: string, session: Session, url: string, body: unknown) {
   return fetch(`${baseUrl}${url}`, {

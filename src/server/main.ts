@@ -53,8 +53,9 @@ async function main() {
   // An answer given while stopping closes its connection: otherwise the client's keep-alive connection holds
   // the shutdown open until it times out (72 s), past a service manager's patience, which then kills us
   // before the database is stopped cleanly.
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (stopping) reply.header('connection', 'close');
+    done(null, payload);
   });
   await app.listen({ port, host: process.env.HOST ?? '0.0.0.0' });
   log.info(`Healthcare RCM is serving on http://localhost:${port} (demo mode ${config.demoMode ? 'on' : 'off'})`);

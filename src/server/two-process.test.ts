@@ -11,7 +11,7 @@ import { DEFAULT_CONFIG } from '@/server/context';
 import { listenForChanges } from '@/server/db/change-feed';
 import { poolFor } from '@/server/db/client';
 import { createTestDatabase, type TestDatabase } from '@/testing/test-db';
-import { demoAccount } from '@/testing/test-app';
+import { signInOverHttp } from '@/testing/http-sign-in';
 import { testClock } from '@/testing/test-clock';
 
 let database: TestDatabase;
@@ -56,30 +56,7 @@ function server(index: 0 | 1) {
   return found.url;
 }
 
-async function signIn(baseUrl: string) {
-  const account = demoAccount('nurse_manager');
-  const json = { 'content-type': 'application/json' };
-  const login = await fetch(`${baseUrl}/api/auth/login`, {
-    method: 'POST',
-    headers: json,
-    body: JSON.stringify({ email: account.email, password: account.password }),
-  });
-  expect(login.status).toBe(200);
-  const { challengeId, demoCode } = (await login.json()) as { challengeId: string; demoCode: string };
-  const mfa = await fetch(`${baseUrl}/api/auth/mfa`, {
-    method: 'POST',
-    headers: json,
-    body: JSON.stringify({ challengeId, code: demoCode }),
-  });
-  expect(mfa.status).toBe(200);
-  const cookie = mfa.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0] ?? '')
-    .find((c) => c.startsWith('sid='));
-  if (!cookie) throw new Error('no session cookie');
-  const { csrfToken } = (await mfa.json()) as { csrfToken: string };
-  return { cookie, csrfToken, email: account.email };
-}
+const signIn = (baseUrl: string) => signInOverHttp(baseUrl, 'nurse_manager');
 
 /** The status `url` answers once it answers `wanted`, or its last status after `ms` milliseconds. */
 async function statusWithin(ms: number, url: string, cookie: string, wanted: number): Promise<number> {

@@ -3,6 +3,7 @@ import type { Role } from '@/shared/access';
 import { DEMO_ACCOUNTS } from '@/features/auth/auth.demo-accounts';
 import { buildApp } from '@/server/app';
 import { DEFAULT_CONFIG, type AppConfig } from '@/server/context';
+import { listenForChanges } from '@/server/db/change-feed';
 import { createTestDatabase, type TestDatabase } from './test-db';
 import { testClock, type TestClock } from './test-clock';
 
@@ -13,15 +14,26 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** An API-only app on a private copy of the seeded database, with a clock the test moves. */
-export async function createTestApp(config: Partial<AppConfig> = {}): Promise<TestApp> {
+/**
+ * An API-only app on a private copy of the seeded database, with a clock the test moves. With
+ * `withChangeFeed` it listens to the database's change feed, as a real server does, so its session and
+ * answer caches are on (docs/caching.md).
+ */
+export async function createTestApp(
+  config: Partial<AppConfig> = {},
+  options: { withChangeFeed?: boolean } = {},
+): Promise<TestApp> {
   const database = await createTestDatabase();
   const clock = testClock();
+  const changes = options.withChangeFeed
+    ? await listenForChanges(database.url, { info: () => {}, warn: () => {} })
+    : undefined;
   // Sign-in rate limits are tested on their own; the other tests sign in many times from one address.
   const app = await buildApp({
     db: database.db,
     clock,
     config: { ...DEFAULT_CONFIG, loginRateLimitPerMinute: 10_000, ...config },
+    ...(changes ? { changes } : {}),
   });
   await app.ready();
   return {
@@ -30,6 +42,7 @@ export async function createTestApp(config: Partial<AppConfig> = {}): Promise<Te
     clock,
     close: async () => {
       await app.close();
+      await changes?.close();
       await database.drop();
     },
   };

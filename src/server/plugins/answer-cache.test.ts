@@ -4,18 +4,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '@/server/app';
-import { DEFAULT_CONFIG } from '@/server/context';
-import { listenForChanges, type ChangeFeed } from '@/server/db/change-feed';
-import { createTestDatabase, type TestDatabase } from '@/testing/test-db';
-import { signInAs, type SignedIn } from '@/testing/test-app';
-import { testClock, type TestClock } from '@/testing/test-clock';
+import type { TestDatabase } from '@/testing/test-db';
+import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
+import type { TestClock } from '@/testing/test-clock';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { ANSWER_CACHE_HEADER } from './answer-cache';
 import { preferredEncoding } from './answer-encoding';
 
+let t: TestApp;
 let database: TestDatabase;
-let feed: ChangeFeed;
 let app: FastifyInstance;
 let clock: TestClock;
 let admin: SignedIn;
@@ -29,23 +26,13 @@ async function eventually(test: () => Promise<boolean>): Promise<void> {
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  feed = await listenForChanges(database.url, { info: () => {}, warn: () => {} });
-  clock = testClock();
-  app = await buildApp({
-    db: database.db,
-    clock,
-    config: { ...DEFAULT_CONFIG, loginRateLimitPerMinute: 10_000 },
-    changes: feed,
-  });
-  await app.ready();
+  t = await createTestApp({}, { withChangeFeed: true });
+  ({ database, app, clock } = t);
   admin = await signInAs(app, 'admin');
 });
 
 afterAll(async () => {
-  await app.close();
-  await feed.close();
-  await database.drop();
+  await t.close();
 });
 
 const get = (who: SignedIn, url: string) => who.request({ method: 'GET', url });

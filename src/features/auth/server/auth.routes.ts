@@ -5,7 +5,7 @@ import { errorEnvelopeSchema } from '@/shared/api';
 import { recordNow, record } from '@/features/audit/server/audit.queries';
 import type { AppDeps, AuthContext } from '@/server/context';
 import { SESSION_COOKIE } from '@/server/plugins/access';
-import { HttpError } from '@/server/plugins/errors';
+import { HttpError, RATE_LIMITED_MESSAGE } from '@/server/plugins/errors';
 import { loginRequestSchema, loginResponseSchema, mfaRequestSchema, sessionResponseSchema } from '../auth.schema';
 import {
   codeMatches,
@@ -25,7 +25,6 @@ import { dummyPasswordHash, verifyPassword } from './auth.passwords';
 import { totpMatches } from './auth.totp';
 
 export const INVALID_CREDENTIALS = 'Please check your email and password.';
-export const RATE_LIMITED = 'Too many requests. Please wait and try again.';
 
 function sessionBody(auth: AuthContext | null) {
   return {
@@ -80,7 +79,7 @@ export function authRoutes(deps: AppDeps) {
             at: now,
           });
           reply.header('retry-after', budget.ttlInSeconds);
-          throw new HttpError(429, 'RATE_LIMITED', RATE_LIMITED, { retryAfterSeconds: budget.ttlInSeconds });
+          throw new HttpError(429, 'RATE_LIMITED', RATE_LIMITED_MESSAGE, { retryAfterSeconds: budget.ttlInSeconds });
         }
         const user = await findUserByEmail(deps.db, email);
         // The same work and the same answer for an unknown email and a wrong password (no enumeration).

@@ -6,11 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { buildApp } from '@/server/app';
 import { DEFAULT_CONFIG } from '@/server/context';
-import { listenForChanges, type ChangeFeed } from '@/server/db/change-feed';
-import { createTestDatabase, type TestDatabase } from '@/testing/test-db';
-import { testClock, type TestClock } from '@/testing/test-clock';
+import type { TestDatabase } from '@/testing/test-db';
+import type { TestClock } from '@/testing/test-clock';
 import { createTestApp, cookieFrom, demoAccount, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
 import { sha256 } from './auth.queries';
 import { sessions } from './auth.table';
@@ -271,29 +269,19 @@ describe('GET is never state-changing (ASVS 3.5.3)', () => {
 });
 
 describe('with the session cache (docs/caching.md)', () => {
+  let cached: TestApp;
   let database: TestDatabase;
-  let feed: ChangeFeed;
   let app: FastifyInstance;
   let clock: TestClock;
   let admin: SignedIn;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    feed = await listenForChanges(database.url, { info: () => {}, warn: () => {} });
-    clock = testClock();
-    app = await buildApp({
-      db: database.db,
-      clock,
-      config: { ...DEFAULT_CONFIG, loginRateLimitPerMinute: 10_000 },
-      changes: feed,
-    });
-    await app.ready();
+    cached = await createTestApp({}, { withChangeFeed: true });
+    ({ database, app, clock } = cached);
     admin = await signInAs(app, 'admin');
   });
   afterAll(async () => {
-    await app.close();
-    await feed.close();
-    await database.drop();
+    await cached.close();
   });
 
   const get = (who: SignedIn, url = '/api/settings') => who.request({ method: 'GET', url });
