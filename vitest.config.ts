@@ -6,6 +6,10 @@ const alias = { '@': fileURLToPath(new URL('./src', import.meta.url)) };
 export default defineConfig({
   resolve: { alias },
   test: {
+    // Vitest's default is one worker per core but one: a single worker on a 2-core runner, which ran the
+    // files one after another (~500 s). The API files spend much of their time waiting on PostgreSQL and
+    // the crash test on restarts, so three workers keep both cores busy (~260 s).
+    maxWorkers: 3,
     projects: [
       {
         resolve: { alias },

@@ -26,6 +26,7 @@ async function main() {
   const database = await openDatabase({
     databaseUrl: process.env.DATABASE_URL,
     dataDir: process.env.DATA_DIR ?? path.join(projectRoot(), 'data'),
+    appPort: port,
     log: { info: (m) => log.info(m), error: (m) => log.error(m) },
     // Serving on without the database would answer every request with an error: exit, and let the service
     // manager restart the app server, which restarts the database (PostgreSQL recovers from its WAL).

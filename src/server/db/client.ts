@@ -28,7 +28,18 @@ interface Logger {
 
 const DATABASE_NAME = 'clinic';
 
-export function freePort(): Promise<number> {
+/**
+ * A port nothing listens on now, other than `avoid`: the app server's own port is chosen before its
+ * embedded PostgreSQL starts and taken only after, so the database must not be handed that one.
+ */
+export async function freePort(avoid: readonly number[] = []): Promise<number> {
+  for (;;) {
+    const port = await anyFreePort();
+    if (!avoid.includes(port)) return port;
+  }
+}
+
+function anyFreePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.unref();
@@ -118,6 +129,8 @@ export async function startEmbeddedPostgres(
   log: Logger,
   /** Called when the database stops without being asked to (killed, crashed). */
   onUnexpectedExit?: (why: string) => void,
+  /** Ports the database must not take (the app server's, which it listens on only once the database is up). */
+  avoidPorts: readonly number[] = [],
 ) {
   releaseEmbeddedPostgresExitHooks();
   const databaseDir = path.resolve(dataDir, 'pg');
@@ -125,7 +138,7 @@ export async function startEmbeddedPostgres(
   // As root, PostgreSQL runs as its own system user, which must be able to reach the data folder.
   if (process.getuid?.() === 0) await chmod(path.dirname(databaseDir), 0o755);
   await stopLeftoverPostmaster(path.dirname(databaseDir), databaseDir, log);
-  const port = Number(process.env.PG_PORT ?? (await freePort()));
+  const port = Number(process.env.PG_PORT ?? (await freePort(avoidPorts)));
   let recentLog = '';
   const password = 'clinic-local';
   const server = new EmbeddedPostgres({
@@ -210,6 +223,8 @@ export async function openDatabase(options: {
   dataDir: string;
   log: Logger;
   onUnexpectedExit?: (why: string) => void;
+  /** The port the app server will listen on, which the embedded database must leave free. */
+  appPort?: number;
 }): Promise<Database> {
   if (options.databaseUrl) {
     const pool = poolFor(options.databaseUrl);
@@ -222,7 +237,12 @@ export async function openDatabase(options: {
       close: () => pool.end(),
     };
   }
-  const embedded = await startEmbeddedPostgres(options.dataDir, options.log, options.onUnexpectedExit);
+  const embedded = await startEmbeddedPostgres(
+    options.dataDir,
+    options.log,
+    options.onUnexpectedExit,
+    options.appPort === undefined ? [] : [options.appPort],
+  );
   const pool = poolFor(embedded.url);
   return {
     db: drizzle(pool),
