@@ -2,19 +2,10 @@ import path from 'node:path';
 import { format } from 'date-fns';
 import { pino } from 'pino';
 import { buildApp } from './app';
-import { DEFAULT_CONFIG, type AppConfig } from './context';
+import { configFromEnv } from './config-from-env';
 import { listenForChanges } from './db/change-feed';
 import { migrateDatabase, openDatabase, projectRoot } from './db/client';
 import { isDatabaseEmpty, seedDemoClinic } from './db/seed/demo-seed';
-
-function configFromEnv(env: NodeJS.ProcessEnv): AppConfig {
-  return {
-    ...DEFAULT_CONFIG,
-    demoMode: env.DEMO_MODE !== 'false',
-    secureCookies: env.SECURE_COOKIES === 'true',
-    clientDir: path.join(projectRoot(), 'dist', 'client'),
-  };
-}
 
 async function main() {
   const log = pino({
@@ -23,6 +14,7 @@ async function main() {
     redact: ['req.headers.cookie', 'req.headers["x-csrf-token"]', 'res.headers["set-cookie"]'],
   });
   const port = Number(process.env.PORT ?? 5000);
+  const config = configFromEnv(process.env); // before the database starts: a bad setting stops us at once
   const database = await openDatabase({
     databaseUrl: process.env.DATABASE_URL,
     dataDir: process.env.DATA_DIR ?? path.join(projectRoot(), 'data'),
@@ -42,7 +34,6 @@ async function main() {
     log.info({ summary }, 'seeded the demo clinic');
   }
 
-  const config = configFromEnv(process.env);
   // docs/caching.md: APP_CACHE=off reads every session and answer from the database (no staleness window
   // across app servers, at the cost of throughput).
   const changes =
