@@ -118,7 +118,10 @@ async function startServer(
   extraEnv: Record<string, string> = {},
 ): Promise<{ baseUrl: string; pid: number; stop: () => Promise<void> }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(root, 'dist', 'server', 'main.js')], {
+  // BENCH_SERVER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the server under the bench's
+  // load (Node refuses --cpu-prof in NODE_OPTIONS).
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'dist', 'server', 'main.js')], {
     cwd: root,
     // Request logging off: the bench measures the app, not writing a log line per request to a pipe.
     env: {

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, ilike, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import { today } from '@/shared/api';
-import { record } from '@/features/audit/server/audit.queries';
+import { record, recordNow } from '@/features/audit/server/audit.queries';
 import { getPracticeHours } from '@/features/settings/server/settings.queries';
 import { patients } from '@/features/patients/server/patients.table';
 import { providers } from '@/features/providers/server/providers.table';
@@ -164,26 +164,24 @@ export async function listAppointmentsOn(
 }
 
 /**
- * SPEC 2.7 call list: the day's appointments as exported, with the export recorded in the audit log in
- * the same transaction (DECISIONS 6: every export is audited).
+ * SPEC 2.7 call list: the day's appointments as exported, with the export recorded in the audit log after
+ * the read and before the answer (DECISIONS 6: every export is audited).
  */
 export async function exportCallList(db: Db, ctx: RequestContext, date: string): Promise<Appointment[]> {
-  return db.transaction(async (tx) => {
-    // The whole day, bounded by the providers' slots: the call list is complete, not a page.
-    const rows = await baseQuery(tx)
-      .where(eq(appointments.date, date))
-      .orderBy(...DAY_ORDER_COLUMNS);
-    await record(tx, {
-      actor: ctx.user.email,
-      actorUserId: ctx.user.id,
-      actorRole: ctx.user.role,
-      action: 'appointment.export',
-      resource: `call_list_${date}.csv`,
-      detail: `exported the call list for ${date} (${rows.length} appointments)`,
-      at: ctx.now,
-    });
-    return rows.map(toAppointment);
+  // The whole day, bounded by the providers' slots: the call list is complete, not a page.
+  const rows = await baseQuery(db)
+    .where(eq(appointments.date, date))
+    .orderBy(...DAY_ORDER_COLUMNS);
+  await recordNow(db, {
+    actor: ctx.user.email,
+    actorUserId: ctx.user.id,
+    actorRole: ctx.user.role,
+    action: 'appointment.export',
+    resource: `call_list_${date}.csv`,
+    detail: `exported the call list for ${date} (${rows.length} appointments)`,
+    at: ctx.now,
   });
+  return rows.map(toAppointment);
 }
 
 /** The signed-in patient's own visits: the scope comes from the session, never from the request. */

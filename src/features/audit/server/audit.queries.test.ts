@@ -1,9 +1,10 @@
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { hashPassword } from '@/features/auth/server/auth.passwords';
 import { cookieFrom, createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
 import type { ChainVerificationResult } from '../audit.schema';
-import { verifyChain } from './audit.queries';
+import { entryHash, recordNow, verifyChain } from './audit.queries';
 import { auditLog } from './audit.table';
 
 let t: TestApp;
@@ -147,6 +148,71 @@ describe('secrets never reach the audit trail', () => {
     // Every demo account's hash too, whatever wrote the entries before this test.
     const { rows: hashes } = await t.database.pool.query<{ password_hash: string }>(`select password_hash from users`);
     for (const { password_hash } of hashes) expect(text.includes(password_hash)).toBe(false);
+  });
+});
+
+describe('appending in one statement (audit_append) chains exactly as the app verifies', () => {
+  it('stores the hash entryHash computes for any text, and keeps one chain under concurrent appends', async () => {
+    const text = fc.string({ unit: 'binary', maxLength: 40 }).filter((value) => !value.includes('\u0000'));
+    const entries = fc.sample(
+      fc.record({
+        actor: text,
+        actorRole: fc.option(text),
+        action: text,
+        resource: text,
+        detail: fc.option(text),
+        actorUserId: fc.option(fc.integer({ min: 1, max: 2_147_483_647 })),
+        patientId: fc.option(fc.integer({ min: 1, max: 2_147_483_647 })),
+        at: fc.date({
+          min: new Date('2000-01-01T00:00:00Z'),
+          max: new Date('2099-12-31T00:00:00Z'),
+          noInvalidDate: true,
+        }),
+      }),
+      60,
+    );
+    const [{ max: before } = { max: 0 }] = (
+      await t.database.pool.query<{ max: string }>('select coalesce(max(id), 0) as max from audit_log')
+    ).rows.map((r) => ({ max: Number(r.max) }));
+    // Concurrently, as requests do: the lock must still give one order with each entry on its predecessor.
+    await Promise.all(entries.map((entry) => recordNow(t.database.db, entry)));
+
+    const { rows } = await t.database.pool.query<{
+      id: string;
+      occurred_at: Date;
+      actor: string;
+      actor_user_id: number | null;
+      actor_role: string | null;
+      action: string;
+      resource: string;
+      detail: string | null;
+      patient_id: number | null;
+      prev_hash: string;
+      hash: string;
+    }>('select * from audit_log where id >= $1 order by id', [before]);
+    const appended = rows.filter((row) => Number(row.id) > before);
+    expect(appended).toHaveLength(entries.length);
+    for (let i = 1; i < rows.length; i += 1) {
+      const row = rows[i]!;
+      expect(row.prev_hash, `entry ${row.id} links to the one before it`).toBe(rows[i - 1]!.hash);
+      const content = {
+        occurredAtMs: row.occurred_at.getTime(),
+        actor: row.actor,
+        actorUserId: row.actor_user_id,
+        actorRole: row.actor_role,
+        action: row.action,
+        resource: row.resource,
+        detail: row.detail,
+        patientId: row.patient_id,
+      };
+      expect(row.hash, `entry ${row.id}`).toBe(entryHash(row.prev_hash, content));
+    }
+    // What was sent is what was stored, unicode and all.
+    const stored = appended.map((row) => [row.actor, row.action, row.resource, row.detail, row.actor_role].join('|'));
+    expect(stored.sort()).toEqual(
+      entries.map((e) => [e.actor, e.action, e.resource, e.detail ?? '', e.actorRole ?? ''].join('|')).sort(),
+    );
+    expect((await verifyChain(t.database.db)).ok).toBe(true);
   });
 });
 

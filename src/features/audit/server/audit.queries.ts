@@ -3,7 +3,7 @@ import { and, asc, desc, eq, gt, gte, ilike, inArray, lt, sql, type SQL } from '
 import { can } from '@/shared/access';
 import type { RequestContext } from '@/server/context';
 import { containsPattern } from '@/server/db/like';
-import type { Db, Tx } from '@/server/db/types';
+import type { Db, DbOrTx, Tx } from '@/server/db/types';
 import { HttpError } from '@/server/plugins/errors';
 import {
   AUDIT_EXPORT_MAX_ROWS,
@@ -45,8 +45,32 @@ interface HashedContent {
 }
 
 export function entryHash(prevHash: string, c: HashedContent): string {
-  const canonical = JSON.stringify([
-    prevHash,
+  // The canonical text is JSON.stringify([prevHash, ...fields]); audit_append (migration 0018) builds the
+  // same text in SQL from the previous hash and hashedRest.
+  const canonical = `[${JSON.stringify(prevHash)},${hashedRest(c)}`;
+  // One-shot hashing: several times cheaper than createHash() per entry when a bulk load chains 300k of them.
+  return hash('sha256', canonical);
+}
+
+/**
+ * Appends one audit entry inside the caller's transaction, so the entry commits or rolls back with the
+ * change it records. Callers without a change of their own use `recordNow`. One statement (audit_append,
+ * migration 0018): the chain's lock is taken, the newest hash read and the entry inserted inside
+ * PostgreSQL, so the lock waits on no round trip to this process but the caller's COMMIT.
+ */
+export async function record(tx: DbOrTx, input: AuditInput): Promise<void> {
+  const content = contentOf(input);
+  await tx.execute(sql`select audit_append(${input.at.toISOString()}::timestamptz, ${content.actor},
+    ${content.actorUserId}::integer, ${content.actorRole}, ${content.action}, ${content.resource}, ${content.detail},
+    ${content.patientId}::integer, ${hashedRest(content)}, ${GENESIS_HASH})`);
+}
+
+/**
+ * The canonical JSON of an entry after its previous hash, without the opening bracket: entryHash hashes
+ * `["<prev hash>",` followed by this (JSON.stringify of a hex string is that string in quotes).
+ */
+export function hashedRest(c: HashedContent): string {
+  return JSON.stringify([
     c.occurredAtMs,
     c.actor,
     c.actorUserId,
@@ -55,21 +79,7 @@ export function entryHash(prevHash: string, c: HashedContent): string {
     c.resource,
     c.detail,
     c.patientId,
-  ]);
-  // One-shot hashing: several times cheaper than createHash() per entry when a bulk load chains 300k of them.
-  return hash('sha256', canonical);
-}
-
-/**
- * Appends one audit entry inside the caller's transaction, so the entry commits or rolls back with the
- * change it records. Callers without a change of their own wrap it in `db.transaction`.
- */
-export async function record(tx: Tx, input: AuditInput): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(${AUDIT_CHAIN_LOCK})`);
-  const [last] = await tx.select({ hash: auditLog.hash }).from(auditLog).orderBy(desc(auditLog.id)).limit(1);
-  const prevHash = last?.hash ?? GENESIS_HASH;
-  const content = contentOf(input);
-  await tx.insert(auditLog).values({ ...rowOf(input, content), prevHash, hash: entryHash(prevHash, content) });
+  ]).slice(1);
 }
 
 function contentOf(input: AuditInput): HashedContent {
@@ -124,8 +134,9 @@ export async function lockChainTail(tx: Tx): Promise<string> {
   return last?.hash ?? GENESIS_HASH;
 }
 
+/** An entry with no change of its own (a read, a sign-in): one statement in its own implicit transaction. */
 export async function recordNow(db: Db, input: AuditInput): Promise<void> {
-  await db.transaction((tx) => record(tx, input));
+  await record(db, input);
 }
 
 export interface ChainVerification {
@@ -307,29 +318,27 @@ function describeFilter(filter: AuditFilter): string {
 
 /**
  * The newest matching entries for the browser's CSV, at most AUDIT_EXPORT_MAX_ROWS. Serving them is the
- * export, so it is audited here, in the same transaction as the read (DECISIONS 6).
+ * export, so it is audited here, after the read and before the answer (DECISIONS 6).
  */
 export async function exportAuditEntries(db: Db, ctx: RequestContext, filter: AuditFilter): Promise<AuditExport> {
-  return db.transaction(async (tx) => {
-    const rows = await tx
-      .select(entryColumns)
-      .from(auditLog)
-      .where(filterCondition(filter))
-      .orderBy(...newestFirst)
-      .limit(AUDIT_EXPORT_MAX_ROWS + 1);
-    const capped = rows.length > AUDIT_EXPORT_MAX_ROWS;
-    const entries = rows.slice(0, AUDIT_EXPORT_MAX_ROWS);
-    await record(tx, {
-      actor: ctx.user.email,
-      actorUserId: ctx.user.id,
-      actorRole: ctx.user.role,
-      action: 'export.csv',
-      resource: 'audit_log',
-      detail: `audit-log.csv: ${entries.length} rows${capped ? ' (capped: the newest only)' : ''}${describeFilter(filter)}`,
-      at: ctx.now,
-    });
-    return { entries, capped, maxRows: AUDIT_EXPORT_MAX_ROWS };
+  const rows = await db
+    .select(entryColumns)
+    .from(auditLog)
+    .where(filterCondition(filter))
+    .orderBy(...newestFirst)
+    .limit(AUDIT_EXPORT_MAX_ROWS + 1);
+  const capped = rows.length > AUDIT_EXPORT_MAX_ROWS;
+  const entries = rows.slice(0, AUDIT_EXPORT_MAX_ROWS);
+  await recordNow(db, {
+    actor: ctx.user.email,
+    actorUserId: ctx.user.id,
+    actorRole: ctx.user.role,
+    action: 'export.csv',
+    resource: 'audit_log',
+    detail: `audit-log.csv: ${entries.length} rows${capped ? ' (capped: the newest only)' : ''}${describeFilter(filter)}`,
+    at: ctx.now,
   });
+  return { entries, capped, maxRows: AUDIT_EXPORT_MAX_ROWS };
 }
 
 const HOUR_MS = 3_600_000;

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import { today } from '@/shared/api';
-import { record } from '@/features/audit/server/audit.queries';
+import { record, recordNow } from '@/features/audit/server/audit.queries';
 import { patients } from '@/features/patients/server/patients.table';
 import type { RequestContext } from '@/server/context';
 import { containsPattern } from '@/server/db/like';
@@ -259,44 +259,42 @@ export async function listAuthorizations(
 
 /**
  * Every row matching the filters for the browser's CSV export. Serving them is the export, so it is
- * audited here, in the same transaction as the read.
+ * audited here, after the read and before the answer.
  */
 export async function exportAuthorizations(
   db: Db,
   ctx: RequestContext,
   query: AuthorizationExportQuery,
 ): Promise<AuthorizationExport> {
-  return db.transaction(async (tx) => {
-    const rows = await tx
-      .select(rowColumns(ctx))
-      .from(authorizations)
-      .innerJoin(patients, eq(patients.id, authorizations.patientId))
-      .where(filterCondition(query))
-      .orderBy(...orderBy(ctx, query.sort, query.dir))
-      .limit(AUTHORIZATION_EXPORT_MAX_ROWS + 1);
-    if (rows.length > AUTHORIZATION_EXPORT_MAX_ROWS) {
-      throw new HttpError(
-        422,
-        'EXPORT_TOO_LARGE',
-        `More than ${AUTHORIZATION_EXPORT_MAX_ROWS} authorizations match: narrow the filters to export.`,
-      );
-    }
-    const filters = [
-      query.payer && `payer ${query.payer}`,
-      query.status && `status ${query.status}`,
-      query.search && `search "${query.search}"`,
-    ].filter(Boolean);
-    await record(tx, {
-      actor: ctx.user.email,
-      actorUserId: ctx.user.id,
-      actorRole: ctx.user.role,
-      action: 'export.csv',
-      resource: 'authorizations',
-      detail: `authorizations.csv: ${rows.length} rows${filters.length ? ` (${filters.join(', ')})` : ''}`,
-      at: ctx.now,
-    });
-    return { items: rows.map(toAuthorization) };
+  const rows = await db
+    .select(rowColumns(ctx))
+    .from(authorizations)
+    .innerJoin(patients, eq(patients.id, authorizations.patientId))
+    .where(filterCondition(query))
+    .orderBy(...orderBy(ctx, query.sort, query.dir))
+    .limit(AUTHORIZATION_EXPORT_MAX_ROWS + 1);
+  if (rows.length > AUTHORIZATION_EXPORT_MAX_ROWS) {
+    throw new HttpError(
+      422,
+      'EXPORT_TOO_LARGE',
+      `More than ${AUTHORIZATION_EXPORT_MAX_ROWS} authorizations match: narrow the filters to export.`,
+    );
+  }
+  const filters = [
+    query.payer && `payer ${query.payer}`,
+    query.status && `status ${query.status}`,
+    query.search && `search "${query.search}"`,
+  ].filter(Boolean);
+  await recordNow(db, {
+    actor: ctx.user.email,
+    actorUserId: ctx.user.id,
+    actorRole: ctx.user.role,
+    action: 'export.csv',
+    resource: 'authorizations',
+    detail: `authorizations.csv: ${rows.length} rows${filters.length ? ` (${filters.join(', ')})` : ''}`,
+    at: ctx.now,
   });
+  return { items: rows.map(toAuthorization) };
 }
 
 /** DECISIONS 4: a pending authorization can be approved or denied once; every decision is audited. */

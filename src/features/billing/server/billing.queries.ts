@@ -95,30 +95,28 @@ export async function lookupGuestStatement(
   ctx: RequestContext,
   input: { accountNumber: string; dob: string },
 ): Promise<GuestStatement> {
-  const statement = await db.transaction(async (tx) => {
-    const claim = await findClaimByAccountAndDob(tx, input.accountNumber, input.dob);
-    if (!claim) return null;
-    const balance = await claimBalance(tx, claim);
-    // A statement is part of the patient's record: reading it is audited like any PHI read.
-    await record(tx, {
-      ...actorOf(ctx),
-      action: 'guest.statement.view',
-      resource: `claim/${claim.id}`,
-      detail: `guest statement for account ${claim.accountNumber}`,
-      patientId: claim.patientId,
-    });
-    return {
-      accountNumber: claim.accountNumber,
-      serviceDate: claim.serviceDate,
-      procedureCode: claim.procedureCode,
-      billedCents: claim.billedCents,
-      insurancePaidCents: claim.paidCents,
-      adjustmentsCents: claim.contractualAdjustmentCents,
-      patientResponsibilityCents: claim.patientResponsibilityCents,
-      ...balance,
-    };
+  const claim = await findClaimByAccountAndDob(db, input.accountNumber, input.dob);
+  if (!claim) return refuseLookup(db, ctx, 'guest.statement.not_found', input.accountNumber);
+  const balance = await claimBalance(db, claim);
+  // A statement is part of the patient's record: reading it is audited like any PHI read (after the read,
+  // before the answer, in one statement).
+  await recordNow(db, {
+    ...actorOf(ctx),
+    action: 'guest.statement.view',
+    resource: `claim/${claim.id}`,
+    detail: `guest statement for account ${claim.accountNumber}`,
+    patientId: claim.patientId,
   });
-  return statement ?? refuseLookup(db, ctx, 'guest.statement.not_found', input.accountNumber);
+  return {
+    accountNumber: claim.accountNumber,
+    serviceDate: claim.serviceDate,
+    procedureCode: claim.procedureCode,
+    billedCents: claim.billedCents,
+    insurancePaidCents: claim.paidCents,
+    adjustmentsCents: claim.contractualAdjustmentCents,
+    patientResponsibilityCents: claim.patientResponsibilityCents,
+    ...balance,
+  };
 }
 
 /** A receipt reference: GP- for guest payments, PP- for payments in the patient portal. */
@@ -257,8 +255,20 @@ async function buildStatement(
   };
 }
 
-async function auditStatement(tx: Tx, ctx: RequestContext, statement: Statement, action: string, what: string) {
-  await record(tx, {
+/**
+ * The statement's totals and lines come from one snapshot (a payment landing between the two queries
+ * would otherwise make the lines disagree with the totals). Read-only: the audit entry is written after.
+ */
+function buildStatementConsistently(db: Db, ctx: RequestContext, patientId: number, claimLimit: number | null) {
+  return db.transaction((tx) => buildStatement(tx, ctx, patientId, claimLimit), {
+    isolationLevel: 'repeatable read',
+    accessMode: 'read only',
+  });
+}
+
+/** After the read, before the answer, in one statement (no transaction holds the audit chain's lock). */
+async function auditStatement(db: Db, ctx: RequestContext, statement: Statement, action: string, what: string) {
+  await recordNow(db, {
     ...actorOf(ctx),
     action,
     resource: `patient/${statement.patientId}/statement`,
@@ -284,16 +294,17 @@ export async function getStaffStatement(
   patientId: number,
   purpose: 'view' | 'export',
 ): Promise<Statement> {
-  const statement = await db.transaction(async (tx) => {
-    // The export carries every claim, so its lines add up to the totals.
-    const found = await buildStatement(tx, ctx, patientId, purpose === 'view' ? STAFF_STATEMENT_CLAIM_LIMIT : null);
-    if (!found) return null;
-    await (purpose === 'view'
-      ? auditStatement(tx, ctx, found, 'statement.view', 'viewed the billing statement')
-      : auditStatement(tx, ctx, found, 'statement.export', 'exported the billing statement as CSV'));
-    return found;
-  });
+  // The export carries every claim, so its lines add up to the totals.
+  const statement = await buildStatementConsistently(
+    db,
+    ctx,
+    patientId,
+    purpose === 'view' ? STAFF_STATEMENT_CLAIM_LIMIT : null,
+  );
   if (!statement) throw new HttpError(404, 'NOT_FOUND', STATEMENT_NOT_FOUND);
+  await (purpose === 'view'
+    ? auditStatement(db, ctx, statement, 'statement.view', 'viewed the billing statement')
+    : auditStatement(db, ctx, statement, 'statement.export', 'exported the billing statement as CSV'));
   return statement;
 }
 
@@ -310,15 +321,11 @@ function ownPatientId(ctx: RequestContext): number {
  */
 export async function getOwnStatement(db: Db, ctx: RequestContext, purpose: 'view' | 'export'): Promise<Statement> {
   const patientId = ownPatientId(ctx);
-  const statement = await db.transaction(async (tx) => {
-    const found = await buildStatement(tx, ctx, patientId, null);
-    if (!found) return null;
-    await (purpose === 'view'
-      ? auditStatement(tx, ctx, found, 'statement.view', 'viewed own billing statement in the patient portal')
-      : auditStatement(tx, ctx, found, 'statement.export', 'downloaded own billing statement as CSV'));
-    return found;
-  });
+  const statement = await buildStatementConsistently(db, ctx, patientId, null);
   if (!statement) throw new HttpError(404, 'NOT_FOUND', 'No patient record is linked to this account.');
+  await (purpose === 'view'
+    ? auditStatement(db, ctx, statement, 'statement.view', 'viewed own billing statement in the patient portal')
+    : auditStatement(db, ctx, statement, 'statement.export', 'downloaded own billing statement as CSV'));
   return statement;
 }
 

@@ -17,7 +17,7 @@ import {
 } from 'drizzle-orm';
 import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { today } from '@/shared/api';
-import { record } from '@/features/audit/server/audit.queries';
+import { record, recordNow } from '@/features/audit/server/audit.queries';
 import type { RequestContext } from '@/server/context';
 import type { Db, DbOrTx, Tx } from '@/server/db/types';
 import { containsPattern } from '@/server/db/like';
@@ -865,32 +865,30 @@ function filterDetail(filter: ClaimFilter): string {
 
 /**
  * Every claim matching the filters, for the browser's CSV. Serving them is the export, so it is audited
- * here, in the same transaction as the read. Above CLAIM_EXPORT_MAX_ROWS the user narrows the filters.
+ * here, after the read and before the answer. Above CLAIM_EXPORT_MAX_ROWS the user narrows the filters.
  */
 export async function exportClaims(db: Db, ctx: RequestContext, query: ClaimExportQuery): Promise<ClaimExport> {
-  return db.transaction(async (tx) => {
-    const rows = await claimRowsQuery(tx, ctx)
-      .where(filterCondition(query))
-      .orderBy(...orderBy(ctx, query.sort, query.dir))
-      .limit(CLAIM_EXPORT_MAX_ROWS + 1);
-    if (rows.length > CLAIM_EXPORT_MAX_ROWS) {
-      throw new HttpError(
-        422,
-        'EXPORT_TOO_LARGE',
-        `More than ${CLAIM_EXPORT_MAX_ROWS.toLocaleString('en-US')} claims match: narrow the filters to export.`,
-      );
-    }
-    await record(tx, {
-      actor: ctx.user.email,
-      actorUserId: ctx.user.id,
-      actorRole: ctx.user.role,
-      action: 'export.csv',
-      resource: 'claims',
-      detail: `claims CSV: ${rows.length} rows${filterDetail(query)}`,
-      at: ctx.now,
-    });
-    return { items: rows.map(toClaimRow) };
+  const rows = await claimRowsQuery(db, ctx)
+    .where(filterCondition(query))
+    .orderBy(...orderBy(ctx, query.sort, query.dir))
+    .limit(CLAIM_EXPORT_MAX_ROWS + 1);
+  if (rows.length > CLAIM_EXPORT_MAX_ROWS) {
+    throw new HttpError(
+      422,
+      'EXPORT_TOO_LARGE',
+      `More than ${CLAIM_EXPORT_MAX_ROWS.toLocaleString('en-US')} claims match: narrow the filters to export.`,
+    );
+  }
+  await recordNow(db, {
+    actor: ctx.user.email,
+    actorUserId: ctx.user.id,
+    actorRole: ctx.user.role,
+    action: 'export.csv',
+    resource: 'claims',
+    detail: `claims CSV: ${rows.length} rows${filterDetail(query)}`,
+    at: ctx.now,
   });
+  return { items: rows.map(toClaimRow) };
 }
 
 /**

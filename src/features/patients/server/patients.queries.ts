@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { and, asc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import { maskPatient, maskText, seesField, seesMaskedPhi, type Role } from '@/shared/access';
 import { today } from '@/shared/api';
-import { record } from '@/features/audit/server/audit.queries';
+import { record, recordNow } from '@/features/audit/server/audit.queries';
 import type { RequestContext } from '@/server/context';
 import type { Db, DbOrTx, Tx } from '@/server/db/types';
 import { containsPattern } from '@/server/db/like';
@@ -155,24 +155,25 @@ export async function listPatients(db: Db, ctx: RequestContext, query: PatientLi
   };
 }
 
-/** One patient's snapshot; opening it is a PHI read and is audited in the same transaction. */
+/**
+ * One patient's snapshot; opening it is a PHI read, audited before anything is answered (the read, then
+ * its entry in one statement: no transaction holds the audit chain's lock across a round trip).
+ */
 export async function getPatientSnapshot(db: Db, ctx: RequestContext, id: number): Promise<Patient> {
   await nextVisitAsOf(db, ctx);
-  return db.transaction(async (tx) => {
-    const [row] = await tx.select(patientColumns()).from(patients).where(eq(patients.id, id)).limit(1);
-    if (!row) throw new HttpError(404, 'NOT_FOUND', 'No patient with that id.');
-    await record(tx, {
-      actor: ctx.user.email,
-      actorUserId: ctx.user.id,
-      actorRole: ctx.user.role,
-      action: 'patient.view',
-      resource: `patient/${id}`,
-      detail: 'opened patient snapshot',
-      patientId: id,
-      at: ctx.now,
-    });
-    return toPatient(row, ctx);
+  const [row] = await db.select(patientColumns()).from(patients).where(eq(patients.id, id)).limit(1);
+  if (!row) throw new HttpError(404, 'NOT_FOUND', 'No patient with that id.');
+  await recordNow(db, {
+    actor: ctx.user.email,
+    actorUserId: ctx.user.id,
+    actorRole: ctx.user.role,
+    action: 'patient.view',
+    resource: `patient/${id}`,
+    detail: 'opened patient snapshot',
+    patientId: id,
+    at: ctx.now,
   });
+  return toPatient(row, ctx);
 }
 
 function mrnTaken() {

@@ -1,13 +1,16 @@
 import { listOwnAppointments } from '@/features/appointments/server/appointments.queries';
-import { record } from '@/features/audit/server/audit.queries';
+import { recordNow } from '@/features/audit/server/audit.queries';
 import { listOwnRecentClaims } from '@/features/claims/server/claims.queries';
 import type { RequestContext } from '@/server/context';
-import type { Db, Tx } from '@/server/db/types';
+import type { Db } from '@/server/db/types';
 import { PORTAL_CLAIM_LIMIT, type PortalAppointment, type PortalClaim } from '../portal.schema';
 
-/** A patient reading their own record is still a PHI read (DECISIONS 6): audited with the read. */
-async function auditOwnRead(tx: Tx, ctx: RequestContext, patientId: number, what: string, count: number) {
-  await record(tx, {
+/**
+ * A patient reading their own record is still a PHI read (DECISIONS 6): audited after the read and before
+ * the answer, in one statement (no transaction holds the audit chain's lock across a round trip).
+ */
+async function auditOwnRead(db: Db, ctx: RequestContext, patientId: number, what: string, count: number) {
+  await recordNow(db, {
     actor: ctx.user.email,
     actorUserId: ctx.user.id,
     actorRole: ctx.user.role,
@@ -23,20 +26,16 @@ async function auditOwnRead(tx: Tx, ctx: RequestContext, patientId: number, what
 export async function getPortalAppointments(db: Db, ctx: RequestContext): Promise<PortalAppointment[]> {
   const patientId = ctx.user.patientId;
   if (patientId === null) return [];
-  return db.transaction(async (tx) => {
-    const rows = await listOwnAppointments(tx, ctx);
-    await auditOwnRead(tx, ctx, patientId, 'appointments', rows.length);
-    return rows.map(({ id, provider, reason, date, time, status }) => ({ id, provider, reason, date, time, status }));
-  });
+  const rows = await listOwnAppointments(db, ctx);
+  await auditOwnRead(db, ctx, patientId, 'appointments', rows.length);
+  return rows.map(({ id, provider, reason, date, time, status }) => ({ id, provider, reason, date, time, status }));
 }
 
 /** SPEC 9: the 5 most recent claims of the session's linked patient, newest service date first. */
 export async function getPortalClaims(db: Db, ctx: RequestContext): Promise<PortalClaim[]> {
   const patientId = ctx.user.patientId;
   if (patientId === null) return [];
-  return db.transaction(async (tx) => {
-    const rows = await listOwnRecentClaims(tx, ctx, PORTAL_CLAIM_LIMIT);
-    await auditOwnRead(tx, ctx, patientId, 'claims', rows.length);
-    return rows;
-  });
+  const rows = await listOwnRecentClaims(db, ctx, PORTAL_CLAIM_LIMIT);
+  await auditOwnRead(db, ctx, patientId, 'claims', rows.length);
+  return rows;
 }

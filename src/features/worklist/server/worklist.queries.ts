@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { today } from '@/shared/api';
 import { appointments } from '@/features/appointments/server/appointments.table';
-import { record } from '@/features/audit/server/audit.queries';
+import { record, recordNow } from '@/features/audit/server/audit.queries';
 import { patients } from '@/features/patients/server/patients.table';
 import { providers } from '@/features/providers/server/providers.table';
 import type { RequestContext } from '@/server/context';
@@ -377,7 +377,7 @@ async function summaryOf(db: DbOrTx, listed: SQL): Promise<WorklistSummary> {
 
 /**
  * The CSV of the filtered worklist (SPEC 2.17): every row the filters select, in the worklist's order,
- * with the export recorded in the audit log in the same transaction (DECISIONS 6).
+ * with the export recorded in the audit log after the read and before the answer (DECISIONS 6).
  */
 export async function exportOverdueFollowUps(
   db: Db,
@@ -387,19 +387,17 @@ export async function exportOverdueFollowUps(
   const filters = [filter.priority && `priority ${filter.priority}`, filter.provider && `provider ${filter.provider}`]
     .filter(Boolean)
     .join(', ');
-  return db.transaction(async (tx) => {
-    const rows = await allOverdue(tx, today(ctx.now), filter);
-    await record(tx, {
-      actor: ctx.user.email,
-      actorUserId: ctx.user.id,
-      actorRole: ctx.user.role,
-      action: 'export.csv',
-      resource: 'overdue-followups',
-      detail: `overdue-followups.csv: ${rows.length} rows${filters ? ` (${filters})` : ''}`,
-      at: ctx.now,
-    });
-    return rows;
+  const rows = await allOverdue(db, today(ctx.now), filter);
+  await recordNow(db, {
+    actor: ctx.user.email,
+    actorUserId: ctx.user.id,
+    actorRole: ctx.user.role,
+    action: 'export.csv',
+    resource: 'overdue-followups',
+    detail: `overdue-followups.csv: ${rows.length} rows${filters ? ` (${filters})` : ''}`,
+    at: ctx.now,
   });
+  return rows;
 }
 
 /**
