@@ -217,6 +217,13 @@ export async function runLighthouse(
         `Lighthouse could not measure ${url}: ${result.lhr.runtimeError.code} ${result.lhr.runtimeError.message}`,
       );
     }
+    // LIGHTHOUSE_REPORT_DIR=/tmp/lh keeps each run's full report (long tasks, main-thread work) to see why.
+    if (process.env.LIGHTHOUSE_REPORT_DIR) {
+      const { mkdirSync, writeFileSync } = await import('node:fs');
+      mkdirSync(process.env.LIGHTHOUSE_REPORT_DIR, { recursive: true });
+      const name = `${new URL(url).pathname.replace(/\W+/g, '_')}-${Date.now()}.json`;
+      writeFileSync(`${process.env.LIGHTHOUSE_REPORT_DIR}/${name}`, JSON.stringify(result.lhr));
+    }
     const { categories, audits } = result.lhr;
     const failing = Object.values(audits)
       .filter((audit) => audit.score !== null && audit.score < 0.9 && audit.scoreDisplayMode !== 'informative')

@@ -43,4 +43,38 @@ describe('ChartCard', () => {
     expect(screen.getByText('No denials in this period')).toBeTruthy();
     expect(screen.queryByTestId('chart')).toBeNull();
   });
+
+  it('draws the charts of a screen one per task, the next after the one before it', async () => {
+    render(
+      <>
+        <ChartCard title="Denials by Payer" empty={false} table={table}>
+          <canvas data-testid="first" />
+        </ChartCard>
+        <ChartCard title="Weekly Claims Trend" empty={false} table={table}>
+          <canvas data-testid="second" />
+        </ChartCard>
+      </>,
+    );
+    expect(screen.getByTestId('first')).toBeTruthy();
+    // Not in the commit that drew the first one: in a task after it.
+    expect(screen.queryByTestId('second')).toBeNull();
+    expect(await screen.findByTestId('second')).toBeTruthy();
+  });
+
+  it('passes the turn on when a chart leaves the screen before its turn ends', async () => {
+    const leaving = render(
+      <ChartCard title="Denials by Payer" empty={false} table={table}>
+        <canvas data-testid="leaving" />
+      </ChartCard>,
+    );
+    render(
+      <ChartCard title="Weekly Claims Trend" empty={false} table={table}>
+        <canvas data-testid="staying" />
+      </ChartCard>,
+    );
+    expect(screen.getByTestId('leaving')).toBeTruthy();
+    expect(screen.queryByTestId('staying')).toBeNull();
+    leaving.unmount();
+    expect(await screen.findByTestId('staying')).toBeTruthy();
+  });
 });

@@ -2,6 +2,7 @@ import { useId, useState, type ReactNode } from 'react';
 import { Button } from '@/client/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/client/components/ui/card';
 import { CHART_HEIGHT, ChartCardSkeleton } from './ChartCardSkeleton';
+import { useChartTurn } from './chart-turns';
 import './chart-setup';
 
 export interface ChartTableColumn {
@@ -43,6 +44,7 @@ export function ChartCard({
 }: ChartCardProps) {
   const tableId = useId();
   const [showTable, setShowTable] = useState(false);
+  const drawn = useChartTurn(!loading && !empty);
   if (loading) return <ChartCardSkeleton title={title} description={description} height={height} />;
   return (
     <Card>
@@ -66,7 +68,7 @@ export function ChartCard({
               aria-label={`${title} chart; its data follows as a table`}
               style={{ height, position: 'relative' }}
             >
-              {children}
+              {drawn && children}
             </div>
             <Button
               variant="link"
