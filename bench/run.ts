@@ -213,6 +213,45 @@ function machine(postgresVersion: string, claims: number, databaseDescription: s
   ].join('\n');
 }
 
+/** Busy and total CPU time of the whole machine so far (Linux /proc/stat), or null elsewhere. */
+function cpuTimes(): { busy: number; total: number } | null {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]?.trim().split(/\s+/).slice(1).map(Number) ?? [];
+    const total = fields.reduce((a, b) => a + b, 0);
+    const idle = (fields[3] ?? 0) + (fields[4] ?? 0);
+    return { busy: total - idle, total };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Before each part: the previous part's after-effects out of the way, so a part measures itself. A
+ * CHECKPOINT writes out what the previous part dirtied (or the seed's vacuum), then we wait until the
+ * machine is at least 85% idle over a second (at most 30 s): a heavy part (100 connections of load, raw
+ * analytics over a million rows) otherwise left background work that showed up as the next part's p95.
+ */
+async function settle(databaseUrl: string): Promise<void> {
+  const started = Date.now();
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    // Needs superuser or pg_checkpoint: on a DATABASE_URL without it, only the wait below.
+    await client.query('checkpoint').catch(() => console.log('  (CHECKPOINT not allowed for this role)'));
+  } finally {
+    await client.end();
+  }
+  for (let before = cpuTimes(); before && Date.now() - started < 30_000;) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const after = cpuTimes();
+    if (!after) break;
+    const busy = (after.busy - before.busy) / Math.max(1, after.total - before.total);
+    if (busy <= 0.15) break;
+    before = after;
+  }
+  console.log(`  settled in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
 function table(figures: BenchFigure[]): string {
   const cell = (text: string) => text.replace(/\|/g, '\\|');
   return [
@@ -274,6 +313,8 @@ async function main() {
       ({ name }) => !opts.only || opts.only.includes(name.replace(/\.bench\.ts$/, '')),
     );
     for (const { name, part } of parts) {
+      // The quick run (CI) checks the harness, not the figures: no waiting.
+      if (!opts.quick) await settle(databaseUrl);
       console.log(`running ${name}…`);
       const started = Date.now();
       figures.push(...(await part(ctx)));
