@@ -22,7 +22,7 @@ import { sql } from 'drizzle-orm';
 import { ENCOUNTER_TYPES } from '@/features/worklist/worklist.schema';
 import { lockChainTail } from '@/features/audit/server/audit.queries';
 import type { Db, Tx } from '../types';
-import { clientOf, copyRows } from './copy-rows';
+import { clientOf, copyRows, PrefetchedLines } from './copy-rows';
 import {
   AUDIT_COLUMNS,
   CLAIM_COLUMNS,
@@ -265,6 +265,32 @@ async function generateScaleRows(
   const u = (salt: number) => uniform('g', salt);
   const patientOf = (salt: number) => `(${firstPatient} + floor(${u(salt)} * ${patientCount})::int)`;
 
+  // Claims, their payments and the audit entries they leave: generated here, streamed with COPY. The lines
+  // are made in the background from now on (PrefetchedLines), while PostgreSQL inserts the appointments and
+  // patients and builds the claims' indexes, so each COPY then waits only for the database.
+  const firstClaimId = await scalar(tx, `select coalesce(max(id), 0) + 1 as value from claims`);
+  const importer = await actorWithRole(tx, 'billing_admin', 'billing-import');
+  const payer = await actorWithRole(tx, 'guest', 'guest');
+  const lastHash = await lockChainTail(tx);
+  const generated = generateClaims({
+    n,
+    seed: SCALE_SEED,
+    today: options.today,
+    firstClaimId,
+    firstPatientId: firstPatient,
+    patientCount,
+    providerIds,
+    importer,
+    payer,
+  });
+  const claimLines = new PrefetchedLines(generated.claimLines());
+  // Payments and audit entries are made from what the claims left (generateClaims): after them.
+  const paymentLines = claimLines.done.then(() => new PrefetchedLines(generated.paymentLines()));
+  const auditLines = paymentLines.then(async (payments) => {
+    await payments.done;
+    return new PrefetchedLines(chainedAuditLines(generated.auditEntries(), lastHash));
+  });
+
   // Appointments over the claims' history and 60 days ahead, on weekdays, in the providers' slots (a
   // slot holds one live booking, so the count stops at what the slots allow; clashes with the demo's skip).
   // They are booked before their patients exist (the foreign key is set aside during the load) so that
@@ -338,29 +364,14 @@ async function generateScaleRows(
   );
   await run(tx, 'alter table appointments enable trigger appointments_next_visit_insert');
 
-  // Claims, their payments and the audit entries they leave: generated here, streamed with COPY.
-  const firstClaimId = await scalar(tx, `select coalesce(max(id), 0) + 1 as value from claims`);
-  const importer = await actorWithRole(tx, 'billing_admin', 'billing-import');
-  const payer = await actorWithRole(tx, 'guest', 'guest');
-  let began = Date.now();
-  const generated = generateClaims({
-    n,
-    seed: SCALE_SEED,
-    today: options.today,
-    firstClaimId,
-    firstPatientId: firstPatient,
-    patientCount,
-    providerIds,
-    importer,
-    payer,
-  });
   // The rollups are rebuilt once at the end (analytics_rebuild_rollups) rather than kept row by row through the
   // load: each payment COPY would otherwise recompute the contributions of the claims it touches.
   await run(tx, 'alter table claims disable trigger analytics_claims_rollup_insert');
   await run(tx, 'alter table payments disable trigger analytics_payments_rollup_insert');
+  let began = Date.now();
   const claims = await withoutIndexes(tx, 'claims', [], async () => {
     began = Date.now();
-    const count = await copyRows(client, 'claims', CLAIM_COLUMNS, generated.claimLines(), { freeze });
+    const count = await copyRows(client, 'claims', CLAIM_COLUMNS, claimLines, { freeze });
     stepLog(`${((Date.now() - began) / 1000).toFixed(1)} s  copy claims`);
     return count;
   });
@@ -368,19 +379,13 @@ async function generateScaleRows(
   await run(tx, `select setval(pg_get_serial_sequence('claims', 'id'), (select max(id) from claims))`);
   const payments = await withoutIndexes(tx, 'payments', [], async () => {
     began = Date.now();
-    const count = await copyRows(client, 'payments', PAYMENT_COLUMNS, generated.paymentLines(), { freeze });
+    const count = await copyRows(client, 'payments', PAYMENT_COLUMNS, await paymentLines, { freeze });
     stepLog(`${((Date.now() - began) / 1000).toFixed(1)} s  copy payments`);
     return count;
   });
-  const lastHash = await lockChainTail(tx);
   const auditEntries = await withoutIndexes(tx, 'audit_log', [], async () => {
     began = Date.now();
-    const count = await copyRows(
-      client,
-      'audit_log',
-      AUDIT_COLUMNS,
-      chainedAuditLines(generated.auditEntries(), lastHash),
-    );
+    const count = await copyRows(client, 'audit_log', AUDIT_COLUMNS, await auditLines);
     stepLog(`${((Date.now() - began) / 1000).toFixed(1)} s  copy audit_log`);
     return count;
   });
