@@ -11,7 +11,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { today } from '@/shared/api';
 import type { Period } from '@/shared/period';
-import { recordNow } from '@/features/audit/server/audit.queries';
+import { actorOf, recordNow } from '@/features/audit/server/audit.queries';
 import { claimBalanceSql } from '@/features/billing/server/billing.queries';
 import { billingStaffHours, operatingExpenses, payments } from '@/features/billing/server/billing.table';
 import { deniedClaimSql, denialReasonSql } from '@/features/claims/server/claims.queries';
@@ -618,12 +618,9 @@ export async function computeDenialsByReason(db: DbOrTx, period: Period): Promis
 /** The KPIs CSV is built in the browser (SPEC 7); this records that it was exported. */
 export async function recordKpiExport(db: Db, ctx: RequestContext, input: KpiExportAudit): Promise<void> {
   await recordNow(db, {
-    actor: ctx.user.email,
-    actorUserId: ctx.user.id,
-    actorRole: ctx.user.role,
+    ...actorOf(ctx),
     action: 'export.csv',
     resource: 'kpis',
     detail: `kpis_${input.periodDays}d.csv: ${input.rows} KPIs over the last ${input.periodDays} days`,
-    at: ctx.now,
   });
 }

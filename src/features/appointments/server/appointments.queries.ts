@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, ilike, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import { today } from '@/shared/api';
-import { record, recordNow } from '@/features/audit/server/audit.queries';
+import { actorOf, record, recordNow } from '@/features/audit/server/audit.queries';
 import { getPracticeHours } from '@/features/settings/server/settings.queries';
 import { patients } from '@/features/patients/server/patients.table';
 import { providers } from '@/features/providers/server/providers.table';
@@ -173,13 +173,10 @@ export async function exportCallList(db: Db, ctx: RequestContext, date: string):
     .where(eq(appointments.date, date))
     .orderBy(...DAY_ORDER_COLUMNS);
   await recordNow(db, {
-    actor: ctx.user.email,
-    actorUserId: ctx.user.id,
-    actorRole: ctx.user.role,
+    ...actorOf(ctx),
     action: 'appointment.export',
     resource: `call_list_${date}.csv`,
     detail: `exported the call list for ${date} (${rows.length} appointments)`,
-    at: ctx.now,
   });
   return rows.map(toAppointment);
 }
@@ -231,14 +228,11 @@ export async function updateAppointment(
           detail = `rescheduled ${current.date} ${current.time} → ${date} ${time}`;
         }
         await record(tx, {
-          actor: ctx.user.email,
-          actorUserId: ctx.user.id,
-          actorRole: ctx.user.role,
+          ...actorOf(ctx),
           action: 'appointment.update',
           resource: `appointment/${id}`,
           detail,
           patientId: current.patientId,
-          at: ctx.now,
         });
         const [row] = await baseQuery(tx).where(eq(appointments.id, id));
         if (!row) throw new Error('updated appointment vanished');
@@ -268,14 +262,11 @@ export async function createAppointment(db: Db, ctx: RequestContext, input: NewA
           .returning({ id: appointments.id });
         if (!created) throw new Error('appointment insert returned nothing');
         await record(tx, {
-          actor: ctx.user.email,
-          actorUserId: ctx.user.id,
-          actorRole: ctx.user.role,
+          ...actorOf(ctx),
           action: 'appointment.create',
           resource: `appointment/${created.id}`,
           detail: `booked ${input.date} ${input.time}`,
           patientId: input.patientId,
-          at: ctx.now,
         });
         const [row] = await baseQuery(tx).where(eq(appointments.id, created.id));
         if (!row) throw new Error('created appointment vanished');

@@ -22,6 +22,14 @@ export const GENESIS_HASH = '0'.repeat(64);
 /** Any fixed number: the advisory lock that serialises appends so the chain has one order. */
 const AUDIT_CHAIN_LOCK = 7_346_001;
 
+/**
+ * Who did it and when, as every entry a signed-in request writes records it: spread it first, so an entry
+ * that happened at another moment can still give its own `at`.
+ */
+export function actorOf(ctx: RequestContext): Pick<AuditInput, 'actor' | 'actorUserId' | 'actorRole' | 'at'> {
+  return { actor: ctx.user.email, actorUserId: ctx.user.id, actorRole: ctx.user.role, at: ctx.now };
+}
+
 export interface AuditInput {
   actor: string;
   actorUserId?: number | null;
@@ -330,13 +338,10 @@ export async function exportAuditEntries(db: Db, ctx: RequestContext, filter: Au
   const capped = rows.length > AUDIT_EXPORT_MAX_ROWS;
   const entries = rows.slice(0, AUDIT_EXPORT_MAX_ROWS);
   await recordNow(db, {
-    actor: ctx.user.email,
-    actorUserId: ctx.user.id,
-    actorRole: ctx.user.role,
+    ...actorOf(ctx),
     action: 'export.csv',
     resource: 'audit_log',
     detail: `audit-log.csv: ${entries.length} rows${capped ? ' (capped: the newest only)' : ''}${describeFilter(filter)}`,
-    at: ctx.now,
   });
   return { entries, capped, maxRows: AUDIT_EXPORT_MAX_ROWS };
 }
@@ -401,15 +406,12 @@ export async function listAuditActions(db: Db): Promise<string[]> {
 export async function verifyAuditChain(db: Db, ctx: RequestContext): Promise<ChainVerification> {
   const result = await verifyChain(db);
   await recordNow(db, {
-    actor: ctx.user.email,
-    actorUserId: ctx.user.id,
-    actorRole: ctx.user.role,
+    ...actorOf(ctx),
     action: 'audit.verify',
     resource: 'audit_log',
     detail: result.firstBreak
       ? `chain broken at position ${result.firstBreak.position} (entry ${result.firstBreak.id}): ${result.firstBreak.problem}`
       : `chain intact: ${result.checked} entries`,
-    at: ctx.now,
   });
   return result;
 }

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import { today } from '@/shared/api';
-import { record, recordNow } from '@/features/audit/server/audit.queries';
+import { actorOf, record, recordNow } from '@/features/audit/server/audit.queries';
 import { patients } from '@/features/patients/server/patients.table';
 import type { RequestContext } from '@/server/context';
 import { containsPattern } from '@/server/db/like';
@@ -286,13 +286,10 @@ export async function exportAuthorizations(
     query.search && `search "${query.search}"`,
   ].filter(Boolean);
   await recordNow(db, {
-    actor: ctx.user.email,
-    actorUserId: ctx.user.id,
-    actorRole: ctx.user.role,
+    ...actorOf(ctx),
     action: 'export.csv',
     resource: 'authorizations',
     detail: `authorizations.csv: ${rows.length} rows${filters.length ? ` (${filters.join(', ')})` : ''}`,
-    at: ctx.now,
   });
   return { items: rows.map(toAuthorization) };
 }
@@ -323,14 +320,11 @@ export async function decideAuthorization(
       .set({ status, decidedOn: today(ctx.now), decidedBy: ctx.user.id })
       .where(eq(authorizations.id, id));
     await record(tx, {
-      actor: ctx.user.email,
-      actorUserId: ctx.user.id,
-      actorRole: ctx.user.role,
+      ...actorOf(ctx),
       action: 'authorization.update',
       resource: `authorization/${id}`,
       detail: `status Pending → ${status}`,
       patientId: current.patientId,
-      at: ctx.now,
     });
     const [row] = await tx
       .select(rowColumns(ctx))

@@ -3,7 +3,7 @@ import { asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { formatCents, today } from '@/shared/api';
 import { periodEndingToday, previousPeriod } from '@/shared/period';
-import { record, recordNow } from '@/features/audit/server/audit.queries';
+import { actorOf, record, recordNow } from '@/features/audit/server/audit.queries';
 import { findClaimByAccountAndDob, markPatientBalanceSettled } from '@/features/claims/server/claims.queries';
 import { claims } from '@/features/claims/server/claims.table';
 import { claimStatusSchema } from '@/features/claims/claims.schema';
@@ -72,10 +72,6 @@ export async function claimBalance(
   );
   const row = result.rows[0];
   return { patientPaidCents: row?.patient_paid_cents ?? 0, amountDueCents: row?.amount_due_cents ?? 0 };
-}
-
-function actorOf(ctx: RequestContext) {
-  return { actor: ctx.user.email, actorUserId: ctx.user.id, actorRole: ctx.user.role, at: ctx.now };
 }
 
 /** A failed guest lookup is audited without the date of birth, then answered like every other miss. */

@@ -17,7 +17,7 @@ import {
 } from 'drizzle-orm';
 import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { today } from '@/shared/api';
-import { record, recordNow } from '@/features/audit/server/audit.queries';
+import { actorOf, record, recordNow } from '@/features/audit/server/audit.queries';
 import type { RequestContext } from '@/server/context';
 import type { Db, DbOrTx, Tx } from '@/server/db/types';
 import { containsPattern } from '@/server/db/like';
@@ -880,13 +880,10 @@ export async function exportClaims(db: Db, ctx: RequestContext, query: ClaimExpo
     );
   }
   await recordNow(db, {
-    actor: ctx.user.email,
-    actorUserId: ctx.user.id,
-    actorRole: ctx.user.role,
+    ...actorOf(ctx),
     action: 'export.csv',
     resource: 'claims',
     detail: `claims CSV: ${rows.length} rows${filterDetail(query)}`,
-    at: ctx.now,
   });
   return { items: rows.map(toClaimRow) };
 }
@@ -920,14 +917,11 @@ export async function appealClaim(
       .values({ claimId: id, reason: appeal.reason, note: appeal.note, createdBy: ctx.user.id });
     await tx.update(claims).set({ status: 'Appealed' }).where(eq(claims.id, id));
     await record(tx, {
-      actor: ctx.user.email,
-      actorUserId: ctx.user.id,
-      actorRole: ctx.user.role,
+      ...actorOf(ctx),
       action: 'claim.appeal',
       resource: `claim/${id}`,
       detail: `${current.accountNumber}: status ${status} → Appealed; reason: ${appeal.reason}`,
       patientId: current.patientId,
-      at: ctx.now,
     });
     const [row] = await claimRowsQuery(tx, ctx).where(eq(claims.id, id));
     if (!row) throw new Error('appealed claim vanished');
@@ -972,13 +966,10 @@ async function insertImportedClaims(
     return await db.transaction(async (tx) => {
       for (let i = 0; i < rows.length; i += 1000) await tx.insert(claims).values(rows.slice(i, i + 1000));
       await record(tx, {
-        actor: ctx.user.email,
-        actorUserId: ctx.user.id,
-        actorRole: ctx.user.role,
+        ...actorOf(ctx),
         action: 'claims.import',
         resource: 'claims',
         detail: `imported ${rows.length} claims from a CSV file`,
-        at: ctx.now,
       });
       return rows.length;
     });

@@ -1,6 +1,6 @@
 import { asc, count, eq, sql } from 'drizzle-orm';
 import { ROLES, PERMISSIONS, SCREENS, SCREENS_BY_ROLE, can, requiresMfa, type Role } from '@/shared/access';
-import { record } from '@/features/audit/server/audit.queries';
+import { actorOf, record } from '@/features/audit/server/audit.queries';
 import { auditLog } from '@/features/audit/server/audit.table';
 import { users } from '@/features/auth/server/auth.table';
 import type { AppConfig, RequestContext } from '@/server/context';
@@ -135,13 +135,10 @@ export async function updateGapStatus(db: Db, ctx: RequestContext, id: number, p
     if (current.status === patch.status) return;
     await tx.update(complianceGaps).set({ status: patch.status }).where(eq(complianceGaps.id, id));
     await record(tx, {
-      actor: ctx.user.email,
-      actorUserId: ctx.user.id,
-      actorRole: ctx.user.role,
+      ...actorOf(ctx),
       action: 'compliance.gap.update',
       resource: `compliance_gap/${id}`,
       detail: `status ${current.status} → ${patch.status}`,
-      at: ctx.now,
     });
   });
   return gapsAndScores(db);

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorEnvelopeSchema, idParamsSchema } from '@/shared/api';
-import { recordNow } from '@/features/audit/server/audit.queries';
+import { actorOf, recordNow } from '@/features/audit/server/audit.queries';
 import type { AppDeps } from '@/server/context';
 import { requestContext } from '@/server/request-context';
 import {
@@ -73,9 +73,7 @@ export function complianceRoutes(deps: AppDeps) {
         const ctx = requestContext(request, deps);
         const result = await runSecurityCheck(request.params.checkId, { app, deps, request });
         await recordNow(deps.db, {
-          actor: ctx.user.email,
-          actorUserId: ctx.user.id,
-          actorRole: ctx.user.role,
+          ...actorOf(ctx),
           action: 'security.check',
           resource: `security_check/${result.checkId}`,
           detail: `${result.status}: ${result.message}`,

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { and, asc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import { maskPatient, maskText, seesField, seesMaskedPhi, type Role } from '@/shared/access';
 import { today } from '@/shared/api';
-import { record, recordNow } from '@/features/audit/server/audit.queries';
+import { actorOf, record, recordNow } from '@/features/audit/server/audit.queries';
 import type { RequestContext } from '@/server/context';
 import type { Db, DbOrTx, Tx } from '@/server/db/types';
 import { containsPattern } from '@/server/db/like';
@@ -164,14 +164,11 @@ export async function getPatientSnapshot(db: Db, ctx: RequestContext, id: number
   const [row] = await db.select(patientColumns()).from(patients).where(eq(patients.id, id)).limit(1);
   if (!row) throw new HttpError(404, 'NOT_FOUND', 'No patient with that id.');
   await recordNow(db, {
-    actor: ctx.user.email,
-    actorUserId: ctx.user.id,
-    actorRole: ctx.user.role,
+    ...actorOf(ctx),
     action: 'patient.view',
     resource: `patient/${id}`,
     detail: 'opened patient snapshot',
     patientId: id,
-    at: ctx.now,
   });
   return toPatient(row, ctx);
 }
@@ -214,14 +211,11 @@ async function insertPatient(db: Db, ctx: RequestContext, input: NewPatient): Pr
       .returning();
     if (!row) throw new Error('patient insert returned nothing');
     await record(tx, {
-      actor: ctx.user.email,
-      actorUserId: ctx.user.id,
-      actorRole: ctx.user.role,
+      ...actorOf(ctx),
       action: 'patient.create',
       resource: `patient/${row.id}`,
       detail: `created patient ${maskText('mrn', row.mrn, 'guest')}`,
       patientId: row.id,
-      at: ctx.now,
     });
     return toPatient({ ...row, nextVisit: null }, ctx);
   });

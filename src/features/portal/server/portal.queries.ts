@@ -1,5 +1,5 @@
 import { listOwnAppointments } from '@/features/appointments/server/appointments.queries';
-import { recordNow } from '@/features/audit/server/audit.queries';
+import { actorOf, recordNow } from '@/features/audit/server/audit.queries';
 import { listOwnRecentClaims } from '@/features/claims/server/claims.queries';
 import type { RequestContext } from '@/server/context';
 import type { Db } from '@/server/db/types';
@@ -11,14 +11,11 @@ import { PORTAL_CLAIM_LIMIT, type PortalAppointment, type PortalClaim } from '..
  */
 async function auditOwnRead(db: Db, ctx: RequestContext, patientId: number, what: string, count: number) {
   await recordNow(db, {
-    actor: ctx.user.email,
-    actorUserId: ctx.user.id,
-    actorRole: ctx.user.role,
+    ...actorOf(ctx),
     action: 'portal.view',
     resource: `patient/${patientId}/${what}`,
     detail: `viewed own ${what} in the patient portal (${count})`,
     patientId,
-    at: ctx.now,
   });
 }
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorEnvelopeSchema } from '@/shared/api';
-import { recordNow } from '@/features/audit/server/audit.queries';
+import { actorOf, recordNow } from '@/features/audit/server/audit.queries';
 import type { AppDeps } from '@/server/context';
 import { HttpError } from '@/server/plugins/errors';
 import { requestContext } from '@/server/request-context';
@@ -53,9 +53,7 @@ export function rtmRoutes(deps: AppDeps) {
           };
         }
         await recordNow(deps.db, {
-          actor: ctx.user.email,
-          actorUserId: ctx.user.id,
-          actorRole: ctx.user.role,
+          ...actorOf(ctx),
           action: 'rtm.verify',
           resource: `rtm/${requirement.reqId}`,
           detail: `${requirement.testId} ${measured.passed ? 'passed' : 'FAILED'} (${measured.result})`,

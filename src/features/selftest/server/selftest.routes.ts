@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorEnvelopeSchema } from '@/shared/api';
-import { recordNow } from '@/features/audit/server/audit.queries';
+import { actorOf, recordNow } from '@/features/audit/server/audit.queries';
 import type { AppDeps } from '@/server/context';
 import { requestContext } from '@/server/request-context';
 import {
@@ -46,9 +46,7 @@ export function selftestRoutes(deps: AppDeps) {
           result = { success: false, summary: { total: 0, passed: 0, failed: 0 }, tests: [], error: message };
         }
         await recordNow(deps.db, {
-          actor: ctx.user.email,
-          actorUserId: ctx.user.id,
-          actorRole: ctx.user.role,
+          ...actorOf(ctx),
           action: 'selftest.run',
           resource: `selftest/${testType}`,
           detail: describeRun(testType, result),

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { can } from '@/shared/access';
-import { record } from '@/features/audit/server/audit.queries';
+import { actorOf, record } from '@/features/audit/server/audit.queries';
 import type { RequestContext } from '@/server/context';
 import type { Db, Tx } from '@/server/db/types';
 import {
@@ -49,15 +49,12 @@ export async function updateUserSettings(db: Db, ctx: RequestContext, patch: Use
       .onConflictDoUpdate({ target: userSettings.userId, set: patch })
       .returning();
     await record(tx, {
-      actor: ctx.user.email,
-      actorUserId: ctx.user.id,
-      actorRole: ctx.user.role,
+      ...actorOf(ctx),
       action: 'settings.update',
       resource: 'user_settings',
       detail: Object.entries(patch)
         .map(([k, v]) => `${k}=${String(v)}`)
         .join(', '),
-      at: ctx.now,
     });
     if (!row) throw new Error('settings upsert returned nothing');
     return toSettings(row);
@@ -87,10 +84,6 @@ async function lockedPracticeRow(tx: Tx) {
   const row = await practiceRow(tx, true);
   if (!row) throw new Error('practice settings row missing after insert');
   return row;
-}
-
-function actorOf(ctx: RequestContext) {
-  return { actor: ctx.user.email, actorUserId: ctx.user.id, actorRole: ctx.user.role, at: ctx.now };
 }
 
 function describeHours(h: PracticeHours): string {

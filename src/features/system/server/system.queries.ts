@@ -5,7 +5,7 @@
  */
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { today } from '@/shared/api';
-import { record } from '@/features/audit/server/audit.queries';
+import { actorOf, record } from '@/features/audit/server/audit.queries';
 import { users } from '@/features/auth/server/auth.table';
 import { detachPatientAccounts, reattachPatientAccounts } from '@/features/users/server/users.queries';
 import type { RequestContext } from '@/server/context';
@@ -25,10 +25,6 @@ const SYSTEM_LOCK = 7_346_002;
 export async function databaseIsUp(db: Db): Promise<boolean> {
   await db.execute(sql`select 1`);
   return true;
-}
-
-function actorOf(ctx: RequestContext) {
-  return { actor: ctx.user.email, actorUserId: ctx.user.id, actorRole: ctx.user.role, at: ctx.now };
 }
 
 function describeCounts(counts: Record<string, number>): string {

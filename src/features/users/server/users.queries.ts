@@ -5,7 +5,7 @@
  */
 import { randomInt } from 'node:crypto';
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { record } from '@/features/audit/server/audit.queries';
+import { actorOf, record } from '@/features/audit/server/audit.queries';
 import { hashPassword, verifyPassword } from '@/features/auth/server/auth.passwords';
 import { destroyUserSessions, voidUserChallenges } from '@/features/auth/server/auth.queries';
 import { sessions, users } from '@/features/auth/server/auth.table';
@@ -27,10 +27,6 @@ function toManagedUser(row: typeof users.$inferSelect): ManagedUser {
     status: row.active ? 'Active' : 'Deactivated',
     createdAt: row.createdAt.toISOString(),
   };
-}
-
-function actorOf(ctx: RequestContext) {
-  return { actor: ctx.user.email, actorUserId: ctx.user.id, actorRole: ctx.user.role, at: ctx.now };
 }
 
 export async function listUsers(db: Db): Promise<ManagedUser[]> {

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { today } from '@/shared/api';
 import { appointments } from '@/features/appointments/server/appointments.table';
-import { record, recordNow } from '@/features/audit/server/audit.queries';
+import { actorOf, record, recordNow } from '@/features/audit/server/audit.queries';
 import { patients } from '@/features/patients/server/patients.table';
 import { providers } from '@/features/providers/server/providers.table';
 import type { RequestContext } from '@/server/context';
@@ -151,13 +151,10 @@ async function allOverdue(db: DbOrTx, day: string, filter: WorklistFilterInput):
 async function recordView(db: Tx, ctx: RequestContext, detail: string) {
   // The list names patients with their diagnoses: reading it is a PHI read, audited with the read.
   await record(db, {
-    actor: ctx.user.email,
-    actorUserId: ctx.user.id,
-    actorRole: ctx.user.role,
+    ...actorOf(ctx),
     action: 'worklist.view',
     resource: 'worklist/overdue-followups',
     detail,
-    at: ctx.now,
   });
 }
 
@@ -389,13 +386,10 @@ export async function exportOverdueFollowUps(
     .join(', ');
   const rows = await allOverdue(db, today(ctx.now), filter);
   await recordNow(db, {
-    actor: ctx.user.email,
-    actorUserId: ctx.user.id,
-    actorRole: ctx.user.role,
+    ...actorOf(ctx),
     action: 'export.csv',
     resource: 'overdue-followups',
     detail: `overdue-followups.csv: ${rows.length} rows${filters ? ` (${filters})` : ''}`,
-    at: ctx.now,
   });
   return rows;
 }
