@@ -129,7 +129,9 @@ export function generateClaims(plan: ClaimsPlan): GeneratedClaims {
   // Claims arrive in date order in a real clinic: service dates are drawn first and the claims numbered
   // by (service date, draw), so ids (and the table's pages) follow the service date.
   const serviceOf = new Int32Array(n + 1);
-  const perDay = new Int32Array(HISTORY_DAYS + 2);
+  // A draw of HISTORY_DAYS back that lands on a Sunday moves two days further back to the Friday.
+  const maxBack = HISTORY_DAYS + 2;
+  const perDay = new Int32Array(maxBack + 1);
   for (let g = 1; g <= n; g += 1) {
     const d0 = T - (1 + Math.floor(u(g, 1) * HISTORY_DAYS));
     const dow = isoDow(d0);
@@ -138,8 +140,8 @@ export function generateClaims(plan: ClaimsPlan): GeneratedClaims {
     perDay[T - service] = (perDay[T - service] ?? 0) + 1;
   }
   // Counting sort, oldest day first.
-  const start = new Int32Array(HISTORY_DAYS + 3);
-  for (let back = HISTORY_DAYS + 1, at = 0; back >= 0; back -= 1) {
+  const start = new Int32Array(maxBack + 1);
+  for (let back = maxBack, at = 0; back >= 0; back -= 1) {
     start[back] = at;
     at += perDay[back] ?? 0;
   }

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { CLAIM_COLUMNS, HISTORY_DAYS, generateClaims } from './scale-claims';
+
+const DAY_MS = 86_400_000;
+const N = 20_000;
+
+function claimsFor(today: string) {
+  const generated = generateClaims({
+    n: N,
+    seed: 7,
+    today,
+    firstClaimId: 101,
+    firstPatientId: 1,
+    patientCount: 2_000,
+    providerIds: [1, 2, 3],
+    importer: { email: 'billing@example.test', id: 1, role: 'billing_admin' },
+    payer: { email: 'guest', id: null, role: 'guest' },
+  });
+  return [...generated.claimLines()].map((line) => {
+    const cells = line.replace(/\n$/, '').split('\t');
+    return Object.fromEntries(CLAIM_COLUMNS.map((column, i) => [column, cells[i] ?? ''])) as Record<
+      (typeof CLAIM_COLUMNS)[number],
+      string
+    >;
+  });
+}
+
+describe('generateClaims', () => {
+  // The oldest draw falls on each weekday once over seven days; a Sunday moves it two days further back
+  // (to the Friday), which once ran past the counting sort's arrays and left claims without a service date.
+  const week = Array.from({ length: 7 }, (_, i) => new Date(Date.UTC(2026, 10, 20 + i)).toISOString().slice(0, 10));
+
+  it.each(week)('gives every claim one weekday service date within the history on %s', (today) => {
+    const claims = claimsFor(today);
+    const todayMs = Date.parse(`${today}T00:00:00Z`);
+
+    expect(claims.map((c) => Number(c.id))).toEqual(Array.from({ length: N }, (_, i) => 101 + i));
+    expect(new Set(claims.map((c) => c.account_number)).size).toBe(N);
+    // Checked row by row, reported as the rows that break a rule (20,000 expects would cost seconds).
+    const broken: string[] = [];
+    let previous = '';
+    for (const claim of claims) {
+      const service = Date.parse(`${claim.service_date}T00:00:00Z`);
+      const back = (todayMs - service) / DAY_MS;
+      const weekday = new Date(service).getUTCDay();
+      const ok =
+        /^\d{4}-\d{2}-\d{2}$/.test(claim.service_date) &&
+        back >= 1 &&
+        back <= HISTORY_DAYS + 2 &&
+        weekday !== 0 &&
+        weekday !== 6 &&
+        // Ids follow the service date, as claims arrive in a real clinic.
+        claim.service_date >= previous;
+      if (!ok) broken.push(`${claim.id}: service date '${claim.service_date}' after '${previous}'`);
+      previous = claim.service_date;
+    }
+    expect(broken.slice(0, 5)).toEqual([]);
+  });
+
+  it('reaches the oldest Friday when the oldest draw is a Sunday', () => {
+    // 2026-11-24 less 548 days is Sunday 2025-05-25: its claims are dated Friday 2025-05-23.
+    const claims = claimsFor('2026-11-24');
+    expect(claims[0]?.service_date).toBe('2025-05-23');
+  });
+});
