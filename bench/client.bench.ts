@@ -5,6 +5,7 @@
  */
 import os from 'node:os';
 import { chromium } from '@playwright/test';
+import { ensureChromium } from '../scripts/ensure-chromium.mjs';
 import type { BenchFigure, BenchPart } from './bench.types';
 import {
   FIRST_DOWNLOAD_LIMIT_BYTES,
@@ -15,7 +16,6 @@ import {
   runLighthouseMedian,
 } from './client.measure';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const LIGHTHOUSE_SCREENS = [
   { path: '/home', name: 'Dashboard' },
   { path: '/claims', name: 'Claims' },
@@ -31,7 +31,9 @@ export const clientBench: BenchPart = async (ctx) => {
   const { cookie } = await ctx.signIn('admin');
   const figures: BenchFigure[] = [];
 
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+  // As `npm test` does: CHROMIUM_PATH, else Debian's, installed on Debian as root when missing.
+  const chromiumPath = await ensureChromium();
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox', '--disable-gpu'] });
   try {
     const download = await measureFirstDownload(browser, ctx.baseUrl, cookie);
     figures.push({
@@ -57,9 +59,9 @@ export const clientBench: BenchPart = async (ctx) => {
   // A first, unscored run warms what every later run shares (the server's code paths and database pages,
   // the operating system's cache of Chromium's files), so the first screen is not measured cold.
   if (!ctx.quick)
-    await runLighthouse(`${ctx.baseUrl}${LIGHTHOUSE_SCREENS[0].path}`, cookie, CHROMIUM).catch(() => null);
+    await runLighthouse(`${ctx.baseUrl}${LIGHTHOUSE_SCREENS[0].path}`, cookie, chromiumPath).catch(() => null);
   for (const screen of LIGHTHOUSE_SCREENS) {
-    const scores = await runLighthouseMedian(`${ctx.baseUrl}${screen.path}`, cookie, runs, CHROMIUM);
+    const scores = await runLighthouseMedian(`${ctx.baseUrl}${screen.path}`, cookie, runs, chromiumPath);
     const shortOf = (score: number) =>
       score < LIGHTHOUSE_GOAL && scores.failing.length > 0 ? ` — ${scores.failing.slice(0, 3).join('; ')}` : '';
     // Lighthouse times the page on this machine's CPU: other work running meanwhile lowers the score. Say so.
