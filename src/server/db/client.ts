@@ -79,6 +79,15 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** Sends a signal; a process that has exited meanwhile (ESRCH) is what the signal wanted anyway. */
+export function signalUnlessGone(pid: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(pid, name);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ESRCH') throw err;
+  }
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The first line of the data folder's postmaster.pid: the postmaster that holds it, if any. */
@@ -110,10 +119,11 @@ async function stopLeftoverPostmaster(dataDir: string, databaseDir: string, log:
       throw new Error(`the PostgreSQL data folder ${databaseDir} is in use by process ${owner}; stop it first`);
   }
   log.info(`stopping PostgreSQL (pid ${pid}) left running by an app server that did not stop cleanly`);
-  process.kill(pid, 'SIGINT');
+  // It may exit between the check above and this signal (a killed postmaster being reaped).
+  signalUnlessGone(pid, 'SIGINT');
   for (let waited = 0; isAlive(pid); waited += 100) {
     // A fast shutdown that does not finish in 30 s: an immediate one (recovery runs at the next start).
-    if (waited === 30_000) process.kill(pid, 'SIGQUIT');
+    if (waited === 30_000) signalUnlessGone(pid, 'SIGQUIT');
     if (waited > 40_000) throw new Error(`PostgreSQL (pid ${pid}) left running in ${databaseDir} does not stop`);
     await sleep(100);
   }
