@@ -121,7 +121,12 @@ export function generateClaims(plan: ClaimsPlan): GeneratedClaims {
     dayText.push(iso.slice(0, 10));
     yearText.push(iso.slice(0, 4));
   }
-  const day = (d: number) => dayText[d - firstDay] ?? '';
+  // Out of range is a bug in the rules above: fail loudly rather than COPY an empty date.
+  const day = (d: number) => {
+    const text = dayText[d - firstDay];
+    if (text === undefined) throw new Error(`claim date ${d - T} days from today is outside the generated range`);
+    return text;
+  };
   const isoDow = (d: number) => (((((d % 7) + 7) % 7) + 3) % 7) + 1;
   const accountOf = (g: number, service: number) =>
     `ACC-${yearText[service - firstDay] ?? ''}-S${String(g).padStart(8, '0')}`;
