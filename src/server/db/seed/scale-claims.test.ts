@@ -43,15 +43,17 @@ describe('generateClaims', () => {
       const service = Date.parse(`${claim.service_date}T00:00:00Z`);
       const back = (todayMs - service) / DAY_MS;
       const weekday = new Date(service).getUTCDay();
-      const ok =
-        /^\d{4}-\d{2}-\d{2}$/.test(claim.service_date) &&
-        back >= 1 &&
-        back <= HISTORY_DAYS + 2 &&
-        weekday !== 0 &&
-        weekday !== 6 &&
-        // Ids follow the service date, as claims arrive in a real clinic.
-        claim.service_date >= previous;
-      if (!ok) broken.push(`${claim.id}: service date '${claim.service_date}' after '${previous}'`);
+      const rule = !/^\d{4}-\d{2}-\d{2}$/.test(claim.service_date)
+        ? 'is not a date'
+        : back < 1 || back > HISTORY_DAYS + 2
+          ? `is ${back} days back`
+          : weekday === 0 || weekday === 6
+            ? 'is a weekend day'
+            : // Ids follow the service date, as claims arrive in a real clinic.
+              claim.service_date < previous
+              ? `comes before the previous claim's ${previous}`
+              : null;
+      if (rule) broken.push(`claim ${claim.id}: service date '${claim.service_date}' ${rule}`);
       previous = claim.service_date;
     }
     expect(broken.slice(0, 5)).toEqual([]);
