@@ -1,13 +1,18 @@
 import { defineConfig, devices } from '@playwright/test';
 
-// E2E_PORT lets several runs (e.g. two checkouts) share a machine; each gets its own database folder.
+// Each worker starts its own app server on E2E_PORT + its index (e2e/fixtures.ts); E2E_PORT lets two
+// checkouts run side by side on one machine.
 const PORT = Number(process.env.E2E_PORT ?? 5055);
+const WORKERS = Number(process.env.E2E_WORKERS ?? 2);
 
 export default defineConfig({
   testDir: 'e2e',
+  // A file's tests run in order on one worker; files are spread over the workers, each with its own server
+  // and database.
   fullyParallel: false,
-  workers: 1,
-  retries: process.env.CI ? 1 : 0,
+  workers: WORKERS,
+  // No retries: a test that passes only on a second try is a failure to fix, not a pass.
+  retries: 0,
   timeout: 30_000,
   expect: { timeout: 5_000 },
   outputDir: 'test-results/playwright',
@@ -26,18 +31,11 @@ export default defineConfig({
         '--disable-component-update',
         '--disable-sync',
         '--disable-dev-shm-usage',
-        // Chromium refuses some ports outright (e.g. 5060/5061, SIP): let it reach whichever E2E_PORT is set.
-        `--explicitly-allowed-ports=${PORT}`,
+        // Chromium refuses some ports outright (e.g. 5060/5061, SIP): let it reach every worker's server.
+        `--explicitly-allowed-ports=${Array.from({ length: WORKERS }, (_, i) => PORT + i).join(',')}`,
       ],
     },
     trace: 'retain-on-failure',
   },
   projects: [{ name: 'chromium' }],
-  webServer: {
-    command: `node scripts/e2e-server.mjs ${PORT}`,
-    url: `http://localhost:${PORT}/api/health`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    stdout: 'pipe',
-  },
 });

@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
-import AxeBuilder from '@axe-core/playwright';
 import { addDays, format, isWeekend, parseISO } from 'date-fns';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { APPOINTMENT_STATUSES } from '../src/features/appointments/appointments.schema';
+import { seriousViolations } from './axe';
+import { expect, test } from './fixtures';
 import { signIn } from './helpers';
 
 // The e2e server seeds its database on start for the real "today" (SPEC 9 practice: Mon–Fri, 08:00–17:00).
@@ -31,13 +32,6 @@ function freeWeekday(minOffset: number): string {
 function time12(time: string): string {
   const hour = Number(time.slice(0, 2));
   return `${hour % 12 === 0 ? 12 : hour % 12}:${time.slice(3)} ${hour >= 12 ? 'PM' : 'AM'}`;
-}
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 async function showDate(page: Page, date: string) {

@@ -1,24 +1,9 @@
-import { readFile } from 'node:fs/promises';
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
-import Papa from 'papaparse';
+import type { Page } from '@playwright/test';
 import type { AuthorizationList } from '../src/features/authorizations/authorizations.schema';
 import type { OverdueFollowUp, OverdueFollowUpPage } from '../src/features/worklist/worklist.schema';
-import { signIn } from './helpers';
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
-
-/** The API as the signed-in browser sees it (same session cookie). */
-async function apiGet<T>(page: Page, path: string): Promise<T> {
-  const res = await page.request.get(path);
-  expect(res.status(), path).toBe(200);
-  return (await res.json()) as T;
-}
+import { seriousViolations } from './axe';
+import { expect, test } from './fixtures';
+import { apiGet, downloadedCsv, choose, signIn } from './helpers';
 
 /** The whole worklist in its default order, read a page at a time by the server's cursor. */
 async function wholeWorklist(page: Page): Promise<OverdueFollowUp[]> {
@@ -34,19 +19,6 @@ async function wholeWorklist(page: Page): Promise<OverdueFollowUp[]> {
     cursor = found.nextCursor;
   } while (cursor);
   return rows;
-}
-
-async function choose(page: Page, select: string, option: string) {
-  await page.getByRole('combobox', { name: select }).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
-}
-
-async function downloadedCsv(page: Page, trigger: () => Promise<void>) {
-  const downloadPromise = page.waitForEvent('download');
-  await trigger();
-  const download = await downloadPromise;
-  const text = await readFile(await download.path(), 'utf8');
-  return { fileName: download.suggestedFilename(), rows: Papa.parse<string[]>(text.trim()).data };
 }
 
 test.describe('authorizations', () => {

@@ -1,25 +1,10 @@
-import { readFile } from 'node:fs/promises';
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Download, type Page } from '@playwright/test';
-import Papa from 'papaparse';
+import type { Page } from '@playwright/test';
 import { formatCents } from '../src/shared/api';
 import type { KpiResult, ProviderAnalytics } from '../src/features/analytics/analytics.schema';
 import type { PayerPerformance, Statement } from '../src/features/billing/billing.schema';
-import { signIn } from './helpers';
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
-
-/** The API as the signed-in browser sees it (same session cookie). */
-async function apiGet<T>(page: Page, path: string): Promise<T> {
-  const res = await page.request.get(path);
-  expect(res.status(), path).toBe(200);
-  return (await res.json()) as T;
-}
+import { seriousViolations } from './axe';
+import { expect, test } from './fixtures';
+import { apiGet, downloadedCsv, signIn } from './helpers';
 
 const money = (cents: number) => `$${formatCents(cents)}`;
 const percent = (rate: number | null) => (rate === null ? 'No data' : `${rate.toFixed(1)}%`);
@@ -27,14 +12,6 @@ const percent = (rate: number | null) => (rate === null ? 'No data' : `${rate.to
 /** '$1,234.56' on screen to cents. */
 function centsOf(text: string | null): number {
   return Math.round(Number((text ?? '').replace(/[$,]/g, '')) * 100);
-}
-
-async function downloadedCsv(page: Page, trigger: () => Promise<void>) {
-  const downloadPromise: Promise<Download> = page.waitForEvent('download');
-  await trigger();
-  const download = await downloadPromise;
-  const text = await readFile(await download.path(), 'utf8');
-  return { fileName: download.suggestedFilename(), rows: Papa.parse<string[]>(text.trim()).data };
 }
 
 /** The statement's totals as shown on screen, in cents. */

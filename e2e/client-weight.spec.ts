@@ -1,4 +1,3 @@
-import { expect, test } from '@playwright/test';
 import {
   FIRST_DOWNLOAD_LIMIT_BYTES,
   entryFiles,
@@ -9,6 +8,7 @@ import {
   readManifest,
   recordScripts,
 } from '../bench/client.measure';
+import { expect, test } from './fixtures';
 import { signIn } from './helpers';
 
 // Issue 6, point 5: the lean client. Reads the build the server serves (dist/client).

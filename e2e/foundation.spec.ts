@@ -1,19 +1,12 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
 import { ROLES, SCREENS, canOpen, roleLabel } from '../src/shared/access';
-import { signIn } from './helpers';
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
+import { seriousViolations } from './axe';
+import { expect, test } from './fixtures';
+import { signIn, signInWithForm } from './helpers';
 
 test.describe('sign-in and the shell', () => {
   for (const role of ROLES) {
     test(`${role} signs in through both steps and sees exactly its sidebar entries`, async ({ page }) => {
-      await signIn(page, role);
+      await signInWithForm(page, role);
       await expect(page.getByTestId('current-role')).toHaveText(roleLabel(role));
       const nav = page.getByRole('navigation', { name: 'Main' });
       const expected = SCREENS.filter((s) => canOpen(role, s.path)).map((s) => s.label);
@@ -60,7 +53,7 @@ test.describe('sign-in and the shell', () => {
   });
 
   test('Logout returns to the sign-in screen and the session is gone', async ({ page }) => {
-    await signIn(page, 'billing_admin');
+    await signInWithForm(page, 'billing_admin');
     await page.getByRole('button', { name: 'Logout' }).click();
     await expect(page.getByRole('button', { name: 'Continue' })).toBeVisible();
     await page.reload();
@@ -89,7 +82,7 @@ test.describe('sign-in and the shell', () => {
   });
 
   test('display settings apply at once and survive a reload and a new sign-in', async ({ page }) => {
-    await signIn(page, 'doctor', '/settings');
+    await signInWithForm(page, 'doctor', '/settings');
     await page.goto('/settings');
     await page.getByRole('switch', { name: 'High contrast' }).click();
     await expect(page.locator('html')).toHaveClass(/high-contrast/);
@@ -100,7 +93,7 @@ test.describe('sign-in and the shell', () => {
     await expect(page.locator('html')).toHaveClass(/high-contrast/);
     await page.getByRole('button', { name: 'Logout' }).click();
     await page.evaluate(() => localStorage.clear());
-    await signIn(page, 'doctor');
+    await signInWithForm(page, 'doctor');
     await expect(page.locator('html')).toHaveClass(/high-contrast/);
     await expect(page.locator('html')).toHaveCSS('font-size', '18px');
     // Put it back for the other tests that sign in as the doctor.
@@ -115,7 +108,7 @@ test.describe('sign-in and the shell', () => {
     await page.goto('/');
     await expect(page.getByRole('button', { name: 'Continue' })).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
-    await signIn(page, 'admin');
+    await signInWithForm(page, 'admin');
     expect(await seriousViolations(page)).toEqual([]);
     await page.goto('/settings');
     await expect(page.getByRole('heading', { name: 'Settings' })).toBeVisible();

@@ -1,7 +1,4 @@
-import { readFile } from 'node:fs/promises';
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
-import Papa from 'papaparse';
+import type { Page } from '@playwright/test';
 import {
   KPI_DEFINITIONS,
   kpiStatus,
@@ -9,29 +6,9 @@ import {
   type ProviderAnalytics,
 } from '../src/features/analytics/analytics.schema';
 import { formatKpi, formatMoney, formatPercent } from '../src/features/analytics/ui/analytics.view';
-import { signIn } from './helpers';
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
-
-/** The API as the signed-in browser sees it (same session cookie). */
-async function apiGet<T>(page: Page, path: string): Promise<T> {
-  const res = await page.request.get(path);
-  expect(res.status(), path).toBe(200);
-  return (await res.json()) as T;
-}
-
-async function downloadedCsv(page: Page, trigger: () => Promise<void>) {
-  const downloadPromise = page.waitForEvent('download');
-  await trigger();
-  const download = await downloadPromise;
-  const text = await readFile(await download.path(), 'utf8');
-  return { fileName: download.suggestedFilename(), rows: Papa.parse<string[]>(text.trim()).data };
-}
+import { seriousViolations } from './axe';
+import { expect, test } from './fixtures';
+import { apiGet, downloadedCsv, signIn } from './helpers';
 
 /** Every card shows what the API answers for the period: the three summaries and the ten KPIs. */
 async function expectCardsToShow(page: Page, kpis: KpiResult) {

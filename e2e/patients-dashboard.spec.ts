@@ -1,40 +1,7 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
-import pg from 'pg';
 import { formatRevenueThousands, type DashboardSummary } from '../src/features/dashboard/dashboard.schema';
-import { signIn } from './helpers';
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
-
-/**
- * The browser tests' own database (scripts/e2e-server.mjs): its port is in PostgreSQL's postmaster.pid.
- * Used only to find seeded data the screens are then driven with, and to check what they wrote.
- */
-async function withDatabase<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const port = process.env.E2E_PORT ?? '5055';
-  const dataDir = port === '5055' ? '.e2e-data' : `.e2e-data-${port}`;
-  const pid = readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n');
-  const client = new pg.Client({
-    host: '127.0.0.1',
-    port: Number(pid[3]),
-    user: 'postgres',
-    password: 'clinic-local',
-    database: 'clinic',
-  });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
+import { seriousViolations } from './axe';
+import { expect, test } from './fixtures';
+import { signIn, signInWithForm } from './helpers';
 
 test.describe('patients (nurse manager)', () => {
   test('searches by part of a name, opens a snapshot, adds a patient and is told of a duplicate MRN', async ({
@@ -149,7 +116,8 @@ test.describe('dashboard', () => {
 
 test.describe('guest landing', () => {
   test('a guest registers a patient account and signs in with it', async ({ page }) => {
-    await signIn(page, 'guest');
+    // Registering signs the guest out: a session of its own, not the one the other guest tests share.
+    await signInWithForm(page, 'guest');
     await expect(page.getByRole('heading', { name: 'Welcome' })).toBeVisible();
     await page.getByRole('button', { name: 'Create Patient Account' }).click();
     const dialog = page.getByRole('dialog', { name: 'Create Patient Account' });
@@ -181,7 +149,10 @@ test.describe('guest landing', () => {
     await expect(page.getByRole('heading', { name: 'My Health Portal' })).toBeVisible();
   });
 
-  test('a guest finds a statement by account number and date of birth and pays part of it', async ({ page }) => {
+  test('a guest finds a statement by account number and date of birth and pays part of it', async ({
+    page,
+    withDatabase,
+  }) => {
     const claim = await withDatabase(async (db) => {
       const { rows } = await db.query<{ id: number; account_number: string; dob: string; due: number }>(`
         select c.id, c.account_number, p.dob::text as dob,

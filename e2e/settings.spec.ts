@@ -1,18 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
-import { signIn } from './helpers';
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
-
-async function choose(page: Page, select: string, option: string) {
-  await page.getByRole('combobox', { name: select }).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
-}
+import type { Page } from '@playwright/test';
+import { seriousViolations } from './axe';
+import { expect, test } from './fixtures';
+import { choose, signIn, signInWithForm } from './helpers';
 
 const DEFAULT_PRACTICE = {
   appointmentMinutes: 30,
@@ -77,7 +66,7 @@ test.describe('settings', () => {
   });
 
   test('an admin creates a user who then signs in with the temporary password', async ({ page }) => {
-    await signIn(page, 'admin');
+    await signInWithForm(page, 'admin');
     await page.goto('/settings');
     await page.getByRole('tab', { name: 'Users' }).click();
     await expect(page.getByRole('cell', { name: 'admin@healthcare.demo', exact: true })).toBeVisible();
@@ -107,7 +96,7 @@ test.describe('settings', () => {
 
   test('patient and guest see only Display and Notifications', async ({ page }) => {
     for (const role of ['patient', 'guest'] as const) {
-      await signIn(page, role);
+      await signInWithForm(page, role);
       await page.goto('/settings');
       await expect(page.getByRole('tab')).toHaveText(['Display', 'Notifications']);
       await page.getByRole('tab', { name: 'Notifications' }).click();

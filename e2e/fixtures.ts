@@ -1,0 +1,111 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { test as base } from '@playwright/test';
+import pg from 'pg';
+
+export { expect } from '@playwright/test';
+
+/** The first worker's port; worker n serves on E2E_PORT + n (each run of two checkouts sets its own). */
+export const E2E_BASE_PORT = Number(process.env.E2E_PORT ?? 5055);
+
+let workerServerUrl: string | null = null;
+
+/** This worker's app server (one per worker process), for helpers that are not fixtures. */
+export function appServerUrl(): string {
+  if (!workerServerUrl) throw new Error("no app server yet: use the test from './fixtures'");
+  return workerServerUrl;
+}
+
+interface AppServer {
+  url: string;
+  dataDir: string;
+}
+
+async function waitForHealth(url: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the app server exited (${child.exitCode}):\n${output()}`);
+    if (Date.now() > deadline) throw new Error(`the app server did not answer within 120 s:\n${output()}`);
+    const ok = await fetch(`${url}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * Each Playwright worker has its own app server on its own fresh, seeded embedded database, so workers run
+ * side by side without seeing each other's rows (a file's tests still run in order, on one worker).
+ */
+export const test = base.extend<{ withDatabase: WithDatabase }, { appServer: AppServer }>({
+  appServer: [
+    // Playwright reads a fixture's dependencies from its first parameter's pattern: none here.
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use, workerInfo) => {
+      const server = path.resolve('dist/server/main.js');
+      if (!existsSync(server)) throw new Error('dist/ is missing: run `npm run build` before the browser tests');
+      const port = E2E_BASE_PORT + workerInfo.parallelIndex;
+      const dataDir = path.resolve('.e2e-data', `worker-${port}`);
+      rmSync(dataDir, { recursive: true, force: true });
+      const child = spawn(process.execPath, [server], {
+        env: {
+          ...process.env,
+          PORT: String(port),
+          DATA_DIR: dataDir,
+          DEMO_MODE: 'true',
+          NODE_ENV: 'test',
+          LOG_LEVEL: 'warn',
+          // The sign-in tests sign in a dozen times within a minute from one address; the limit itself is
+          // tested against the API (auth.sign-in-limits.test.ts).
+          LOGIN_RATE_LIMIT_PER_MINUTE: '100',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      const collect = (chunk: Buffer) => (output = `${output}${chunk.toString()}`.slice(-5000));
+      child.stdout?.on('data', collect);
+      child.stderr?.on('data', collect);
+      const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+      const url = `http://localhost:${port}`;
+      try {
+        await waitForHealth(url, child, () => output);
+        workerServerUrl = url;
+        await use({ url, dataDir });
+      } finally {
+        // SIGTERM: the server finishes its requests and stops its PostgreSQL cleanly.
+        child.kill('SIGTERM');
+        await exited;
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+    { scope: 'worker', timeout: 150_000 },
+  ],
+  baseURL: async ({ appServer }, use) => use(appServer.url),
+  withDatabase: async ({ appServer }, use) => use((work) => queryDatabase(appServer.dataDir, work)),
+});
+
+export type WithDatabase = <T>(work: (client: pg.Client) => Promise<T>) => Promise<T>;
+
+/**
+ * This worker's database, for the few tests that find seeded data to drive a screen with or check what a
+ * screen wrote: its port is in PostgreSQL's postmaster.pid.
+ */
+async function queryDatabase<T>(dataDir: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const pid = readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n');
+  const client = new pg.Client({
+    host: '127.0.0.1',
+    port: Number(pid[3]),
+    user: 'postgres',
+    password: 'clinic-local',
+    database: 'clinic',
+  });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
