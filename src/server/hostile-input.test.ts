@@ -508,9 +508,9 @@ describe('hostile input on every endpoint that takes input', () => {
     expect(findings).toEqual([]);
   }, 120_000);
 
-  it('answers generated values likewise (fast-check)', async () => {
-    // A new seed each run explores new values; a failure names the seed that reproduces it.
-    const seed = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
+  // A new seed each run explores new values; the test's name shows it, and FUZZ_SEED=<seed> replays the run.
+  const seed = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
+  it(`answers generated values likewise (fast-check, FUZZ_SEED=${seed})`, async () => {
     const findings: Finding[] = [];
     for (const target of targets()) {
       const fields = LOCATIONS.flatMap((location) =>

@@ -3,7 +3,7 @@ import type { Role } from '@/shared/access';
 import { DEMO_ACCOUNTS } from '@/features/auth/auth.demo-accounts';
 import { buildApp } from '@/server/app';
 import { DEFAULT_CONFIG, type AppConfig } from '@/server/context';
-import { listenForChanges } from '@/server/db/change-feed';
+import { listenForChanges, type ChangeFeed } from '@/server/db/change-feed';
 import { createTestDatabase, type TestDatabase } from './test-db';
 import { testClock, type TestClock } from './test-clock';
 
@@ -11,6 +11,8 @@ export interface TestApp {
   app: FastifyInstance;
   database: TestDatabase;
   clock: TestClock;
+  /** The change feed the app listens to, with `withChangeFeed`. */
+  changes?: ChangeFeed;
   close(): Promise<void>;
 }
 
@@ -40,6 +42,7 @@ export async function createTestApp(
     app,
     database,
     clock,
+    ...(changes ? { changes } : {}),
     close: async () => {
       await app.close();
       await changes?.close();

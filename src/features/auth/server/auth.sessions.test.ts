@@ -9,6 +9,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { DEFAULT_CONFIG } from '@/server/context';
 import type { TestDatabase } from '@/testing/test-db';
 import type { TestClock } from '@/testing/test-clock';
+import { CHANGE_CHANNEL } from '@/server/db/change-feed';
 import { createTestApp, cookieFrom, demoAccount, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
 import { sha256 } from './auth.queries';
 import { sessions } from './auth.table';
@@ -291,12 +292,20 @@ describe('with the session cache (docs/caching.md)', () => {
     return list.find((u) => u.email === email)!.id;
   }
 
-  /** Reads until the session row is served from the cache (the sign-in's own notifications have arrived). */
+  /**
+   * Puts `who`'s session in the cache for good: a marker notification sent now reaches the feed after every
+   * one committed before it (PostgreSQL delivers them in commit order), so once the feed has seen it the
+   * sign-in's own notifications can no longer end the entry the next read makes.
+   */
   async function warm(who: SignedIn) {
-    for (let i = 0; i < 5; i += 1) {
-      expect((await get(who)).statusCode).toBe(200);
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    const feed = cached.changes!;
+    const before = feed.sessionsGeneration();
+    await database.pool.query('select pg_notify($1, $2)', [CHANGE_CHANNEL, 'sessions']);
+    for (let waited = 0; feed.sessionsGeneration() === before; waited += 10) {
+      if (waited > 5000) throw new Error('the change feed did not deliver the marker within 5 s');
+      await new Promise((resolve) => setTimeout(resolve, 10));
     }
+    expect((await get(who)).statusCode).toBe(200);
   }
 
   it('a cached session still ends after 15 minutes idle, and its row is deleted', async () => {

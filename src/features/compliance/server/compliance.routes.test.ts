@@ -4,6 +4,7 @@ import { ROLES, SCREENS, SCREENS_BY_ROLE, can, requiresMfa } from '@/shared/acce
 import { buildApp } from '@/server/app';
 import { DEFAULT_CONFIG, type AppConfig } from '@/server/context';
 import { HIPAA_AUDIT_ITEMS, WCAG_CHECKS } from '@/server/db/seed/compliance-data';
+import { withAuditEntryTampered } from '@/testing/audit-tamper';
 import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
 import { createTestDatabase, type TestDatabase } from '@/testing/test-db';
 import { TEST_TODAY, testClock } from '@/testing/test-clock';
@@ -231,19 +232,17 @@ describe('security checks', () => {
       'select id from audit_log order by id limit 1 offset 10',
     );
     const id = rows[0]!.id;
-    const client = await t.database.pool.connect();
-    try {
-      await client.query('alter table audit_log disable trigger audit_log_no_update_delete');
-      await client.query(`update audit_log set detail = 'nothing to see' where id = $1`, [id]);
-      await client.query('alter table audit_log enable trigger audit_log_no_update_delete');
-    } finally {
-      client.release();
-    }
-    const audit = await runCheck(admin, 'audit');
+    const audit = await withAuditEntryTampered(
+      t.database.pool,
+      Number(id),
+      { column: 'detail', value: 'nothing to see' },
+      () => runCheck(admin, 'audit'),
+    );
     expect(audit.status).toBe('fail');
     expect(audit.message).toBe('Audit trail tampered: the hash chain does not verify');
     expect(audit.details[0]).toContain(`Entry ${id}`);
   });
+
 });
 
 describe('security checks on a differently configured or broken system', () => {

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requirementListSchema, verificationSchema, type Verification } from '../rtm.schema';
+import { withAuditEntryTampered } from '@/testing/audit-tamper';
 import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
 import { contrastRatio, customProperties, sharePercent } from './rtm.verify';
 
@@ -102,27 +103,35 @@ describe('POST /api/rtm/verify/:reqId on a healthy system', () => {
 
 describe('POST /api/rtm/verify/:reqId on a broken system', () => {
   it('fails R 006 when an audit entry was tampered with, naming the entry', async () => {
-    const db = t.database.db;
-    await db.execute(sql`alter table audit_log disable trigger audit_log_no_update_delete`);
-    const target = await db.execute<{ id: number }>(sql`select min(id) + 10 as id from audit_log`);
-    const id = target.rows[0]?.id;
-    await db.execute(sql`update audit_log set actor = 'someone-else' where id = ${id}`);
-    await db.execute(sql`alter table audit_log enable trigger audit_log_no_update_delete`);
-    const result = await verify(doctor, 'R 006');
+    const target = await t.database.db.execute<{ id: number }>(sql`select min(id) + 10 as id from audit_log`);
+    const id = Number(target.rows[0]?.id);
+    const result = await withAuditEntryTampered(t.database.pool, id, { column: 'actor', value: 'someone-else' }, () =>
+      verify(doctor, 'R 006'),
+    );
     expect(result.passed).toBe(false);
     expect(result.detail).toContain(`breaks at entry #${id} (modified)`);
     expect(result.result).not.toBe('100%');
+    // Put back, the chain verifies again: the file's other tests see an intact system.
+    expect((await verify(doctor, 'R 006')).passed).toBe(true);
   });
 
   it('fails R 019 when an account holds a password that is not an argon2id hash', async () => {
-    await t.database.db.execute(
-      sql`update users set password_hash = 'plain-text' where email = 'guest@healthcare.demo'`,
+    const guest = sql`email = 'guest@healthcare.demo'`;
+    const saved = await t.database.db.execute<{ password_hash: string }>(
+      sql`select password_hash from users where ${guest}`,
     );
-    const result = await verify(doctor, 'R 019');
-    expect(result.passed).toBe(false);
-    expect(result.detail).toMatch(/^(\d+) of (\d+) accounts/);
-    const [, good, total] = /^(\d+) of (\d+)/.exec(result.detail) ?? [];
-    expect(Number(good)).toBe(Number(total) - 1);
+    await t.database.db.execute(sql`update users set password_hash = 'plain-text' where ${guest}`);
+    try {
+      const result = await verify(doctor, 'R 019');
+      expect(result.passed).toBe(false);
+      expect(result.detail).toMatch(/^(\d+) of (\d+) accounts/);
+      const [, good, total] = /^(\d+) of (\d+)/.exec(result.detail) ?? [];
+      expect(Number(good)).toBe(Number(total) - 1);
+    } finally {
+      await t.database.db.execute(
+        sql`update users set password_hash = ${saved.rows[0]?.password_hash} where ${guest}`,
+      );
+    }
   });
 
   it('fails R 004 when the idle timeout is configured longer than 15 minutes', async () => {

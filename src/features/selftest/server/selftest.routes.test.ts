@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTestsResponseSchema, type RunTestsResponse } from '../selftest.schema';
+import { withAuditEntryTampered } from '@/testing/audit-tamper';
 import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
 
 let t: TestApp;
@@ -94,15 +95,14 @@ describe('POST /api/run-tests access', () => {
 
 describe('POST /api/run-tests on a broken system', () => {
   it('reports a failed integration check when an audit entry is tampered with in SQL', async () => {
-    const db = t.database.db;
     // As the database owner a tamperer can switch the append-only trigger off; the hash chain still tells.
-    await db.execute(sql`alter table audit_log disable trigger audit_log_no_update_delete`);
-    await db.execute(
-      sql`update audit_log set detail = 'nothing to see here' where id = (select min(id) + 3 from audit_log)`,
+    const fourth = await t.database.db.execute<{ id: number }>(sql`select min(id) + 3 as id from audit_log`);
+    const result = await withAuditEntryTampered(
+      t.database.pool,
+      Number(fourth.rows[0]?.id),
+      { column: 'detail', value: 'nothing to see here' },
+      () => run('integration'),
     );
-    await db.execute(sql`alter table audit_log enable trigger audit_log_no_update_delete`);
-
-    const result = await run('integration');
     expect(result.success).toBe(false);
     expect(result.error).toBeNull();
     const audit = result.tests.find((test) => test.testId === 'IT-009');
