@@ -89,7 +89,7 @@ function between(column: AnyPgColumn, period: Period): SQL {
 }
 
 // ---------------------------------------------------------------------------------------------
-// THE RAW REFERENCE. The endpoints answer from the rollups (analytics.rollup.queries.ts); these functions
+// THE RAW REFERENCE. The endpoints answer from the rollups (further down in this file); these functions
 // compute the same answers from the raw tables and are the definition the rollups are tested against.
 
 // ---------------------------------------------------------------------------------------------

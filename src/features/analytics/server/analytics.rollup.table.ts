@@ -70,7 +70,7 @@ export const analyticsDenialsDaily = pgTable(
 
 /**
  * Encounters by encounter date: completed visits and those whose charges were captured (Charge Capture
- * Accuracy), kept exact by the encounters triggers of migration 0012.
+ * Accuracy), kept exact by the encounters triggers of migration 0015.
  */
 export const analyticsEncountersDaily = pgTable('analytics_encounters_daily', {
   encounterDate: date('encounter_date', { mode: 'string' }).primaryKey(),

@@ -338,7 +338,7 @@ export async function decideAuthorization(
 
 /**
  * Dashboard: every authorization counted per status, read from the per-status counts the triggers of
- * migration 0012 keep exact in the same transaction as every write (no scan of authorizations).
+ * migration 0015 keep exact in the same transaction as every write (no scan of authorizations).
  */
 export async function countAuthorizationsByStatus(db: Db): Promise<{ status: string; count: number }[]> {
   const result = await db.execute<{ counts: { status: string; count: number }[] }>(

@@ -250,7 +250,7 @@ export async function insertSelfRegisteredPatient(
 
 /**
  * Dashboard: how many patient records the clinic holds, read from the one-row count the triggers of
- * migration 0012 keep exact in the same transaction as every insert and delete (no scan of patients).
+ * migration 0015 keep exact in the same transaction as every insert and delete (no scan of patients).
  */
 export async function countPatients(db: Db): Promise<number> {
   const result = await db.execute<{ n: number }>(sql`select ${patientCountSql()} as n`);
