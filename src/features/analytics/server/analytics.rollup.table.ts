@@ -1,7 +1,7 @@
 import { bigint, date, integer, pgTable, primaryKey, text, unique } from 'drizzle-orm/pg-core';
 
 /**
- * Rollups the KPI engine reads instead of scanning claims (issue 6 point 2). They are kept exact by the
+ * Rollups the KPI engine reads instead of scanning claims (docs/kpis.md "Rollups"). They are kept exact by the
  * database itself, in the same transaction as every write to claims or payments (triggers in migration
  * 0010_analytics_rollup_triggers.sql); `rebuildRollups` recomputes them from the raw tables. Design and
  * formulas: docs/kpis.md "Rollups".
