@@ -5,11 +5,11 @@ import importX from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import { readdirSync } from 'node:fs';
 
-// Import boundaries of docs/LAYOUT: shared ← features/*/schema ← features/*/{server,ui} ← server / client.
+// Import boundaries of docs/layout.md: shared ← features/*/schema ← features/*/{server,ui} ← server / client.
 const serverCode = ['**/server/**', '@/server/*', '@/server/**', '@/features/*/server/*', '@/features/*/server/**'];
 const clientCode = ['**/ui/**', '**/client/**', '@/client/*', '@/client/**', '@/features/*/ui/*', '@/features/*/ui/**'];
 
-// docs/LAYOUT: a feature uses another feature only through its *.schema.ts and, on the server, its queries
+// docs/layout.md: a feature uses another feature only through its *.schema.ts and, on the server, its queries
 // and tables (joins; see docs/adr/0003). A feature's screens never import another feature's screens; the one
 // exception is the session hooks of auth (auth.api.ts), which are the shell's own context.
 const FEATURES = readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true })
@@ -21,13 +21,13 @@ const featureBoundaryZones = FEATURES.flatMap((feature) =>
       target: `./src/features/${feature}`,
       from: `./src/features/${other}/ui`,
       except: other === 'auth' ? ['./auth.api.ts'] : [],
-      message: "A feature never imports another feature's screens; assemble them in src/client (docs/LAYOUT).",
+      message: "A feature never imports another feature's screens; assemble them in src/client (docs/layout.md).",
     },
     {
       target: `./src/features/${feature}`,
       from: `./src/features/${other}/server`,
       except: ['./' + other + '.queries.ts', './' + other + '.table.ts', './' + other + '.passwords.ts'],
-      message: 'On the server a feature uses another only through its queries module and tables (docs/LAYOUT).',
+      message: 'On the server a feature uses another only through its queries module and tables (docs/layout.md).',
     },
   ]),
 );
@@ -74,7 +74,7 @@ export default tseslint.config(
       ...reactHooks.configs.recommended.rules,
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: serverCode, message: 'UI code never imports server code (docs/LAYOUT).' }] },
+        { patterns: [{ group: serverCode, message: 'UI code never imports server code (docs/layout.md).' }] },
       ],
     },
   },
@@ -83,7 +83,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: clientCode, message: 'Server code never imports UI code (docs/LAYOUT).' }] },
+        { patterns: [{ group: clientCode, message: 'Server code never imports UI code (docs/layout.md).' }] },
       ],
     },
   },
@@ -104,7 +104,7 @@ export default tseslint.config(
                 '@/client/**',
                 '../*',
               ],
-              message: 'shared/ imports only zod and date-fns (docs/LAYOUT).',
+              message: 'shared/ imports only zod and date-fns (docs/layout.md).',
             },
           ],
         },

@@ -1,5 +1,5 @@
 /**
- * Issue 6 point 2: analytics served from rollups. For each analytics endpoint this part measures
+ * Analytics served from rollups (docs/kpis.md). For each analytics endpoint this part measures
  *
  * - the endpoint's p50 server time, from the `Server-Timing: app;dur=…` header each answer carries (request
  *   arrival to answer sent: session check, queries, serialisation), and its p50 over HTTP end to end on

@@ -1,4 +1,4 @@
-// Scale benchmark of the Claims API (issue 4 point 7). It starts the built server on an existing data
+// Scale benchmark of the Claims API. It starts the built server on an existing data
 // folder, signs in as the billing admin and times the calls the Claims screen makes, end to end over HTTP.
 //
 //   npm run build

@@ -1,5 +1,5 @@
 /**
- * Bench part of issue 6, point 5 (lean client): the sign-in screen and shell's JavaScript as the browser
+ * Bench part for the lean client: the sign-in screen and shell's JavaScript as the browser
  * downloads it, Lighthouse (desktop) on three signed-in screens, and the DOM of a 10k-row table.
  * Needs the build the server serves (dist/client, for its Vite manifest) and Debian's Chromium.
  */

@@ -1,5 +1,5 @@
 /**
- * Measurements of the lean client (issue 6, point 5), shared by `npm run bench` (bench/client.bench.ts)
+ * Measurements of the lean client, shared by `npm run bench` (bench/client.bench.ts)
  * and the browser test that guards the first download (e2e/client-weight.spec.ts).
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -7,7 +7,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 
-/** Issue 6: the sign-in screen and the shell load at most this much JavaScript (gzip). */
+/** The goal: the sign-in screen and the shell load at most this much JavaScript (gzip). */
 export const FIRST_DOWNLOAD_LIMIT_BYTES = 170 * 1024;
 
 export const CLIENT_DIR = path.resolve(import.meta.dirname, '..', 'dist', 'client');

@@ -1,5 +1,5 @@
 /**
- * Issue 7 point 7: load with nothing lost. 50 virtual users across five roles (admin, billing_admin, doctor,
+ * Load with nothing lost. 50 virtual users across five roles (admin, billing_admin, doctor,
  * nurse_manager, patient), 10 each, loop for 60 s (quick: 5 s) over a realistic mix of what their screens
  * do: list reads, detail reads (a patient's record, a statement), writes (new patients and appointments,
  * claim appeals, authorization decisions) and exports (the audited export endpoints). Every user of a role

@@ -1,5 +1,5 @@
 /**
- * Issue 6 point 3: keyset paging at any depth. For each paged list (claims, patients, authorizations,
+ * Keyset paging (docs/paging.md) at any depth. For each paged list (claims, patients, authorizations,
  * audit, a day of appointments, the overdue follow-ups worklist) and each supported sort, both directions, the p95 of a 50-row page over HTTP as the admin, at
  * page 1 and at a deep page (page 10,000 = row 500,000, or 90% into a list shorter than that), reached
  * by a cursor. The deep cursor is built from the row just before that page, found once with SQL on

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --claims N] [--quick] [--reseed] [--out FILE] [--data-dir DIR] [--only PART…]`: issue 6's benchmark in one run.
+ * `npm run bench [-- --claims N] [--quick] [--reseed] [--out FILE] [--data-dir DIR] [--only PART…]`: the scale benchmark in one run.
  *
  * Builds the app when dist/ is missing or older than src/, starts (or reuses) an embedded PostgreSQL under
  * BENCH_DATA_DIR (default ./data-bench) — or uses DATABASE_URL — seeds it with the scale seed when it does
@@ -273,7 +273,7 @@ async function main() {
     let databaseDescription = 'DATABASE_URL';
     if (!databaseUrl) {
       if (opts.reseed && existsSync(opts.dataDir)) {
-        // A re-seed keeps the audit trail (append-only, DECISIONS 6), so a reused database grows run after run
+        // A re-seed keeps the audit trail (append-only, docs/audit.md), so a reused database grows run after run
         // and its audit indexes with it: the seed figure is for a fresh database, as `npm run seed:scale` makes.
         console.log(`--reseed: removing ${opts.dataDir} so the seed is timed on a fresh database`);
         rmSync(opts.dataDir, { recursive: true, force: true });

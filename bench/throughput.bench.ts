@@ -1,5 +1,5 @@
 /**
- * Issue 6 point 4: throughput under load. autocannon with 100 connections against a bare Fastify
+ * Throughput under load (docs/caching.md). autocannon with 100 connections against a bare Fastify
  * hello-world (its own process, bench/hello-server.mjs), then the claims list and the dashboard summary
  * with a signed-in admin's session, all in this run on this machine. Goal per endpoint: ≥ 30% of the
  * hello-world's requests per second, p99 ≤ 100 ms, no errors, no non-2xx answers.

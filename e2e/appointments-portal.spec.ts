@@ -6,7 +6,7 @@ import { seriousViolations } from './axe';
 import { expect, test } from './fixtures';
 import { signIn } from './helpers';
 
-// The e2e server seeds its database on start for the real "today" (SPEC 9 practice: Mon–Fri, 08:00–17:00).
+// The e2e server seeds its database on start for the real "today" (the default practice: Mon–Fri, 08:00–17:00).
 const SLOTS = Array.from(
   { length: 18 },
   (_, i) => `${String(8 + Math.floor(i / 2)).padStart(2, '0')}:${i % 2 ? '30' : '00'}`,
@@ -129,7 +129,7 @@ test.describe('appointments', () => {
     const moved = cards(page).filter({ hasText: moving.patient }).filter({ hasText: '2:30 PM' });
     await expect(moved).toHaveCount(1);
     await expect(moved.getByText(moving.provider)).toBeVisible();
-    // Rescheduling keeps the status (SPEC 4).
+    // Rescheduling keeps the status.
     await expect(moved.getByRole('combobox')).toHaveText(moving.status);
   });
 

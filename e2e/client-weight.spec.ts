@@ -11,7 +11,7 @@ import {
 import { expect, test } from './fixtures';
 import { signIn } from './helpers';
 
-// Issue 6, point 5: the lean client. Reads the build the server serves (dist/client).
+// The lean client (bench/results.md). Reads the build the server serves (dist/client).
 const manifest = readManifest();
 const charts = groupChunkFiles(manifest, 'charts');
 const tables = groupChunkFiles(manifest, 'tables');

@@ -3,7 +3,7 @@ import { expect, test } from './fixtures';
 import { signIn } from './helpers';
 
 /**
- * Issue 7 point 4 — stored text containing markup renders inert (ASVS V1.2 injection, V1.3 output
+ * Stored text containing markup renders inert (ASVS V1.2 injection, V1.3 output
  * encoding / XSS; HIPAA 164.312(c)(1) integrity of what staff read). Every free-text field a user can
  * write and that a screen shows back is stored with script payloads through the API, then each screen
  * that shows it is opened: the payload must appear literally as text, no element it describes may exist,

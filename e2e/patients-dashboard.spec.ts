@@ -16,7 +16,7 @@ test.describe('patients (nurse manager)', () => {
     await search.fill('a lop');
     await expect(table.getByRole('row')).toHaveCount(2);
     await expect(table.getByRole('cell', { name: 'Maria Lopez', exact: true })).toBeVisible();
-    // The nurse manager sees the year of birth only (DECISIONS 3), and a readable next visit.
+    // The nurse manager sees the year of birth only (docs/access.md), and a readable next visit.
     await expect(table.getByRole('cell', { name: 'XX-XX-1979' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Call Maria Lopez' })).toHaveAttribute('href', 'tel:5552147788');
 

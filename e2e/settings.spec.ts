@@ -11,7 +11,7 @@ const DEFAULT_PRACTICE = {
   workingDays: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'],
 };
 
-/** Other specs book appointments: the practice goes back to the SPEC 9 defaults whatever happened. */
+/** Other specs book appointments: the practice goes back to the defaults whatever happened. */
 async function restorePractice(page: Page) {
   const session = (await (await page.request.get('/api/auth/session')).json()) as { csrfToken: string | null };
   const res = await page.request.put('/api/settings/practice', {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# sqlmap against the authenticated API (issue 7.4; OWASP ASVS V1.2.4/V1.2.5 injection). Not part of `npm test`
+# sqlmap against the authenticated API (docs/security.md; OWASP ASVS V1.2.4/V1.2.5 injection). Not part of `npm test`
 # (it takes ~5-10 minutes); results of the last recorded run are in docs/sqlmap-results.md.
 #
 # Usage:   scripts/sqlmap.sh                 start the API on a fresh embedded database (scripts/sqlmap-server.ts,

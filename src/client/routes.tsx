@@ -40,7 +40,7 @@ export function preloadScreen(pathname: string) {
   if (screen) void SCREEN_MODULES[screen]().catch(() => undefined);
 }
 
-/** SPEC 2.1: a route the role may not open shows the 'Access denied' toast and redirects home. */
+/** A route the role may not open shows the 'Access denied' toast and redirects home. */
 function Guard({ role, children }: { role: Role; children: ReactNode }) {
   const location = useLocation();
   const allowed = canOpen(role, location.pathname);

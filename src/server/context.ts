@@ -19,7 +19,7 @@ export interface AuthContext {
 }
 
 export interface AppConfig {
-  /** DECISIONS 1: in demo mode the one-time code is shown on screen; otherwise TOTP is used. */
+  /** In demo mode the one-time code is shown on screen; otherwise TOTP is used. */
   demoMode: boolean;
   /** Set when served over HTTPS (directly or behind a TLS-terminating proxy): cookies get Secure, HSTS is sent. */
   secureCookies: boolean;

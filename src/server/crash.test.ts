@@ -1,5 +1,5 @@
 /**
- * Issue 7 point 6: nothing is lost on a crash. The real server (src/server/main.ts, bundled as `npm start`
+ * Nothing is lost on a crash (docs/security.md). The real server (src/server/main.ts, bundled as `npm start`
  * runs it) runs as a child process on its own data folder with its embedded
  * PostgreSQL. A stream of concurrent writes goes through the API; at a random moment the app server — or,
  * in the other series, the PostgreSQL postmaster — is killed with SIGKILL. After a restart every write that

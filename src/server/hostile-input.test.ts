@@ -8,7 +8,7 @@ import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/
 import type { RegisteredRoute } from './plugins/access';
 
 /**
- * Hostile input (issue 7.4; ASVS V1.2.4/V1.2.5 injection, V2 validation): every registered API route that
+ * Hostile input (docs/security.md; ASVS V1.2.4/V1.2.5 injection, V2 validation): every registered API route that
  * declares an input schema (path params, query string or JSON body) is called, signed in as a role the policy
  * allows, with fixed hostile payloads and fast-check generated values in each of its fields. Every answer is
  * below 500; a value the field's own schema refuses gets a 400 that names the field; and a refused request

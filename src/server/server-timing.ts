@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 type HookDone = (error: Error | null, payload: unknown) => void;
 
 /**
- * Route hook for the analytics and dashboard answers (issue 6 point 2: "p50 ≤ 25 ms server time"): adds
+ * Route hook for the analytics and dashboard answers (the scale goal "p50 ≤ 25 ms server time", bench/results.md): adds
  * `Server-Timing: app;dur=<ms>`, the time from the request's arrival to the answer being sent (session
  * check, queries and serialisation included), so a benchmark or the browser's network panel can tell server
  * time from the network's. Spread into a route's options: `{ ...serverTiming, config, schema }`.

@@ -1,5 +1,5 @@
 /**
- * Issue 6 point 6: two app servers on one PostgreSQL database serve the same sessions and data. Each server
+ * Scale out (docs/deploy.md): two app servers on one PostgreSQL database serve the same sessions and data. Each server
  * is a real HTTP listener on its own port with its own connection pool, as two processes behind a load
  * balancer would be; nothing but the database is shared between them.
  */

@@ -13,7 +13,7 @@ import {
 } from './access';
 
 /**
- * DECISIONS 3 masking as properties over arbitrary records (issue 7 point 3; ASVS V8.2.3 field-level
+ * PHI masking (docs/access.md) as properties over arbitrary records (docs/security.md; ASVS V8.2.3 field-level
  * authorization, HIPAA 164.502(b) minimum necessary). The strongest one is non-interference: two records
  * that agree only on what a mask may show (dob year, last four phone digits, MRN length and last two
  * characters, whether a field is empty) mask to the same value, so a masked value reveals nothing else.

@@ -20,8 +20,8 @@ import {
   type Role,
 } from './access';
 
-// SPEC 2.1, written out again on purpose: the policy must match the spec, not itself.
-const SPEC_ROUTES: Record<Role, string[]> = {
+// The product's route table (docs/access.md), written out again on purpose: the policy must match it, not itself.
+const EXPECTED_ROUTES: Record<Role, string[]> = {
   guest: ['/', '/home', '/settings'],
   nurse_manager: ['/', '/home', '/patients', '/appointments', '/overdue-followups', '/authorizations', '/settings'],
   doctor: [
@@ -56,11 +56,11 @@ const SPEC_ROUTES: Record<Role, string[]> = {
 };
 const ALL_ROUTES = ['/', ...SCREENS.map((s) => s.path)];
 
-describe('route access (SPEC 2.1)', () => {
+describe('route access', () => {
   for (const role of ROLES) {
     it(`${role} may open exactly its routes`, () => {
       const open = ALL_ROUTES.filter((path) => canOpen(role, path));
-      expect(open.sort()).toEqual([...SPEC_ROUTES[role]].sort());
+      expect(open.sort()).toEqual([...EXPECTED_ROUTES[role]].sort());
     });
   }
 
@@ -84,12 +84,12 @@ describe('route access (SPEC 2.1)', () => {
   });
 });
 
-describe('API permissions (DECISIONS 2)', () => {
+describe('API permissions (docs/access.md)', () => {
   it('opens GET /api/claims to billing_admin, doctor and admin only', () => {
     expect(rolesWith('claims:read').sort()).toEqual(['admin', 'billing_admin', 'doctor']);
   });
 
-  it('keeps dashboard data from guests (SPEC 6)', () => {
+  it('keeps dashboard data from guests', () => {
     expect(can('guest', 'dashboard:read')).toBe(false);
     expect(can('nurse_manager', 'dashboard:read')).toBe(true);
   });
@@ -132,7 +132,7 @@ describe('API permissions (DECISIONS 2)', () => {
   });
 });
 
-describe('PHI masking (DECISIONS 3)', () => {
+describe('PHI masking (docs/access.md)', () => {
   const record = {
     dob: '1984-07-15',
     phone: '(555) 201-3344',
@@ -160,7 +160,7 @@ describe('PHI masking (DECISIONS 3)', () => {
     }
   }
 
-  it('matches the DECISIONS table of who sees what', () => {
+  it('matches the masking table of who sees what (docs/access.md)', () => {
     expect(FIELD_VISIBLE_TO.dob).toEqual(['doctor', 'billing_admin', 'admin']);
     expect(FIELD_VISIBLE_TO.phone).toEqual(['nurse_manager', 'doctor', 'billing_admin', 'admin']);
     expect(FIELD_VISIBLE_TO.mrn).toEqual(['nurse_manager', 'doctor', 'admin']);

@@ -9,7 +9,7 @@
 export const ROLES = ['guest', 'nurse_manager', 'doctor', 'billing_admin', 'patient', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 
-/** SPEC 2.2: the role name in the top bar shows underscores as spaces. */
+/** The role name in the top bar shows underscores as spaces. */
 export function roleLabel(role: Role): string {
   return role.replace(/_/g, ' ');
 }
@@ -17,7 +17,7 @@ export function roleLabel(role: Role): string {
 export const NAV_GROUPS = ['Main Menu', 'Analytics & Revenue', 'System'] as const;
 export type NavGroup = (typeof NAV_GROUPS)[number];
 
-/** Every screen of SPEC 2.1, in sidebar order (SPEC 2.2). '/' is an alias of '/home'. */
+/** Every screen of the product, in sidebar order. '/' is an alias of '/home'. */
 export const SCREENS = [
   { path: '/home', label: 'Dashboard', group: 'Main Menu' },
   { path: '/patient-portal', label: 'Patient Portal', group: 'Main Menu' },
@@ -37,7 +37,7 @@ export const SCREENS = [
 
 export type ScreenPath = (typeof SCREENS)[number]['path'];
 
-/** SPEC 2.1 route table ('/' is implied wherever '/home' is allowed). */
+/** The route table: the screens each role may open (docs/access.md; '/' is implied wherever '/home' is). */
 export const SCREENS_BY_ROLE: Record<Role, readonly ScreenPath[]> = {
   guest: ['/home', '/settings'],
   nurse_manager: ['/home', '/patients', '/appointments', '/overdue-followups', '/authorizations', '/settings'],
@@ -70,7 +70,7 @@ export const SCREENS_BY_ROLE: Record<Role, readonly ScreenPath[]> = {
   ],
 };
 
-/** Where '/' and the guard send a role (SPEC 2.1). */
+/** Where '/' and the guard send a role. */
 export function homePathFor(role: Role): ScreenPath {
   return role === 'patient' ? '/patient-portal' : '/home';
 }
@@ -91,14 +91,14 @@ export function screenOf(path: string): ScreenPath | null {
   return null;
 }
 
-/** SPEC 2.1: a role may open a route and its sub-paths. */
+/** A role may open a route and its sub-paths. */
 export function canOpen(role: Role, path: string): boolean {
   const screen = screenOf(path);
   return screen !== null && SCREENS_BY_ROLE[role].includes(screen);
 }
 
 /**
- * API permissions. DECISIONS 2: an API operation is open to a role exactly when that role may open a
+ * API permissions (docs/access.md): an API operation is open to a role exactly when that role may open a
  * screen that needs it; the few admin-only operations name their roles outright.
  */
 const PERMISSION_RULES = {
@@ -116,7 +116,7 @@ const PERMISSION_RULES = {
   'billing:read': { screens: ['/billing'] },
   'portal:read': { screens: ['/patient-portal'] },
   'portal:pay': { screens: ['/patient-portal'] },
-  /** The guest landing's 'Pay Bill as Guest' (DECISIONS 4): a statement by account number and dob, and paying it. */
+  /** The guest landing's 'Pay Bill as Guest': a statement by account number and dob, and paying it. */
   'guest:pay': { roles: ['guest'] },
   'audit:read': { screens: ['/audit'] },
   /** Recomputing the whole hash chain reads every entry: an admin's check, not part of reading the log. */
@@ -126,7 +126,7 @@ const PERMISSION_RULES = {
   'settings:own': { screens: ['/settings'] },
   'settings:practice': { roles: ['nurse_manager', 'doctor', 'billing_admin', 'admin'] },
   /**
-   * Changing one's own password: the roles whose Settings show the Security tab (SPEC 2.16). Not the
+   * Changing one's own password: the roles whose Settings show the Security tab. Not the
    * guest, whose one shared demo account anyone could otherwise lock everyone else out of.
    */
   'account:password': { roles: ['nurse_manager', 'doctor', 'billing_admin', 'admin'] },
@@ -169,20 +169,20 @@ export function allows(access: RouteAccess, role: Role | null): boolean {
   return can(role, access);
 }
 
-/** SPEC 5: global search covers these screens' records; a role that opens none of them has no search box. */
+/** Global search covers these screens' records; a role that opens none of them has no search box. */
 export const SEARCHABLE_SCREENS = ['/patients', '/appointments', '/claims'] as const satisfies readonly ScreenPath[];
 
 export function canSearch(role: Role): boolean {
   return SEARCHABLE_SCREENS.some((screen) => canOpen(role, screen));
 }
 
-/** DECISIONS 1: MFA is required for every role but guest. */
+/** MFA is required for every role but guest. */
 export function requiresMfa(role: Role): boolean {
   return role !== 'guest';
 }
 
 // ---------------------------------------------------------------------------------------------
-// PHI masking (DECISIONS 3: SPEC 5 readings A and B reconciled). Applied by the server before data
+// PHI masking (docs/access.md has the table of who sees what). Applied by the server before data
 // leaves it; exports and prints use the same helper.
 
 export const MASKED_FIELDS = ['dob', 'phone', 'mrn', 'notes', 'allergies', 'meds'] as const;

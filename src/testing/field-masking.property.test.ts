@@ -19,7 +19,7 @@ import type { AuthUser } from '@/server/context';
 import { createTestApp, demoAccount, signInAs, type SignedIn, type TestApp } from './test-app';
 
 /**
- * Issue 7 point 3 — field masking holds everywhere (ASVS V8.2.3 field-level authorization, V14 data
+ * Field masking holds everywhere (docs/access.md, docs/security.md; (ASVS V8.2.3 field-level authorization, V14 data
  * protection; HIPAA 164.312(a)(1) access control, 164.502(b) minimum necessary).
  *
  * fast-check generates patient records whose PHI fields carry distinctive random markers; each run
@@ -103,7 +103,7 @@ function recordFor(g: Generated, runTag: string): Omit<Stored, 'id'> {
 }
 
 /**
- * Whether the list's search (SPEC 5: name, MRN, phone, phone digits) finds this hit by what the role sees:
+ * Whether the list's search (name, MRN, phone, phone digits) finds this hit by what the role sees:
  * only the name and the fields the role sees unmasked count, so a hit through a hidden value fails.
  */
 function matchesVisibly(role: Role, hit: Patient, term: string): boolean {

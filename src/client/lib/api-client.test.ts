@@ -10,7 +10,7 @@ afterEach(() => {
 });
 
 describe('apiFetch', () => {
-  it('turns a non-OK answer into "{status}: {text}" with the envelope kept (SPEC 8)', async () => {
+  it('turns a non-OK answer into "{status}: {text}" with the envelope kept', async () => {
     const body = JSON.stringify({ error: { code: 'FORBIDDEN', message: 'You do not have permission to do this.' } });
     vi.stubGlobal('fetch', respond(403, body));
     const error = await apiFetch('/api/x').catch((e: unknown) => e);

@@ -2,7 +2,7 @@ import { ROLES, type Role } from '@/shared/access';
 import type { ErrorEnvelope, FieldError } from '@/shared/api';
 
 /**
- * A non-OK answer. SPEC 8: its message is "{status}: {response text}" (or the status text when the
+ * A non-OK answer. Its message is "{status}: {response text}" (or the status text when the
  * body is empty); the parsed envelope is kept for screens that show a field's error or a specific text.
  */
 export class ApiError extends Error {
@@ -22,8 +22,8 @@ export class ApiError extends Error {
 
 const SESSION_STORAGE_KEY = 'rcm.session';
 
-/** SPEC 3 and 6: the session's role is kept in local storage and sent on every request as X-User-Role.
- * The server takes the role from its own session only (DECISIONS 1); the header is informational. */
+/** The session's role is kept in local storage and sent on every request as X-User-Role.
+ * The server takes the role from its own session only (docs/access.md); the header is informational. */
 function storedRole(): Role {
   try {
     const role = (JSON.parse(localStorage.getItem(SESSION_STORAGE_KEY) ?? '{}') as { role?: unknown }).role;

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { toCsv, type CsvColumn } from './csv';
 
 /**
- * OWASP CSV injection + RFC 4180, as properties of `toCsv` (issue 7 point 4; ASVS V1.2 injection,
+ * OWASP CSV injection + RFC 4180, as properties of `toCsv` (docs/security.md; ASVS V1.2 injection,
  * V1.3 output encoding). Chosen rule (src/shared/csv.ts): a cell is neutralised when it starts with
  * = + - @ TAB or CR, or when its first non-blank character is = + - @; negative numbers included.
  */

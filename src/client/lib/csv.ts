@@ -20,7 +20,7 @@ export function toCsv<T>(rows: readonly T[], columns: readonly CsvColumn<T>[]): 
   );
 }
 
-/** Starts a browser download of a CSV text (SPEC 7: exports are generated in the browser). */
+/** Starts a browser download of a CSV text (exports are generated in the browser). */
 export function downloadCsv(fileName: string, csv: string): void {
   const blob = new Blob([csv], { type: 'text/csv;charset=utf-8' });
   const url = URL.createObjectURL(blob);

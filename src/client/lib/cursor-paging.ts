@@ -3,7 +3,7 @@ import type { SortingState } from '@tanstack/react-table';
 import type { ServerPaging } from '@/client/components/data-table/DataTable';
 
 /**
- * Keyset paging state for a server-mode table (issue 6): the cursor of each page reached so far, so
+ * Keyset paging state for a server-mode table (docs/paging.md): the cursor of each page reached so far, so
  * 'Next' asks for the rows after the current page's last row (a cursor the server issued, `nextCursor`)
  * and 'Previous' goes back to a page already seen. The server counts the matches on a first page only;
  * `total` keeps the latest first page's count while later pages are shown.

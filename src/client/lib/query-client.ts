@@ -1,13 +1,13 @@
 import { QueryClient, type QueryFunction } from '@tanstack/react-query';
 import { apiFetch } from './api-client';
 
-/** SPEC 7: by default the key's segments joined with '/' form the URL of a GET. */
+/** By default the key's segments joined with '/' form the URL of a GET. */
 const defaultQueryFn: QueryFunction = ({ queryKey, signal }) => {
   const url = queryKey.filter((k) => typeof k === 'string' || typeof k === 'number').join('/');
   return apiFetch(url, { signal });
 };
 
-/** SPEC 9: no automatic refetch, no refetch on focus, data never stale, no retries. */
+/** No automatic refetch, no refetch on focus, data never stale, no retries. */
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {

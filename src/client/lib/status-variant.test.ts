@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { statusVariant } from './status-variant';
 
-describe('status badge variants (SPEC 4)', () => {
+describe('status badge variants', () => {
   it('maps the named statuses, whatever their case', () => {
     expect(['Paid', 'Approved', 'Scheduled', 'Completed'].map(statusVariant)).toEqual(Array(4).fill('default'));
     expect(['Pending', 'review'].map(statusVariant)).toEqual(['secondary', 'secondary']);

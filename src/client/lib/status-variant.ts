@@ -1,5 +1,5 @@
 /**
- * SPEC 4 badge mapping, shared by every screen that shows a status: Paid, Approved, Scheduled and
+ * The status badge mapping, shared by every screen that shows a status: Paid, Approved, Scheduled and
  * Completed are 'default'; Pending and Review 'secondary'; Denied and Cancelled 'destructive'.
  * Any other status gets the neutral outline.
  */

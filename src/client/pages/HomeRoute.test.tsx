@@ -33,7 +33,7 @@ afterEach(() => {
 });
 
 describe('HomeRoute', () => {
-  it('gives the guest the landing with both actions and calls no dashboard endpoint (SPEC 6)', () => {
+  it('gives the guest the landing with both actions and calls no dashboard endpoint', () => {
     const fetchMock = vi.fn();
     vi.stubGlobal('fetch', fetchMock);
     renderHome('guest');

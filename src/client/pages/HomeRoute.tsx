@@ -7,11 +7,11 @@ import { GuestPayDialog } from '@/features/billing/ui/GuestPayDialog';
 import { DashboardOverview } from '@/features/dashboard/ui/DashboardOverview';
 
 /**
- * SPEC 2.4: '/home' is the guest's landing page or the staff dashboard. The guest landing assembles two
+ * '/home' is the guest's landing page or the staff dashboard. The guest landing assembles two
  * features' actions (registration from auth, guest payment from billing), so it lives in the client shell.
  */
 
-/** The guest's landing page. It calls no dashboard endpoint (SPEC 6). */
+/** The guest's landing page. It calls no dashboard endpoint. */
 function GuestLanding() {
   return (
     <section>

@@ -6,7 +6,7 @@ import PatientPortalPage from '@/features/portal/ui/PatientPortalPage';
 const MyBillingPage = lazy(() => import('@/features/billing/ui/MyBillingPage'));
 
 /**
- * '/patient-portal' and its sub-paths (SPEC 2.1: a role may open a route's sub-paths). DECISIONS 2: the
+ * '/patient-portal' and its sub-paths (a role may open a route's sub-paths). The
  * patient's 'My Billing' (a billing screen) lives at /patient-portal/billing, so the two features' screens
  * are assembled here, in the client shell.
  */

@@ -1,5 +1,5 @@
 /**
- * Contracts of the revenue-cycle analytics (SPEC 3, 7, 9; issue 4): the KPI result, AR aging, provider
+ * Contracts of the revenue-cycle analytics (docs/kpis.md): the KPI result, AR aging, provider
  * analytics and denials by reason, plus the KPI targets that the cards, the analytics tiles and the CSV
  * export all use. Money is integer cents; rates are percentages (0–100). A KPI whose denominator is
  * zero for the period is null ("not enough data"), never a made-up 0 or 100.
@@ -72,7 +72,7 @@ export interface KpiDefinition {
   lowerIsBetter: boolean;
 }
 
-/** SPEC 9 targets, in card order. */
+/** The KPI targets, in card order. */
 export const KPI_DEFINITIONS: readonly KpiDefinition[] = [
   { key: 'avgDaysAR', label: 'Days in A/R', target: 30, unit: 'days', lowerIsBetter: true },
   { key: 'cleanClaimRate', label: 'Clean Claim Rate', target: 95, unit: '%', lowerIsBetter: false },
@@ -88,7 +88,7 @@ export const KPI_DEFINITIONS: readonly KpiDefinition[] = [
 
 export type KpiStatus = 'On target' | 'Below target' | 'No data';
 
-/** One rule for the cards, the tiles and the CSV export (SPEC 2.10: the export uses the same targets). */
+/** One rule for the cards, the tiles and the CSV export (the export uses the same targets). */
 export function kpiStatus(definition: KpiDefinition, value: number | null): KpiStatus {
   if (value === null) return 'No data';
   const met = definition.lowerIsBetter ? value <= definition.target : value >= definition.target;
@@ -116,7 +116,7 @@ export const providerAnalyticsSchema = z.array(
 export type ProviderAnalytics = z.infer<typeof providerAnalyticsSchema>;
 
 /**
- * CARC denial reasons in our own words (REFERENCE-DATA). CO-45 (contractual adjustment) and PR-1/2/3
+ * CARC denial reasons in our own words. CO-45 (contractual adjustment) and PR-1/2/3
  * (deductible, coinsurance, copay) are not denials and never appear in denial analytics.
  */
 export const CARC_DENIAL_DESCRIPTIONS: Readonly<Record<string, string>> = {

@@ -45,7 +45,7 @@ export type AppointmentDayQuery = z.infer<typeof appointmentDayQuerySchema>;
 export const appointmentPageSchema = z.object({ items: z.array(appointmentSchema), ...cursorPageShape });
 export type AppointmentPage = z.infer<typeof appointmentPageSchema>;
 
-/** PATCH body: either a new status, or a new date and time (a reschedule keeps the status, SPEC 4). */
+/** PATCH body: either a new status, or a new date and time (a reschedule keeps the status). */
 export const appointmentPatchSchema = z
   .object({ status: appointmentStatusSchema.optional(), date: isoDateSchema.optional(), time: timeSchema.optional() })
   .strict()
@@ -76,7 +76,7 @@ const requiredId = z
   .positive('is required')
   .max(MAX_ROW_ID, 'is not a known id');
 
-/** SPEC 5: the reschedule dialog needs both a new date and a new time. */
+/** The reschedule dialog needs both a new date and a new time. */
 export const rescheduleSchema = z.object({ date: requiredDate, time: requiredTime });
 export type Reschedule = z.infer<typeof rescheduleSchema>;
 
@@ -89,13 +89,13 @@ export const newAppointmentSchema = z.object({
 });
 export type NewAppointment = z.infer<typeof newAppointmentSchema>;
 
-/** The call list export (SPEC 2.7): the day's appointments, served by a POST that records the export. */
+/** The call list export: the day's appointments, served by a POST that records the export. */
 export const callListExportSchema = z.object({ date: isoDateSchema });
 
-/** SPEC 9 call-list columns, in order. */
+/** The call list's columns, in order. */
 export const CALL_LIST_COLUMNS = ['Date', 'Time', 'Patient', 'Provider', 'Reason', 'Status'] as const;
 
-/** SPEC 2.7 / R 012: times show in 12-hour format. */
+/** R 012: times show in 12-hour format. */
 export function formatTime12(time: string): string {
   const [h = '0', m = '00'] = time.split(':');
   const hour = Number(h);

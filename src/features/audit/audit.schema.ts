@@ -11,7 +11,7 @@ export const auditEntrySchema = z.object({
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
-/** SPEC 2.14: the screen shows the 200 newest entries; more come a page at a time. */
+/** The screen shows the 200 newest entries; more come a page at a time. */
 export const AUDIT_PAGE_SIZE = 200;
 export const AUDIT_MAX_PAGE_SIZE = 500;
 /** The CSV holds at most this many of the newest matching entries; beyond it the user narrows the filters. */

@@ -1,7 +1,7 @@
 import type { Role } from '@/shared/access';
 
 /**
- * SPEC 2.3: one demo account per role; the password is the lowercase role name. Kept apart from
+ * One demo account per role; the password is the lowercase role name. Kept apart from
  * auth.schema.ts so that the sign-in screen, which lists them, brings no zod into the first download.
  */
 export const DEMO_ACCOUNTS: readonly { role: Role; email: string; password: string }[] = (

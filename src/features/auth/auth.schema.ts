@@ -10,7 +10,7 @@ export type LoginRequest = z.infer<typeof loginRequestSchema>;
 
 export const loginResponseSchema = z.object({
   challengeId: z.string(),
-  /** Present only in demo mode: the one-time code, shown on screen as SPEC 2.3 describes. */
+  /** Present only in demo mode: the one-time code, shown on the sign-in screen. */
   demoCode: z.string().optional(),
   expiresAt: z.string(),
 });
@@ -39,7 +39,7 @@ export const sessionResponseSchema = z.object({
 });
 export type SessionResponse = z.infer<typeof sessionResponseSchema>;
 
-/** DECISIONS 4: a password policy of at least 12 characters. */
+/** A password policy of at least 12 characters. */
 export const MIN_PASSWORD_LENGTH = 12;
 
 /** POST /api/auth/register: a guest creates a patient account (a patient record and its user). */

@@ -13,7 +13,7 @@ export const authorizationPayerSchema = z
   .exclude(['Self-Pay'], { message: payerMessage });
 export const AUTHORIZATION_PAYERS = authorizationPayerSchema.options;
 
-/** SPEC 4 and 9: a pending authorization older than 5 days is at risk. */
+/** A pending authorization older than 5 days is at risk. */
 export const AT_RISK_AFTER_DAYS = 5;
 
 /**
@@ -57,7 +57,7 @@ export const authorizationExportQuerySchema = authorizationFilterSchema.extend({
 });
 export type AuthorizationExportQuery = z.infer<typeof authorizationExportQuerySchema>;
 
-/** Six KPIs over every authorization, whatever the filters (SPEC 2.13). */
+/** Six KPIs over every authorization, whatever the filters. */
 export const authorizationKpisSchema = z.object({
   total: z.number().int(),
   pending: z.number().int(),

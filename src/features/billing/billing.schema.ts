@@ -54,15 +54,15 @@ export type GuestPaymentReceipt = z.infer<typeof guestPaymentReceiptSchema>;
 export const GUEST_STATEMENT_NOT_FOUND = 'No statement matches that account number and date of birth.';
 
 // ---------------------------------------------------------------------------------------------
-// Statements, patient payments and the staff financial summary (SPEC 2.12, DECISIONS 2 and 4).
+// Statements, patient payments and the staff financial summary.
 
-/** SPEC 2.12: a statement lists the 3 most recent claims for staff and every claim for the patient. */
+/** A statement lists the 3 most recent claims for staff and every claim for the patient. */
 export const STAFF_STATEMENT_CLAIM_LIMIT = 3;
-/** SPEC 9: top 5 providers and payers. */
+/** Top 5 providers and payers. */
 export const BILLING_TOP_LIMIT = 5;
-/** SPEC 2.12: a payer's denial-rate badge is destructive above 15 %. */
+/** A payer's denial-rate badge is destructive above 15 %. */
 export const PAYER_DENIAL_ALERT_PERCENT = 15;
-/** SPEC 2.12: the overall denial trend arrow is red above 10 %. */
+/** The overall denial trend arrow is red above 10 %. */
 export const DENIAL_TREND_ALERT_PERCENT = 10;
 /** The statement generator's patient picker lists at most this many names. */
 export const BILLING_PATIENT_SEARCH_LIMIT = 20;

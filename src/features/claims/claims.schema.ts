@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { cursorPageShape, isoDateSchema, listQuerySchema } from '@/shared/api';
 
-/** DECISIONS 4: the full claim life cycle. */
+/** The full claim life cycle. */
 export const CLAIM_STATUSES = [
   'Draft',
   'Submitted',
@@ -37,12 +37,12 @@ export const CARC_GROUPS = ['CO', 'PR', 'OA', 'PI', 'CR'] as const;
 export type CarcGroup = (typeof CARC_GROUPS)[number];
 
 /**
- * Adjustment codes that are not denials (REFERENCE-DATA): the contractual write-down and the patient's
+ * Adjustment codes that are not denials (standard CARC codes): the contractual write-down and the patient's
  * share. A claim carrying one of these was paid as agreed.
  */
 export const NON_DENIAL_CODES = ['CO-45', 'PR-1', 'PR-2', 'PR-3'] as const;
 
-/** Our own short wording of the denial codes a clinic commonly sees (REFERENCE-DATA). */
+/** Our own short wording of the denial codes a clinic commonly sees (CARC). */
 export const DENIAL_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'CO-4': 'Modifier missing or inconsistent with the procedure code',
   'CO-11': 'Diagnosis does not support the procedure billed',
@@ -84,7 +84,7 @@ export const reasonFilterSchema = z
     message: 'must be a CARC code such as CO 197, CO-197 or 197',
   });
 
-/** A claim as the Claims table shows it (SPEC 3). Money is integer cents. */
+/** A claim as the Claims table shows it. Money is integer cents. */
 export const claimRowSchema = z.object({
   id: z.number().int(),
   patient: z.string(),
@@ -150,13 +150,13 @@ export const CLAIM_EXPORT_MAX_ROWS = 50_000;
 export const claimExportSchema = z.object({ items: z.array(claimRowSchema) });
 export type ClaimExport = z.infer<typeof claimExportSchema>;
 
-/** SPEC 9: the weekly trend covers the last 8 weeks, each starting on Sunday, ending with this week. */
+/** The weekly trend covers the last 8 weeks, each starting on Sunday, ending with this week. */
 export const TREND_WEEKS = 8;
-/** SPEC 9: the claims page shows the top 5 denial reasons. */
+/** The claims page shows the top 5 denial reasons. */
 export const TOP_DENIAL_REASONS = 5;
 
 /**
- * The Claims page's summary and charts for the current filters (SPEC 2.9). A denied claim is one whose
+ * The Claims page's summary and charts for the current filters. A denied claim is one whose
  * first adjudication was a denial; CO-45 and PR-1/2/3 are adjustments, not denials.
  */
 export const claimOverviewSchema = z.object({
@@ -186,7 +186,7 @@ export const claimOverviewSchema = z.object({
 });
 export type ClaimOverview = z.infer<typeof claimOverviewSchema>;
 
-/** DECISIONS 4: statuses from which a claim can be appealed. */
+/** Statuses from which a claim can be appealed. */
 export const APPEALABLE_STATUSES = ['Denied', 'Partially Paid'] as const satisfies readonly ClaimStatus[];
 export function isAppealable(status: ClaimStatus): boolean {
   return (APPEALABLE_STATUSES as readonly ClaimStatus[]).includes(status);
@@ -201,7 +201,7 @@ export const newAppealSchema = z
 export type NewAppeal = z.input<typeof newAppealSchema>;
 
 // ---------------------------------------------------------------------------------------------
-// CSV import (DECISIONS 4: Upload File). Every row is checked with this schema; the server adds the
+// CSV import (Upload File). Every row is checked with this schema; the server adds the
 // checks that need the database (known MRN and provider, account number not taken).
 
 export const CLAIM_IMPORT_COLUMNS = [

@@ -133,7 +133,7 @@ export const securityCheckResultSchema = z.object({
   checkId: securityCheckIdSchema,
   name: z.string(),
   status: z.enum(['pass', 'fail']),
-  /** SPEC 8's message for the outcome (or an honest one where SPEC gives none). */
+  /** The product's fixed message for the outcome (or an honest one where none is fixed). */
   message: z.string(),
   /** What was found: one line per finding or measurement. */
   details: z.array(z.string()),
@@ -141,7 +141,7 @@ export const securityCheckResultSchema = z.object({
 export type SecurityCheckResult = z.infer<typeof securityCheckResultSchema>;
 export const securityCheckParamsSchema = z.object({ checkId: securityCheckIdSchema });
 
-/** SPEC 8: the runner's overall message. */
+/** The runner's overall message. */
 export function overallCheckMessage(results: readonly Pick<SecurityCheckResult, 'status'>[]): string {
   return results.every((r) => r.status === 'pass') ? 'All tests passed!' : 'Some tests failed';
 }

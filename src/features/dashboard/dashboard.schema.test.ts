@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatRevenueThousands } from './dashboard.schema';
 
-describe('formatRevenueThousands (SPEC 9)', () => {
+describe('formatRevenueThousands', () => {
   it('shows whole thousands of dollars, rounded, with a k', () => {
     expect(formatRevenueThousands(41_234_567)).toBe('$412k');
     expect(formatRevenueThousands(49_950)).toBe('$0k');

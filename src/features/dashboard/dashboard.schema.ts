@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { auditEntrySchema } from '@/features/audit/audit.schema';
 
-/** SPEC 9: the critical alerts list pending authorizations older than this many days… */
+/** The critical alerts list pending authorizations older than this many days… */
 export const CRITICAL_AUTHORIZATION_AGE_DAYS = 7;
 /** …at most this many of them… */
 export const AUTHORIZATION_ALERT_LIMIT = 3;
 /** …and at most this many denied claims. */
 export const DENIAL_ALERT_LIMIT = 2;
-/** SPEC 9: recent activity shows the 5 newest audit entries. */
+/** Recent activity shows the 5 newest audit entries. */
 export const RECENT_ACTIVITY_LIMIT = 5;
 
 export const statusCountSchema = z.object({ status: z.string(), count: z.number().int() });
@@ -59,7 +59,7 @@ export const dashboardSummarySchema = z.object({
 });
 export type DashboardSummary = z.infer<typeof dashboardSummarySchema>;
 
-/** SPEC 9: revenue in thousands of dollars, rounded to a whole number, with a 'k' suffix ('$412k'). */
+/** Revenue in thousands of dollars, rounded to a whole number, with a 'k' suffix ('$412k'). */
 export function formatRevenueThousands(cents: number): string {
   return `$${Math.round(cents / 100 / 1000).toLocaleString('en-US')}k`;
 }

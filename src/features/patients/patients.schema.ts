@@ -25,7 +25,7 @@ export type PatientListQueryInput = Pick<PatientListQuery, 'search' | 'sort' | '
 export const patientPageSchema = z.object({
   items: z.array(patientSchema),
   ...cursorPageShape,
-  /** Whether the caller's role sees some PHI masked (SPEC 2.6 footer note). */
+  /** Whether the caller's role sees some PHI masked (the Patients screen's footer note). */
   masked: z.boolean(),
 });
 export type PatientPage = z.infer<typeof patientPageSchema>;

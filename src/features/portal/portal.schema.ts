@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { appointmentSchema } from '@/features/appointments/appointments.schema';
 import { claimStatusSchema } from '@/features/claims/claims.schema';
 
-/** SPEC 9: the portal shows the 5 most recent claims. */
+/** The portal shows the 5 most recent claims. */
 export const PORTAL_CLAIM_LIMIT = 5;
 
-/** One of the signed-in patient's visits (cancelled ones never reach the portal, SPEC 4). */
+/** One of the signed-in patient's visits (cancelled ones never reach the portal). */
 export const portalAppointmentSchema = appointmentSchema.pick({
   id: true,
   provider: true,

@@ -1,7 +1,7 @@
 import type { Requirement } from './rtm.schema';
 
 /**
- * SPEC 2.18: the fixed list of 20 requirements, each linked to the design module that implements it,
+ * The fixed list of 20 requirements, each linked to the design module that implements it,
  * the test case that verifies it (server/rtm.verify.ts, one verifier per test id) and the KPI or metric
  * its result is measured in.
  */

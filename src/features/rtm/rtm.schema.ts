@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** SPEC 2.18 / 3: one requirement of the fixed traceability list. */
+/** One requirement of the fixed traceability list. */
 export const requirementSchema = z.object({
   /** 'R 001' … 'R 020'. */
   reqId: z.string().regex(/^R \d{3}$/),
@@ -16,7 +16,7 @@ export const requirementListSchema = z.array(requirementSchema);
 export const reqIdParamsSchema = z.object({ reqId: z.string().regex(/^R \d{3}$/, 'must look like R 001') });
 
 /**
- * The result of verifying one requirement against the live system (DECISIONS 5): whether it holds, the
+ * The result of verifying one requirement against the live system: whether it holds, the
  * measured value shown as the badge ('PASS', '100%', '0', '15 min' …) and what was checked.
  */
 export const verificationSchema = z.object({

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
 /**
- * The admin test runners (SPEC 7 `POST /api/run-tests`, DECISIONS 5): real in-process checks of the
- * running system, answered in the SPEC shape. Shared by the server (selftest feature) and the
+ * The admin test runners (`POST /api/run-tests`): real in-process checks of the running system, never
+ * canned results. Shared by the server (selftest feature) and the
  * /compliance screen that shows the results.
  */
 export const TEST_TYPES = ['unit', 'integration'] as const;

@@ -4,7 +4,7 @@ import { timeSchema } from '@/shared/api';
 export const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
 
-/** SPEC 9: the choices the Practice tab offers. */
+/** The choices the Practice tab offers. */
 export const APPOINTMENT_DURATIONS = [15, 30, 45, 60] as const;
 export const BUFFER_CHOICES = [0, 5, 10, 15] as const;
 
@@ -44,7 +44,7 @@ export const practiceHoursUpdateSchema = z
   });
 export type PracticeHoursUpdate = z.infer<typeof practiceHoursUpdateSchema>;
 
-/** SPEC 9 defaults. */
+/** The practice's defaults. */
 export const DEFAULT_PRACTICE_HOURS: PracticeHours = {
   appointmentMinutes: 30,
   bufferMinutes: 10,

@@ -22,7 +22,7 @@ export type UserSettingsPatch = z.infer<typeof userSettingsPatchSchema>;
 export const DEFAULT_USER_SETTINGS: Omit<UserSettings, 'id'> = { ...DEFAULT_DISPLAY_SETTINGS, mfaEnabled: false };
 
 // ---------------------------------------------------------------------------------------------
-// Notifications (SPEC 2.16, 9). Staff who may change practice settings edit the practice's notification
+// Notifications. Staff who may change practice settings edit the practice's notification
 // settings; a patient or guest (who sees the tab too) edits their own preferences, kept with their user.
 
 export const EMAIL_REMINDER_HOURS = [24, 48, 168] as const;
@@ -46,7 +46,7 @@ export const notificationSettingsSchema = z
   .strict();
 export type NotificationSettings = z.infer<typeof notificationSettingsSchema>;
 
-/** SPEC 9: email on, SMS on, push off; email reminders 24 h before, SMS 1 h before. */
+/** Email on, SMS on, push off; email reminders 24 h before, SMS 1 h before. */
 export const DEFAULT_NOTIFICATIONS: NotificationSettings = {
   email: true,
   sms: true,
@@ -64,7 +64,7 @@ export const notificationsResponseSchema = z.object({
 export type NotificationsResponse = z.infer<typeof notificationsResponseSchema>;
 
 // ---------------------------------------------------------------------------------------------
-// Integrations (SPEC 2.16): per practice, each Connected or Disconnected.
+// Integrations: per practice, each Connected or Disconnected.
 
 export const INTEGRATIONS = [
   { key: 'paymentGateway', name: 'Payment Gateway', description: 'Card and ACH payments for patient balances' },
@@ -83,7 +83,7 @@ export const integrationsSchema = z.object(
 );
 export type Integrations = Record<IntegrationKey, boolean>;
 
-/** SPEC 2.16: payment gateway, accounting and chat start connected; the others disconnected. */
+/** Payment gateway, accounting and chat start connected; the others disconnected. */
 export const DEFAULT_INTEGRATIONS: Integrations = {
   paymentGateway: true,
   accounting: true,

@@ -3,7 +3,7 @@ import { ROLES, type Role } from '@/shared/access';
 import { roleSchema } from '@/shared/api';
 import { MIN_PASSWORD_LENGTH } from '@/features/auth/auth.schema';
 
-/** The Users tab (admin, DECISIONS 4): real user management, not the static list of SPEC 2.16. */
+/** The Users tab (admin): real user management, not a static list. */
 export const USER_STATUSES = ['Active', 'Deactivated'] as const;
 
 export const managedUserSchema = z.object({
@@ -59,7 +59,7 @@ export const userPatchSchema = z
   });
 export type UserPatch = z.infer<typeof userPatchSchema>;
 
-/** Changing one's own password (Security tab). DECISIONS 4: at least 12 characters, not the current one. */
+/** Changing one's own password (Security tab). The policy: at least 12 characters, not the current one. */
 export const passwordChangeSchema = z
   .object({
     currentPassword: z.string().min(1, 'is required').max(1024, 'must be at most 1024 characters'),

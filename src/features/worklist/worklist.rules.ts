@@ -1,5 +1,5 @@
 /**
- * Priority and recommended action of an overdue follow-up (DECISIONS 4: "documented rules"; the same
+ * Priority and recommended action of an overdue follow-up (documented rules: the same
  * rules, with their reasons, are in docs/worklist.md). Pure functions, so the server and the tests share
  * them and a clinician can read them in one place.
  *

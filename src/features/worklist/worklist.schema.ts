@@ -14,7 +14,7 @@ export const FOLLOW_UP_PRIORITIES = ['High', 'Medium', 'Low'] as const;
 export const followUpPrioritySchema = z.enum(FOLLOW_UP_PRIORITIES);
 export type FollowUpPriority = z.infer<typeof followUpPrioritySchema>;
 
-/** SPEC 3: one row of the overdue follow-up worklist, computed by the server (DECISIONS 4). */
+/** One row of the overdue follow-up worklist, computed by the server. */
 export const overdueFollowUpSchema = z.object({
   encounterId: z.number().int(),
   patientName: z.string(),
@@ -33,7 +33,7 @@ export type OverdueFollowUp = z.infer<typeof overdueFollowUpSchema>;
 export const overdueFollowUpListSchema = z.array(overdueFollowUpSchema);
 
 /**
- * The screen's filters (SPEC 2.17: priority, provider by name); absent means all. Shared by a page of the
+ * The screen's filters (priority, provider by name); absent means all. Shared by a page of the
  * list and the export, which serves every row the filters select.
  */
 export const worklistFilterSchema = z
@@ -70,7 +70,7 @@ export type WorklistPageQueryInput = Partial<Omit<WorklistPageQuery, 'count'>>;
 export const overdueFollowUpPageSchema = z.object({ items: z.array(overdueFollowUpSchema), ...cursorPageShape });
 export type OverdueFollowUpPage = z.infer<typeof overdueFollowUpPageSchema>;
 
-/** SPEC 2.17 tiles, over the whole unfiltered list, and the provider filter's choices. */
+/** The worklist's tiles, over the whole unfiltered list, and the provider filter's choices. */
 export const worklistSummarySchema = z.object({
   total: z.number().int(),
   high: z.number().int(),

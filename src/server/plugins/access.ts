@@ -126,7 +126,7 @@ export function registerAccessControl(app: FastifyInstance, deps: AppDeps) {
       );
     }
 
-    // DECISIONS 1: the role comes from the session only; a header claiming another one is a security event.
+    // The role comes from the session only; a header claiming another one is a security event.
     // Without a session a claimed role can open nothing but public routes, so only those claims are noise.
     const permission = request.routeOptions.config.permission;
     const claimedRole = request.headers['x-user-role'];

@@ -67,7 +67,7 @@ describe('the answer cache', () => {
     const billing = await signInAs(app, 'billing_admin');
     const theirs = await get(billing, '/api/dashboard/summary');
     expect(theirs.headers[ANSWER_CACHE_HEADER]).toBe('miss');
-    // The billing administrator's summary has no patient figures (DECISIONS 2); the admin's has.
+    // The billing administrator's summary has no patient figures (docs/access.md); the admin's has.
     expect(theirs.json<{ stats: { patients: number | null } }>().stats.patients).toBeNull();
     expect(
       (await get(admin, '/api/dashboard/summary')).json<{ stats: { patients: number } }>().stats.patients,

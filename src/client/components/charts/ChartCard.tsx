@@ -29,7 +29,7 @@ export interface ChartCardProps {
 }
 
 /**
- * Every chart of the product sits in one of these (issue 4, point 6): a title, an empty state instead of
+ * Every chart of the product sits in one of these: a title, an empty state instead of
  * an error on empty data, and a text alternative — the same numbers as a table.
  */
 export function ChartCard({

@@ -30,7 +30,7 @@ declare module '@tanstack/react-table' {
 }
 
 /**
- * Server mode: the server searches, sorts and pages (DECISIONS 7). The table shows one page and asks for
+ * Server mode: the server searches, sorts and pages. The table shows one page and asks for
  * another through the callbacks; `total` is the number of rows matching the search.
  */
 export interface ServerPaging {
@@ -52,7 +52,7 @@ export interface DataTableProps<T> {
   columns: ColumnDef<T, any>[];
   data: readonly T[];
   getRowId?: (row: T, index: number) => string;
-  /** SPEC 2.8: an optional search box with a Clear button. Client mode filters the loaded rows. */
+  /** An optional search box with a Clear button. Client mode filters the loaded rows. */
   search?: {
     placeholder: string;
     label?: string;
@@ -60,9 +60,9 @@ export interface DataTableProps<T> {
     value?: string;
     onChange?: (value: string) => void;
   };
-  /** SPEC 2.8 default: 'No data found'. */
+  /** Default: 'No data found'. */
   emptyMessage?: ReactNode;
-  /** SPEC 2.8 default: 'Showing X of Y rows'. */
+  /** Default: 'Showing X of Y rows'. */
   footer?: (shown: number, total: number) => ReactNode;
   server?: ServerPaging;
   loading?: boolean;
@@ -175,7 +175,7 @@ export function DataTable<T>({
     manualSorting: Boolean(server),
     manualFiltering: Boolean(server),
     enableSortingRemoval: false,
-    // SPEC 2.8: the first click sorts ascending, whatever the column's type.
+    // The first click sorts ascending, whatever the column's type.
     sortDescFirst: false,
     globalFilterFn: 'includesString',
     getCoreRowModel: getCoreRowModel(),

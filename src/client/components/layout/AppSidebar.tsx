@@ -7,7 +7,7 @@ import { useSidebar } from './use-sidebar';
 // The sheet (Radix Dialog) is only for small screens: desktop sessions never download it.
 const MobileSidebar = lazy(() => import('./MobileSidebar'));
 
-/** SPEC 2.2: collapsible to icon mode on desktop; a slide-in sheet below 768 px. */
+/** Collapsible to icon mode on desktop; a slide-in sheet below 768 px. */
 export function AppSidebar({ role }: { role: Role }) {
   const sidebar = useSidebar();
   if (sidebar.isMobile) {

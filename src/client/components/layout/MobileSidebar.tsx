@@ -3,7 +3,7 @@ import { Sheet, SheetContent } from '@/client/components/ui/sheet';
 import { SidebarBody } from './SidebarBody';
 import { useSidebar } from './use-sidebar';
 
-/** SPEC 2.2: below 768 px the sidebar is a slide-in sheet (loaded only on small screens). */
+/** Below 768 px the sidebar is a slide-in sheet (loaded only on small screens). */
 export default function MobileSidebar({ role }: { role: Role }) {
   const sidebar = useSidebar();
   return (

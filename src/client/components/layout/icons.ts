@@ -39,7 +39,7 @@ export const SCREEN_ICONS: Record<ScreenPath, LucideIcon> = {
   '/settings': Settings,
 };
 
-/** SPEC 2.2: five roles have their own icon; any other role (guest) gets the default one. */
+/** Five roles have their own icon; any other role (guest) gets the default one. */
 export const ROLE_ICONS: Partial<Record<Role, LucideIcon>> = {
   doctor: Stethoscope,
   nurse_manager: HeartPulse,

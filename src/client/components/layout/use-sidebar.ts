@@ -1,7 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useState } from 'react';
 
 export const SIDEBAR_COOKIE = 'sidebar_state';
-const SIDEBAR_COOKIE_MAX_AGE = 60 * 60 * 24 * 7; // SPEC 9: 7 days
+const SIDEBAR_COOKIE_MAX_AGE = 60 * 60 * 24 * 7; // 7 days
 export const MOBILE_BREAKPOINT = 768;
 
 export function readSidebarCookie(): boolean {
@@ -39,7 +39,7 @@ export function useSidebar(): SidebarState {
   return ctx;
 }
 
-/** Sidebar state kept in a cookie for 7 days, toggled with Ctrl/Cmd+B (SPEC 2.2, 9). */
+/** Sidebar state kept in a cookie for 7 days, toggled with Ctrl/Cmd+B. */
 export function useSidebarState(): SidebarState {
   const isMobile = useIsMobile();
   const [open, setOpen] = useState(readSidebarCookie);

@@ -14,7 +14,7 @@ interface ToastState extends ToastInput {
   open: boolean;
 }
 
-// SPEC 4 and 9: one toast at a time; a new one replaces the previous one.
+// One toast at a time; a new one replaces the previous one.
 let current: ToastState | null = null;
 let nextKey = 1;
 const listeners = new Set<() => void>();
@@ -40,7 +40,7 @@ function subscribe(listener: () => void) {
   return () => listeners.delete(listener);
 }
 
-/** SPEC 9: 5000 ms, swipe right past 50 px to dismiss, F8 focuses the toast region. */
+/** 5000 ms, swipe right past 50 px to dismiss, F8 focuses the toast region. */
 export function Toaster() {
   const shown = useSyncExternalStore(subscribe, () => current);
   return (

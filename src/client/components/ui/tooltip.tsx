@@ -2,7 +2,7 @@ import type { ComponentProps } from 'react';
 import * as TooltipPrimitive from '@radix-ui/react-tooltip';
 import { cn } from '@/client/lib/cn';
 
-/** SPEC 9: tooltip delay 700 ms. */
+/** Tooltip delay 700 ms. */
 export function TooltipProvider({ delayDuration = 700, ...props }: ComponentProps<typeof TooltipPrimitive.Provider>) {
   return <TooltipPrimitive.Provider delayDuration={delayDuration} {...props} />;
 }

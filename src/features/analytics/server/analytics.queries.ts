@@ -1,5 +1,5 @@
 /**
- * The revenue-cycle KPI engine (SPEC 2.10, 2.11, 3, 9; DECISIONS 5, 7). Every number is aggregated by
+ * The revenue-cycle KPI engine. Every number is aggregated by
  * PostgreSQL from stored facts; nothing is loaded into JavaScript to be counted. The formulas are written
  * beside each piece of SQL and, with the cohorts they use, in docs/kpis.md.
  *
@@ -89,7 +89,7 @@ function between(column: AnyPgColumn, period: Period): SQL {
 }
 
 // ---------------------------------------------------------------------------------------------
-// THE RAW REFERENCE. The endpoints answer from the rollups (analytics.rollup.queries.ts); these functions
+// THE RAW REFERENCE. The endpoints answer from the rollups (further down in this file); these functions
 // compute the same answers from the raw tables and are the definition the rollups are tested against.
 
 // ---------------------------------------------------------------------------------------------
@@ -615,7 +615,7 @@ export async function computeDenialsByReason(db: DbOrTx, period: Period): Promis
 // ---------------------------------------------------------------------------------------------
 // Export audit
 
-/** The KPIs CSV is built in the browser (SPEC 7); this records that it was exported. */
+/** The KPIs CSV is built in the browser; this records that it was exported. */
 export async function recordKpiExport(db: Db, ctx: RequestContext, input: KpiExportAudit): Promise<void> {
   await recordNow(db, {
     ...actorOf(ctx),

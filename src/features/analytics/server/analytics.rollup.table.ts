@@ -1,7 +1,7 @@
 import { bigint, date, integer, pgTable, primaryKey, text, unique } from 'drizzle-orm/pg-core';
 
 /**
- * Rollups the KPI engine reads instead of scanning claims (issue 6 point 2). They are kept exact by the
+ * Rollups the KPI engine reads instead of scanning claims (docs/kpis.md "Rollups"). They are kept exact by the
  * database itself, in the same transaction as every write to claims or payments (triggers in migration
  * 0010_analytics_rollup_triggers.sql); `rebuildRollups` recomputes them from the raw tables. Design and
  * formulas: docs/kpis.md "Rollups".
@@ -70,7 +70,7 @@ export const analyticsDenialsDaily = pgTable(
 
 /**
  * Encounters by encounter date: completed visits and those whose charges were captured (Charge Capture
- * Accuracy), kept exact by the encounters triggers of migration 0012.
+ * Accuracy), kept exact by the encounters triggers of migration 0015.
  */
 export const analyticsEncountersDaily = pgTable('analytics_encounters_daily', {
   encounterDate: date('encounter_date', { mode: 'string' }).primaryKey(),

@@ -1,5 +1,5 @@
 /**
- * Issue 6 point 2: every analytics answer served from the rollups equals the raw reference, on the demo
+ * Rollups (docs/kpis.md): every analytics answer served from the rollups equals the raw reference, on the demo
  * data and after every kind of write the app (or anyone with SQL) makes: new claims, status and money
  * changes, a change of provider, payments added, moved and removed, appeals, a CSV import, deletes (a
  * claim, a patient with everything of theirs), a TRUNCATE, a reset and a re-seed. A property test then

@@ -107,7 +107,7 @@ describe('KPIs on the demo clinic', () => {
     expect(kpis.totalClaims).toBeGreaterThan(100);
   });
 
-  it('keeps the demo data near the SPEC 9 targets over the default 30 days', async () => {
+  it('keeps the demo data near the KPI targets over the default 30 days', async () => {
     const kpis = await get<KpiResult>('kpis');
     // Near, not necessarily on: a realistic clinic meets some targets and misses others.
     expect(kpis.avgDaysAR).toBeGreaterThan(15);

@@ -22,7 +22,7 @@ import {
   recordKpiExport,
 } from './analytics.queries';
 
-/** SPEC 7: the revenue-cycle analytics behind /kpis, /analytics, /claims and /billing (aggregates only, no PHI). */
+/** The revenue-cycle analytics behind /kpis, /analytics, /claims and /billing (aggregates only, no PHI). */
 export function analyticsRoutes(deps: AppDeps) {
   return async function plugin(app: FastifyInstance) {
     const api = app.withTypeProvider<ZodTypeProvider>();

@@ -20,7 +20,7 @@ import { PERIOD_LABELS, formatMoney, formatPercent, formatThousands, kpiRows } f
 import { KpiCard, KpiCardSkeleton } from './KpiCard';
 import { PeriodSelect } from './PeriodSelect';
 
-/** SPEC 9: top 6 denial reasons and top 5 providers in analytics. */
+/** Top 6 denial reasons and top 5 providers in analytics. */
 export const TOP_DENIAL_REASONS = 6;
 export const TOP_PROVIDERS = 5;
 

@@ -15,7 +15,7 @@ import { PeriodSelect } from './PeriodSelect';
 
 const TITLE = 'Key Performance Indicators';
 const SUBTITLE = 'Revenue-cycle performance against industry targets';
-/** SPEC 2.10 and 9: the Refresh spinner shows for at least half a second, however fast the answer. */
+/** The Refresh spinner shows for at least half a second, however fast the answer. */
 export const MIN_REFRESH_SPINNER_MS = 500;
 
 function wait(ms: number) {

@@ -3,7 +3,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@
 import { KPI_PERIODS } from '../analytics.schema';
 import { PERIOD_LABELS } from './analytics.view';
 
-/** SPEC 2.10: 7, 30, 60 or 90 days (the caller's default is 30). */
+/** 7, 30, 60 or 90 days (the caller's default is 30). */
 export function PeriodSelect({
   id,
   value,

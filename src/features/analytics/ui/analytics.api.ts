@@ -4,7 +4,7 @@ import type { ArAging, DenialsByReason, KpiExportAudit, KpiResult, ProviderAnaly
 
 export const ANALYTICS_PATH = '/api/claims/analytics';
 
-/** SPEC 2.10: the KPIs screen refreshes its data (and its 'Last updated' time) every 30 seconds. */
+/** The KPIs screen refreshes its data (and its 'Last updated' time) every 30 seconds. */
 export const KPI_REFRESH_MS = 30_000;
 
 export function useKpis(periodDays: number, options: { refetchEveryMs?: number } = {}) {

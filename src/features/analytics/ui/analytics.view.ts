@@ -13,7 +13,7 @@ export function formatMoney(cents: number): string {
   return `$${formatCents(cents)}`;
 }
 
-/** '$12k' style, for chart axes (SPEC 2.11: the AR axis is in thousands). */
+/** '$12k' style, for chart axes (the AR axis is in thousands). */
 export function formatThousands(dollars: number): string {
   const thousands = dollars / 1000;
   return `$${Number.isInteger(thousands) ? thousands : thousands.toFixed(1)}k`;

@@ -119,7 +119,7 @@ function cursorOfAnotherDay(): HttpError {
 }
 
 /**
- * One page of a day's schedule (SPEC 2.7), in the day's order: time, then id. Keyset-paged on the index
+ * One page of a day's schedule, in the day's order: time, then id. Keyset-paged on the index
  * (date, time, id): `nextCursor` resumes after the page's last row, so a busy day (hundreds of visits at
  * clinic-group scale) is read a page at a time; `total`, the day's count, comes with a first page only.
  */
@@ -164,8 +164,8 @@ export async function listAppointmentsOn(
 }
 
 /**
- * SPEC 2.7 call list: the day's appointments as exported, with the export recorded in the audit log after
- * the read and before the answer (DECISIONS 6: every export is audited).
+ * The call list: the day's appointments as exported, with the export recorded in the audit log after
+ * the read and before the answer (every export is audited, docs/audit.md).
  */
 export async function exportCallList(db: Db, ctx: RequestContext, date: string): Promise<Appointment[]> {
   // The whole day, bounded by the providers' slots: the call list is complete, not a page.
@@ -191,7 +191,7 @@ export async function listOwnAppointments(db: DbOrTx, ctx: RequestContext): Prom
 }
 
 /**
- * SPEC 4: a status change (any value from any other) or a reschedule (new date and time, same status).
+ * A status change (any value from any other) or a reschedule (new date and time, same status).
  * Either way the provider's slot stays single-booked, and the change is audited in its transaction.
  */
 export async function updateAppointment(

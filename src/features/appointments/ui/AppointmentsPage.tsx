@@ -14,7 +14,7 @@ import { AppointmentCard } from './AppointmentCard';
 import { NewAppointmentDialog } from './NewAppointmentDialog';
 import { serverMessageOf } from './form-errors';
 
-/** SPEC 9: the call list's columns; times as on screen (12-hour, R 012). */
+/** The call list's columns; times as on screen (12-hour, R 012). */
 const CALL_LIST: CsvColumn<Appointment>[] = [
   { header: 'Date', value: (a) => a.date },
   { header: 'Time', value: (a) => formatTime12(a.time) },
@@ -34,7 +34,7 @@ function CardSkeletons() {
   );
 }
 
-/** SPEC 2.7: one day's appointments as cards, with booking, status, reschedule and the call list. */
+/** One day's appointments as cards, with booking, status, reschedule and the call list. */
 export default function AppointmentsPage() {
   const [date, setDate] = useState(() => today());
   const [booking, setBooking] = useState(false);

@@ -39,7 +39,7 @@ function bookingRules(hours: PracticeHours | undefined) {
 
 type FormValues = z.input<typeof newAppointmentSchema>;
 
-/** DECISIONS 4: 'New Appointment' books a visit; the server re-checks hours and double booking. */
+/** 'New Appointment' books a visit; the server re-checks hours and double booking. */
 export function NewAppointmentDialog({
   open,
   onOpenChange,

@@ -33,7 +33,7 @@ function rescheduleRules(hours: PracticeHours | undefined) {
   });
 }
 
-/** SPEC 2.7 / 5: a new date and a new time, both required; the status stays as it is (SPEC 4). */
+/** A new date and a new time, both required; the status stays as it is. */
 export function RescheduleDialog({
   appointment,
   open,

@@ -228,7 +228,7 @@ export async function listRecentAuditEntries(db: Db, ctx: RequestContext, limit:
 }
 
 // ---------------------------------------------------------------------------------------------
-// The Audit Log screen (SPEC 2.14): filtered list with keyset paging, export, stats, actions, verify.
+// The Audit Log screen: filtered list with keyset paging, export, stats, actions, verify.
 
 interface Cursor {
   /** occurred_at of the last row shown, in UTC to the microsecond, exactly as the database holds it. */
@@ -326,7 +326,7 @@ function describeFilter(filter: AuditFilter): string {
 
 /**
  * The newest matching entries for the browser's CSV, at most AUDIT_EXPORT_MAX_ROWS. Serving them is the
- * export, so it is audited here, after the read and before the answer (DECISIONS 6).
+ * export, so it is audited here, after the read and before the answer (docs/audit.md).
  */
 export async function exportAuditEntries(db: Db, ctx: RequestContext, filter: AuditFilter): Promise<AuditExport> {
   const rows = await db
@@ -402,7 +402,7 @@ export async function listAuditActions(db: Db): Promise<string[]> {
   return result.rows.map((r) => r.action);
 }
 
-/** The admin's chain check (DECISIONS 6); running it is itself audited with its outcome. */
+/** The admin's chain check (docs/audit.md); running it is itself audited with its outcome. */
 export async function verifyAuditChain(db: Db, ctx: RequestContext): Promise<ChainVerification> {
   const result = await verifyChain(db);
   await recordNow(db, {

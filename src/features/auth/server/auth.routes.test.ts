@@ -147,7 +147,7 @@ describe('lockout after 5 wrong codes', () => {
     expect(passwordWhileLocked.statusCode).toBe(423);
     expect((await lastAudit())?.action).toBe('auth.login.locked_out');
 
-    // SPEC 4: the counter is not reset by the lock, so one more wrong code after it locks again.
+    // The counter is not reset by the lock, so one more wrong code after it locks again.
     t.clock.advance(41_000);
     const sixth = await submit(wrongCode(demoCode));
     expect(sixth.statusCode).toBe(423);

@@ -99,7 +99,7 @@ export function authRoutes(deps: AppDeps) {
         // A lock is only revealed to someone who knows the password, so it cannot be probed for.
         const seconds = lockSecondsLeft((await lockoutOf(deps.db, user.id)).lockedUntil, now);
         if (seconds > 0) {
-          // DECISIONS 6: every sign-in attempt is audited, a refused one during a lock too.
+          // Every sign-in attempt is audited, a refused one during a lock too.
           await recordNow(deps.db, {
             actor: user.email,
             actorUserId: user.id,

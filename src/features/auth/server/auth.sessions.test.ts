@@ -1,5 +1,5 @@
 /**
- * Issue 7.5, sessions: fixation, cookie flags, timeouts ending the server row (with and without the session
+ * Sessions (docs/security.md): fixation, cookie flags, timeouts ending the server row (with and without the session
  * cache), deactivation and role changes taking effect at once, CSRF on every state-changing route, and no
  * GET route writing anything. Sign-in limits, lockout and enumeration: auth.sign-in-limits.test.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 7.5, sign-in: rate limits per client and per account (429), a lockout that cannot keep the real
+ * Sign-in (docs/sign-in-policy.md): rate limits per client and per account (429), a lockout that cannot keep the real
  * user out for good (docs/sign-in-policy.md), and no user enumeration at any step.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';

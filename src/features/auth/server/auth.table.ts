@@ -58,7 +58,7 @@ export const signInChallenges = pgTable(
   (t) => [index('sign_in_challenges_user_idx').on(t.userId)],
 );
 
-/** Wrong-code counter and lock per account (SPEC 4: the counter is not reset by a lock). */
+/** Wrong-code counter and lock per account (the counter is not reset by a lock). */
 export const signInLockouts = pgTable('sign_in_lockouts', {
   userId: integer('user_id')
     .primaryKey()

@@ -36,7 +36,7 @@ const FIELDS = ['name', 'dob', 'phone', 'email', 'password'] as const;
 const EMPTY: RegisterInput = { name: '', dob: '', phone: '', email: '', password: '', confirmPassword: '' };
 
 /**
- * DECISIONS 4: 'Create Patient Account' on the guest landing. The server creates the patient record and
+ * 'Create Patient Account' on the guest landing. The server creates the patient record and
  * its user; the guest is then signed out so the new account can sign in (both steps) on its own.
  */
 export function RegisterDialog() {

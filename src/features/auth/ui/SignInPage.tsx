@@ -75,7 +75,7 @@ export function SignInPage() {
     );
   };
 
-  // SPEC 4: Back returns to the credentials step and clears the code and the pending sign-in.
+  // Back returns to the credentials step and clears the code and the pending sign-in.
   const back = () => {
     setChallenge(null);
     setCode('');

@@ -170,7 +170,7 @@ function pageKeysSql(ctx: RequestContext, query: AuthorizationQuery, cursor: Key
 }
 
 /**
- * SPEC 2.13 KPIs over every authorization: counts by status; At Risk = pending and older than
+ * The Authorizations screen's KPIs over every authorization: counts by status; At Risk = pending and older than
  * AT_RISK_AFTER_DAYS; Avg Age = mean of ageDays, one decimal, 0 when there are none.
  */
 async function kpisOf(db: DbOrTx, ctx: RequestContext): Promise<AuthorizationKpis> {
@@ -294,7 +294,7 @@ export async function exportAuthorizations(
   return { items: rows.map(toAuthorization) };
 }
 
-/** DECISIONS 4: a pending authorization can be approved or denied once; every decision is audited. */
+/** A pending authorization can be approved or denied once; every decision is audited. */
 export async function decideAuthorization(
   db: Db,
   ctx: RequestContext,
@@ -338,7 +338,7 @@ export async function decideAuthorization(
 
 /**
  * Dashboard: every authorization counted per status, read from the per-status counts the triggers of
- * migration 0012 keep exact in the same transaction as every write (no scan of authorizations).
+ * migration 0015 keep exact in the same transaction as every write (no scan of authorizations).
  */
 export async function countAuthorizationsByStatus(db: Db): Promise<{ status: string; count: number }[]> {
   const result = await db.execute<{ counts: { status: string; count: number }[] }>(

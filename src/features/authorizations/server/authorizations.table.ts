@@ -26,7 +26,7 @@ export const authorizations = pgTable(
   (t) => [
     check('authorizations_status_check', oneOf(t.status, AUTHORIZATION_STATUSES)),
     check('authorizations_payer_check', oneOf(t.payer, PAYERS)),
-    // Keyset paging (issue 6): one (key…, id) index per sort of the list, read forwards or backwards.
+    // Keyset paging (docs/paging.md): one (key…, id) index per sort of the list, read forwards or backwards.
     index('authorizations_status_idx').on(t.status, t.requestedOn, t.id),
     index('authorizations_patient_idx').on(t.patientId),
     index('authorizations_service_id_idx').on(t.service, t.id),

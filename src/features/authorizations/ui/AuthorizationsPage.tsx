@@ -39,13 +39,13 @@ const DEFAULT_SORTING: SortingState = [{ id: 'ageDays', desc: true }];
 
 type Decision = 'Approved' | 'Denied';
 
-/** SPEC 4 badge mapping: Approved default, Pending secondary, Denied destructive. */
+/** The status badge mapping: Approved default, Pending secondary, Denied destructive. */
 const STATUS_BADGE = { Approved: 'default', Pending: 'secondary', Denied: 'destructive' } as const satisfies Record<
   AuthorizationStatus,
   'default' | 'secondary' | 'destructive'
 >;
 
-/** The CSV has the columns of the table, with the same values (SPEC 2.13). */
+/** The CSV has the columns of the table, with the same values. */
 export const AUTHORIZATION_CSV_COLUMNS: CsvColumn<Authorization>[] = [
   { header: 'Patient', value: (a) => a.patient },
   { header: 'Service', value: (a) => a.service },

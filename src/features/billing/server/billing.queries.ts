@@ -312,8 +312,8 @@ function ownPatientId(ctx: RequestContext): number {
 }
 
 /**
- * The signed-in patient's own statement with all their claims (DECISIONS 2: the patient comes from the
- * session only). Audited as a read (or an export) of their own record.
+ * The signed-in patient's own statement with all their claims (the patient comes from the
+ * session only, docs/access.md). Audited as a read (or an export) of their own record.
  */
 export async function getOwnStatement(db: Db, ctx: RequestContext, purpose: 'view' | 'export'): Promise<Statement> {
   const patientId = ownPatientId(ctx);
@@ -326,7 +326,7 @@ export async function getOwnStatement(db: Db, ctx: RequestContext, purpose: 'vie
 }
 
 /**
- * 'Pay Balance' (DECISIONS 4): the signed-in patient pays part or all of their balance. The amount is
+ * 'Pay Balance': the signed-in patient pays part or all of their balance. The amount is
  * spread over the claims with something due, oldest service date first, as payments with source 'patient'
  * sharing one receipt reference; a claim whose amount due reaches 0 is settled. All of it and its audit
  * entry happen in one transaction. The patient's claim rows are locked first, so two payments at once

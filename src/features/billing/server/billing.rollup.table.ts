@@ -1,8 +1,8 @@
 import { bigint, date, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 
 /**
- * Payer Performance from a rollup instead of the claims and payments tables (issue 6 point 2), kept exact in
- * the same transaction as every write to claims or payments by the triggers of migrations 0010 and 0012
+ * Payer Performance from a rollup instead of the claims and payments tables (docs/kpis.md "Rollups"), kept exact in
+ * the same transaction as every write to claims or payments by the triggers of migrations 0010 and 0015
  * (docs/kpis.md "Rollups"). One row per day × payer: the claims adjudicated that day (and of them the ones
  * denied on first adjudication), and the payer payments received that day on the payer's claims.
  */

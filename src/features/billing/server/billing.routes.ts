@@ -124,7 +124,7 @@ export function billingRoutes(deps: AppDeps) {
       (request) => getStaffStatement(deps.db, requestContext(request, deps), request.params.patientId, 'export'),
     );
 
-    // The patient's My Billing. No route reads an id: the patient is the session's (DECISIONS 2).
+    // The patient's My Billing. No route reads an id: the patient is the session's (docs/access.md).
     api.get(
       '/api/portal/statement',
       {

@@ -74,7 +74,7 @@ function PeriodSelect({ value, onChange }: { value: number; onChange: (days: num
 }
 
 /**
- * SPEC 2.12: the overall denial trend. The arrow shows the direction against the previous period of the
+ * The overall denial trend. The arrow shows the direction against the previous period of the
  * same length; it is red, with a written warning, when this period's denial rate is above 10 %.
  */
 export function DenialTrend({ trend, periodDays }: { trend: PayerPerformance['denialTrend']; periodDays: number }) {
@@ -208,7 +208,7 @@ const PROVIDER_COLUMNS: ColumnDef<ProviderRow, string | number | null>[] = [
 
 type PayerRow = PayerPerformance['payers'][number];
 
-/** SPEC 2.12: the badge is destructive above 15 %; the word 'high' says so without colour. */
+/** The badge is destructive above 15 %; the word 'high' says so without colour. */
 export function PayerDenialBadge({ rate }: { rate: number | null }) {
   if (rate === null) return <Badge variant="outline">No data</Badge>;
   const high = rate > PAYER_DENIAL_ALERT_PERCENT;
@@ -300,7 +300,7 @@ function StatementGenerator() {
   );
 }
 
-/** SPEC 2.12: staff's 'Financial Summary & Billing'. */
+/** Staff's 'Financial Summary & Billing'. */
 export default function BillingPage() {
   const [periodDays, setPeriodDays] = useState<number>(DEFAULT_KPI_PERIOD);
   const kpis = useBillingKpis(periodDays);

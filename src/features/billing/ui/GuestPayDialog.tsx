@@ -170,7 +170,7 @@ type Step =
   | { kind: 'paid'; receipt: GuestPaymentReceipt; statement: GuestStatement };
 
 /**
- * DECISIONS 4: 'Pay Bill as Guest'. The account number and date of birth find one claim account's
+ * 'Pay Bill as Guest'. The account number and date of birth find one claim account's
  * statement; the guest then pays part or all of the amount due (no real card network is involved).
  */
 export function GuestPayDialog() {

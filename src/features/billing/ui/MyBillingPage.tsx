@@ -7,7 +7,7 @@ import { DownloadStatementButton, PrintStatementButton } from './statement-actio
 import { StatementSkeleton, StatementView } from './StatementView';
 
 /**
- * SPEC 2.12 / DECISIONS 2: the patient's 'My Billing' at /patient-portal/billing: their own statement with
+ * The patient's 'My Billing' at /patient-portal/billing: their own statement with
  * every claim, Pay Balance, Download Statement and Print. The server decides whose statement it is.
  */
 export default function MyBillingPage() {

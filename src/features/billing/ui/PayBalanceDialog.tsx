@@ -94,8 +94,8 @@ function PaymentForm({ balanceCents, onPaid }: { balanceCents: number; onPaid: (
 }
 
 /**
- * DECISIONS 4: 'Pay Balance' records a payment against the patient's statement (no real card network).
- * SPEC 2.12: disabled when the balance is zero or less.
+ * 'Pay Balance' records a payment against the patient's statement (no real card network).
+ * Disabled when the balance is zero or less.
  */
 export function PayBalanceDialog({ balanceCents }: { balanceCents: number }) {
   const [open, setOpen] = useState(false);

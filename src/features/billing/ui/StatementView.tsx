@@ -7,7 +7,7 @@ import { Skeleton } from '@/client/components/ui/skeleton';
 import type { Statement, StatementClaim } from '../billing.schema';
 import { money } from './billing.money';
 
-/** Statement dates read like 'November 22, 2026' (as in the portal, SPEC 9). */
+/** Statement dates read like 'November 22, 2026' (as in the portal). */
 export function longDate(isoDate: string): string {
   return format(parseISO(isoDate), 'MMMM d, yyyy');
 }

@@ -7,7 +7,7 @@ import { statementCsv, statementFileName } from './statement.csv';
 
 /**
  * Download (or Export) Statement: the server records the export and answers the full statement, which
- * becomes the CSV in the browser (SPEC 7).
+ * becomes the CSV in the browser.
  */
 export function DownloadStatementButton({
   label,

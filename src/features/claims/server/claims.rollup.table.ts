@@ -1,7 +1,7 @@
 import { bigint, boolean, date, pgTable, text, unique } from 'drizzle-orm/pg-core';
 
 /**
- * Rollups of the claims table for the Claims overview and the dashboard (issue 6 point 2), kept exact in
+ * Rollups of the claims table for the Claims overview and the dashboard (docs/kpis.md "Rollups"), kept exact in
  * the same transaction as every claim write by the triggers of migration 0010_analytics_rollup_triggers.sql.
  * See docs/kpis.md "Rollups".
  */

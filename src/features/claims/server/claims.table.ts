@@ -75,7 +75,7 @@ export const claims = pgTable(
     index('claims_payer_idx').on(t.payer, t.serviceDate, t.id),
     index('claims_status_idx').on(t.status, t.id),
     index('claims_provider_idx').on(t.providerId, t.id),
-    // Scale (issue 4 point 7): the Claims list, overview and export filter and sort in the database on
+    // Scale (bench/results.md): the Claims list, overview and export filter and sort in the database on
     // a million claims.
     index('claims_search_trgm_idx').using('gin', sql`${claimSearchText(t)} gin_trgm_ops`),
     index('claims_reason_code_idx').on(t.reasonCode),
@@ -91,7 +91,7 @@ export const claims = pgTable(
     index('claims_analytics_submitted_idx').on(t.submittedOn),
     index('claims_analytics_adjudicated_idx').on(t.adjudicatedOn),
     index('claims_analytics_open_ar_idx').on(t.serviceDate).where(sql.raw('resolved_on is null')),
-    // Keyset paging by days in A/R (issue 6): the list merges resolved claims in (fixed) days order, open
+    // Keyset paging by days in A/R (docs/paging.md): the list merges resolved claims in (fixed) days order, open
     // claims newest service date first, and the rare claims resolved after today (claims.queries.ts).
     index('claims_days_ar_resolved_idx')
       .on(sql`greatest(0, (${t.resolvedOn} - ${t.serviceDate}))`, t.id)

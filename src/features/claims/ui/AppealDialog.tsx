@@ -22,7 +22,7 @@ import { useAppealClaim } from './claims.api';
 type AppealInput = z.input<typeof newAppealSchema>;
 type Appeal = z.output<typeof newAppealSchema>;
 
-/** DECISIONS 4: an appeal of a denied (or partially paid) claim, with a reason and a note; audited. */
+/** An appeal of a denied (or partially paid) claim, with a reason and a note; audited. */
 export function AppealDialog({ claim, onClose }: { claim: ClaimRow | null; onClose: () => void }) {
   const appeal = useAppealClaim();
   const form = useForm<AppealInput, unknown, Appeal>({

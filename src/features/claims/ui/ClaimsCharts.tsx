@@ -20,7 +20,7 @@ const countAxis = { beginAtZero: true, ticks: { precision: 0 } };
 // react-chartjs-2 gives its canvas role="img" with no name; ChartCard already names the picture and
 // gives its data as a table, so each canvas is hidden from assistive technology (aria-hidden).
 
-/** SPEC 2.9: Denials by Payer (bar), Top Denial Reasons (doughnut, top 5), Weekly Claims Trend (line, 8 weeks). */
+/** Denials by Payer (bar), Top Denial Reasons (doughnut, top 5), Weekly Claims Trend (line, 8 weeks). */
 export function ClaimsCharts({ overview, loading }: { overview: ClaimOverview | undefined; loading: boolean }) {
   const byPayer = overview?.denialsByPayer ?? [];
   const reasons = overview?.topDenialReasons ?? [];

@@ -1,6 +1,6 @@
 import { ChartCardSkeleton } from '@/client/components/charts/ChartCardSkeleton';
 
-/** SPEC 2.9: the claims screen's three charts, named once for the charts and for their placeholders. */
+/** The claims screen's three charts, named once for the charts and for their placeholders. */
 export const CLAIMS_CHARTS = {
   byPayer: { title: 'Denials by Payer', description: 'Claims denied at first adjudication' },
   reasons: { title: 'Top Denial Reasons', description: 'The 5 commonest denial codes' },

@@ -67,7 +67,7 @@ function isSortKey(id: string | undefined): id is ClaimSortKey {
   return (CLAIM_SORT_KEYS as readonly string[]).includes(id ?? '');
 }
 
-/** SPEC 2.9 / 9: red above 90 days, amber above 60; an icon and a screen-reader note say it without colour. */
+/** Red above 90 days, amber above 60; an icon and a screen-reader note say it without colour. */
 export function DaysAr({ days }: { days: number }) {
   const band = days > 90 ? 'over 90 days' : days > 60 ? 'over 60 days' : null;
   const Icon = days > 90 ? AlertOctagon : Clock;
@@ -183,7 +183,7 @@ function SummaryLine({ summary }: { summary: ClaimOverview['summary'] | undefine
   );
 }
 
-/** SPEC 2.9: denials, aging and appeals, filtered, sorted and paged by the server (DECISIONS 7). */
+/** Denials, aging and appeals, filtered, sorted and paged by the server. */
 export default function ClaimsPage({ role }: { role: Role }) {
   const [payer, setPayer] = useState<typeof ALL | Payer>(ALL);
   const [reasonText, setReasonText] = useState('');

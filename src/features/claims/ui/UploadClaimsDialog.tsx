@@ -112,7 +112,7 @@ function ImportReport({ report }: { report: ImportRejected }) {
   );
 }
 
-/** DECISIONS 4 Upload File: a CSV of claims, all imported or none, with a row-by-row report of problems. */
+/** Upload File: a CSV of claims, all imported or none, with a row-by-row report of problems. */
 export function UploadClaimsDialog() {
   const [open, setOpen] = useState(false);
   const [file, setFile] = useState<File | null>(null);

@@ -139,7 +139,7 @@ export function isPublicByDesign(url: string): boolean {
   return url.startsWith('/api/auth/') || url === '/api/health';
 }
 
-/** Admin-only permissions per SPEC 6; the policy must grant them to admin alone. */
+/** Permissions only the admin may hold; the policy must grant them to admin alone. */
 const ADMIN_ONLY: readonly Permission[] = ['compliance:read', 'system:admin', 'users:manage', 'audit:verify'];
 
 const concrete = (url: string) => url.replace(/:[A-Za-z]+/g, '0').replace('*', 'x');

@@ -225,7 +225,7 @@ describe('CompliancePage', () => {
     expect(await screen.findByText('All tests passed!', { selector: 'p' })).toBeTruthy();
   });
 
-  it('runs the unit tests and shows each result with the SPEC toast, and the error toast when the call fails', async () => {
+  it('runs the unit tests and shows each result with its toast, and the error toast when the call fails', async () => {
     serve({
       'POST /api/run-tests': (_path, init) => {
         if ((init?.body as { testType: string }).testType === 'integration') throw new Error('500: boom');
@@ -277,7 +277,7 @@ describe('CompliancePage', () => {
     expect(apiFetch).toHaveBeenCalledWith('/api/compliance/gaps/6', { method: 'PATCH', body: { status: 'Closed' } });
   });
 
-  it('seeds demo data with the SPEC toasts (success, refused, failed)', async () => {
+  it('seeds demo data with its toasts (success, refused, failed)', async () => {
     let answer: () => unknown = () => ({ summary: { patients: 200 } });
     serve({ 'POST /api/seed': () => answer() });
     const user = userEvent.setup();

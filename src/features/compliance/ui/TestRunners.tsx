@@ -24,7 +24,7 @@ const COLUMNS: ColumnDef<TestOutcome>[] = [
   { accessorKey: 'message', header: 'Message', cell: ({ row }) => row.original.message ?? '' },
 ];
 
-/** SPEC 8: the runner's toasts. */
+/** The runner's toasts. */
 function announce(testType: TestType, answer: RunTestsResponse) {
   const { passed, total } = answer.summary;
   toast({

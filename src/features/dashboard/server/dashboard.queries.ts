@@ -45,7 +45,7 @@ function sum(counts: StatusCount[]): number {
 
 /**
  * The whole home screen in one call. Each number is aggregated by the database in the feature that
- * owns the data, and only for roles holding the permission for that data (SPEC 2.4, 9; DECISIONS 2).
+ * owns the data, and only for roles holding the permission for that data (docs/access.md).
  */
 export async function getDashboardSummary(db: Db, ctx: RequestContext): Promise<DashboardSummary> {
   const role = ctx.user.role;

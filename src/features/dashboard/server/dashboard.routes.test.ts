@@ -33,7 +33,7 @@ async function summary(who: SignedIn): Promise<DashboardSummary> {
 }
 
 describe('GET /api/dashboard/summary', () => {
-  it('tells its server time in a Server-Timing header (issue 6: the benchmark reads it)', async () => {
+  it('tells its server time in a Server-Timing header (the benchmark reads it)', async () => {
     const admin = await signInAs(t.app, 'admin');
     const res = await admin.request({ method: 'GET', url: '/api/dashboard/summary' });
     expect(res.statusCode).toBe(200);

@@ -173,7 +173,7 @@ function LoadingOverview() {
   );
 }
 
-/** SPEC 2.4: the staff home screen, from one server call scoped to the role. */
+/** The staff home screen, from one server call scoped to the role. */
 export function DashboardOverview() {
   const summary = useDashboardSummary(true);
   const data = summary.data;

@@ -4,7 +4,7 @@ import type { DashboardSummary } from '../dashboard.schema';
 
 export const DASHBOARD_SUMMARY_KEY = ['/api/dashboard/summary'] as const;
 
-/** SPEC 6: dashboard data is fetched only for roles other than guest (`enabled`). */
+/** Dashboard data is fetched only for roles other than guest (`enabled`). */
 export function useDashboardSummary(enabled: boolean) {
   return useQuery({
     queryKey: DASHBOARD_SUMMARY_KEY,

@@ -51,7 +51,7 @@ function toPatient(row: Omit<Patient, 'nextVisit'> & { nextVisit: string | null 
 }
 
 /**
- * SPEC 5: name, phone and MRN, case-insensitively. A field the role sees masked is not searched, or a
+ * Name, phone and MRN, case-insensitively. A field the role sees masked is not searched, or a
  * search could reveal what the mask hides. Phone also matches on digits alone ('5552147' finds '(555) 214-7788').
  */
 function searchCondition(search: string, role: Role): SQL | undefined {
@@ -101,7 +101,7 @@ function sortKeys(sort: PatientListQuery['sort'], dir: 'asc' | 'desc', role: Rol
 }
 
 /**
- * One page of patients (SPEC 2.6), keyset-paged: `nextCursor` resumes after the page's last row; `total`
+ * One page of patients, keyset-paged: `nextCursor` resumes after the page's last row; `total`
  * is counted on a first page only (no cursor).
  */
 export async function listPatients(db: Db, ctx: RequestContext, query: PatientListQuery): Promise<PatientPage> {
@@ -250,7 +250,7 @@ export async function insertSelfRegisteredPatient(
 
 /**
  * Dashboard: how many patient records the clinic holds, read from the one-row count the triggers of
- * migration 0012 keep exact in the same transaction as every insert and delete (no scan of patients).
+ * migration 0015 keep exact in the same transaction as every insert and delete (no scan of patients).
  */
 export async function countPatients(db: Db): Promise<number> {
   const result = await db.execute<{ n: number }>(sql`select ${patientCountSql()} as n`);

@@ -3,8 +3,8 @@ import { sql } from 'drizzle-orm';
 
 /**
  * How many patient records the clinic holds (the dashboard's figure), in one row kept exact in the same
- * transaction as every insert, delete and TRUNCATE of patients by the triggers of migration 0012, so the
- * dashboard reads one row instead of counting the table (issue 6 point 2; docs/kpis.md "Rollups").
+ * transaction as every insert, delete and TRUNCATE of patients by the triggers of migration 0015, so the
+ * dashboard reads one row instead of counting the table (docs/kpis.md "Rollups").
  */
 export const patientsCountRollup = pgTable(
   'patients_count_rollup',

@@ -43,7 +43,7 @@ const MARIA = {
 };
 
 const EXPECTED_PHI: Record<'nurse_manager' | 'doctor' | 'admin', Partial<Patient>> = {
-  // DECISIONS 3: the nurse manager sees phone, MRN, allergies and meds, but not the dob or the notes.
+  // The nurse manager sees phone, MRN, allergies and meds, but not the dob or the notes.
   nurse_manager: { ...MARIA, dob: 'XX-XX-1979', notes: RESTRICTED },
   doctor: MARIA,
   admin: MARIA,
@@ -242,7 +242,7 @@ describe('GET /api/patients', () => {
   });
 
   for (const role of ['nurse_manager', 'doctor', 'admin'] as const) {
-    it(`masks PHI in the list for ${role} as DECISIONS 3 says`, async () => {
+    it(`masks PHI in the list for ${role} as the masking table says`, async () => {
       const who = { nurse_manager: nurse, doctor, admin }[role];
       const page = await list(who, '?search=MRN-100001');
       expect(page.items[0]).toMatchObject(EXPECTED_PHI[role]);

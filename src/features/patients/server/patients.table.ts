@@ -28,7 +28,7 @@ export const patients = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    // Keyset paging (issue 6): each sort of the Patients list is (key…, name, id) in one direction, so
+    // Keyset paging (docs/paging.md): each sort of the Patients list is (key…, name, id) in one direction, so
     // one index per sort serves any page; the Claims list walks patients by (name, id) too.
     index('patients_name_id_idx').on(t.name, t.id),
     index('patients_dob_name_id_idx').on(t.dob, t.name, t.id),

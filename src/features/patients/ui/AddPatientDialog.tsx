@@ -30,7 +30,7 @@ type AddPatientValues = z.output<typeof addPatientFormSchema>;
 const FIELDS = ['name', 'dob', 'phone', 'mrn'] as const;
 const EMPTY: AddPatientInput = { name: '', dob: '', phone: '', mrn: '' };
 
-/** SPEC 2.6: the Add Patient dialog (name, date of birth, phone, MRN; all four required). */
+/** The Add Patient dialog (name, date of birth, phone, MRN; all four required). */
 export function AddPatientDialog() {
   const [open, setOpen] = useState(false);
   const create = useCreatePatient();

@@ -29,7 +29,7 @@ function List({ values, empty }: { values: string[]; empty: string }) {
   );
 }
 
-/** SPEC 2.6: a patient's snapshot; the server masks it for the role and audits the read. */
+/** A patient's snapshot; the server masks it for the role and audits the read. */
 export function PatientSnapshotDialog({
   patientId,
   patientName,

@@ -73,7 +73,7 @@ function columns(onView: (patient: Patient) => void): ColumnDef<Patient>[] {
   ];
 }
 
-/** SPEC 2.6 / DECISIONS 7: the server searches, sorts and pages the patient list. */
+/** The server searches, sorts and pages the patient list. */
 export default function PatientsPage({ role }: { role: Role }) {
   const [search, setSearch] = useState('');
   const [sorting, setSorting] = useState<SortingState>(DEFAULT_SORTING);

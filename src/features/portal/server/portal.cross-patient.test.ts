@@ -5,7 +5,7 @@ import type { RegisteredRoute } from '@/server/plugins/access';
 import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
 
 /**
- * No cross-patient leaks (issue 7.2; ASVS V8.2.2, V8.3.1; HIPAA 164.312(a)(1)). Signed in as the demo
+ * No cross-patient leaks (docs/security.md; ASVS V8.2.2, V8.3.1; HIPAA 164.312(a)(1)). Signed in as the demo
  * patient, every endpoint the patient role may call (taken from the route registry, so a new one is covered
  * without touching this file) is called with every way of naming ANOTHER patient: their patient id, MRN,
  * account numbers, claim ids, appointment ids and name, in the path, the query, the body and a header.

@@ -6,7 +6,7 @@ import type { Db } from '@/server/db/types';
 import { PORTAL_CLAIM_LIMIT, type PortalAppointment, type PortalClaim } from '../portal.schema';
 
 /**
- * A patient reading their own record is still a PHI read (DECISIONS 6): audited after the read and before
+ * A patient reading their own record is still a PHI read (docs/audit.md): audited after the read and before
  * the answer, in one statement (no transaction holds the audit chain's lock across a round trip).
  */
 async function auditOwnRead(db: Db, ctx: RequestContext, patientId: number, what: string, count: number) {
@@ -19,7 +19,7 @@ async function auditOwnRead(db: Db, ctx: RequestContext, patientId: number, what
   });
 }
 
-/** DECISIONS 2: only the session's linked patient, whatever the request says; cancelled visits hidden. */
+/** Only the session's linked patient, whatever the request says; cancelled visits hidden. */
 export async function getPortalAppointments(db: Db, ctx: RequestContext): Promise<PortalAppointment[]> {
   const patientId = ctx.user.patientId;
   if (patientId === null) return [];
@@ -28,7 +28,7 @@ export async function getPortalAppointments(db: Db, ctx: RequestContext): Promis
   return rows.map(({ id, provider, reason, date, time, status }) => ({ id, provider, reason, date, time, status }));
 }
 
-/** SPEC 9: the 5 most recent claims of the session's linked patient, newest service date first. */
+/** The 5 most recent claims of the session's linked patient, newest service date first. */
 export async function getPortalClaims(db: Db, ctx: RequestContext): Promise<PortalClaim[]> {
   const patientId = ctx.user.patientId;
   if (patientId === null) return [];

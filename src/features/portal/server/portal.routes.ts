@@ -8,7 +8,7 @@ import { getPortalAppointments, getPortalClaims } from './portal.queries';
 
 /**
  * The patient's own data. The routes read no parameters at all: the patient comes from the session
- * (DECISIONS 2), so an id in the path, query or body cannot widen the scope.
+ * (docs/access.md), so an id in the path, query or body cannot widen the scope.
  */
 export function portalRoutes(deps: AppDeps) {
   return async function plugin(app: FastifyInstance) {

@@ -82,7 +82,7 @@ afterEach(() => {
 });
 
 describe('PatientPortalPage', () => {
-  it('formats dates as in SPEC 9 and greets by the part of the email before the @', () => {
+  it('formats dates as the portal shows them and greets by the part of the email before the @', () => {
     expect(formatPortalDate('2026-03-04')).toBe('March 4, 2026');
     expect(greetingName('maria.lopez@example.com')).toBe('maria.lopez');
     expect(greetingName(undefined)).toBe('');
@@ -119,7 +119,7 @@ describe('PatientPortalPage', () => {
       ['October 5, 2026', '80053', 'Dr. Samuel Okoye', '$1,234.56', '$0.00', 'Denied'],
     ]);
     expect(within(rows[1]!).getByText('Denied').className).toContain('bg-destructive');
-    // DECISIONS 2: the statement and Pay Balance live in My Billing, a sub-path of the portal.
+    // The statement and Pay Balance live in My Billing, a sub-path of the portal.
     expect(screen.getByRole('link', { name: 'View statement and pay' }).getAttribute('href')).toBe(
       '/patient-portal/billing',
     );

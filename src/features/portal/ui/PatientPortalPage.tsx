@@ -14,12 +14,12 @@ import { useSession } from '@/features/auth/ui/auth.api';
 import type { PortalClaim } from '../portal.schema';
 import { usePortalAppointments, usePortalClaims } from './portal.api';
 
-/** SPEC 9: portal dates read like 'March 4, 2026'. */
+/** Portal dates read like 'March 4, 2026'. */
 export function formatPortalDate(isoDate: string): string {
   return format(parseISO(isoDate), 'MMMM d, yyyy');
 }
 
-/** SPEC 2.5: the greeting uses the part of the session email before the @. */
+/** The greeting uses the part of the session email before the @. */
 export function greetingName(email: string | undefined): string {
   return email?.split('@')[0] ?? '';
 }
@@ -117,7 +117,7 @@ function MyClaims() {
             </CardTitle>
             <CardDescription>Your most recent claims, newest first.</CardDescription>
           </div>
-          {/* DECISIONS 2: the patient's My Billing (statement, Pay Balance) is a sub-path of the portal. */}
+          {/* The patient's My Billing (statement, Pay Balance) is a sub-path of the portal. */}
           <Button asChild variant="outline">
             <Link to="/patient-portal/billing">
               <Receipt className="size-4" aria-hidden="true" /> View statement and pay
@@ -148,7 +148,7 @@ function MyClaims() {
   );
 }
 
-/** SPEC 2.5: the patient's own visits and claims; the server decides whose they are. */
+/** The patient's own visits and claims; the server decides whose they are. */
 export default function PatientPortalPage() {
   const session = useSession();
   const name = greetingName(session.data?.user?.email);

@@ -34,7 +34,7 @@ async function clinicCounts() {
 }
 
 describe('GET /api/rtm/requirements', () => {
-  it('lists the fixed 20 requirements R 001 … R 020 with the topics SPEC 2.18 names', async () => {
+  it('lists the fixed 20 requirements R 001 … R 020 with their fixed topics', async () => {
     const response = await doctor.request({ method: 'GET', url: '/api/rtm/requirements' });
     expect(response.statusCode).toBe(200);
     const list = requirementListSchema.parse(response.json());

@@ -10,7 +10,7 @@ import { reqIdParamsSchema, requirementListSchema, verificationSchema, type Veri
 import { VERIFIERS, type Measured } from './rtm.verify';
 
 /**
- * SPEC 2.18 traceability matrix. The list is fixed; each requirement is verified on its own call so the
+ * The requirements traceability matrix. The list is fixed; each requirement is verified on its own call so the
  * screen can show them complete one after another. Every verification is audited ('rtm.verify', with
  * the measured result): the server records what it found, not what a client reports.
  */

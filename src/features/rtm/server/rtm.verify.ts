@@ -1,5 +1,5 @@
 /**
- * One verifier per requirement of the traceability matrix (DECISIONS 5): each checks the live system,
+ * One verifier per requirement of the traceability matrix: each checks the live system,
  * read-only, and reports what it measured. Checks that must write to observe behaviour (an audit row
  * appearing, a session expiring, a lock engaging) do so inside a transaction that is always rolled back.
  */
@@ -53,7 +53,7 @@ import {
   demoUser,
   inRolledBackTransaction,
   sameValue,
-  SPEC_ROUTE_TABLE,
+  EXPECTED_ROUTE_TABLE,
   withRoleSessions,
 } from '@/features/selftest/server/selftest.queries';
 import { listOverdueFollowUps } from '@/features/worklist/server/worklist.queries';
@@ -632,7 +632,7 @@ async function verifyRouteTable(): Promise<Measured> {
   for (const role of ROLES) {
     for (const screen of SCREENS) {
       total += 1;
-      const expected = SPEC_ROUTE_TABLE[role].includes(screen.path);
+      const expected = EXPECTED_ROUTE_TABLE[role].includes(screen.path);
       const policy = SCREENS_BY_ROLE[role].includes(screen.path);
       if (expected === policy && canOpen(role, screen.path) === expected) good += 1;
       else problems.push(`${role} ${screen.path}`);

@@ -12,7 +12,7 @@ import { cn } from '@/client/lib/cn';
 import type { Requirement, Verification } from '../rtm.schema';
 import { useRequirements, verifyRequirement } from './rtm.api';
 
-/** SPEC 4 and 9: items complete one after another, at least 300 ms apart, in list order. */
+/** Items complete one after another, at least 300 ms apart, in list order. */
 export const STEP_MS = 300;
 
 const COLUMNS = ['Req ID', 'Description', 'Design module', 'Test ID', 'KPI or metric', 'Result'] as const;

@@ -25,7 +25,7 @@ export function searchRoutes(deps: AppDeps) {
         const ctx = requestContext(request, deps);
         const { q } = request.query;
         const role = ctx.user.role;
-        // SPEC 5: only the groups whose screens the role may open are queried at all.
+        // Only the groups whose screens the role may open are queried at all.
         const [patients, appointments, claims] = await Promise.all([
           canOpen(role, '/patients') ? searchPatientsBrief(deps.db, ctx, q, SEARCH_GROUP_LIMIT) : null,
           canOpen(role, '/appointments') ? searchAppointmentsBrief(deps.db, ctx, q, SEARCH_GROUP_LIMIT) : null,

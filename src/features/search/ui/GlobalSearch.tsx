@@ -16,7 +16,7 @@ function useDebounced(value: string, ms: number) {
   return debounced;
 }
 
-/** SPEC 5: starts past 1 character, at most 3 results per group, only the groups the role may open. */
+/** Starts past 1 character, at most 3 results per group, only the groups the role may open. */
 export function GlobalSearch() {
   const [text, setText] = useState('');
   const [open, setOpen] = useState(false);

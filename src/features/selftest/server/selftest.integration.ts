@@ -1,5 +1,5 @@
 /**
- * Integration checks (DECISIONS 5): HTTP calls through the running app (`app.inject`, the same routing,
+ * Integration checks: HTTP calls through the running app (`app.inject`, the same routing,
  * access gate, session resolution and serialisation as a browser's call) and checks of the database.
  *
  * To call as each role, short-lived sessions are created for the seeded demo accounts and deleted when

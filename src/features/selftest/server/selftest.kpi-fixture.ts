@@ -1,5 +1,5 @@
 /**
- * The KPI formulas checked on a fixed fixture, against the live query code (DECISIONS 5).
+ * The KPI formulas checked on a fixed fixture, against the live query code.
  *
  * Inside a transaction that is always rolled back, temporary tables shadow the real ones
  * (`create temp table claims (like public.claims including all)`): PostgreSQL searches pg_temp first, so
@@ -23,7 +23,7 @@ export const SHADOWED_TABLES = [
   'operating_expenses',
   'billing_staff_hours',
   'encounters',
-  // The analytics rollups (issue 6): the temporary claims and payments have no triggers, so the check
+  // The analytics rollups (docs/kpis.md "Rollups"): the temporary claims and payments have no triggers, so the check
   // rebuilds these shadows from the fixture (rebuildRollups) before reading the KPIs.
   'analytics_daily',
   'analytics_ar_daily',

@@ -43,8 +43,8 @@ export async function inRolledBackTransaction<T>(db: Db, fn: (tx: Tx) => Promise
   return (outcome as { value: T }).value;
 }
 
-/** SPEC 2.1's route table, as written there ('/' is implied by '/home'): the expectation the policy is checked against. */
-export const SPEC_ROUTE_TABLE: Record<Role, string[]> = {
+/** The product's route table written out again ('/' is implied by '/home'): the expectation the policy is checked against. */
+export const EXPECTED_ROUTE_TABLE: Record<Role, string[]> = {
   guest: ['/home', '/settings'],
   nurse_manager: ['/home', '/patients', '/appointments', '/overdue-followups', '/authorizations', '/settings'],
   doctor: [

@@ -15,7 +15,7 @@ import { runChecks } from './selftest.runner';
 import { unitChecks } from './selftest.unit';
 
 /**
- * SPEC 7 `POST /api/run-tests` (admin): runs the real in-process unit or integration checks and answers
+ * `POST /api/run-tests` (admin): runs the real in-process unit or integration checks and answers
  * their real results. A failing check is a result (success false, error null). When the runner itself
  * cannot run (it throws outside a check), the answer is still 200 in the same shape with `error` set and
  * no tests, so the /compliance screen can show 'Error running tests'; the run is audited either way.

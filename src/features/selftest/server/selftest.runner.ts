@@ -20,7 +20,7 @@ export function mismatches(problems: string[]): void {
   throw new Error(problems.length > 5 ? `${shown}; and ${problems.length - 5} more` : shown);
 }
 
-/** Runs the checks one after another (they share the database) and answers in the SPEC shape. */
+/** Runs the checks one after another (they share the database) and answers in the shape the /compliance runners show. */
 export async function runChecks(checks: readonly SelfCheck[]): Promise<RunTestsResponse> {
   const tests: TestOutcome[] = [];
   for (const check of checks) {

@@ -1,7 +1,7 @@
 /**
- * Unit checks of the live code (DECISIONS 5): the access policy, PHI masking, CSV neutralising, the
+ * Unit checks of the live code: the access policy, PHI masking, CSV neutralising, the
  * period helpers, the 12-hour time format and the KPI formulas on a fixed fixture. Each expectation is
- * written out here from SPEC/DECISIONS, independently of the code it checks.
+ * written out here from the product's rules (docs/access.md, docs/kpis.md), independently of the code it checks.
  */
 import {
   can,
@@ -20,7 +20,7 @@ import { neutraliseCell } from '@/shared/csv';
 import { periodEndingToday, previousPeriod } from '@/shared/period';
 import { formatTime12 } from '@/features/appointments/appointments.schema';
 import type { Db } from '@/server/db/types';
-import { compareKpiFixture, sameValue, SPEC_ROUTE_TABLE } from './selftest.queries';
+import { compareKpiFixture, sameValue, EXPECTED_ROUTE_TABLE } from './selftest.queries';
 import { expectThat, mismatches, type SelfCheck } from './selftest.runner';
 
 const ALL_ROUTES = [
@@ -40,7 +40,7 @@ const ALL_ROUTES = [
   '/settings',
 ];
 
-/** A sample patient and, per role, what DECISIONS 3's table says that role receives. */
+/** A sample patient and, per role, what the masking table (docs/access.md) says that role receives. */
 export const SAMPLE_PHI: PatientPhi = {
   dob: '1984-03-17',
   phone: '(555) 214-7788',
@@ -84,7 +84,7 @@ export function unitChecks(db: Db): SelfCheck[] {
         const problems: string[] = [];
         for (const role of ROLES) {
           const actual = [...SCREENS_BY_ROLE[role]].sort();
-          const expected = [...SPEC_ROUTE_TABLE[role]].sort();
+          const expected = [...EXPECTED_ROUTE_TABLE[role]].sort();
           if (!sameValue(actual, expected)) problems.push(`${role} opens ${actual.join(', ')}`);
           for (const route of ALL_ROUTES) {
             const allowed = expected.includes(route);
@@ -103,7 +103,7 @@ export function unitChecks(db: Db): SelfCheck[] {
       description:
         'API permissions derive from screens: a role holds a permission only if it opens a screen needing it',
       run: async () => {
-        // Spot checks written from DECISIONS 2, then the derivation itself for every permission.
+        // Spot checks written from the API permission rule (docs/access.md), then the derivation itself for every permission.
         const expected: [string, Role[]][] = [
           ['patients:read', ['nurse_manager', 'doctor', 'admin']],
           ['claims:read', ['doctor', 'billing_admin', 'admin']],

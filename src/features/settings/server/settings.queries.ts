@@ -75,7 +75,7 @@ async function practiceRow(db: Db | Tx, forUpdate = false) {
   return row ?? null;
 }
 
-/** The practice's row, created with the SPEC 9 defaults if it is missing, locked for this transaction. */
+/** The practice's row, created with the defaults if it is missing, locked for this transaction. */
 async function lockedPracticeRow(tx: Tx) {
   await tx
     .insert(practiceSettings)
@@ -150,7 +150,7 @@ function describeNotifications(n: NotificationSettings): string {
 
 /**
  * Staff who may change practice settings see and edit the practice's notification settings; a patient or
- * guest (SPEC 2.16 shows them this tab too) sees and edits their own preferences only.
+ * guest (whose Settings show this tab too) sees and edits their own preferences only.
  */
 function notificationScope(ctx: RequestContext): NotificationsResponse['scope'] {
   return can(ctx.user.role, 'settings:practice') ? 'practice' : 'personal';

@@ -74,7 +74,7 @@ async function auditActions(action: string) {
 }
 
 describe('practice, notification and integration settings', () => {
-  it('starts from the SPEC 9 defaults', async () => {
+  it('starts from the practice defaults', async () => {
     const s = await signInAs(t.app, 'nurse_manager');
     const practice = await s.request({ method: 'GET', url: '/api/settings/practice' });
     expect(practice.json()).toEqual({

@@ -15,7 +15,7 @@ export const userSettings = pgTable(
     mfaEnabled: boolean('mfa_enabled').notNull().default(false),
     /**
      * A patient's or guest's own notification preferences (they cannot change the practice's); null means
-     * the defaults of SPEC 9. Staff edit the practice's settings instead (practice_settings.notifications).
+     * the product's defaults. Staff edit the practice's settings instead (practice_settings.notifications).
      */
     notifications: jsonb('notifications'),
   },

@@ -13,7 +13,7 @@ const FONT_SIZE_LABELS: Record<FontSize, string> = {
   large: 'Large (18px)',
 };
 
-/** SPEC 2.16 / 4: high contrast and font size apply at once and are then synced to the server. */
+/** High contrast and font size apply at once and are then synced to the server. */
 export function DisplayTab() {
   const { data, isLoading } = useUserSettings(true);
   const update = useUpdateSettings();

@@ -7,7 +7,7 @@ import { INTEGRATIONS } from '../settings.schema';
 import { useIntegrations, useSetIntegration } from './settings.api';
 import { SettingsSkeleton } from './SettingsSkeleton';
 
-/** SPEC 2.16: each integration switches between Connected and Disconnected; saved for the practice. */
+/** Each integration switches between Connected and Disconnected; saved for the practice. */
 export function IntegrationsTab() {
   const { data, isLoading, isError } = useIntegrations();
   const setIntegration = useSetIntegration();

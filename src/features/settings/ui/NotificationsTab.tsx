@@ -32,7 +32,7 @@ export function NotificationsTab() {
 }
 
 /**
- * SPEC 2.16, 9: email, SMS and push toggles and reminder timings. Staff edit the practice's settings; a
+ * Email, SMS and push toggles and reminder timings. Staff edit the practice's settings; a
  * patient or guest edits their own preferences (the server decides which from the session).
  */
 function NotificationsForm({ saved }: { saved: NotificationsResponse }) {

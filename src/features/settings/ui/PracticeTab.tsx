@@ -77,7 +77,7 @@ export function PracticeTab() {
   return <PracticeForm saved={data} />;
 }
 
-/** SPEC 2.16, 9: appointment duration, buffer, working hours and days; saved for the whole practice. */
+/** Appointment duration, buffer, working hours and days; saved for the whole practice. */
 function PracticeForm({ saved }: { saved: PracticeHours }) {
   const save = useSavePracticeHours();
   const form = useForm<PracticeHoursUpdate>({ resolver: zodResolver(practiceHoursUpdateSchema), defaultValues: saved });

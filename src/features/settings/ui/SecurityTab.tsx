@@ -11,7 +11,7 @@ import { passwordChangeSchema } from '@/features/users/users.schema';
 import { useChangePassword } from './settings.api';
 import { fieldErrors } from './SettingsSkeleton';
 
-/** The server's rules (DECISIONS 4) plus a confirmation typed twice, checked only here. */
+/** The server's rules plus a confirmation typed twice, checked only here. */
 const securityFormSchema = z
   .object({ currentPassword: z.string(), newPassword: z.string(), confirmPassword: z.string() })
   .superRefine((value, ctx) => {

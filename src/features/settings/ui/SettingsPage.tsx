@@ -19,7 +19,7 @@ const TAB_LABELS = {
 type Tab = keyof typeof TAB_LABELS;
 
 /**
- * SPEC 2.16 from the one policy: a tab shows when the role holds the permission behind it (patient and
+ * The Settings tabs from the one policy: a tab shows when the role holds the permission behind it (patient and
  * guest hold neither, so they see Display and Notifications only); Users shows to staff, enabled for admins.
  */
 const TAB_PERMISSION: Partial<Record<Tab, Permission>> = {

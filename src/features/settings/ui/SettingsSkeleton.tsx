@@ -1,6 +1,6 @@
 import { Skeleton } from '@/client/components/ui/skeleton';
 
-/** What a tab shows while its settings load (SPEC 8: skeleton placeholders). */
+/** What a tab shows while its settings load (skeleton placeholders). */
 export function SettingsSkeleton({ label }: { label: string }) {
   return (
     <div role="status" aria-busy="true" aria-label={`Loading ${label}`} className="space-y-4 rounded-lg border p-6">

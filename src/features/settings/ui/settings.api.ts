@@ -18,7 +18,7 @@ const LOCAL_KEY = 'rcm.display-settings';
 
 type Display = DisplaySettings;
 
-/** SPEC 4: high contrast switches the theme; font size maps small/medium/large to 14/16/18 px. */
+/** High contrast switches the theme; font size maps small/medium/large to 14/16/18 px. */
 export function applyDisplaySettings(display: Display) {
   const root = document.documentElement;
   root.classList.toggle('high-contrast', display.highContrast);
@@ -60,7 +60,7 @@ export function useUserSettings(enabled: boolean) {
   return query;
 }
 
-/** Applies a change at once, then syncs it to the server (SPEC 4); a failed sync is only logged (SPEC 8). */
+/** Applies a change at once, then syncs it to the server; a failed sync is only logged. */
 export function useUpdateSettings() {
   const queryClient = useQueryClient();
   return useMutation({
@@ -75,7 +75,7 @@ export function useUpdateSettings() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Practice, notifications, integrations and the password (Settings tabs, SPEC 2.16).
+// Practice, notifications, integrations and the password (Settings tabs).
 
 export const PRACTICE_KEY = ['/api/settings/practice'] as const;
 export const NOTIFICATIONS_KEY = ['/api/settings/notifications'] as const;

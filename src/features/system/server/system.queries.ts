@@ -1,5 +1,5 @@
 /**
- * Whole-system operations of the admin (SPEC 2.15, DECISIONS 4, 6): the health check, re-seeding the demo
+ * Whole-system operations of the admin: the health check, re-seeding the demo
  * clinic and the global reset. Both writes run in ONE transaction with their audit entry: users, their
  * settings, the practice's settings, the compliance lists and the audit trail stay.
  */

@@ -150,7 +150,7 @@ export async function updateUser(db: Db, ctx: RequestContext, id: number, patch:
   });
 }
 
-/** Cheap extras on top of DECISIONS 4 (12+ characters, not the current one): not the account's own email. */
+/** Cheap extras on top of the password policy (12+ characters, not the current one): not the account's own email. */
 function passwordPolicyProblem(newPassword: string, email: string): string | null {
   const lowered = newPassword.trim().toLowerCase();
   const localPart = email.split('@')[0] ?? '';

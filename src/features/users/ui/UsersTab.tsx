@@ -40,7 +40,7 @@ function useApplyChange() {
   return { apply, pending: update.isPending };
 }
 
-/** DECISIONS 4: real user management for admins: list, create, change role, deactivate and reactivate. */
+/** Real user management for admins: list, create, change role, deactivate and reactivate. */
 export function UsersTab() {
   const users = useUsers();
   const { apply, pending } = useApplyChange();

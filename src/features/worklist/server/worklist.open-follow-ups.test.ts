@@ -1,5 +1,5 @@
 /**
- * Issue 6 point 3: the worklist is served from the stored open follow-ups (open_follow_ups, kept by triggers
+ * Paging at any depth (docs/paging.md): the worklist is served from the stored open follow-ups (open_follow_ups, kept by triggers
  * on encounters and appointments). This proves that it answers exactly what the definition computed from
  * encounters and appointments directly answers (listOverdueFollowUpsRaw): on the demo data, on several
  * days (nothing stored depends on the day), for every filter, page by page for every sort, and after random

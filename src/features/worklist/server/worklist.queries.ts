@@ -159,7 +159,7 @@ async function recordView(db: Tx, ctx: RequestContext, detail: string) {
 }
 
 /**
- * The whole worklist (DECISIONS 4; rules in worklist.rules.ts, docs/worklist.md), ordered by priority, then
+ * The whole worklist (rules in worklist.rules.ts, docs/worklist.md), ordered by priority, then
  * the longest overdue first. The screen pages it (pageOverdueFollowUps); this complete list serves the
  * requirement checks. The read is audited.
  */
@@ -239,7 +239,7 @@ function afterPriorityCursor(day: string, risk: RiskClass, dir: 'asc' | 'desc', 
 }
 
 /**
- * One page of the worklist (SPEC 2.17), keyset-paged (docs/paging.md), from the stored open follow-ups.
+ * One page of the worklist, keyset-paged (docs/paging.md), from the stored open follow-ups.
  * The priority sort (and any sort with a priority chosen) merges one walk per risk class of
  * open_follow_ups_risk_due_idx (per provider: open_follow_ups_provider_risk_due_idx), each in the page's
  * direction from the cursor on and stopping after a page; the daysOverdue sort without a priority is one
@@ -331,7 +331,7 @@ async function countOverdue(db: DbOrTx, day: string, filter: WorklistFilterInput
 }
 
 /**
- * SPEC 2.17 tiles over the whole unfiltered list, and the provider filter's choices, counted by the
+ * The worklist's tiles over the whole unfiltered list, and the provider filter's choices, counted by the
  * database. Counts and staff names only (no PHI), so not an audited read.
  */
 export async function summariseOverdueFollowUps(db: Db, ctx: RequestContext): Promise<WorklistSummary> {
@@ -373,8 +373,8 @@ async function summaryOf(db: DbOrTx, listed: SQL): Promise<WorklistSummary> {
 }
 
 /**
- * The CSV of the filtered worklist (SPEC 2.17): every row the filters select, in the worklist's order,
- * with the export recorded in the audit log after the read and before the answer (DECISIONS 6).
+ * The CSV of the filtered worklist: every row the filters select, in the worklist's order,
+ * with the export recorded in the audit log after the read and before the answer (docs/audit.md).
  */
 export async function exportOverdueFollowUps(
   db: Db,
@@ -405,7 +405,7 @@ export async function rebuildOpenFollowUps(db: DbOrTx): Promise<void> {
 /* ---- The reference: the definition evaluated on encounters and appointments directly (no stored set). ---- */
 
 /**
- * DECISIONS 4, for the encounter `e`: its follow-up is due before `day` (the server's calendar day) and no
+ * Overdue (docs/worklist.md), for the encounter `e`: its follow-up is due before `day` (the server's calendar day) and no
  * later visit exists for the patient: no appointment dated after the encounter that is not Cancelled or
  * No-Show, and no later encounter (a visit that already happened). Only the patient's most recent such
  * encounter counts (on one day, the highest id), so the list counts patients. Each test is an index probe

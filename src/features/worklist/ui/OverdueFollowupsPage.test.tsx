@@ -202,7 +202,7 @@ describe('OverdueFollowupsPage', () => {
     expect(screen.queryByRole('button', { name: /^Patient/ })).toBeNull();
   });
 
-  it('downloads every filtered row the server serves for the export, with the SPEC columns', async () => {
+  it('downloads every filtered row the server serves for the export, with the export columns', async () => {
     fakeServer(ROWS);
     const user = userEvent.setup();
     renderPage();

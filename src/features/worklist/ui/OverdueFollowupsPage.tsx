@@ -34,7 +34,7 @@ function isSortKey(id: string): id is WorklistSortKey {
   return (WORKLIST_SORT_KEYS as readonly string[]).includes(id);
 }
 
-/** SPEC 2.17: High red, Medium amber, Low blue, anything else grey. */
+/** High red, Medium amber, Low blue, anything else grey. */
 function priorityVariant(priority: string) {
   switch (priority) {
     case 'High':

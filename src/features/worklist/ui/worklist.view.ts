@@ -2,12 +2,12 @@ import { format, parseISO } from 'date-fns';
 import type { CsvColumn } from '@/client/lib/csv';
 import type { OverdueFollowUp } from '../worklist.schema';
 
-/** SPEC 9: worklist dates look like 'Jan 05, 2025'. */
+/** Worklist dates look like 'Jan 05, 2025'. */
 export function formatEncounterDate(isoDate: string): string {
   return format(parseISO(isoDate), 'MMM dd, yyyy');
 }
 
-/** SPEC 2.17 export columns; diagnoses joined with '; ', the date as on screen. */
+/** The worklist's export columns; diagnoses joined with '; ', the date as on screen. */
 export const WORKLIST_CSV_COLUMNS: CsvColumn<OverdueFollowUp>[] = [
   { header: 'Patient', value: (r) => r.patientName },
   { header: 'Provider', value: (r) => r.providerName },

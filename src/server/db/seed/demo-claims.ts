@@ -37,7 +37,7 @@ interface PaymentDraft {
 /**
  * The demo clinic's claims over 18 months with the stored facts the KPI engine computes from, the
  * payments on them, operating expenses per month and billing staff hours per weekday. Tuned so that over
- * the last 30 days most KPIs sit near their SPEC 9 targets, some above and some below (docs/kpis.md):
+ * the last 30 days most KPIs sit near their targets, some above and some below (docs/kpis.md):
  * submission lag of 0–6 days, adjudication 7–30 days later (two weeks more after a rejected first
  * submission), first-pass denials at each payer's rate, copays mostly collected at the visit, other
  * patient shares mostly paid within two weeks of the statement.

@@ -1,4 +1,4 @@
-/** Reference lists for the demo clinic (REFERENCE-DATA.md); labels are our own short wording. */
+/** Reference lists for the demo clinic: real CARC, CPT and ICD-10 codes and payers; labels are our own short wording. */
 import type { PAYERS } from '@/features/claims/claims.schema';
 
 export const FIRST_NAMES = [

@@ -51,7 +51,7 @@ export async function isDatabaseEmpty(db: Db): Promise<boolean> {
   return (row?.n ?? 0) === 0;
 }
 
-/** Deletes all clinic data but the audit trail, which is append-only and must outlive a reset (DECISIONS 6). */
+/** Deletes all clinic data but the audit trail, which is append-only and must outlive a reset (docs/audit.md). */
 export async function clearClinicData(tx: Tx): Promise<void> {
   await tx.execute(sql`truncate table
     claim_appeals, payments, claims, appointments, authorizations, encounters, sessions, sign_in_challenges,

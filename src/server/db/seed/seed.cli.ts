@@ -3,7 +3,7 @@
  *
  * Seeds the database the app uses (DATABASE_URL, or the embedded PostgreSQL under DATA_DIR, default
  * ./data; stop `npm start` first when it uses the same folder). With no option it seeds the demo clinic
- * into an empty database. --reset clears the clinic data (the audit trail stays, DECISIONS 6) and seeds
+ * into an empty database. --reset clears the clinic data (the audit trail stays, docs/audit.md) and seeds
  * the demo clinic again. --claims N does the same and then adds N generated claims, with patients,
  * providers, appointments, authorizations, encounters and payments in proportion (scale-seed.ts).
  * `npm run seed:scale` is `--claims 1000000` unless another --claims follows (`npm run seed:scale -- --claims 200000`).
