@@ -23,12 +23,8 @@ import {
   computeProviderAnalyticsRaw,
 } from '@/features/analytics/server/analytics.queries';
 import { getPayerPerformance, getPayerPerformanceRaw } from '@/features/billing/server/billing.queries';
-import {
-  claimsOverview,
-  claimsOverviewRaw,
-  summariseClaims,
-  summariseClaimsRaw,
-} from '@/features/claims/server/claims.queries';
+import { claimsOverview, claimsOverviewRaw } from '@/features/claims/server/claims.queries';
+import { summariseClaims, summariseClaimsRaw } from '@/features/claims/server/claims.summary.queries';
 import type { RequestContext } from '@/server/context';
 import { poolFor } from '@/server/db/client';
 import type { BenchContext, BenchFigure, BenchPart } from './bench.types';

@@ -15,7 +15,7 @@ import { encounters } from '@/features/worklist/server/worklist.table';
 import { clearClinicData } from '@/server/db/seed/demo-seed';
 import { createTestDatabase, type TestDatabase } from '@/testing/test-db';
 import { computeArAging, computeDenialsByReason, computeKpis, computeProviderAnalytics } from './analytics.queries';
-import { daysInArSql } from '@/features/claims/server/claims.queries';
+import { daysInArSql } from '@/features/claims/server/claims.summary.queries';
 import { periodEndingToday } from '@/shared/period';
 
 const NOW = new Date('2026-11-22T15:00:00Z');

@@ -14,7 +14,7 @@ import type { Period } from '@/shared/period';
 import { actorOf, recordNow } from '@/features/audit/server/audit.queries';
 import { claimBalanceSql } from '@/features/billing/server/billing.queries';
 import { billingStaffHours, operatingExpenses, payments } from '@/features/billing/server/billing.table';
-import { deniedClaimSql, denialReasonSql } from '@/features/claims/server/claims.queries';
+import { deniedClaimSql, denialReasonSql } from '@/features/claims/server/claims.summary.queries';
 import { claims } from '@/features/claims/server/claims.table';
 import { providers } from '@/features/providers/server/providers.table';
 import { encounters } from '@/features/worklist/server/worklist.table';

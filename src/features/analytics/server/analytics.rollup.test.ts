@@ -13,17 +13,12 @@ import { periodEndingToday } from '@/shared/period';
 import { countAuthorizationsByStatus } from '@/features/authorizations/server/authorizations.queries';
 import { getPayerPerformance, getPayerPerformanceRaw, payAsGuest } from '@/features/billing/server/billing.queries';
 import { countPatients } from '@/features/patients/server/patients.queries';
-import {
-  appealClaim,
-  claimsOverview,
-  claimsOverviewRaw,
-  importClaims,
-  summariseClaims,
-  summariseClaimsRaw,
-} from '@/features/claims/server/claims.queries';
+import { appealClaim, claimsOverview, claimsOverviewRaw, importClaims } from '@/features/claims/server/claims.queries';
+import { CLAIM_FILTER_FIELDS } from '@/features/claims/server/claims.filter.queries';
+import { summariseClaims, summariseClaimsRaw } from '@/features/claims/server/claims.summary.queries';
 import { reseedDemoClinic, resetSystem } from '@/features/system/server/system.queries';
 import type { RequestContext } from '@/server/context';
-import type { ClaimFilter } from '@/features/claims/claims.schema';
+import { claimFilterSchema, type ClaimFilter } from '@/features/claims/claims.schema';
 import { createTestDatabase, type TestDatabase } from '@/testing/test-db';
 import { TEST_TODAY } from '@/testing/test-clock';
 import {
@@ -41,11 +36,15 @@ import {
 const NOW = new Date(`${TEST_TODAY}T15:00:00Z`);
 /** Other days too: the rollups hold no "today", so they must agree on any day's answer. */
 const DAYS = [NOW, new Date('2026-09-30T12:00:00Z'), new Date('2027-02-14T12:00:00Z')];
+/**
+ * The Claims overview's filters: none, every declared filter field alone with each of its samples (so a
+ * field whose rollup condition is missing or wrong fails here), and two fields together.
+ */
 const FILTERS: ClaimFilter[] = [
-  { search: '', reason: '' },
-  { search: '', reason: '', payer: 'Aetna' },
-  { search: '', reason: 'CO' },
-  { search: '', reason: '197' },
+  claimFilterSchema.parse({}),
+  ...Object.entries(CLAIM_FILTER_FIELDS).flatMap(([field, declared]) =>
+    declared.samples.map((value: string) => claimFilterSchema.parse({ [field]: value })),
+  ),
   { search: '', reason: 'pr-2', payer: 'Medicare' },
 ];
 

@@ -1,26 +1,9 @@
-import {
-  and,
-  asc,
-  desc,
-  eq,
-  gte,
-  ilike,
-  inArray,
-  isNotNull,
-  isNull,
-  like,
-  lte,
-  ne,
-  or,
-  sql,
-  type SQL,
-} from 'drizzle-orm';
-import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { and, asc, desc, eq, gte, inArray, isNotNull, lte, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { today } from '@/shared/api';
 import { actorOf, record, recordNow } from '@/features/audit/server/audit.queries';
 import type { RequestContext } from '@/server/context';
-import type { Db, DbOrTx, Tx } from '@/server/db/types';
-import { containsPattern } from '@/server/db/like';
+import type { Db, DbOrTx } from '@/server/db/types';
 import { uniqueViolationOf } from '@/server/db/sql-helpers';
 import { HttpError } from '@/server/plugins/errors';
 import {
@@ -32,19 +15,15 @@ import {
   type KeyValue,
   type Keyset,
 } from '@/server/db/keyset';
-import { payments } from '@/features/billing/server/billing.table';
 import { patients } from '@/features/patients/server/patients.table';
 import { providers } from '@/features/providers/server/providers.table';
 import {
-  CARC_GROUPS,
   CLAIM_EXPORT_MAX_ROWS,
-  PAYERS,
   DENIAL_DESCRIPTIONS,
   TOP_DENIAL_REASONS,
   TREND_WEEKS,
   claimStatusSchema,
   isAppealable,
-  parseReasonFilter,
   type ClaimExport,
   type ClaimExportQuery,
   type ClaimFilter,
@@ -56,205 +35,14 @@ import {
   type ImportError,
 } from '../claims.schema';
 import { parseClaimsCsv, resolveImportRows, sortImportErrors } from './claims.import';
-import { claimAppeals, claims, claimSearchText } from './claims.table';
+import { claimAppeals, claims } from './claims.table';
 import { claimsDailyRollup, claimsStatusRollup } from './claims.rollup.table';
-
-/** Global search: claims whose patient name or account number contains the text, newest first. */
-export async function searchClaimsBrief(db: Db, _ctx: RequestContext, text: string, limit: number) {
-  const pattern = containsPattern(text);
-  return db
-    .select({ id: claims.id, patient: patients.name, accountNumber: claims.accountNumber, status: claims.status })
-    .from(claims)
-    .innerJoin(patients, eq(patients.id, claims.patientId))
-    .where(or(ilike(patients.name, pattern), ilike(claims.accountNumber, pattern)))
-    .orderBy(desc(claims.serviceDate), desc(claims.id))
-    .limit(limit);
-}
-
-/**
- * Dashboard: revenue collected (the sum of what payers paid, claims.paid_cents, over every claim) and
- * the claims counted per status, both computed by the database. The raw reference of summariseClaims.
- */
-export async function summariseClaimsRaw(
-  db: Db,
-): Promise<{ collectedCents: number; byStatus: { status: string; count: number }[] }> {
-  const [[totals], byStatus] = await Promise.all([
-    db.select({ collectedCents: sql<string>`coalesce(sum(${claims.paidCents}), 0)::bigint` }).from(claims),
-    db
-      .select({ status: claims.status, count: sql<number>`count(*)::int` })
-      .from(claims)
-      .groupBy(claims.status)
-      .orderBy(asc(claims.status)),
-  ]);
-  return { collectedCents: Number(totals?.collectedCents ?? 0), byStatus };
-}
-
-/** The dashboard's claim figures from the claims rollup (kept exact by triggers); equals summariseClaimsRaw. */
-export async function summariseClaims(
-  db: Db,
-): Promise<{ collectedCents: number; byStatus: { status: string; count: number }[] }> {
-  const result = await db.execute<{ summary: ClaimsSummaryJson }>(sql`select ${claimsSummarySql()} as summary`);
-  return claimsSummaryOf(result.rows[0]?.summary);
-}
-
-/** summariseClaims as JSON from the database: cents as text (bigint), byStatus ordered by status. */
-export interface ClaimsSummaryJson {
-  collectedCents: string;
-  byStatus: { status: string; count: number }[];
-}
-
-/** summariseClaims as a scalar subquery, for a caller that gathers several figures in one statement (dashboard). */
-export function claimsSummarySql(): SQL<ClaimsSummaryJson> {
-  const r = claimsStatusRollup;
-  return sql`(select json_build_object(
-      'collectedCents', (select coalesce(sum(${r.paidCents}), 0)::bigint::text from ${r}),
-      'byStatus', (select coalesce(json_agg(json_build_object('status', status, 'count', count) order by status), '[]')
-        from (select ${r.status} as status, sum(${r.claims})::int as count from ${r}
-          group by ${r.status} having sum(${r.claims}) > 0) counted)))`;
-}
-
-/** The answer of summariseClaims from claimsSummarySql's JSON. */
-export function claimsSummaryOf(json: ClaimsSummaryJson | null | undefined): {
-  collectedCents: number;
-  byStatus: { status: string; count: number }[];
-} {
-  return { collectedCents: Number(json?.collectedCents ?? 0), byStatus: json?.byStatus ?? [] };
-}
-
-/** Dashboard critical alerts: the most recently adjudicated claims that stand denied, newest first. */
-export async function listNewestDenials(db: Db, limit: number) {
-  return db
-    .select({
-      id: claims.id,
-      patient: patients.name,
-      accountNumber: claims.accountNumber,
-      payer: claims.payer,
-      reasonCode: claims.reasonCode,
-      denialDescription: claims.denialDescription,
-      billedCents: claims.billedCents,
-      serviceDate: claims.serviceDate,
-    })
-    .from(claims)
-    .innerJoin(patients, eq(patients.id, claims.patientId))
-    .where(eq(claims.status, 'Denied'))
-    .orderBy(sql`${claims.adjudicatedOn} desc nulls last`, desc(claims.serviceDate), desc(claims.id))
-    .limit(limit);
-}
-
-/**
- * The claim with this account number whose patient was born on `dob`, or null. Both must match in one
- * query, so an unknown account and a wrong date of birth take the same path (guest statements).
- * `forUpdate` locks the claim row for a payment against it.
- */
-export async function findClaimByAccountAndDob(
-  db: DbOrTx,
-  accountNumber: string,
-  dob: string,
-  options: { forUpdate?: boolean } = {},
-) {
-  const query = db
-    .select({
-      id: claims.id,
-      patientId: claims.patientId,
-      accountNumber: claims.accountNumber,
-      serviceDate: claims.serviceDate,
-      procedureCode: claims.procedureCode,
-      billedCents: claims.billedCents,
-      paidCents: claims.paidCents,
-      contractualAdjustmentCents: claims.contractualAdjustmentCents,
-      patientResponsibilityCents: claims.patientResponsibilityCents,
-    })
-    .from(claims)
-    .innerJoin(patients, eq(patients.id, claims.patientId))
-    .where(and(eq(claims.accountNumber, accountNumber), eq(patients.dob, dob)))
-    .limit(1);
-  const [row] = options.forUpdate ? await query.for('update', { of: claims }) : await query;
-  return row ?? null;
-}
-
-/**
- * After a payment clears the patient's share: a Paid claim is resolved on `day`, and a self-pay claim
- * waiting on the patient (Pending) becomes Paid. The seed records settled claims the same way.
- */
-export async function markPatientBalanceSettled(tx: Tx, claimId: number, day: string): Promise<void> {
-  await tx
-    .update(claims)
-    .set({
-      resolvedOn: day,
-      status: sql`case when ${claims.payer} = 'Self-Pay' and ${claims.status} = 'Pending' then 'Paid' else ${claims.status} end`,
-    })
-    .where(
-      and(
-        eq(claims.id, claimId),
-        isNull(claims.resolvedOn),
-        or(eq(claims.status, 'Paid'), and(eq(claims.payer, 'Self-Pay'), eq(claims.status, 'Pending'))),
-      ),
-    );
-}
-
-/**
- * The signed-in patient's most recent claims (newest service date first) for the portal. The scope is the
- * session's linked patient, never anything the request carries; a user with no linked record gets none.
- * Paid counts the payer's payment and the patient's own payments on the claim.
- */
-export async function listOwnRecentClaims(db: DbOrTx, ctx: RequestContext, limit: number) {
-  const patientId = ctx.user.patientId;
-  if (patientId === null) return [];
-  const patientPaid = db
-    .select({ claimId: payments.claimId, cents: sql<number>`sum(${payments.amountCents})::int`.as('cents') })
-    .from(payments)
-    .where(and(eq(payments.patientId, patientId), ne(payments.source, 'payer')))
-    .groupBy(payments.claimId)
-    .as('patient_paid');
-  const rows = await db
-    .select({
-      id: claims.id,
-      serviceDate: claims.serviceDate,
-      procedure: claims.procedureCode,
-      provider: providers.name,
-      billedCents: claims.billedCents,
-      paidCents: sql<number>`(${claims.paidCents} + coalesce(${patientPaid.cents}, 0))::int`,
-      status: claims.status,
-    })
-    .from(claims)
-    .innerJoin(providers, eq(providers.id, claims.providerId))
-    .leftJoin(patientPaid, eq(patientPaid.claimId, claims.id))
-    .where(eq(claims.patientId, patientId))
-    .orderBy(desc(claims.serviceDate), desc(claims.id))
-    .limit(limit);
-  return rows.map((row) => ({ ...row, status: claimStatusSchema.parse(row.status) }));
-}
+import { claimFilterDetail, claimsRollupWhere, claimsWhere } from './claims.filter.queries';
+import { daysInArSql, deniedClaimSql } from './claims.summary.queries';
 
 // ---------------------------------------------------------------------------------------------
-// The Claims screen: list, overview, export, appeal and import. Everything is filtered,
-// sorted, paged and aggregated by the database; no query loads all claims into JS.
-
-/**
- * A claim's days in A/R: from its service date to its resolution, or to today (the server's clock day)
- * while it is unresolved.
- */
-/**
- * DAYS IN A/R OF ONE CLAIM (the claims list's "Days AR"): whole days from the claim's service date to
- * the day its balance was resolved (claims.resolved_on), or to `asOf` (today) while it is unresolved;
- * never negative.
- *
- *   days_in_ar = greatest(0, least(coalesce(resolved_on, asOf), asOf) − service_date)
- *
- * Columns are written as "claims"."…", so use it in a query over the claims table (not an alias).
- */
-export function daysInArSql(asOf: string): SQL<number> {
-  return sql<number>`greatest(0, least(coalesce(${claims.resolvedOn}, ${asOf}::date), ${asOf}::date) - ${claims.serviceDate})::int`;
-}
-
-/**
- * A DENIED CLAIM is one whose first adjudication was a denial (claims.denied_on_first_adjudication),
- * whatever happened next (appeal, payment, write-off). Its reason is a CARC denial code: CO-45 (contractual
- * adjustment) and PR-1/2/3 (deductible, coinsurance, copay) are never denials.
- */
-export const deniedClaimSql: SQL<boolean> = sql<boolean>`${claims.deniedOnFirstAdjudication}`;
-
-/** A reason code that is a denial reason (the same rule as `isDenialReason` in analytics.schema.ts). */
-export const denialReasonSql: SQL<boolean> = sql<boolean>`(${claims.reasonCode} is not null and ${claims.reasonCode} <> 'CO-45' and ${claims.reasonCode} not like 'PR-%')`;
+// The Claims screen (SPEC 2.9): list, overview, export, appeal and import. Everything is filtered,
+// sorted, paged and aggregated by the database (DECISIONS 7); no query loads all claims into JS.
 
 function rowColumns(ctx: RequestContext) {
   return {
@@ -276,55 +64,6 @@ function rowColumns(ctx: RequestContext) {
 
 function toClaimRow(row: Omit<ClaimRow, 'status'> & { status: string }): ClaimRow {
   return { ...row, status: claimStatusSchema.parse(row.status) };
-}
-
-/** 'CO 197', 'co-197' and 'CO197' match CO-197; '197' matches that number in any group; 'CO' every CO code. */
-function reasonCondition(text: string, reasonCode: AnyPgColumn = claims.reasonCode): SQL | undefined {
-  const parsed = text === '' ? null : parseReasonFilter(text);
-  if (!parsed) return undefined;
-  const { group, number } = parsed;
-  if (group && number) return eq(reasonCode, `${group}-${number}`);
-  if (number)
-    return inArray(
-      reasonCode,
-      CARC_GROUPS.map((g) => `${g}-${number}`),
-    );
-  return like(reasonCode, `${group}-%`);
-}
-
-/**
- * The Claims search keys: patient, payer, account number, procedure, provider and reason, case-insensitive
- * "contains". Written as a union of index-served lookups (the claim's codes through their trigram index,
- * the payers whose names match through the payer index, patients and providers by name through their
- * claims), so a million claims are not scanned row by row.
- */
-function searchCondition(search: string): SQL | undefined {
-  if (search === '') return undefined;
-  const pattern = containsPattern(search);
-  const payers = PAYERS.filter((payer) => payer.toLowerCase().includes(search.toLowerCase()));
-  const c = alias(claims, 'search_claim');
-  const p = alias(patients, 'search_patient');
-  const v = alias(providers, 'search_provider');
-  // Drizzle names an alias but does not declare it: each FROM says which table it stands for.
-  const fromC = sql`${claims} as ${sql.identifier('search_claim')}`;
-  const fromP = sql`${patients} as ${sql.identifier('search_patient')}`;
-  const fromV = sql`${providers} as ${sql.identifier('search_provider')}`;
-  const byPayer = payers.length > 0 ? sql`union select ${c.id} from ${fromC} where ${inArray(c.payer, payers)}` : sql``;
-  return sql`${claims.id} in (
-    select ${c.id} from ${fromC} where ${claimSearchText(c)} ilike ${pattern}
-    ${byPayer}
-    union
-    select ${c.id} from ${fromC} join ${fromP} on ${p.id} = ${c.patientId} where ${p.name} ilike ${pattern}
-    union
-    select ${c.id} from ${fromC} join ${fromV} on ${v.id} = ${c.providerId} where ${v.name} ilike ${pattern})`;
-}
-
-function filterCondition(filter: ClaimFilter): SQL | undefined {
-  return and(
-    filter.payer ? eq(claims.payer, filter.payer) : undefined,
-    reasonCondition(filter.reason),
-    searchCondition(filter.search),
-  );
 }
 
 /**
@@ -411,7 +150,7 @@ function pageKeysSql(ctx: RequestContext, query: ClaimListQuery, cursor: Keyset 
   const kinds = CLAIM_KEY_KINDS[query.sort];
   const dir = direction(query.dir);
   const take = query.limit + 1;
-  const where = filterCondition(query);
+  const where = claimsWhere(query);
   const columns = COLUMN_KEYS[query.sort];
   let statement: SQL;
   if (columns) {
@@ -568,28 +307,29 @@ function claimRowsQuery(db: DbOrTx, ctx: RequestContext) {
 }
 
 /**
- * How many claims match the filters. Without a search the payer and reason filters are columns of the
- * status rollup (kept exact in each claim write's transaction), so a million claims are not counted row by
- * row for every first page; a search counts its matches, which its indexes find.
+ * How many claims match the filters. A filter the rollups can answer (claims.filter.queries.ts) is counted
+ * from the status rollup (kept exact in each claim write's transaction), so a million claims are not counted
+ * row by row for every first page; a search counts its matches, which its indexes find.
  */
 async function countMatchingClaims(db: Db, filter: ClaimFilter): Promise<number> {
-  if (filter.search !== '') {
+  const r = claimsStatusRollup;
+  const rollupWhere = claimsRollupWhere(filter, r);
+  if (rollupWhere === null) {
     const [row] = await db
       .select({ total: sql<number>`count(*)::int` })
       .from(claims)
-      .where(filterCondition(filter));
+      .where(claimsWhere(filter));
     return row?.total ?? 0;
   }
-  const r = claimsStatusRollup;
   const [row] = await db
     .select({ total: sql<number>`coalesce(sum(${r.claims}), 0)::int` })
     .from(r)
-    .where(and(filter.payer ? eq(r.payer, filter.payer) : undefined, reasonCondition(filter.reason, r.reasonCode)));
+    .where(rollupWhere);
   return row?.total ?? 0;
 }
 
 /**
- * One page of the filtered, sorted claims ('All Claims'), keyset-paged: `nextCursor` resumes
+ * One page of the filtered, sorted claims (SPEC 2.9 'All Claims'), keyset-paged: `nextCursor` resumes
  * after its last row. `total` (how many match) is counted on a first page only (no cursor).
  *
  * The page is ONE statement: the index walk that finds the page's ids and sort keys (`pageKeysSql`),
@@ -664,14 +404,14 @@ function weekStarts(day: string, weeks: number): string[] {
 }
 
 /**
- * The Claims screen's summary line and charts for the current filters, each computed by the database:
+ * SPEC 2.9 summary line and charts for the current filters, each computed by the database:
  * Total Denied = billed amount of the denied claims; Denials by Payer = denied claims per payer;
  * Top Denial Reasons = the 5 commonest reason codes of denied claims; Weekly Claims Trend = claims per
  * service week over the last 8 weeks (Sunday to Saturday, ending with this week), and of them the paid
  * (status Paid) and the denied ones. The raw reference of claimsOverview (and its answer when searching).
  */
 export async function claimsOverviewRaw(db: Db, ctx: RequestContext, filter: ClaimFilter): Promise<ClaimOverview> {
-  const where = filterCondition(filter);
+  const where = claimsWhere(filter);
   const weeks = weekStarts(today(ctx.now), TREND_WEEKS);
   const first = weeks[0] ?? today(ctx.now);
   const weekStart = sql`(${claims.serviceDate} - extract(dow from ${claims.serviceDate})::int)`;
@@ -721,23 +461,19 @@ export async function claimsOverviewRaw(db: Db, ctx: RequestContext, filter: Cla
 
 /**
  * The Claims overview from the claims rollups (kept exact by triggers in the same transaction as every
- * claim write); equals claimsOverviewRaw. The payer and reason filters are columns of the rollups; a text
- * search is not, so a search is answered by claimsOverviewRaw. One statement (one round trip): the totals,
+ * claim write); equals claimsOverviewRaw. A filter the rollups cannot answer (a text search; see
+ * claims.filter.queries.ts) is answered by claimsOverviewRaw. One statement (one round trip): the totals,
  * denials by payer, top reasons with their stored descriptions and the weekly trend, the lists as JSON.
  */
 export async function claimsOverview(db: Db, ctx: RequestContext, filter: ClaimFilter): Promise<ClaimOverview> {
-  if (filter.search !== '') return claimsOverviewRaw(db, ctx, filter);
   const r = claimsStatusRollup;
   const t = claimsDailyRollup;
-  const where = and(filter.payer ? eq(r.payer, filter.payer) : undefined, reasonCondition(filter.reason, r.reasonCode));
+  const where = claimsRollupWhere(filter, r);
+  const dailyWhere = claimsRollupWhere(filter, t);
+  if (where === null || dailyWhere === null) return claimsOverviewRaw(db, ctx, filter);
   const weeks = weekStarts(today(ctx.now), TREND_WEEKS);
   const first = weeks[0] ?? today(ctx.now);
-  const trendWhere = and(
-    filter.payer ? eq(t.payer, filter.payer) : undefined,
-    reasonCondition(filter.reason, t.reasonCode),
-    gte(t.serviceDate, first),
-    lte(t.serviceDate, today(ctx.now)),
-  );
+  const trendWhere = and(dailyWhere, gte(t.serviceDate, first), lte(t.serviceDate, today(ctx.now)));
   const result = await db.execute<{
     claims: number;
     billed_cents: string;
@@ -854,22 +590,13 @@ async function denialDescriptionsOf(db: Db, reasons: string[]): Promise<Map<stri
   return new Map(rows.rows.flatMap((r) => (r.description ? [[r.reason, r.description] as const] : [])));
 }
 
-function filterDetail(filter: ClaimFilter): string {
-  const parts = [
-    filter.payer && `payer ${filter.payer}`,
-    filter.reason && `reason "${filter.reason}"`,
-    filter.search && `search "${filter.search}"`,
-  ].filter(Boolean);
-  return parts.length ? ` (${parts.join(', ')})` : '';
-}
-
 /**
  * Every claim matching the filters, for the browser's CSV. Serving them is the export, so it is audited
  * here, after the read and before the answer. Above CLAIM_EXPORT_MAX_ROWS the user narrows the filters.
  */
 export async function exportClaims(db: Db, ctx: RequestContext, query: ClaimExportQuery): Promise<ClaimExport> {
   const rows = await claimRowsQuery(db, ctx)
-    .where(filterCondition(query))
+    .where(claimsWhere(query))
     .orderBy(...orderBy(ctx, query.sort, query.dir))
     .limit(CLAIM_EXPORT_MAX_ROWS + 1);
   if (rows.length > CLAIM_EXPORT_MAX_ROWS) {
@@ -883,13 +610,13 @@ export async function exportClaims(db: Db, ctx: RequestContext, query: ClaimExpo
     ...actorOf(ctx),
     action: 'export.csv',
     resource: 'claims',
-    detail: `claims CSV: ${rows.length} rows${filterDetail(query)}`,
+    detail: `claims CSV: ${rows.length} rows${claimFilterDetail(query)}`,
   });
   return { items: rows.map(toClaimRow) };
 }
 
 /**
- * Records an appeal of a Denied or Partially Paid claim with its reason and note; the claim
+ * DECISIONS 4: records an appeal of a Denied or Partially Paid claim with its reason and note; the claim
  * becomes Appealed. The appeal, the status and the audit entry commit together or not at all.
  */
 export async function appealClaim(
@@ -989,7 +716,7 @@ async function insertImportedClaims(
 export type ImportOutcome = { ok: true; imported: number } | { ok: false; errors: ImportError[] };
 
 /**
- * Upload File: every row is checked (schema, then MRN, provider and account number against
+ * DECISIONS 4 Upload File: every row is checked (schema, then MRN, provider and account number against
  * the database); any problem rejects the whole file with the list of problems, and nothing is written.
  */
 export async function importClaims(db: Db, ctx: RequestContext, csv: string): Promise<ImportOutcome> {

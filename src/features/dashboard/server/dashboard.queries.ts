@@ -15,7 +15,7 @@ import {
   claimsSummarySql,
   listNewestDenials,
   type ClaimsSummaryJson,
-} from '@/features/claims/server/claims.queries';
+} from '@/features/claims/server/claims.summary.queries';
 import { patientCountSql } from '@/features/patients/server/patients.queries';
 import type { RequestContext } from '@/server/context';
 import type { Db } from '@/server/db/types';

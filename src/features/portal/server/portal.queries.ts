@@ -1,6 +1,6 @@
 import { listOwnAppointments } from '@/features/appointments/server/appointments.queries';
 import { actorOf, recordNow } from '@/features/audit/server/audit.queries';
-import { listOwnRecentClaims } from '@/features/claims/server/claims.queries';
+import { listOwnRecentClaims } from '@/features/claims/server/claims.portal.queries';
 import type { RequestContext } from '@/server/context';
 import type { Db } from '@/server/db/types';
 import { PORTAL_CLAIM_LIMIT, type PortalAppointment, type PortalClaim } from '../portal.schema';

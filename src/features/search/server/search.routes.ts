@@ -5,7 +5,7 @@ import { errorEnvelopeSchema } from '@/shared/api';
 import type { AppDeps } from '@/server/context';
 import { requestContext } from '@/server/request-context';
 import { searchAppointmentsBrief } from '@/features/appointments/server/appointments.queries';
-import { searchClaimsBrief } from '@/features/claims/server/claims.queries';
+import { searchClaimsBrief } from '@/features/claims/server/claims.summary.queries';
 import { searchPatientsBrief } from '@/features/patients/server/patients.queries';
 import { SEARCH_GROUP_LIMIT, searchQuerySchema, searchResultSchema } from '../search.schema';
 
