@@ -26,7 +26,12 @@ const featureBoundaryZones = FEATURES.flatMap((feature) =>
     {
       target: `./src/features/${feature}`,
       from: `./src/features/${other}/server`,
-      except: ['./' + other + '.queries.ts', './' + other + '.table.ts', './' + other + '.passwords.ts'],
+      except: [
+        './' + other + '.queries.ts',
+        './' + other + '.table.ts',
+        './' + other + '.passwords.ts',
+        './' + other + '.formulas.ts',
+      ],
       message: 'On the server a feature uses another only through its queries module and tables (docs/LAYOUT).',
     },
   ]),

@@ -4,7 +4,12 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { formatCents, today } from '@/shared/api';
 import { periodEndingToday, previousPeriod } from '@/shared/period';
 import { actorOf, record, recordNow } from '@/features/audit/server/audit.queries';
-import { findClaimByAccountAndDob, markPatientBalanceSettled } from '@/features/claims/server/claims.queries';
+import { denialRateSql } from '@/features/claims/server/claims.formulas';
+import {
+  deniedClaimSql,
+  findClaimByAccountAndDob,
+  markPatientBalanceSettled,
+} from '@/features/claims/server/claims.queries';
 import { claims } from '@/features/claims/server/claims.table';
 import { claimStatusSchema } from '@/features/claims/claims.schema';
 import { listPatientNames } from '@/features/patients/server/patients.queries';
@@ -383,21 +388,14 @@ export async function payOwnBalance(db: Db, ctx: RequestContext, amountCents: nu
   });
 }
 
-/** 100 × part ÷ whole rounded to one decimal, as the KPI engine rounds its rates; null when whole is 0. */
-function percentSql(part: SQL, whole: SQL): SQL<number | null> {
-  return sql<number | null>`round((100.0 * (${part}) / nullif(${whole}, 0))::numeric, 1)::float8`;
-}
-
 /**
- * Denial rate of a period = claims denied on first adjudication ÷ claims adjudicated in the period
- * (adjudicated_on within it) × 100, over every payer; null when nothing was adjudicated. The same formula
- * and rounding as the KPI engine's Denial Rate (analytics.queries.ts), which billing cannot import without
- * an import cycle (analytics reads billing's balance rule).
+ * Denial rate of a period over every payer, claims adjudicated in it (adjudicated_on within it); null when
+ * nothing was adjudicated.
  */
 async function denialRate(db: Db, period: { start: string; end: string }): Promise<number | null> {
   const [row] = await db
     .select({
-      rate: percentSql(sql`count(*) filter (where ${claims.deniedOnFirstAdjudication})`, sql`count(*)`),
+      rate: denialRateSql(sql`count(*) filter (where ${deniedClaimSql})`, sql`count(*)`),
     })
     .from(claims)
     .where(sql`${claims.adjudicatedOn} between ${period.start} and ${period.end}`);
@@ -426,7 +424,7 @@ export async function getPayerPerformanceRaw(
   }>(sql`
     with adjudicated as (
       select ${claims.payer} as payer, count(*)::int as adjudicated_claims,
-        (count(*) filter (where ${claims.deniedOnFirstAdjudication}))::int as denied_claims
+        (count(*) filter (where ${deniedClaimSql}))::int as denied_claims
       from ${claims}
       where ${claims.adjudicatedOn} between ${current.start} and ${current.end}
       group by ${claims.payer}
@@ -438,7 +436,7 @@ export async function getPayerPerformanceRaw(
     )
     select coalesce(c.payer, a.payer) as payer, coalesce(c.collections_cents, 0)::bigint as collections_cents,
       coalesce(a.adjudicated_claims, 0)::int as adjudicated_claims, coalesce(a.denied_claims, 0)::int as denied_claims,
-      ${percentSql(sql`a.denied_claims`, sql`a.adjudicated_claims`)} as denial_rate
+      ${denialRateSql(sql`a.denied_claims`, sql`a.adjudicated_claims`)} as denial_rate
     from collected c full join adjudicated a on a.payer = c.payer
     where coalesce(c.payer, a.payer) <> 'Self-Pay'
     order by collections_cents desc, payer asc
@@ -482,7 +480,7 @@ export async function getPayerPerformance(db: Db, ctx: RequestContext, periodDay
   const previous = previousPeriod(current);
   const r = billingPayerDaily;
   const rateOf = (period: { start: string; end: string }) => sql`(
-    select ${percentSql(sql`sum(${r.deniedClaims})`, sql`sum(${r.adjudicatedClaims})`)} from ${r}
+    select ${denialRateSql(sql`sum(${r.deniedClaims})`, sql`sum(${r.adjudicatedClaims})`)} from ${r}
     where ${r.day} between ${period.start} and ${period.end})`;
   const result = await db.execute<{
     payers: RankedPayer[] | null;
@@ -492,7 +490,7 @@ export async function getPayerPerformance(db: Db, ctx: RequestContext, periodDay
     with ranked as (
       select ${r.payer} as payer, sum(${r.payerCollectionsCents})::bigint as collections_cents,
         sum(${r.adjudicatedClaims})::int as adjudicated_claims, sum(${r.deniedClaims})::int as denied_claims,
-        ${percentSql(sql`sum(${r.deniedClaims})`, sql`sum(${r.adjudicatedClaims})`)} as denial_rate
+        ${denialRateSql(sql`sum(${r.deniedClaims})`, sql`sum(${r.adjudicatedClaims})`)} as denial_rate
       from ${r}
       where ${r.day} between ${current.start} and ${current.end} and ${r.payer} <> 'Self-Pay'
       group by ${r.payer}
