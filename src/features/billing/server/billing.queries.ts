@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { asc, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { asc, desc, eq, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { formatCents, today } from '@/shared/api';
 import { periodEndingToday, previousPeriod } from '@/shared/period';
