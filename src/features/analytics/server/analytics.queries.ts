@@ -12,10 +12,9 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { today } from '@/shared/api';
 import type { Period } from '@/shared/period';
 import { actorOf, recordNow } from '@/features/audit/server/audit.queries';
-import { claimBalanceSql } from '@/features/billing/server/billing.queries';
-import { billingStaffHours, operatingExpenses, payments } from '@/features/billing/server/billing.table';
 import {
   billingProductivitySql,
+  claimBalanceSql,
   chargeCaptureAccuracySql,
   cleanClaimRateSql,
   daysInArSql,
@@ -27,7 +26,7 @@ import {
   percentSql,
 } from '@/features/claims/server/claims.formulas';
 import { deniedClaimSql, denialReasonSql } from '@/features/claims/server/claims.queries';
-import { claims } from '@/features/claims/server/claims.table';
+import { claims, payments } from '@/features/claims/server/claims.table';
 import { providers } from '@/features/providers/server/providers.table';
 import { encounters } from '@/features/worklist/server/worklist.table';
 import {
@@ -37,6 +36,7 @@ import {
   analyticsDenialsDaily,
   analyticsEncountersDaily,
 } from './analytics.rollup.table';
+import { billingStaffHours, operatingExpenses } from './analytics.table';
 import type { RequestContext } from '@/server/context';
 import type { Db, DbOrTx } from '@/server/db/types';
 import {
@@ -63,7 +63,7 @@ const OPEN_DENIAL_STATUSES = sql`('Denied', 'Appealed')`;
  *   billed − paid by the payer − contractual adjustment − patient payments received (patient and guest)
  *
  * never below 0. Denied and appealed claims stay in A/R until paid or written off; a patient share not
- * yet paid is A/R too. Patient payments follow billing's balance rule (claimBalanceSql).
+ * yet paid is A/R too. Patient payments follow the balance rule (claimBalanceSql).
  *
  * Returns a SELECT of (claim_id, provider_id, service_date, status, outstanding_cents), one row per open
  * receivable with something outstanding, for use as a CTE.

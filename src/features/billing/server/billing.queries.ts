@@ -1,23 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import { asc, desc, eq, sql } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { formatCents, today } from '@/shared/api';
 import { periodEndingToday, previousPeriod } from '@/shared/period';
 import { actorOf, record, recordNow } from '@/features/audit/server/audit.queries';
-import { denialRateSql } from '@/features/claims/server/claims.formulas';
+import { claimBalanceSql, denialRateSql, PATIENT_SIDE_SOURCES } from '@/features/claims/server/claims.formulas';
 import {
   deniedClaimSql,
   findClaimByAccountAndDob,
   markPatientBalanceSettled,
 } from '@/features/claims/server/claims.queries';
-import { claims } from '@/features/claims/server/claims.table';
+import { claims, payments } from '@/features/claims/server/claims.table';
 import { claimStatusSchema } from '@/features/claims/claims.schema';
 import { listPatientNames } from '@/features/patients/server/patients.queries';
 import { patients } from '@/features/patients/server/patients.table';
 import { providers } from '@/features/providers/server/providers.table';
 import type { RequestContext } from '@/server/context';
 import type { Db, DbOrTx, Tx } from '@/server/db/types';
-import { qualified } from '@/server/db/sql-helpers';
 import { HttpError } from '@/server/plugins/errors';
 import {
   BILLING_PATIENT_SEARCH_LIMIT,
@@ -29,43 +27,9 @@ import {
   type GuestPaymentReceipt,
   type GuestStatement,
   type PayerPerformance,
-  type PaymentSource,
   type Statement,
 } from '../billing.schema';
 import { billingPayerDaily } from './billing.rollup.table';
-import { payments } from './billing.table';
-
-/** Payments that pay down the patient's own share; payer remittances are already in claims.paid_cents. */
-const PATIENT_SIDE_SOURCES = ['patient', 'guest'] as const satisfies readonly PaymentSource[];
-
-/**
- * THE BALANCE RULE, defined here once for every screen that shows what a patient owes:
- *
- *   amount due of a claim = claims.patient_responsibility_cents
- *                           − the sum of its payments whose source is 'patient' or 'guest'
- *                           never below 0.
- *
- * patient_responsibility_cents is what the payer moved to the patient (deductible, coinsurance, copay:
- * PR-1/2/3), or for self-pay the charge less the self-pay discount. Payer payments (source 'payer') are
- * reflected in claims.paid_cents and never reduce the patient's share. An overpayment does not make the
- * balance negative (it would be a refund, not a credit on this claim).
- *
- * Returns both parts as SQL over a claim's id and responsibility columns (or values), so lists can
- * compute balances in the database.
- */
-export function claimBalanceSql(claimId: AnyPgColumn | number, responsibility: AnyPgColumn | number) {
-  const ref = (v: AnyPgColumn | number) => (typeof v === 'number' ? sql`${v}::int` : qualified(v));
-  const patientPaid = sql<number>`(select coalesce(sum(${payments.amountCents}), 0)::int from ${payments}
-    where ${payments.claimId} = ${ref(claimId)}
-    and ${payments.source} in (${sql.join(
-      PATIENT_SIDE_SOURCES.map((source) => sql`${source}`),
-      sql`, `,
-    )}))`;
-  return {
-    patientPaidCents: patientPaid,
-    amountDueCents: sql<number>`greatest(0, ${ref(responsibility)} - ${patientPaid})::int`,
-  };
-}
 
 export async function claimBalance(
   db: DbOrTx,

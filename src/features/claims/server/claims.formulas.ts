@@ -1,12 +1,17 @@
 /**
  * The KPI formulas (docs/kpis.md), written once as SQL over figures a query has already summed: the KPI
- * engine's raw and rollup answers (analytics) and Payer Performance (billing) both compute them. They live
- * in claims, below both, because every figure they divide is a count or sum of claims.
+ * engine's raw and rollup answers (analytics) and Payer Performance (billing) both compute them; and the
+ * balance rule, which statements (billing) and outstanding A/R (analytics) both apply. They live in claims,
+ * below both, because every figure they use is a count or sum of claims and their payments.
  *
  * A rate is a percentage rounded to one decimal; a ratio is rounded to one decimal; either is null when
  * its denominator is 0 ("No data").
  */
 import { sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { qualified } from '@/server/db/sql-helpers';
+import type { PaymentSource } from '../claims.schema';
+import { payments } from './claims.table';
 
 /** 100 × part ÷ whole, `decimals` decimals (one for KPIs); null when whole is 0. */
 export function percentSql(part: SQL, whole: SQL, decimals = 1): SQL<number | null> {
@@ -56,3 +61,35 @@ export const operatingMarginSql = (monthsMissing: SQL, collections: SQL, expense
 
 /** Billing Productivity = claims submitted ÷ billing staff hours in the period. */
 export const billingProductivitySql = (submitted: SQL, hours: SQL) => ratioSql(submitted, hours);
+
+/** Payments that pay down the patient's own share; payer remittances are already in claims.paid_cents. */
+export const PATIENT_SIDE_SOURCES = ['patient', 'guest'] as const satisfies readonly PaymentSource[];
+
+/**
+ * THE BALANCE RULE, defined here once for every screen that shows what a patient owes:
+ *
+ *   amount due of a claim = claims.patient_responsibility_cents
+ *                           − the sum of its payments whose source is 'patient' or 'guest'
+ *                           never below 0.
+ *
+ * patient_responsibility_cents is what the payer moved to the patient (deductible, coinsurance, copay:
+ * PR-1/2/3), or for self-pay the charge less the self-pay discount. Payer payments (source 'payer') are
+ * reflected in claims.paid_cents and never reduce the patient's share. An overpayment does not make the
+ * balance negative (it would be a refund, not a credit on this claim).
+ *
+ * Returns both parts as SQL over a claim's id and responsibility columns (or values), so lists can
+ * compute balances in the database.
+ */
+export function claimBalanceSql(claimId: AnyPgColumn | number, responsibility: AnyPgColumn | number) {
+  const ref = (v: AnyPgColumn | number) => (typeof v === 'number' ? sql`${v}::int` : qualified(v));
+  const patientPaid = sql<number>`(select coalesce(sum(${payments.amountCents}), 0)::int from ${payments}
+    where ${payments.claimId} = ${ref(claimId)}
+    and ${payments.source} in (${sql.join(
+      PATIENT_SIDE_SOURCES.map((source) => sql`${source}`),
+      sql`, `,
+    )}))`;
+  return {
+    patientPaidCents: patientPaid,
+    amountDueCents: sql<number>`greatest(0, ${ref(responsibility)} - ${patientPaid})::int`,
+  };
+}

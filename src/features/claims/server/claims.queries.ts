@@ -32,7 +32,7 @@ import {
   type KeyValue,
   type Keyset,
 } from '@/server/db/keyset';
-import { payments } from '@/features/billing/server/billing.table';
+import { payments } from './claims.table';
 import { patients } from '@/features/patients/server/patients.table';
 import { providers } from '@/features/providers/server/providers.table';
 import {
