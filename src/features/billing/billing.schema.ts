@@ -81,7 +81,7 @@ export const statementClaimSchema = z.object({
   billedCents: z.number().int(),
   /** Paid so far: by the payer and by the patient. */
   paidCents: z.number().int(),
-  /** The balance rule (billing.queries.ts): the patient's share less the patient's payments, never below 0. */
+  /** The balance rule (claims.formulas.ts): the patient's share less the patient's payments, never below 0. */
   amountDueCents: z.number().int(),
 });
 export type StatementClaim = z.infer<typeof statementClaimSchema>;
