@@ -25,13 +25,52 @@ const featureBoundaryZones = FEATURES.flatMap((feature) =>
     },
     {
       target: `./src/features/${feature}`,
-      // Globs, so that `<feature>.*.queries.ts` (a queries module split by audience) is allowed too; import-x
+      // Globs, so that `<feature>.*.queries.ts` (a queries module split by audience) and `<feature>.formulas.ts` are allowed too; import-x
       // takes glob exceptions only with a glob `from`, and matches them against the absolute import path.
       from: `./src/features/${other}/server/**`,
-      except: [`${import.meta.dirname}/src/features/${other}/server/${other}.{queries,*.queries,table,passwords}.ts`],
+      except: [`${import.meta.dirname}/src/features/${other}/server/${other}.{queries,*.queries,table,passwords,formulas}.ts`],
       message: 'On the server a feature uses another only through its queries module and tables (docs/layout.md).',
     },
   ]),
+);
+
+// docs/layout.md "Feature dependencies": features depend on each other in one direction. A feature imports
+// only features earlier in this list; tests (*.test.ts, *.test.tsx) may reach further, to check one
+// feature's data against another's. A new feature must be placed in the list.
+const FEATURE_ORDER = [
+  'audit',
+  'providers',
+  'patients',
+  'auth',
+  'settings',
+  'users',
+  'system',
+  'appointments',
+  'worklist',
+  'claims',
+  'authorizations',
+  'analytics',
+  'billing',
+  'dashboard',
+  'portal',
+  'search',
+  'selftest',
+  'compliance',
+  'rtm',
+];
+const unordered = FEATURES.filter((f) => !FEATURE_ORDER.includes(f));
+const gone = FEATURE_ORDER.filter((f) => !FEATURES.includes(f));
+if (unordered.length || gone.length) {
+  throw new Error(
+    `FEATURE_ORDER in eslint.config.js: place ${unordered.join(', ') || '-'}; remove ${gone.join(', ') || '-'}`,
+  );
+}
+const featureOrderZones = FEATURE_ORDER.flatMap((feature, i) =>
+  FEATURE_ORDER.slice(i + 1).map((later) => ({
+    target: `./src/features/${feature}`,
+    from: `./src/features/${later}`,
+    message: `${feature} comes before ${later} in FEATURE_ORDER: it may import only earlier features (docs/layout.md).`,
+  })),
 );
 
 export default tseslint.config(
@@ -68,6 +107,11 @@ export default tseslint.config(
       '@typescript-eslint/require-await': 'off',
     },
     settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })] },
+  },
+  {
+    files: ['src/features/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx'],
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: [...featureBoundaryZones, ...featureOrderZones] }] },
   },
   {
     files: ['src/client/**/*.{ts,tsx}', 'src/features/*/ui/**/*.{ts,tsx}'],

@@ -19,7 +19,7 @@ import { dashboardRoutes } from '@/features/dashboard/server/dashboard.routes';
 import { patientsRoutes } from '@/features/patients/server/patients.routes';
 import { portalRoutes } from '@/features/portal/server/portal.routes';
 import { providersRoutes } from '@/features/providers/server/providers.routes';
-import { registrationRoutes } from '@/features/auth/server/registration.routes';
+import { registrationRoutes } from '@/features/users/server/users.registration.routes';
 import { rtmRoutes } from '@/features/rtm/server/rtm.routes';
 import { searchRoutes } from '@/features/search/server/search.routes';
 import { selftestRoutes } from '@/features/selftest/server/selftest.routes';

@@ -136,11 +136,6 @@ export const CARC_DENIAL_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'CO-204': "Not covered under the patient's benefit plan",
 };
 
-/** Whether a CARC code is a denial reason: everything but CO-45 and the PR (patient responsibility) group. */
-export function isDenialReason(code: string): boolean {
-  return code !== 'CO-45' && !code.startsWith('PR-');
-}
-
 export const denialsByReasonSchema = z.array(
   z.object({ reason: z.string(), description: z.string(), count: z.number().int() }),
 );

@@ -58,3 +58,23 @@ export const registrationSchema = newPatientSchema.pick({ name: true, dob: true,
 export type Registration = z.infer<typeof registrationSchema>;
 
 export const registrationResponseSchema = z.object({ email: z.string() });
+
+/** Changing one's own password (Security tab): at least MIN_PASSWORD_LENGTH characters, not the current one. */
+export const passwordChangeSchema = z
+  .object({
+    currentPassword: z.string().min(1, 'is required').max(1024, 'must be at most 1024 characters'),
+    newPassword: z
+      .string()
+      .min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`)
+      .max(1024, 'must be at most 1024 characters'),
+  })
+  .strict()
+  .refine((v) => v.newPassword !== v.currentPassword, {
+    message: 'must differ from the current password',
+    path: ['newPassword'],
+  });
+export type PasswordChange = z.infer<typeof passwordChangeSchema>;
+export const passwordChangeResponseSchema = z.object({
+  /** How many other sessions of the account were signed out. */
+  endedSessions: z.number().int(),
+});

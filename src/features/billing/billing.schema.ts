@@ -2,10 +2,6 @@ import { z } from 'zod';
 import { formatCents, isoDateSchema } from '@/shared/api';
 import { claimStatusSchema } from '@/features/claims/claims.schema';
 
-export const PAYMENT_SOURCES = ['payer', 'patient', 'guest'] as const;
-export const paymentSourceSchema = z.enum(PAYMENT_SOURCES);
-export type PaymentSource = z.infer<typeof paymentSourceSchema>;
-
 /** What a guest gives to find a statement: the claim's account number and the patient's date of birth. */
 export const guestStatementRequestSchema = z.object({
   accountNumber: z
@@ -85,7 +81,7 @@ export const statementClaimSchema = z.object({
   billedCents: z.number().int(),
   /** Paid so far: by the payer and by the patient. */
   paidCents: z.number().int(),
-  /** The balance rule (billing.queries.ts): the patient's share less the patient's payments, never below 0. */
+  /** The balance rule (claims.formulas.ts): the patient's share less the patient's payments, never below 0. */
   amountDueCents: z.number().int(),
 });
 export type StatementClaim = z.infer<typeof statementClaimSchema>;

@@ -314,3 +314,8 @@ export type ImportRejected = z.infer<typeof importRejectedSchema>;
 
 export const importResultSchema = z.object({ imported: z.number().int() });
 export type ImportResult = z.infer<typeof importResultSchema>;
+
+/** Who paid: the payer (a remittance), the patient (the portal) or a guest paying a statement. */
+export const PAYMENT_SOURCES = ['payer', 'patient', 'guest'] as const;
+export const paymentSourceSchema = z.enum(PAYMENT_SOURCES);
+export type PaymentSource = z.infer<typeof paymentSourceSchema>;

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { ROLES, type Role } from '@/shared/access';
 import { roleSchema } from '@/shared/api';
-import { MIN_PASSWORD_LENGTH } from '@/features/auth/auth.schema';
 
 /** The Users tab (admin): real user management, not a static list. */
 export const USER_STATUSES = ['Active', 'Deactivated'] as const;
@@ -58,23 +57,3 @@ export const userPatchSchema = z
     path: ['role'],
   });
 export type UserPatch = z.infer<typeof userPatchSchema>;
-
-/** Changing one's own password (Security tab). The policy: at least 12 characters, not the current one. */
-export const passwordChangeSchema = z
-  .object({
-    currentPassword: z.string().min(1, 'is required').max(1024, 'must be at most 1024 characters'),
-    newPassword: z
-      .string()
-      .min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`)
-      .max(1024, 'must be at most 1024 characters'),
-  })
-  .strict()
-  .refine((v) => v.newPassword !== v.currentPassword, {
-    message: 'must differ from the current password',
-    path: ['newPassword'],
-  });
-export type PasswordChange = z.infer<typeof passwordChangeSchema>;
-export const passwordChangeResponseSchema = z.object({
-  /** How many other sessions of the account were signed out. */
-  endedSessions: z.number().int(),
-});

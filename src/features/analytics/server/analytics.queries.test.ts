@@ -7,8 +7,8 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { billingStaffHours, operatingExpenses, payments } from '@/features/billing/server/billing.table';
-import { claims } from '@/features/claims/server/claims.table';
+import { billingStaffHours, operatingExpenses } from '@/features/analytics/server/analytics.table';
+import { claims, payments } from '@/features/claims/server/claims.table';
 import { patients } from '@/features/patients/server/patients.table';
 import { providers } from '@/features/providers/server/providers.table';
 import { encounters } from '@/features/worklist/server/worklist.table';

@@ -12,10 +12,21 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { today } from '@/shared/api';
 import type { Period } from '@/shared/period';
 import { actorOf, recordNow } from '@/features/audit/server/audit.queries';
-import { claimBalanceSql } from '@/features/billing/server/billing.queries';
-import { billingStaffHours, operatingExpenses, payments } from '@/features/billing/server/billing.table';
+import {
+  billingProductivitySql,
+  claimBalanceSql,
+  chargeCaptureAccuracySql,
+  cleanClaimRateSql,
+  daysInArSql,
+  denialRateSql,
+  firstPassResolutionRateSql,
+  netCollectionRateSql,
+  operatingMarginSql,
+  patientPaymentRateSql,
+  percentSql,
+} from '@/features/claims/server/claims.formulas';
 import { deniedClaimSql, denialReasonSql } from '@/features/claims/server/claims.summary.queries';
-import { claims } from '@/features/claims/server/claims.table';
+import { claims, payments } from '@/features/claims/server/claims.table';
 import { providers } from '@/features/providers/server/providers.table';
 import { encounters } from '@/features/worklist/server/worklist.table';
 import {
@@ -25,6 +36,7 @@ import {
   analyticsDenialsDaily,
   analyticsEncountersDaily,
 } from './analytics.rollup.table';
+import { billingStaffHours, operatingExpenses } from './analytics.table';
 import type { RequestContext } from '@/server/context';
 import type { Db, DbOrTx } from '@/server/db/types';
 import {
@@ -51,7 +63,7 @@ const OPEN_DENIAL_STATUSES = sql`('Denied', 'Appealed')`;
  *   billed − paid by the payer − contractual adjustment − patient payments received (patient and guest)
  *
  * never below 0. Denied and appealed claims stay in A/R until paid or written off; a patient share not
- * yet paid is A/R too. Patient payments follow billing's balance rule (claimBalanceSql).
+ * yet paid is A/R too. Patient payments follow the balance rule (claimBalanceSql).
  *
  * Returns a SELECT of (claim_id, provider_id, service_date, status, outstanding_cents), one row per open
  * receivable with something outstanding, for use as a CTE.
@@ -73,15 +85,6 @@ export function outstandingArRowsSql(): SQL {
 function patientPaidLateral(): SQL {
   const { patientPaidCents } = claimBalanceSql(claims.id, claims.patientResponsibilityCents);
   return sql`cross join lateral (select ${patientPaidCents} as patient_paid) pp`;
-}
-
-/** 100 × numerator ÷ denominator, one decimal; null when the denominator is 0. */
-function percent(numerator: SQL, denominator: SQL, decimals = 1): SQL {
-  return sql`round((100.0 * (${numerator}) / nullif(${denominator}, 0))::numeric, ${sql.raw(String(decimals))})::float8`;
-}
-
-function ratio(numerator: SQL, denominator: SQL): SQL {
-  return sql`round(((${numerator})::numeric / nullif(${denominator}, 0))::numeric, 1)::float8`;
 }
 
 function between(column: AnyPgColumn, period: Period): SQL {
@@ -202,29 +205,27 @@ export async function computeKpisRaw(db: DbOrTx, period: Period): Promise<KpiRes
     )
     select
       -- Days in A/R = outstanding A/R ÷ (charges in the period ÷ N)
-      ${ratio(sql`receivables.outstanding`, sql`(charges.billed_cents::numeric / ${n})`)} as avg_days_ar,
+      ${daysInArSql(sql`receivables.outstanding`, sql`charges.billed_cents`, n)} as avg_days_ar,
       -- Clean Claim Rate = clean first submissions ÷ claims submitted in the period
-      ${percent(sql`submitted.clean`, sql`submitted.submitted`)} as clean_claim_rate,
+      ${cleanClaimRateSql(sql`submitted.clean`, sql`submitted.submitted`)} as clean_claim_rate,
       -- Denial Rate = denied on first adjudication ÷ claims adjudicated in the period
-      ${percent(sql`adjudicated.denied`, sql`adjudicated.adjudicated`)} as denial_rate,
+      ${denialRateSql(sql`adjudicated.denied`, sql`adjudicated.adjudicated`)} as denial_rate,
       -- Net Collection Rate = (payer paid + patient payments received) ÷ (billed − contractual adjustment),
       -- claims adjudicated in the period
-      ${percent(sql`adjudicated.collected`, sql`adjudicated.collectible`)} as net_collection_rate,
+      ${netCollectionRateSql(sql`adjudicated.collected`, sql`adjudicated.collectible`)} as net_collection_rate,
       -- First Pass Resolution Rate = resolved on first submission ÷ claims adjudicated in the period
-      ${percent(sql`adjudicated.first_pass`, sql`adjudicated.adjudicated`)} as first_pass_resolution_rate,
+      ${firstPassResolutionRateSql(sql`adjudicated.first_pass`, sql`adjudicated.adjudicated`)} as first_pass_resolution_rate,
       -- Charge Capture Accuracy = encounters with charges captured ÷ completed encounters in the period
-      ${percent(sql`visits.captured`, sql`visits.completed`)} as charge_capture_accuracy,
+      ${chargeCaptureAccuracySql(sql`visits.captured`, sql`visits.completed`)} as charge_capture_accuracy,
       -- Patient Payment Rate = patient payments received (at most each claim's share) ÷ patient
       -- responsibility, claims adjudicated in the period
-      ${percent(sql`adjudicated.patient_collected`, sql`adjudicated.patient_billed`)} as patient_payment_rate,
+      ${patientPaymentRateSql(sql`adjudicated.patient_collected`, sql`adjudicated.patient_billed`)} as patient_payment_rate,
       -- Operating Margin = (collections − prorated operating expenses) ÷ collections
-      case when expenses.months_missing > 0 then null
-        else ${percent(sql`collections.collected - expenses.prorated_cents`, sql`collections.collected`)} end
-        as operating_margin,
+      ${operatingMarginSql(sql`expenses.months_missing`, sql`collections.collected`, sql`expenses.prorated_cents`)} as operating_margin,
       -- Billing Cycle Time = average days from service date to submission, claims submitted in the period
       round(submitted.cycle_days::numeric, 1)::float8 as billing_cycle_time,
       -- Billing Productivity = claims submitted ÷ billing staff hours in the period
-      ${ratio(sql`submitted.submitted`, sql`hours.hours`)} as billing_productivity,
+      ${billingProductivitySql(sql`submitted.submitted`, sql`hours.hours`)} as billing_productivity,
       charges.total_claims, charges.paid_claims, charges.denied_claims,
       collections.collected as total_paid_cents,
       charges.billed_cents as total_billed_cents,
@@ -294,7 +295,7 @@ export async function computeArAgingRaw(db: DbOrTx, now: Date): Promise<ArAging>
       group by b.bucket, b.ord
     )
     select bucket, amount_cents,
-      ${percent(sql`amount_cents`, sql`sum(amount_cents) over ()`, 2)} as percent
+      ${percentSql(sql`amount_cents`, sql`sum(amount_cents) over ()`, 2)} as percent
     from totals order by ord
   `);
   const buckets = result.rows.map((row) => ({
@@ -348,8 +349,8 @@ export async function computeProviderAnalyticsRaw(db: DbOrTx, period: Period): P
     select p.name as provider,
       coalesce(charges.claim_count, 0) as claim_count,
       coalesce(collections.collected, 0)::bigint as total_collections_cents,
-      ${percent(sql`adjudicated.collected`, sql`adjudicated.collectible`)} as collection_rate,
-      ${ratio(sql`coalesce(receivables.outstanding, 0)`, sql`(charges.billed_cents::numeric / ${period.days})`)} as avg_days_ar
+      ${netCollectionRateSql(sql`adjudicated.collected`, sql`adjudicated.collectible`)} as collection_rate,
+      ${daysInArSql(sql`coalesce(receivables.outstanding, 0)`, sql`charges.billed_cents`, period.days)} as avg_days_ar
     from ${providers} p
       left join charges on charges.provider_id = p.id
       left join collections on collections.provider_id = p.id
@@ -458,18 +459,16 @@ export async function computeKpis(db: DbOrTx, period: Period): Promise<KpiResult
       from ${analyticsArDaily}
     )
     select
-      ${ratio(sql`receivables.outstanding`, sql`(cohorts.billed_cents::numeric / ${n})`)} as avg_days_ar,
-      ${percent(sql`cohorts.clean`, sql`cohorts.submitted`)} as clean_claim_rate,
-      ${percent(sql`cohorts.denied`, sql`cohorts.adjudicated`)} as denial_rate,
-      ${percent(sql`cohorts.collected`, sql`cohorts.collectible`)} as net_collection_rate,
-      ${percent(sql`cohorts.first_pass`, sql`cohorts.adjudicated`)} as first_pass_resolution_rate,
-      ${percent(sql`visits.captured`, sql`visits.completed`)} as charge_capture_accuracy,
-      ${percent(sql`cohorts.patient_collected`, sql`cohorts.patient_billed`)} as patient_payment_rate,
-      case when expenses.months_missing > 0 then null
-        else ${percent(sql`cohorts.collections - expenses.prorated_cents`, sql`cohorts.collections`)} end
-        as operating_margin,
+      ${daysInArSql(sql`receivables.outstanding`, sql`cohorts.billed_cents`, n)} as avg_days_ar,
+      ${cleanClaimRateSql(sql`cohorts.clean`, sql`cohorts.submitted`)} as clean_claim_rate,
+      ${denialRateSql(sql`cohorts.denied`, sql`cohorts.adjudicated`)} as denial_rate,
+      ${netCollectionRateSql(sql`cohorts.collected`, sql`cohorts.collectible`)} as net_collection_rate,
+      ${firstPassResolutionRateSql(sql`cohorts.first_pass`, sql`cohorts.adjudicated`)} as first_pass_resolution_rate,
+      ${chargeCaptureAccuracySql(sql`visits.captured`, sql`visits.completed`)} as charge_capture_accuracy,
+      ${patientPaymentRateSql(sql`cohorts.patient_collected`, sql`cohorts.patient_billed`)} as patient_payment_rate,
+      ${operatingMarginSql(sql`expenses.months_missing`, sql`cohorts.collections`, sql`expenses.prorated_cents`)} as operating_margin,
       round(cohorts.cycle_days::numeric, 1)::float8 as billing_cycle_time,
-      ${ratio(sql`cohorts.submitted`, sql`hours.hours`)} as billing_productivity,
+      ${billingProductivitySql(sql`cohorts.submitted`, sql`hours.hours`)} as billing_productivity,
       cohorts.total_claims, cohorts.paid_claims, cohorts.denied_claims,
       cohorts.collections as total_paid_cents,
       cohorts.billed_cents as total_billed_cents,
@@ -532,7 +531,7 @@ export async function computeArAging(db: DbOrTx, now: Date): Promise<ArAging> {
       group by b.bucket, b.ord
     )
     select bucket, amount_cents,
-      ${percent(sql`amount_cents`, sql`sum(amount_cents) over ()`, 2)} as percent
+      ${percentSql(sql`amount_cents`, sql`sum(amount_cents) over ()`, 2)} as percent
     from totals order by ord
   `);
   const buckets = result.rows.map((row) => ({
@@ -568,9 +567,9 @@ export async function computeProviderAnalytics(db: DbOrTx, period: Period): Prom
       coalesce(cohorts.claim_count, 0) as claim_count,
       coalesce(cohorts.collections, 0)::bigint as total_collections_cents,
       -- No adjudicated claim: collectible is 0 (or null) and the rate null, as in the raw query.
-      ${percent(sql`cohorts.collected`, sql`cohorts.collectible`)} as collection_rate,
+      ${netCollectionRateSql(sql`cohorts.collected`, sql`cohorts.collectible`)} as collection_rate,
       -- No charge in the period: billed is 0 (or null) and Days in A/R null, as in the raw query.
-      ${ratio(sql`coalesce(receivables.outstanding, 0)`, sql`(cohorts.billed_cents::numeric / ${period.days})`)} as avg_days_ar
+      ${daysInArSql(sql`coalesce(receivables.outstanding, 0)`, sql`cohorts.billed_cents`, period.days)} as avg_days_ar
     from ${providers} p
       left join cohorts on cohorts.provider_id = p.id
       left join receivables on receivables.provider_id = p.id

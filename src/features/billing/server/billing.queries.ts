@@ -1,18 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { asc, desc, eq, sql, type SQL } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { asc, desc, eq, sql } from 'drizzle-orm';
 import { formatCents, today } from '@/shared/api';
 import { periodEndingToday, previousPeriod } from '@/shared/period';
 import { actorOf, record, recordNow } from '@/features/audit/server/audit.queries';
+import { claimBalanceSql, denialRateSql, PATIENT_SIDE_SOURCES } from '@/features/claims/server/claims.formulas';
 import { findClaimByAccountAndDob, markPatientBalanceSettled } from '@/features/claims/server/claims.portal.queries';
-import { claims } from '@/features/claims/server/claims.table';
+import { deniedClaimSql } from '@/features/claims/server/claims.summary.queries';
+import { claims, payments } from '@/features/claims/server/claims.table';
 import { claimStatusSchema } from '@/features/claims/claims.schema';
 import { listPatientNames } from '@/features/patients/server/patients.queries';
 import { patients } from '@/features/patients/server/patients.table';
 import { providers } from '@/features/providers/server/providers.table';
 import type { RequestContext } from '@/server/context';
 import type { Db, DbOrTx, Tx } from '@/server/db/types';
-import { qualified } from '@/server/db/sql-helpers';
 import { HttpError } from '@/server/plugins/errors';
 import {
   BILLING_PATIENT_SEARCH_LIMIT,
@@ -24,43 +24,9 @@ import {
   type GuestPaymentReceipt,
   type GuestStatement,
   type PayerPerformance,
-  type PaymentSource,
   type Statement,
 } from '../billing.schema';
 import { billingPayerDaily } from './billing.rollup.table';
-import { payments } from './billing.table';
-
-/** Payments that pay down the patient's own share; payer remittances are already in claims.paid_cents. */
-const PATIENT_SIDE_SOURCES = ['patient', 'guest'] as const satisfies readonly PaymentSource[];
-
-/**
- * THE BALANCE RULE, defined here once for every screen that shows what a patient owes:
- *
- *   amount due of a claim = claims.patient_responsibility_cents
- *                           − the sum of its payments whose source is 'patient' or 'guest'
- *                           never below 0.
- *
- * patient_responsibility_cents is what the payer moved to the patient (deductible, coinsurance, copay:
- * PR-1/2/3), or for self-pay the charge less the self-pay discount. Payer payments (source 'payer') are
- * reflected in claims.paid_cents and never reduce the patient's share. An overpayment does not make the
- * balance negative (it would be a refund, not a credit on this claim).
- *
- * Returns both parts as SQL over a claim's id and responsibility columns (or values), so lists can
- * compute balances in the database.
- */
-export function claimBalanceSql(claimId: AnyPgColumn | number, responsibility: AnyPgColumn | number) {
-  const ref = (v: AnyPgColumn | number) => (typeof v === 'number' ? sql`${v}::int` : qualified(v));
-  const patientPaid = sql<number>`(select coalesce(sum(${payments.amountCents}), 0)::int from ${payments}
-    where ${payments.claimId} = ${ref(claimId)}
-    and ${payments.source} in (${sql.join(
-      PATIENT_SIDE_SOURCES.map((source) => sql`${source}`),
-      sql`, `,
-    )}))`;
-  return {
-    patientPaidCents: patientPaid,
-    amountDueCents: sql<number>`greatest(0, ${ref(responsibility)} - ${patientPaid})::int`,
-  };
-}
 
 export async function claimBalance(
   db: DbOrTx,
@@ -383,21 +349,14 @@ export async function payOwnBalance(db: Db, ctx: RequestContext, amountCents: nu
   });
 }
 
-/** 100 × part ÷ whole rounded to one decimal, as the KPI engine rounds its rates; null when whole is 0. */
-function percentSql(part: SQL, whole: SQL): SQL<number | null> {
-  return sql<number | null>`round((100.0 * (${part}) / nullif(${whole}, 0))::numeric, 1)::float8`;
-}
-
 /**
- * Denial rate of a period = claims denied on first adjudication ÷ claims adjudicated in the period
- * (adjudicated_on within it) × 100, over every payer; null when nothing was adjudicated. The same formula
- * and rounding as the KPI engine's Denial Rate (analytics.queries.ts), which billing cannot import without
- * an import cycle (analytics reads billing's balance rule).
+ * Denial rate of a period over every payer, claims adjudicated in it (adjudicated_on within it); null when
+ * nothing was adjudicated.
  */
 async function denialRate(db: Db, period: { start: string; end: string }): Promise<number | null> {
   const [row] = await db
     .select({
-      rate: percentSql(sql`count(*) filter (where ${claims.deniedOnFirstAdjudication})`, sql`count(*)`),
+      rate: denialRateSql(sql`count(*) filter (where ${deniedClaimSql})`, sql`count(*)`),
     })
     .from(claims)
     .where(sql`${claims.adjudicatedOn} between ${period.start} and ${period.end}`);
@@ -426,7 +385,7 @@ export async function getPayerPerformanceRaw(
   }>(sql`
     with adjudicated as (
       select ${claims.payer} as payer, count(*)::int as adjudicated_claims,
-        (count(*) filter (where ${claims.deniedOnFirstAdjudication}))::int as denied_claims
+        (count(*) filter (where ${deniedClaimSql}))::int as denied_claims
       from ${claims}
       where ${claims.adjudicatedOn} between ${current.start} and ${current.end}
       group by ${claims.payer}
@@ -438,7 +397,7 @@ export async function getPayerPerformanceRaw(
     )
     select coalesce(c.payer, a.payer) as payer, coalesce(c.collections_cents, 0)::bigint as collections_cents,
       coalesce(a.adjudicated_claims, 0)::int as adjudicated_claims, coalesce(a.denied_claims, 0)::int as denied_claims,
-      ${percentSql(sql`a.denied_claims`, sql`a.adjudicated_claims`)} as denial_rate
+      ${denialRateSql(sql`a.denied_claims`, sql`a.adjudicated_claims`)} as denial_rate
     from collected c full join adjudicated a on a.payer = c.payer
     where coalesce(c.payer, a.payer) <> 'Self-Pay'
     order by collections_cents desc, payer asc
@@ -482,7 +441,7 @@ export async function getPayerPerformance(db: Db, ctx: RequestContext, periodDay
   const previous = previousPeriod(current);
   const r = billingPayerDaily;
   const rateOf = (period: { start: string; end: string }) => sql`(
-    select ${percentSql(sql`sum(${r.deniedClaims})`, sql`sum(${r.adjudicatedClaims})`)} from ${r}
+    select ${denialRateSql(sql`sum(${r.deniedClaims})`, sql`sum(${r.adjudicatedClaims})`)} from ${r}
     where ${r.day} between ${period.start} and ${period.end})`;
   const result = await db.execute<{
     payers: RankedPayer[] | null;
@@ -492,7 +451,7 @@ export async function getPayerPerformance(db: Db, ctx: RequestContext, periodDay
     with ranked as (
       select ${r.payer} as payer, sum(${r.payerCollectionsCents})::bigint as collections_cents,
         sum(${r.adjudicatedClaims})::int as adjudicated_claims, sum(${r.deniedClaims})::int as denied_claims,
-        ${percentSql(sql`sum(${r.deniedClaims})`, sql`sum(${r.adjudicatedClaims})`)} as denial_rate
+        ${denialRateSql(sql`sum(${r.deniedClaims})`, sql`sum(${r.adjudicatedClaims})`)} as denial_rate
       from ${r}
       where ${r.day} between ${current.start} and ${current.end} and ${r.payer} <> 'Self-Pay'
       group by ${r.payer}

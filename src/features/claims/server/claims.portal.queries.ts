@@ -2,11 +2,10 @@
 import { and, desc, eq, isNull, ne, or, sql } from 'drizzle-orm';
 import type { RequestContext } from '@/server/context';
 import type { DbOrTx, Tx } from '@/server/db/types';
-import { payments } from '@/features/billing/server/billing.table';
 import { patients } from '@/features/patients/server/patients.table';
 import { providers } from '@/features/providers/server/providers.table';
 import { claimStatusSchema } from '../claims.schema';
-import { claims } from './claims.table';
+import { claims, payments } from './claims.table';
 
 /**
  * The claim with this account number whose patient was born on `dob`, or null. Both must match in one

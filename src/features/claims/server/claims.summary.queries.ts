@@ -113,5 +113,5 @@ export function daysInArSql(asOf: string): SQL<number> {
  */
 export const deniedClaimSql: SQL<boolean> = sql<boolean>`${claims.deniedOnFirstAdjudication}`;
 
-/** A reason code that is a denial reason (the same rule as `isDenialReason` in analytics.schema.ts). */
+/** A reason code that is a denial reason: any but CO-45 and the PR (patient responsibility) group. */
 export const denialReasonSql: SQL<boolean> = sql<boolean>`(${claims.reasonCode} is not null and ${claims.reasonCode} <> 'CO-45' and ${claims.reasonCode} not like 'PR-%')`;

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { pgTable, integer, text, date, timestamp, boolean, index, check } from 'drizzle-orm/pg-core';
 import { oneOf } from '@/server/db/sql-helpers';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { CLAIM_STATUSES, PAYERS } from '../claims.schema';
+import { CLAIM_STATUSES, PAYERS, PAYMENT_SOURCES } from '../claims.schema';
 import { patients } from '@/features/patients/server/patients.table';
 import { providers } from '@/features/providers/server/providers.table';
 import { users } from '@/features/auth/server/auth.table';
@@ -120,4 +120,35 @@ export const claimAppeals = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('claim_appeals_claim_idx').on(t.claimId)],
+);
+
+/** Every payment: payer remittances and the patient's own (portal, guest). Claims' balances are made of them. */
+export const payments = pgTable(
+  'payments',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    patientId: integer('patient_id')
+      .notNull()
+      .references(() => patients.id, { onDelete: 'cascade' }),
+    claimId: integer('claim_id').references(() => claims.id, { onDelete: 'set null' }),
+    amountCents: integer('amount_cents').notNull(),
+    source: text('source').notNull(),
+    receivedOn: date('received_on', { mode: 'string' }).notNull(),
+    reference: text('reference').notNull().default(''),
+    createdBy: integer('created_by').references(() => users.id),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('payments_amount_check', sql`${t.amountCents} > 0`),
+    check('payments_source_check', oneOf(t.source, PAYMENT_SOURCES)),
+    index('payments_patient_idx').on(t.patientId),
+    index('payments_received_idx').on(t.receivedOn),
+    // Payments per claim: balances and the KPI engine sum a claim's patient payments.
+    index('payments_claim_idx').on(t.claimId),
+    // The balance rule sums a claim's patient-side payments for every open claim (outstanding A/R): this
+    // partial covering index answers each sum from the index alone.
+    index('payments_patient_side_idx')
+      .on(t.claimId, t.amountCents)
+      .where(sql`${t.source} in ('patient', 'guest')`),
+  ],
 );

@@ -1,5 +1,6 @@
 import { asc, count, eq, sql } from 'drizzle-orm';
 import { ROLES, PERMISSIONS, SCREENS, SCREENS_BY_ROLE, can, requiresMfa, type Role } from '@/shared/access';
+import { percentOf } from '@/shared/percent';
 import { actorOf, record } from '@/features/audit/server/audit.queries';
 import { auditLog } from '@/features/audit/server/audit.table';
 import { users } from '@/features/auth/server/auth.table';
@@ -19,8 +20,6 @@ import {
 } from '../compliance.schema';
 import { complianceScores } from './compliance.scores';
 import { complianceGaps, hipaaAuditItems, wcagChecks } from './compliance.table';
-
-const percentOf = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 1000) / 10);
 
 /** The registered API routes (method and path), one per method; HEAD is left out by the access plugin. */
 export function apiRoutesOf(registry: readonly RegisteredRoute[]): RegisteredRoute[] {

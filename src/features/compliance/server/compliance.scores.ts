@@ -1,3 +1,4 @@
+import { percentOf } from '@/shared/percent';
 import type { ComplianceScores, GapStatus, HipaaItemStatus, Score } from '../compliance.schema';
 
 /** What one control earns (SCORE_FORMULA in compliance.schema.ts says it in words). */
@@ -12,8 +13,7 @@ interface Control {
 function scoreOf(controls: readonly Control[]): Score {
   const earned = controls.reduce((sum, c) => sum + c.credit, 0);
   const possible = controls.length;
-  const percent = possible === 0 ? 0 : Math.round((earned / possible) * 1000) / 10;
-  return { percent, earned, possible };
+  return { percent: percentOf(earned, possible), earned, possible };
 }
 
 /**

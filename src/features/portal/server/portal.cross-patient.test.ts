@@ -35,7 +35,7 @@ const NOT_PATIENT_DATA = new Map([
   ['POST /api/auth/login', 'signs in by email and password; auth.routes.test.ts'],
   ['POST /api/auth/mfa', 'second sign-in step; auth.routes.test.ts'],
   ['POST /api/auth/logout', 'ends the session the test uses; auth.routes.test.ts'],
-  ['POST /api/auth/register', 'creates an account; registration.routes.test.ts'],
+  ['POST /api/auth/register', 'creates an account; users.registration.routes.test.ts'],
 ]);
 
 /** A body the route accepts from the demo patient, so that the named ids reach the route's own code. */

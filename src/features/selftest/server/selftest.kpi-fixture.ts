@@ -10,8 +10,8 @@
  * The fixture's "today" is 2026-11-22; the 30-day period is 2026-10-24 … 2026-11-22.
  */
 import { sql } from 'drizzle-orm';
-import { billingStaffHours, operatingExpenses, payments } from '@/features/billing/server/billing.table';
-import { claims } from '@/features/claims/server/claims.table';
+import { billingStaffHours, operatingExpenses } from '@/features/analytics/server/analytics.table';
+import { claims, payments } from '@/features/claims/server/claims.table';
 import { encounters } from '@/features/worklist/server/worklist.table';
 import type { Tx } from '@/server/db/types';
 

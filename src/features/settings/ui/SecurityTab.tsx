@@ -6,8 +6,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/cli
 import { FormField } from '@/client/components/ui/form-field';
 import { Input } from '@/client/components/ui/input';
 import { toast } from '@/client/components/ui/toast';
-import { MIN_PASSWORD_LENGTH } from '@/features/auth/auth.schema';
-import { passwordChangeSchema } from '@/features/users/users.schema';
+import { MIN_PASSWORD_LENGTH, passwordChangeSchema } from '@/features/auth/auth.schema';
 import { useChangePassword } from './settings.api';
 import { fieldErrors } from './SettingsSkeleton';
 

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/client/lib/api-client';
-import type { PasswordChange } from '@/features/users/users.schema';
+import type { PasswordChange } from '@/features/auth/auth.schema';
 import type { PracticeHours, PracticeHoursUpdate } from '../practice.schema';
 import { DEFAULT_DISPLAY_SETTINGS, FONT_SIZE_PX, type DisplaySettings } from '../settings.display';
 import type {

@@ -16,7 +16,8 @@ import type { RequestContext } from '@/server/context';
 import type { Db, Tx } from '@/server/db/types';
 import { uniqueViolationOf } from '@/server/db/sql-helpers';
 import { HttpError } from '@/server/plugins/errors';
-import type { CreatedUser, ManagedUser, NewUser, PasswordChange, UserPatch } from '../users.schema';
+import type { PasswordChange } from '@/features/auth/auth.schema';
+import type { CreatedUser, ManagedUser, NewUser, UserPatch } from '../users.schema';
 
 function toManagedUser(row: typeof users.$inferSelect): ManagedUser {
   return {

@@ -4,15 +4,8 @@ import { errorEnvelopeSchema, idParamsSchema } from '@/shared/api';
 import type { AppDeps } from '@/server/context';
 import { HttpError } from '@/server/plugins/errors';
 import { requestContext } from '@/server/request-context';
-import {
-  createdUserSchema,
-  managedUserSchema,
-  newUserSchema,
-  passwordChangeResponseSchema,
-  passwordChangeSchema,
-  userListSchema,
-  userPatchSchema,
-} from '../users.schema';
+import { passwordChangeResponseSchema, passwordChangeSchema } from '@/features/auth/auth.schema';
+import { createdUserSchema, managedUserSchema, newUserSchema, userListSchema, userPatchSchema } from '../users.schema';
 import { changeOwnPassword, createUser, listUsers, updateUser } from './users.queries';
 
 export function usersRoutes(deps: AppDeps) {

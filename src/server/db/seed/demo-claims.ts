@@ -1,6 +1,6 @@
 import type { PgTable } from 'drizzle-orm/pg-core';
-import { billingStaffHours, operatingExpenses, payments } from '@/features/billing/server/billing.table';
-import { claimAppeals, claims } from '@/features/claims/server/claims.table';
+import { billingStaffHours, operatingExpenses } from '@/features/analytics/server/analytics.table';
+import { claimAppeals, claims, payments } from '@/features/claims/server/claims.table';
 import type { Tx } from '../types';
 import { DENIALS, PAYER_MIX, PROCEDURES } from './demo-data';
 import { addDays, daysBetween, isWeekday, Random } from './random';

@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorEnvelopeSchema } from '@/shared/api';
 import type { AppDeps } from '@/server/context';
-import { registrationResponseSchema, registrationSchema } from '../auth.schema';
-import { registerPatientAccount } from './registration.queries';
+import { registrationResponseSchema, registrationSchema } from '@/features/auth/auth.schema';
+import { registerPatientAccount } from './users.registration.queries';
 
 export function registrationRoutes(deps: AppDeps) {
   return async function plugin(app: FastifyInstance) {

@@ -5,9 +5,9 @@ import { createDefaultUserSettings } from '@/features/settings/server/settings.q
 import type { Db } from '@/server/db/types';
 import { uniqueViolationOf } from '@/server/db/sql-helpers';
 import { HttpError } from '@/server/plugins/errors';
-import type { Registration } from '../auth.schema';
-import { hashPassword } from './auth.passwords';
-import { users } from './auth.table';
+import type { Registration } from '@/features/auth/auth.schema';
+import { hashPassword } from '@/features/auth/server/auth.passwords';
+import { users } from '@/features/auth/server/auth.table';
 
 /** The same neutral answer whoever holds the address: it does not say whose account it is. */
 function emailUnavailable() {

@@ -1,0 +1,36 @@
+-- The current definition of audit_append, last (re)defined by drizzle/0018_audit_append_in_one_statement.sql.
+-- A migration that changes it copies this statement, and this file changes with it (docs/database-functions.md).
+--
+-- Takes the audit chain's lock, reads the newest hash and inserts the chained entry in one statement, so the
+-- lock is held inside PostgreSQL only (and, in a transaction with a change, for the one round trip to COMMIT):
+-- held across round trips to the app server, it queued the pooled connections behind it under load.
+-- The hash is the same as audit.queries.ts's entryHash: SHA-256 of the canonical JSON text
+-- ["<prev hash>",<rest>] where the app sends <rest> (the JSON of the hashed fields after the previous hash,
+-- without its opening bracket), so the app's verification recomputes exactly what is stored here.
+-- In READ COMMITTED each statement of a volatile PL/pgSQL function takes a new snapshot: the newest hash is
+-- read after the lock is granted, so it sees the entry the previous holder committed.
+CREATE OR REPLACE FUNCTION audit_append(
+  p_occurred_at timestamptz,
+  p_actor text,
+  p_actor_user_id integer,
+  p_actor_role text,
+  p_action text,
+  p_resource text,
+  p_detail text,
+  p_patient_id integer,
+  p_hashed_rest text,
+  p_genesis_hash text
+) RETURNS void
+LANGUAGE plpgsql VOLATILE AS $fn$
+DECLARE
+  previous text;
+BEGIN
+  PERFORM pg_advisory_xact_lock(7346001);
+  SELECT hash INTO previous FROM audit_log ORDER BY id DESC LIMIT 1;
+  previous := coalesce(previous, p_genesis_hash);
+  INSERT INTO audit_log (occurred_at, actor, actor_user_id, actor_role, action, resource, detail, patient_id,
+    prev_hash, hash)
+  VALUES (p_occurred_at, p_actor, p_actor_user_id, p_actor_role, p_action, p_resource, p_detail, p_patient_id,
+    previous, encode(sha256(convert_to('["' || previous || '",' || p_hashed_rest, 'UTF8')), 'hex'));
+END
+$fn$;

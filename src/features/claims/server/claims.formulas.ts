@@ -1,0 +1,95 @@
+/**
+ * The KPI formulas (docs/kpis.md), written once as SQL over figures a query has already summed: the KPI
+ * engine's raw and rollup answers (analytics) and Payer Performance (billing) both compute them; and the
+ * balance rule, which statements (billing) and outstanding A/R (analytics) both apply. They live in claims,
+ * below both, because every figure they use is a count or sum of claims and their payments.
+ *
+ * A rate is a percentage rounded to one decimal; a ratio is rounded to one decimal; either is null when
+ * its denominator is 0 ("No data").
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { qualified } from '@/server/db/sql-helpers';
+import type { PaymentSource } from '../claims.schema';
+import { payments } from './claims.table';
+
+/** 100 × part ÷ whole, `decimals` decimals (one for KPIs); null when whole is 0. */
+export function percentSql(part: SQL, whole: SQL, decimals = 1): SQL<number | null> {
+  return sql<
+    number | null
+  >`round((100.0 * (${part}) / nullif(${whole}, 0))::numeric, ${sql.raw(String(decimals))})::float8`;
+}
+
+/** numerator ÷ denominator, one decimal; null when the denominator is 0. */
+export function ratioSql(numerator: SQL, denominator: SQL): SQL<number | null> {
+  return sql<number | null>`round(((${numerator})::numeric / nullif(${denominator}, 0))::numeric, 1)::float8`;
+}
+
+/** Days in A/R = outstanding A/R ÷ (charges billed in the period ÷ its days). */
+export const daysInArSql = (outstanding: SQL, billed: SQL, days: number) =>
+  ratioSql(outstanding, sql`(${billed}::numeric / ${days})`);
+
+/** Clean Claim Rate = clean first submissions ÷ claims submitted in the period. */
+export const cleanClaimRateSql = (clean: SQL, submitted: SQL) => percentSql(clean, submitted);
+
+/** Denial Rate = claims denied on first adjudication ÷ claims adjudicated in the period. */
+export const denialRateSql = (denied: SQL, adjudicated: SQL) => percentSql(denied, adjudicated);
+
+/**
+ * Net Collection Rate = (payer paid + patient payments received) ÷ (billed − contractual adjustment), over
+ * the claims adjudicated in the period.
+ */
+export const netCollectionRateSql = (collected: SQL, collectible: SQL) => percentSql(collected, collectible);
+
+/** First Pass Resolution Rate = claims resolved on their first submission ÷ claims adjudicated in the period. */
+export const firstPassResolutionRateSql = (firstPass: SQL, adjudicated: SQL) => percentSql(firstPass, adjudicated);
+
+/** Charge Capture Accuracy = encounters with charges captured ÷ completed encounters in the period. */
+export const chargeCaptureAccuracySql = (captured: SQL, completed: SQL) => percentSql(captured, completed);
+
+/**
+ * Patient Payment Rate = patient payments received (at most each claim's share) ÷ patient responsibility,
+ * over the claims adjudicated in the period.
+ */
+export const patientPaymentRateSql = (patientCollected: SQL, patientBilled: SQL) =>
+  percentSql(patientCollected, patientBilled);
+
+/** Operating Margin = (collections − operating expenses) ÷ collections; null while a month's expenses are missing. */
+export const operatingMarginSql = (monthsMissing: SQL, collections: SQL, expenses: SQL) =>
+  sql<number | null>`case when ${monthsMissing} > 0 then null
+        else ${percentSql(sql`${collections} - ${expenses}`, collections)} end`;
+
+/** Billing Productivity = claims submitted ÷ billing staff hours in the period. */
+export const billingProductivitySql = (submitted: SQL, hours: SQL) => ratioSql(submitted, hours);
+
+/** Payments that pay down the patient's own share; payer remittances are already in claims.paid_cents. */
+export const PATIENT_SIDE_SOURCES = ['patient', 'guest'] as const satisfies readonly PaymentSource[];
+
+/**
+ * THE BALANCE RULE, defined here once for every screen that shows what a patient owes:
+ *
+ *   amount due of a claim = claims.patient_responsibility_cents
+ *                           − the sum of its payments whose source is 'patient' or 'guest'
+ *                           never below 0.
+ *
+ * patient_responsibility_cents is what the payer moved to the patient (deductible, coinsurance, copay:
+ * PR-1/2/3), or for self-pay the charge less the self-pay discount. Payer payments (source 'payer') are
+ * reflected in claims.paid_cents and never reduce the patient's share. An overpayment does not make the
+ * balance negative (it would be a refund, not a credit on this claim).
+ *
+ * Returns both parts as SQL over a claim's id and responsibility columns (or values), so lists can
+ * compute balances in the database.
+ */
+export function claimBalanceSql(claimId: AnyPgColumn | number, responsibility: AnyPgColumn | number) {
+  const ref = (v: AnyPgColumn | number) => (typeof v === 'number' ? sql`${v}::int` : qualified(v));
+  const patientPaid = sql<number>`(select coalesce(sum(${payments.amountCents}), 0)::int from ${payments}
+    where ${payments.claimId} = ${ref(claimId)}
+    and ${payments.source} in (${sql.join(
+      PATIENT_SIDE_SOURCES.map((source) => sql`${source}`),
+      sql`, `,
+    )}))`;
+  return {
+    patientPaidCents: patientPaid,
+    amountDueCents: sql<number>`greatest(0, ${ref(responsibility)} - ${patientPaid})::int`,
+  };
+}
