@@ -242,7 +242,6 @@ describe('security checks', () => {
     expect(audit.message).toBe('Audit trail tampered: the hash chain does not verify');
     expect(audit.details[0]).toContain(`Entry ${id}`);
   });
-
 });
 
 describe('security checks on a differently configured or broken system', () => {

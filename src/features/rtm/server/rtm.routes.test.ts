@@ -128,9 +128,7 @@ describe('POST /api/rtm/verify/:reqId on a broken system', () => {
       const [, good, total] = /^(\d+) of (\d+)/.exec(result.detail) ?? [];
       expect(Number(good)).toBe(Number(total) - 1);
     } finally {
-      await t.database.db.execute(
-        sql`update users set password_hash = ${saved.rows[0]?.password_hash} where ${guest}`,
-      );
+      await t.database.db.execute(sql`update users set password_hash = ${saved.rows[0]?.password_hash} where ${guest}`);
     }
   });
 
