@@ -162,9 +162,7 @@ export function fakeApi(routes: Record<string, Route> = {}): FakeApi {
     const route = found.route;
     const answer = (async (): Promise<unknown> => {
       try {
-        return typeof route === 'function'
-          ? ((await (route as (r: FakeRequest) => unknown)(request)))
-          : route;
+        return typeof route === 'function' ? await (route as (r: FakeRequest) => unknown)(request) : route;
       } catch {
         return apiError(500, 'INTERNAL', 'The server could not complete the request.');
       }
