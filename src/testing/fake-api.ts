@@ -45,7 +45,8 @@ export const pending = Symbol('pending');
 
 /**
  * What a route answers: a function of the request, or the answer itself. A plain value is a 200 with it
- * as JSON, `undefined` a 204, `reply`/`apiError` their status, and a thrown error a 500 like the server's.
+ * as JSON, `undefined` a 204, `reply`/`apiError` their status. A route that throws is a mistake in the
+ * test: the screen gets a 500, and the test fails after it ends.
  */
 export type Route =
   ((request: FakeRequest) => unknown) | object | string | number | boolean | typeof pending | null | undefined;
@@ -93,13 +94,13 @@ function specificity(matcher: Matcher): number {
   return (matcher.query ? 2 : 0) + (matcher.segments.some((s) => s.startsWith(':')) ? 0 : 1);
 }
 
-let unanswered: string[] = [];
+let problems: string[] = [];
 
-/** Called after each test (ui-setup.ts): a request no route answered fails the test that sent it. */
+/** Called after each test (ui-setup.ts): a request no route answered, or whose route threw, fails the test. */
 export function failOnUnansweredRequests() {
-  const missed = unanswered;
-  unanswered = [];
-  if (missed.length > 0) throw new Error(`The fake API has no route for: ${missed.join(', ')}`);
+  const found = problems;
+  problems = [];
+  if (found.length > 0) throw new Error(`The fake API could not answer: ${found.join('; ')}`);
 }
 
 function respond(answer: unknown): Response {
@@ -155,7 +156,7 @@ export function fakeApi(routes: Record<string, Route> = {}): FakeApi {
     requests.push(request);
     const found = find(method, request.path, request.query);
     if (!found) {
-      unanswered.push(`${method} ${url}`);
+      problems.push(`no route for ${method} ${url}`);
       return respond(apiError(501, 'NOT_FAKED', `The fake API has no route for ${method} ${url}`));
     }
     request.params = found.params;
@@ -163,7 +164,8 @@ export function fakeApi(routes: Record<string, Route> = {}): FakeApi {
     const answer = (async (): Promise<unknown> => {
       try {
         return typeof route === 'function' ? await (route as (r: FakeRequest) => unknown)(request) : route;
-      } catch {
+      } catch (error) {
+        problems.push(`the route for ${method} ${url} threw ${String(error)}`);
         return apiError(500, 'INTERNAL', 'The server could not complete the request.');
       }
     })();
