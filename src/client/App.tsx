@@ -6,7 +6,7 @@ import { Toaster } from '@/client/components/ui/toast';
 import { AppShell } from '@/client/components/layout/AppShell';
 import { ApiError } from '@/client/lib/api-client';
 import { createQueryClient } from '@/client/lib/query-client';
-import { SESSION_KEY, useLogout, useSession } from '@/features/auth/ui/auth.api';
+import { authKeys, useLogout, useSession } from '@/features/auth/ui/auth.api';
 import { SignInPage } from '@/features/auth/ui/SignInPage';
 import { applyDisplaySettings, localDisplaySettings, useUserSettings } from '@/features/settings/ui/settings.api';
 import { AppRoutes, preloadScreen } from './routes';
@@ -17,8 +17,8 @@ const queryClient = createQueryClient();
 preloadScreen(window.location.pathname);
 // A 401 anywhere means the session ended (idle timeout, logout elsewhere): ask again who is signed in.
 queryClient.getQueryCache().config.onError = (error, query) => {
-  if (error instanceof ApiError && error.status === 401 && query.queryKey[0] !== SESSION_KEY[0]) {
-    void queryClient.invalidateQueries({ queryKey: SESSION_KEY });
+  if (error instanceof ApiError && error.status === 401 && query.queryKey[0] !== authKeys.session[0]) {
+    void queryClient.invalidateQueries({ queryKey: authKeys.session });
   }
 };
 

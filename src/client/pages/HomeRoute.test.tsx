@@ -1,7 +1,7 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createQueryClient } from '@/client/lib/query-client';
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { fakeApi } from '@/testing/fake-api';
+import { renderWithApp } from '@/testing/ui-render';
 import type { DashboardSummary } from '@/features/dashboard/dashboard.schema';
 import HomeRoute from './HomeRoute';
 
@@ -21,34 +21,22 @@ const nurseSummary: DashboardSummary = {
 };
 
 function renderHome(role: 'guest' | 'nurse_manager') {
-  return render(
-    <QueryClientProvider client={createQueryClient()}>
-      <HomeRoute role={role} />
-    </QueryClientProvider>,
-  );
+  return renderWithApp(<HomeRoute role={role} />, { route: '/home' });
 }
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
 
 describe('HomeRoute', () => {
   it('gives the guest the landing with both actions and calls no dashboard endpoint', () => {
-    const fetchMock = vi.fn();
-    vi.stubGlobal('fetch', fetchMock);
+    const api = fakeApi();
     renderHome('guest');
     expect(screen.getByRole('heading', { name: 'Welcome' })).toBeTruthy();
     expect(screen.getByText('Guest Portal')).toBeTruthy();
     expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Create Patient Account' }).disabled).toBe(false);
     expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Pay Bill as Guest' }).disabled).toBe(false);
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(api.requests).toEqual([]);
   });
 
   it('leaves out the cards a role may not see, and says so honestly where a list is empty', async () => {
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(() => Promise.resolve(new Response(JSON.stringify(nurseSummary)))),
-    );
+    fakeApi({ 'GET /api/dashboard/summary': nurseSummary });
     renderHome('nurse_manager');
     expect(screen.getByRole('heading', { name: 'Dashboard Overview' })).toBeTruthy();
     expect(await screen.findByRole('region', { name: 'Total Patients' })).toBeTruthy();

@@ -1,8 +1,8 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import type { ChartOptions } from 'chart.js';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createQueryClient } from '@/client/lib/query-client';
+import { describe, expect, it, vi } from 'vitest';
+import { fakeApi, pending } from '@/testing/fake-api';
+import { renderWithApp } from '@/testing/ui-render';
 import {
   KPI_DEFINITIONS,
   type ArAging,
@@ -12,12 +12,6 @@ import {
 } from '../analytics.schema';
 import AnalyticsPage from './AnalyticsPage';
 import { formatThousands, progressTowardTarget } from './analytics.view';
-
-const apiFetch = vi.fn();
-vi.mock('@/client/lib/api-client', async (importOriginal) => ({
-  ...(await importOriginal<object>()),
-  apiFetch: (...args: unknown[]) => apiFetch(...args) as unknown,
-}));
 
 // jsdom has no canvas: the charts are stood in for by their props, which the test reads.
 interface ChartProps {
@@ -35,16 +29,6 @@ vi.mock('react-chartjs-2', () => ({
     return <canvas data-testid="doughnut-chart" />;
   },
 }));
-
-beforeAll(() => {
-  const element = Element.prototype as unknown as Record<string, unknown>;
-  element.hasPointerCapture ??= () => false;
-  element.releasePointerCapture ??= () => {};
-  element.scrollIntoView ??= () => {};
-});
-afterEach(() => {
-  apiFetch.mockReset();
-});
 
 const KPIS: KpiResult = {
   periodDays: 30,
@@ -109,21 +93,16 @@ const PROVIDERS: ProviderAnalytics = [
 }));
 
 function answer(overrides: { denials?: DenialsByReason; aging?: ArAging } = {}) {
-  apiFetch.mockImplementation((path: string) => {
-    if (path.includes('/kpis')) return Promise.resolve(KPIS);
-    if (path.includes('/ar-aging')) return Promise.resolve(overrides.aging ?? AGING);
-    if (path.includes('/denials-by-reason')) return Promise.resolve(overrides.denials ?? DENIALS);
-    if (path.includes('/provider')) return Promise.resolve(PROVIDERS);
-    return Promise.reject(new Error(`unexpected ${path}`));
+  fakeApi({
+    'GET /api/claims/analytics/kpis': KPIS,
+    'GET /api/claims/analytics/ar-aging': overrides.aging ?? AGING,
+    'GET /api/claims/analytics/denials-by-reason': overrides.denials ?? DENIALS,
+    'GET /api/claims/analytics/provider': PROVIDERS,
   });
 }
 
 function renderPage() {
-  return render(
-    <QueryClientProvider client={createQueryClient()}>
-      <AnalyticsPage />
-    </QueryClientProvider>,
-  );
+  return renderWithApp(<AnalyticsPage />, { route: '/analytics' });
 }
 
 describe('analytics view helpers', () => {
@@ -147,7 +126,12 @@ describe('analytics view helpers', () => {
 
 describe('AnalyticsPage', () => {
   it('shows skeletons while loading', () => {
-    apiFetch.mockReturnValue(new Promise(() => {}));
+    fakeApi({
+      'GET /api/claims/analytics/kpis': pending,
+      'GET /api/claims/analytics/ar-aging': pending,
+      'GET /api/claims/analytics/denials-by-reason': pending,
+      'GET /api/claims/analytics/provider': pending,
+    });
     renderPage();
     expect(screen.getByRole('heading', { name: 'RCM Analytics', level: 1 })).toBeTruthy();
     expect(screen.getByLabelText('Loading Days in A/R')).toBeTruthy();

@@ -1,35 +1,12 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import Papa from 'papaparse';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Toaster } from '@/client/components/ui/toast';
-import { createQueryClient } from '@/client/lib/query-client';
+import { describe, expect, it, vi } from 'vitest';
+import { apiError, fakeApi, pending, type FakeApi } from '@/testing/fake-api';
+import { catchDownloads, type Download } from '@/testing/ui-browser';
+import { renderWithApp } from '@/testing/ui-render';
 import { KPI_DEFINITIONS, type KpiResult } from '../analytics.schema';
 import KpisPage, { MIN_REFRESH_SPINNER_MS } from './KpisPage';
-
-const apiFetch = vi.fn();
-const downloadCsv = vi.fn();
-vi.mock('@/client/lib/api-client', async (importOriginal) => ({
-  ...(await importOriginal<object>()),
-  apiFetch: (...args: unknown[]) => apiFetch(...args) as unknown,
-}));
-vi.mock('@/client/lib/csv', async (importOriginal) => ({
-  ...(await importOriginal<object>()),
-  downloadCsv: (...args: unknown[]) => downloadCsv(...args) as unknown,
-}));
-
-beforeAll(() => {
-  // Radix Select measures and captures the pointer, which jsdom does not implement.
-  const element = Element.prototype as unknown as Record<string, unknown>;
-  element.hasPointerCapture ??= () => false;
-  element.releasePointerCapture ??= () => {};
-  element.scrollIntoView ??= () => {};
-});
-afterEach(() => {
-  apiFetch.mockReset();
-  downloadCsv.mockReset();
-});
 
 function kpis(overrides: Partial<KpiResult> = {}): KpiResult {
   return {
@@ -59,28 +36,32 @@ function kpis(overrides: Partial<KpiResult> = {}): KpiResult {
   };
 }
 
-function answer(byPeriod: Record<number, KpiResult>) {
-  apiFetch.mockImplementation((path: string) => {
-    if (path.endsWith('/exports')) return Promise.resolve(undefined);
-    const period = Number(/periodDays=(\d+)/.exec(path)?.[1]);
-    return Promise.resolve(byPeriod[period]);
+const KPIS_PATH = '/api/claims/analytics/kpis';
+const EXPORTS = 'POST /api/claims/analytics/kpis/exports';
+
+/** The KPIs for each period asked for; the export is recorded with a 204, as the server does. */
+function answer(byPeriod: Record<number, KpiResult>): FakeApi {
+  return fakeApi({
+    [`GET ${KPIS_PATH}`]: ({ query }) => byPeriod[Number(query.get('periodDays'))],
+    [EXPORTS]: undefined,
   });
 }
 
+function kpiUrls(api: FakeApi): string[] {
+  return api.sent(`GET ${KPIS_PATH}`).map((r) => r.url);
+}
+
+const SERVER_DOWN = apiError(500, 'INTERNAL', 'The server could not complete the request.');
+
 function renderPage() {
-  return render(
-    <QueryClientProvider client={createQueryClient()}>
-      <KpisPage />
-      <Toaster />
-    </QueryClientProvider>,
-  );
+  return renderWithApp(<KpisPage />, { route: '/kpis' });
 }
 
 const text = (testId: string) => screen.getByTestId(testId).textContent;
 
 describe('KpisPage', () => {
   it('shows skeletons under the title while loading', () => {
-    apiFetch.mockReturnValue(new Promise(() => {}));
+    fakeApi({ [`GET ${KPIS_PATH}`]: pending });
     renderPage();
     expect(screen.getByRole('heading', { name: 'Key Performance Indicators', level: 1 })).toBeTruthy();
     expect(screen.getByLabelText('Loading Total Claims Volume')).toBeTruthy();
@@ -89,10 +70,10 @@ describe('KpisPage', () => {
   });
 
   it('shows the three summaries and the ten KPIs with target, progress and status', async () => {
-    answer({ 30: kpis() });
+    const api = answer({ 30: kpis() });
     renderPage();
     expect(await screen.findByTestId('summary-total-claims')).toBeTruthy();
-    expect(apiFetch).toHaveBeenCalledWith('/api/claims/analytics/kpis?periodDays=30', expect.anything());
+    expect(kpiUrls(api)).toContain('/api/claims/analytics/kpis?periodDays=30');
     expect(text('summary-total-claims')).toBe('1,234');
     expect(text('summary-paid-claims')).toBe('600');
     expect(text('summary-denied-claims')).toBe('12');
@@ -129,45 +110,47 @@ describe('KpisPage', () => {
   });
 
   it('asks for the chosen period', async () => {
-    answer({ 30: kpis(), 90: kpis({ periodDays: 90, periodStart: '2026-08-25', totalClaims: 4321 }) });
+    const api = answer({ 30: kpis(), 90: kpis({ periodDays: 90, periodStart: '2026-08-25', totalClaims: 4321 }) });
     const user = userEvent.setup();
     renderPage();
     await screen.findByTestId('summary-total-claims');
     await user.click(screen.getByRole('combobox', { name: 'Period' }));
     await user.click(await screen.findByRole('option', { name: 'Last 90 days' }));
     await waitFor(() => expect(text('summary-total-claims')).toBe('4,321'));
-    expect(apiFetch).toHaveBeenCalledWith('/api/claims/analytics/kpis?periodDays=90', expect.anything());
+    expect(kpiUrls(api)).toContain('/api/claims/analytics/kpis?periodDays=90');
     expect(screen.getByText(/2026-08-25 to 2026-11-22/)).toBeTruthy();
   });
 
   it('refetches on Refresh and shows the spinner for at least half a second', async () => {
-    answer({ 30: kpis() });
-    const user = userEvent.setup();
+    const api = answer({ 30: kpis() });
     renderPage();
     await screen.findByTestId('summary-total-claims');
-    const calls = apiFetch.mock.calls.length;
-    const started = Date.now();
-    await user.click(screen.getByRole('button', { name: 'Refresh' }));
+    // The spinner's minimum time is a timeout: a fake clock moves past it instead of waiting for it.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const calls = kpiUrls(api).length;
+    fireEvent.click(screen.getByRole('button', { name: 'Refresh' }));
     expect(screen.getByText('Refreshing key performance indicators')).toBeTruthy();
     expect(screen.getByRole('button', { name: /Refresh/ })).toHaveProperty('disabled', true);
-    await waitFor(() => expect(screen.queryByText('Refreshing key performance indicators')).toBeNull(), {
-      timeout: 2000,
-    });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(MIN_REFRESH_SPINNER_MS - 20);
-    expect(apiFetch.mock.calls.length).toBe(calls + 1);
+    await act(() => vi.advanceTimersByTimeAsync(MIN_REFRESH_SPINNER_MS - 1));
+    // The server has answered by now; the spinner stays for its minimum time all the same.
+    expect(kpiUrls(api).length).toBe(calls + 1);
+    expect(screen.getByText('Refreshing key performance indicators')).toBeTruthy();
+    await act(() => vi.advanceTimersByTimeAsync(1));
+    await vi.waitFor(() => expect(screen.queryByText('Refreshing key performance indicators')).toBeNull());
+    expect(kpiUrls(api).length).toBe(calls + 1);
   });
 
   it('refetches the KPIs every 30 seconds, which moves the Last updated time', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setInterval', 'clearInterval', 'setTimeout', 'Date'] });
     try {
       vi.setSystemTime(new Date('2026-11-22T09:00:00'));
-      answer({ 30: kpis() });
+      const api = answer({ 30: kpis() });
       renderPage();
       await screen.findByTestId('summary-total-claims');
       expect(text('kpi-last-updated')).toBe('Last updated 9:00:00 AM');
-      const calls = apiFetch.mock.calls.length;
+      const calls = kpiUrls(api).length;
       await vi.advanceTimersByTimeAsync(30_000);
-      await waitFor(() => expect(apiFetch.mock.calls.length).toBe(calls + 1));
+      await waitFor(() => expect(kpiUrls(api).length).toBe(calls + 1));
       await waitFor(() => expect(text('kpi-last-updated')).toBe('Last updated 9:00:30 AM'));
     } finally {
       vi.useRealTimers();
@@ -175,19 +158,17 @@ describe('KpisPage', () => {
   });
 
   it('records the export, then downloads the ten KPIs with the statuses the cards show', async () => {
-    answer({ 30: kpis() });
+    const api = answer({ 30: kpis() });
+    const downloads = catchDownloads();
     const user = userEvent.setup();
     renderPage();
     await screen.findByTestId('summary-total-claims');
     await user.click(screen.getByRole('button', { name: 'Export' }));
-    await waitFor(() => expect(downloadCsv).toHaveBeenCalledTimes(1));
-    expect(apiFetch).toHaveBeenCalledWith('/api/claims/analytics/kpis/exports', {
-      method: 'POST',
-      body: { periodDays: 30, rows: 10 },
-    });
-    const [fileName, csv] = downloadCsv.mock.calls[0] as [string, string];
+    await waitFor(() => expect(downloads).toHaveLength(1));
+    expect(api.sent(EXPORTS).map((r) => r.body)).toEqual([{ periodDays: 30, rows: 10 }]);
+    const [{ fileName, blob }] = downloads as [Download];
     expect(fileName).toBe('kpis_30d_2026-11-22.csv');
-    const rows = Papa.parse<string[]>(csv.trim()).data;
+    const rows = Papa.parse<string[]>((await blob.text()).trim()).data;
     expect(rows[0]).toEqual(['KPI', 'Value', 'Unit', 'Target', 'Direction', 'Status']);
     expect(rows.slice(1)).toHaveLength(10);
     expect(rows[1]).toEqual(['Days in A/R', '33.4', 'days', '30', 'lower is better', 'Below target']);
@@ -197,19 +178,19 @@ describe('KpisPage', () => {
   });
 
   it('downloads nothing when the export cannot be recorded', async () => {
-    apiFetch.mockImplementation((path: string) =>
-      path.endsWith('/exports') ? Promise.reject(new Error('500: down')) : Promise.resolve(kpis()),
-    );
+    answer({ 30: kpis() }).on(EXPORTS, SERVER_DOWN);
+    const downloads = catchDownloads();
     const user = userEvent.setup();
     renderPage();
     await screen.findByTestId('summary-total-claims');
     await user.click(screen.getByRole('button', { name: 'Export' }));
     expect(await screen.findByText('Export failed')).toBeTruthy();
-    expect(downloadCsv).not.toHaveBeenCalled();
+    expect(downloads).toEqual([]);
   });
 
   it('offers to try again when the KPIs cannot be loaded', async () => {
-    apiFetch.mockRejectedValueOnce(new Error('500: down')).mockResolvedValue(kpis());
+    let asked = 0;
+    fakeApi({ [`GET ${KPIS_PATH}`]: () => (++asked === 1 ? SERVER_DOWN : kpis()) });
     const user = userEvent.setup();
     renderPage();
     expect(await screen.findByText('The key performance indicators could not be loaded.')).toBeTruthy();

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { apiFetch } from '@/client/lib/api-client';
 import type { ArAging, DenialsByReason, KpiExportAudit, KpiResult, ProviderAnalytics } from '../analytics.schema';
+import { analyticsKeys } from '../analytics.query-keys';
 
 export const ANALYTICS_PATH = '/api/claims/analytics';
 
@@ -9,7 +10,7 @@ export const KPI_REFRESH_MS = 30_000;
 
 export function useKpis(periodDays: number, options: { refetchEveryMs?: number } = {}) {
   return useQuery({
-    queryKey: [ANALYTICS_PATH, 'kpis', periodDays],
+    queryKey: analyticsKeys.kpis(periodDays),
     queryFn: ({ signal }) => apiFetch<KpiResult>(`${ANALYTICS_PATH}/kpis?periodDays=${periodDays}`, { signal }),
     refetchInterval: options.refetchEveryMs ?? false,
   });
@@ -17,14 +18,14 @@ export function useKpis(periodDays: number, options: { refetchEveryMs?: number }
 
 export function useArAging() {
   return useQuery({
-    queryKey: [ANALYTICS_PATH, 'ar-aging'],
+    queryKey: analyticsKeys.arAging(),
     queryFn: ({ signal }) => apiFetch<ArAging>(`${ANALYTICS_PATH}/ar-aging`, { signal }),
   });
 }
 
 export function useProviderAnalytics(periodDays: number) {
   return useQuery({
-    queryKey: [ANALYTICS_PATH, 'provider', periodDays],
+    queryKey: analyticsKeys.provider(periodDays),
     queryFn: ({ signal }) =>
       apiFetch<ProviderAnalytics>(`${ANALYTICS_PATH}/provider?periodDays=${periodDays}`, { signal }),
   });
@@ -32,7 +33,7 @@ export function useProviderAnalytics(periodDays: number) {
 
 export function useDenialsByReason(periodDays: number) {
   return useQuery({
-    queryKey: [ANALYTICS_PATH, 'denials-by-reason', periodDays],
+    queryKey: analyticsKeys.denialsByReason(periodDays),
     queryFn: ({ signal }) =>
       apiFetch<DenialsByReason>(`${ANALYTICS_PATH}/denials-by-reason?periodDays=${periodDays}`, { signal }),
   });

@@ -1,22 +1,18 @@
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { today } from '@/shared/api';
-import { Toaster, toast } from '@/client/components/ui/toast';
-import { createQueryClient } from '@/client/lib/query-client';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { toast } from '@/client/components/ui/toast';
 import { DEFAULT_PRACTICE_HOURS } from '@/features/settings/practice.schema';
+import { apiError, fakeApi, type FakeRequest, type Route } from '@/testing/fake-api';
+import { TEST_TODAY } from '@/testing/test-clock';
+import { renderWithApp } from '@/testing/ui-render';
 import type { Appointment } from '../appointments.schema';
 import AppointmentsPage from './AppointmentsPage';
 
-const TODAY = today();
-
-function nextMondayAfter(days: number): string {
-  const d = new Date();
-  d.setDate(d.getDate() + days);
-  while (d.getDay() !== 1) d.setDate(d.getDate() + 1);
-  return today(d);
-}
+// The screen opens on today: the clock is fixed to a Sunday, so the dates below hold on any real day.
+const TODAY = TEST_TODAY;
+const NEXT_MONDAY = '2026-11-30';
+const SATURDAY_BEFORE = '2026-11-28';
 
 const VISITS: Appointment[] = [
   {
@@ -43,55 +39,26 @@ const VISITS: Appointment[] = [
   },
 ];
 
-interface Call {
-  method: string;
-  url: string;
-  body: unknown;
-}
-
-type Handler = (call: Call) => { status?: number; body: unknown };
-
-/** A fake API: answers by "METHOD path" (query string ignored) and records every call. */
-function mockApi(handlers: Record<string, Handler>) {
-  const calls: Call[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn((input: string, init?: RequestInit) => {
-      const method = init?.method ?? 'GET';
-      const text = typeof init?.body === 'string' ? init.body : undefined;
-      const call: Call = { method, url: input, body: text === undefined ? undefined : (JSON.parse(text) as unknown) };
-      calls.push(call);
-      const handler = handlers[`${method} ${input.split('?')[0]}`];
-      const answer = handler ? handler(call) : { status: 404, body: { error: { code: 'NOT_FOUND', message: 'none' } } };
-      return Promise.resolve(
-        new Response(JSON.stringify(answer.body), {
-          status: answer.status ?? 200,
-          headers: { 'Content-Type': 'application/json' },
-        }),
-      );
-    }),
-  );
-  return calls;
-}
-
-const baseHandlers: Record<string, Handler> = {
-  'GET /api/appointments': () => ({ body: { items: VISITS, nextCursor: null, total: VISITS.length } }),
-  'GET /api/appointments/practice-hours': () => ({ body: DEFAULT_PRACTICE_HOURS }),
-  'GET /api/providers': () => ({ body: [{ id: 2, name: 'Dr. Ana Gutierrez', specialty: 'Family Medicine' }] }),
-  'GET /api/patients/names': () => ({ body: [{ id: 10, name: 'Dmitri Young' }] }),
+const baseHandlers: Record<string, Route> = {
+  'GET /api/appointments': { items: VISITS, nextCursor: null, total: VISITS.length },
+  'GET /api/appointments/practice-hours': DEFAULT_PRACTICE_HOURS,
+  'GET /api/providers': [{ id: 2, name: 'Dr. Ana Gutierrez', specialty: 'Family Medicine' }],
+  'GET /api/patients/names': [{ id: 10, name: 'Dmitri Young' }],
 };
 
+/** The PATCH answer: the appointment with the change applied. */
+const patched = ({ body }: FakeRequest) => ({ ...VISITS[0], ...(body as object) });
+
 function renderPage() {
-  return render(
-    <QueryClientProvider client={createQueryClient()}>
-      <AppointmentsPage />
-      <Toaster />
-    </QueryClientProvider>,
-  );
+  return renderWithApp(<AppointmentsPage />, { route: '/appointments' });
 }
 
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(new Date(`${TODAY}T10:00:00`));
+});
+
 afterEach(() => {
-  vi.unstubAllGlobals();
   // Toasts live in a module-level store: start each test without the previous one showing.
   act(() => toast({ title: '' }));
 });
@@ -103,7 +70,7 @@ async function chooseOption(user: ReturnType<typeof userEvent.setup>, trigger: H
 
 describe('AppointmentsPage', () => {
   it("shows skeletons, then the day's cards with 12-hour times, status badges and the footer", async () => {
-    mockApi(baseHandlers);
+    fakeApi(baseHandlers);
     renderPage();
     expect(screen.getByLabelText('Loading appointments').getAttribute('aria-busy')).toBe('true');
     expect(await screen.findByText(`Showing 2 appointments for ${TODAY}`)).toBeTruthy();
@@ -123,26 +90,23 @@ describe('AppointmentsPage', () => {
   });
 
   it('asks for the chosen date and shows the empty text', async () => {
-    const calls = mockApi({
-      ...baseHandlers,
-      'GET /api/appointments': () => ({ body: { items: [], nextCursor: null, total: 0 } }),
-    });
+    const api = fakeApi({ ...baseHandlers, 'GET /api/appointments': { items: [], nextCursor: null, total: 0 } });
     renderPage();
     await screen.findByText(`No appointments scheduled for ${TODAY}`);
     fireEvent.change(screen.getByLabelText('Date'), { target: { value: '2027-01-04' } });
     expect(await screen.findByText('No appointments scheduled for 2027-01-04')).toBeTruthy();
-    expect(calls.some((c) => c.url === '/api/appointments?date=2027-01-04&limit=50')).toBe(true);
+    expect(api.requests.map((r) => r.url)).toContain('/api/appointments?date=2027-01-04&limit=50');
   });
 
   it("loads a busy day's next page after the last card shown, by keyboard, and says how many are left", async () => {
     const user = userEvent.setup();
     const later: Appointment = { ...VISITS[0]!, id: 3, patient: 'Ivy Chen', time: '15:00' };
-    const calls = mockApi({
+    const api = fakeApi({
       ...baseHandlers,
-      'GET /api/appointments': (call) =>
-        call.url.includes('cursor=')
-          ? { body: { items: [later], nextCursor: null, total: null } }
-          : { body: { items: VISITS, nextCursor: 'after-hannah', total: 3 } },
+      'GET /api/appointments': ({ query }) =>
+        query.has('cursor')
+          ? { items: [later], nextCursor: null, total: null }
+          : { items: VISITS, nextCursor: 'after-hannah', total: 3 },
     });
     renderPage();
     expect(await screen.findByText(`Showing 2 appointments for ${TODAY}`)).toBeTruthy();
@@ -150,7 +114,7 @@ describe('AppointmentsPage', () => {
     more.focus();
     await user.keyboard('{Enter}');
     expect(await screen.findByText(`Showing 3 appointments for ${TODAY}`)).toBeTruthy();
-    expect(calls.some((c) => c.url === `/api/appointments?date=${TODAY}&limit=50&cursor=after-hannah`)).toBe(true);
+    expect(api.requests.map((r) => r.url)).toContain(`/api/appointments?date=${TODAY}&limit=50&cursor=after-hannah`);
     expect(screen.getAllByRole('article').map((c) => within(c).getByRole('heading').textContent)).toEqual([
       '9:00 AM, Dmitri Young',
       '1:30 PM, Hannah Silva',
@@ -161,10 +125,7 @@ describe('AppointmentsPage', () => {
 
   it('changes a status with a PATCH and the exact toast', async () => {
     const user = userEvent.setup();
-    const calls = mockApi({
-      ...baseHandlers,
-      'PATCH /api/appointments/1': ({ body }) => ({ body: { ...VISITS[0], ...(body as object) } }),
-    });
+    const api = fakeApi({ ...baseHandlers, 'PATCH /api/appointments/1': patched });
     renderPage();
     await chooseOption(
       user,
@@ -173,26 +134,21 @@ describe('AppointmentsPage', () => {
     );
     expect(await screen.findByText('Status updated')).toBeTruthy();
     expect(screen.getByText('Appointment status has been changed')).toBeTruthy();
-    expect(calls.find((c) => c.method === 'PATCH')).toMatchObject({
-      url: '/api/appointments/1',
-      body: { status: 'No-Show' },
-    });
+    expect(api.sent('PATCH /api/appointments/1').map((r) => r.body)).toEqual([{ status: 'No-Show' }]);
   });
 
   it("shows a refused status change as a destructive toast with the server's message", async () => {
     const user = userEvent.setup();
-    mockApi({
+    fakeApi({
       ...baseHandlers,
-      'PATCH /api/appointments/2': () => ({
-        status: 409,
-        body: {
-          error: {
-            code: 'DOUBLE_BOOKING',
-            message: 'time: Dr. Kenji Watanabe already has an appointment',
-            fields: [{ field: 'time', message: 'Dr. Kenji Watanabe already has an appointment' }],
-          },
+      'PATCH /api/appointments/2': apiError(
+        409,
+        'DOUBLE_BOOKING',
+        'time: Dr. Kenji Watanabe already has an appointment',
+        {
+          fields: [{ field: 'time', message: 'Dr. Kenji Watanabe already has an appointment' }],
         },
-      }),
+      ),
     });
     renderPage();
     await chooseOption(
@@ -206,11 +162,8 @@ describe('AppointmentsPage', () => {
 
   it('needs both a new date and a new time to reschedule, then sends them', async () => {
     const user = userEvent.setup();
-    const monday = nextMondayAfter(7);
-    const calls = mockApi({
-      ...baseHandlers,
-      'PATCH /api/appointments/1': ({ body }) => ({ body: { ...VISITS[0], ...(body as object) } }),
-    });
+    const monday = NEXT_MONDAY;
+    const api = fakeApi({ ...baseHandlers, 'PATCH /api/appointments/1': patched });
     renderPage();
     await user.click(await screen.findByRole('button', { name: 'Reschedule Dmitri Young at 9:00 AM' }));
     const dialog = screen.getByRole('dialog', { name: 'Reschedule Appointment' });
@@ -221,35 +174,31 @@ describe('AppointmentsPage', () => {
         .map((a) => a.textContent),
     ).toEqual(['New date is required', 'New time is required']);
     expect(within(dialog).getByLabelText('New date').getAttribute('aria-invalid')).toBe('true');
-    expect(calls.some((c) => c.method === 'PATCH')).toBe(false);
+    expect(api.requests.some((r) => r.method === 'PATCH')).toBe(false);
 
     fireEvent.change(within(dialog).getByLabelText('New date'), { target: { value: monday } });
     await chooseOption(user, within(dialog).getByRole('combobox', { name: 'New time' }), '10:30 AM');
     await user.click(within(dialog).getByRole('button', { name: 'Reschedule' }));
     expect(await screen.findByText('Appointment rescheduled')).toBeTruthy();
     expect(screen.getByText('Appointment date and time have been updated')).toBeTruthy();
-    expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ date: monday, time: '10:30' });
+    expect(api.sent('PATCH /api/appointments/1')[0]?.body).toEqual({ date: monday, time: '10:30' });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
   it('refuses a closed day before sending, and shows a server refusal on its field', async () => {
     const user = userEvent.setup();
-    const monday = nextMondayAfter(7);
-    const saturday = today(new Date(new Date(`${monday}T12:00:00`).getTime() - 2 * 86_400_000));
-    const calls = mockApi({
+    const monday = NEXT_MONDAY;
+    const saturday = SATURDAY_BEFORE;
+    const api = fakeApi({
       ...baseHandlers,
-      'PATCH /api/appointments/1': () => ({
-        status: 409,
-        body: {
-          error: {
-            code: 'DOUBLE_BOOKING',
-            message: `time: Dr. Ana Gutierrez already has an appointment on ${monday} at 10:30 AM`,
-            fields: [
-              { field: 'time', message: `Dr. Ana Gutierrez already has an appointment on ${monday} at 10:30 AM` },
-            ],
-          },
+      'PATCH /api/appointments/1': apiError(
+        409,
+        'DOUBLE_BOOKING',
+        `time: Dr. Ana Gutierrez already has an appointment on ${monday} at 10:30 AM`,
+        {
+          fields: [{ field: 'time', message: `Dr. Ana Gutierrez already has an appointment on ${monday} at 10:30 AM` }],
         },
-      }),
+      ),
     });
     renderPage();
     await user.click(await screen.findByRole('button', { name: 'Reschedule Dmitri Young at 9:00 AM' }));
@@ -258,7 +207,7 @@ describe('AppointmentsPage', () => {
     await chooseOption(user, within(dialog).getByRole('combobox', { name: 'New time' }), '10:30 AM');
     await user.click(within(dialog).getByRole('button', { name: 'Reschedule' }));
     expect((await within(dialog).findByRole('alert')).textContent).toMatch(/closed on Sat/);
-    expect(calls.some((c) => c.method === 'PATCH')).toBe(false);
+    expect(api.requests.some((r) => r.method === 'PATCH')).toBe(false);
 
     fireEvent.change(within(dialog).getByLabelText('New date'), { target: { value: monday } });
     await user.click(within(dialog).getByRole('button', { name: 'Reschedule' }));

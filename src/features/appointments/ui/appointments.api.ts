@@ -9,12 +9,9 @@ import type {
   NewAppointment,
   Reschedule,
 } from '../appointments.schema';
+import { appointmentKeys } from '../appointments.query-keys';
 
 const APPOINTMENTS = '/api/appointments';
-
-export function appointmentsKey(date: string) {
-  return [APPOINTMENTS, { date }] as const;
-}
 
 /** Cards per page: the day's schedule arrives a page at a time ('Load more' asks for the next). */
 export const APPOINTMENTS_PAGE_SIZE = 50;
@@ -25,7 +22,7 @@ export const APPOINTMENTS_PAGE_SIZE = 50;
  */
 export function useAppointments(date: string) {
   return useInfiniteQuery({
-    queryKey: appointmentsKey(date),
+    queryKey: appointmentKeys.day(date),
     queryFn: ({ signal, pageParam }) =>
       apiFetch<AppointmentPage>(
         `${APPOINTMENTS}?date=${encodeURIComponent(date)}&limit=${APPOINTMENTS_PAGE_SIZE}` +
@@ -40,14 +37,14 @@ export function useAppointments(date: string) {
 
 export function useProviders() {
   return useQuery({
-    queryKey: ['/api/providers'],
+    queryKey: appointmentKeys.providers,
     queryFn: ({ signal }) => apiFetch<Provider[]>('/api/providers', { signal }),
   });
 }
 
 export function usePracticeHours() {
   return useQuery({
-    queryKey: ['/api/appointments/practice-hours'],
+    queryKey: appointmentKeys.practiceHours,
     queryFn: ({ signal }) => apiFetch<PracticeHours>('/api/appointments/practice-hours', { signal }),
   });
 }
@@ -60,7 +57,7 @@ export interface PatientName {
 /** Names only (no other PHI) for the booking form's patient picker. */
 export function usePatientNames(search: string) {
   return useQuery({
-    queryKey: ['/api/patients/names', { search }],
+    queryKey: appointmentKeys.patientNames(search),
     queryFn: ({ signal }) =>
       apiFetch<PatientName[]>(`/api/patients/names?search=${encodeURIComponent(search)}&limit=20`, { signal }),
     // Typing a name asks again; the last answer stays on screen meanwhile.
@@ -70,7 +67,7 @@ export function usePatientNames(search: string) {
 
 function useRefreshAppointments() {
   const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: [APPOINTMENTS] });
+  return () => queryClient.invalidateQueries({ queryKey: appointmentKeys.days });
 }
 
 export function useUpdateStatus() {

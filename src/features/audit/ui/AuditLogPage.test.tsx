@@ -1,29 +1,13 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import Papa from 'papaparse';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Role } from '@/shared/access';
-import { Toaster } from '@/client/components/ui/toast';
-import { createQueryClient } from '@/client/lib/query-client';
+import { fakeApi, type FakeApi } from '@/testing/fake-api';
+import { catchDownloads, type Download } from '@/testing/ui-browser';
+import { renderWithApp } from '@/testing/ui-render';
 import type { AuditEntry, AuditExport, AuditPage, AuditStats, ChainVerificationResult } from '../audit.schema';
 import AuditLogPage from './AuditLogPage';
-
-const apiFetch = vi.fn();
-const downloadCsv = vi.fn();
-vi.mock('@/client/lib/api-client', async (importOriginal) => ({
-  ...(await importOriginal<object>()),
-  apiFetch: (...args: unknown[]) => apiFetch(...args) as unknown,
-}));
-vi.mock('@/client/lib/csv', async (importOriginal) => ({
-  ...(await importOriginal<object>()),
-  downloadCsv: (...args: unknown[]) => downloadCsv(...args) as unknown,
-}));
-
-afterEach(() => {
-  apiFetch.mockReset();
-  downloadCsv.mockReset();
-});
 
 const STATS: AuditStats = {
   totalEntries: 512,
@@ -53,7 +37,7 @@ const ENTRIES: AuditEntry[] = [
   },
 ];
 
-/** Answers each endpoint the page calls, recording the list URLs asked for. */
+/** The audit endpoints the page calls; a list request with a cursor gets the older page. */
 function serve({
   entries = ENTRIES,
   nextCursor = null,
@@ -65,34 +49,24 @@ function serve({
   verify?: ChainVerificationResult;
   exported?: AuditExport;
 } = {}) {
-  apiFetch.mockImplementation((url: string) => {
-    if (url === '/api/audit/stats') return Promise.resolve(STATS);
-    if (url === '/api/audit/actions') return Promise.resolve({ actions: ['auth.login.success', 'patient.view'] });
-    if (url === '/api/audit/verify') return Promise.resolve(verify);
-    if (url.startsWith('/api/audit/export')) return Promise.resolve(exported);
-    if (url.startsWith('/api/audit')) {
-      const page: AuditPage = url.includes('cursor=')
+  return fakeApi({
+    'GET /api/audit/stats': STATS,
+    'GET /api/audit/actions': { actions: ['auth.login.success', 'patient.view'] },
+    'GET /api/audit/verify': verify,
+    'GET /api/audit/export': exported,
+    'GET /api/audit': ({ query }): AuditPage =>
+      query.has('cursor')
         ? { entries: [{ ...ENTRIES[1]!, id: 0, resource: 'older' }], nextCursor: null }
-        : { entries, nextCursor };
-      return Promise.resolve(page);
-    }
-    return Promise.reject(new Error(`unexpected ${url}`));
+        : { entries, nextCursor },
   });
 }
 
-function listUrls(): string[] {
-  return apiFetch.mock.calls
-    .map((c) => c[0] as string)
-    .filter((u) => u === '/api/audit' || u.startsWith('/api/audit?'));
+function listUrls(api: FakeApi): string[] {
+  return api.sent('GET /api/audit').map((r) => r.url);
 }
 
 function renderPage(role: Role = 'billing_admin') {
-  return render(
-    <QueryClientProvider client={createQueryClient()}>
-      <AuditLogPage role={role} />
-      <Toaster />
-    </QueryClientProvider>,
-  );
+  return renderWithApp(<AuditLogPage role={role} />, { route: '/audit-log' });
 }
 
 describe('AuditLogPage', () => {
@@ -116,24 +90,24 @@ describe('AuditLogPage', () => {
   });
 
   it('sends the filters to the server: actor after a pause, action, dates; Clear filters resets them', async () => {
-    serve();
+    const api = serve();
     const user = userEvent.setup();
     renderPage();
     await screen.findByText('opened patient snapshot');
 
     await user.type(screen.getByLabelText('Actor'), 'Billing');
-    await waitFor(() => expect(listUrls()).toContain('/api/audit?actor=Billing'));
+    await waitFor(() => expect(listUrls(api)).toContain('/api/audit?actor=Billing'));
     // One request for the whole word, not one per key.
-    expect(listUrls().filter((u) => u.includes('actor=')).length).toBe(1);
+    expect(listUrls(api).filter((u) => u.includes('actor=')).length).toBe(1);
 
     await user.click(screen.getByRole('combobox', { name: 'Action' }));
     await user.click(await screen.findByRole('option', { name: 'patient.view' }));
-    await waitFor(() => expect(listUrls()).toContain('/api/audit?actor=Billing&action=patient.view'));
+    await waitFor(() => expect(listUrls(api)).toContain('/api/audit?actor=Billing&action=patient.view'));
 
     await user.type(screen.getByLabelText('From'), '2026-11-01');
     await user.type(screen.getByLabelText('To'), '2026-11-20');
     await waitFor(() =>
-      expect(listUrls()).toContain('/api/audit?actor=Billing&action=patient.view&from=2026-11-01&to=2026-11-20'),
+      expect(listUrls(api)).toContain('/api/audit?actor=Billing&action=patient.view&from=2026-11-01&to=2026-11-20'),
     );
 
     await user.click(screen.getByRole('button', { name: 'Clear filters' }));
@@ -144,37 +118,38 @@ describe('AuditLogPage', () => {
   });
 
   it('refuses a From date after the To date without asking the server', async () => {
-    serve();
+    const api = serve();
     const user = userEvent.setup();
     renderPage();
     await screen.findByText('opened patient snapshot');
     await user.type(screen.getByLabelText('From'), '2026-11-20');
     await user.type(screen.getByLabelText('To'), '2026-11-01');
     expect((await screen.findByRole('alert')).textContent).toBe('To must be on or after the From date');
-    expect(listUrls().some((u) => u.includes('to=2026-11-01'))).toBe(false);
+    expect(listUrls(api).some((u) => u.includes('to=2026-11-01'))).toBe(false);
     expect(screen.getByRole('button', { name: /Export CSV/ })).toHaveProperty('disabled', true);
   });
 
   it('loads the next page from the cursor with Load more', async () => {
-    serve({ nextCursor: 'abc' });
+    const api = serve({ nextCursor: 'abc' });
     const user = userEvent.setup();
     renderPage();
     await user.click(await screen.findByRole('button', { name: 'Load 200 more' }));
     expect(await screen.findByText('older')).toBeTruthy();
-    expect(listUrls()).toContain('/api/audit?cursor=abc');
+    expect(listUrls(api)).toContain('/api/audit?cursor=abc');
     expect(screen.queryByRole('button', { name: 'Load 200 more' })).toBeNull();
   });
 
   it('exports the filtered entries as CSV, neutralising formulas, and says when the export is capped', async () => {
     serve({ exported: { entries: ENTRIES, capped: true, maxRows: 10_000 } });
+    const downloads = catchDownloads();
     const user = userEvent.setup();
     renderPage();
     await screen.findByText('opened patient snapshot');
     await user.click(screen.getByRole('button', { name: /Export CSV/ }));
-    await waitFor(() => expect(downloadCsv).toHaveBeenCalledTimes(1));
-    const [fileName, csv] = downloadCsv.mock.calls[0] as [string, string];
+    await waitFor(() => expect(downloads).toHaveLength(1));
+    const [{ fileName, blob }] = downloads as [Download];
     expect(fileName).toBe('audit-log.csv');
-    const parsed = Papa.parse<string[]>(csv.trim()).data;
+    const parsed = Papa.parse<string[]>((await blob.text()).trim()).data;
     expect(parsed[0]).toEqual(['Time', 'Actor', 'Action', 'Resource', 'Detail']);
     expect(parsed[1]).toEqual([
       '2026-11-22T15:00:00.000Z',

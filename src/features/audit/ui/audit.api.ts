@@ -11,6 +11,13 @@ import type {
 
 export const AUDIT_PATH = '/api/audit';
 
+export const auditKeys = {
+  all: [AUDIT_PATH] as const,
+  entries: (filter: AuditFilterInput) => [...auditKeys.all, 'entries', filter] as const,
+  stats: [AUDIT_PATH, 'stats'] as const,
+  actions: [AUDIT_PATH, 'actions'] as const,
+};
+
 /** The filters the screen sends; empty values are left out of the URL. */
 export type AuditFilterInput = Pick<AuditQueryInput, 'actor' | 'action' | 'from' | 'to'>;
 
@@ -26,7 +33,7 @@ function queryString(params: Record<string, unknown>): string {
 /** The newest entries first, a page (200) at a time; each next page continues from the last one's cursor. */
 export function useAuditEntries(filter: AuditFilterInput, enabled = true) {
   return useInfiniteQuery({
-    queryKey: [AUDIT_PATH, 'entries', filter],
+    queryKey: auditKeys.entries(filter),
     queryFn: ({ pageParam, signal }) =>
       apiFetch<AuditPage>(`${AUDIT_PATH}${queryString({ ...filter, cursor: pageParam })}`, { signal }),
     initialPageParam: undefined as string | undefined,
@@ -37,14 +44,14 @@ export function useAuditEntries(filter: AuditFilterInput, enabled = true) {
 
 export function useAuditStats() {
   return useQuery({
-    queryKey: [AUDIT_PATH, 'stats'],
+    queryKey: auditKeys.stats,
     queryFn: ({ signal }) => apiFetch<AuditStats>(`${AUDIT_PATH}/stats`, { signal }),
   });
 }
 
 export function useAuditActions() {
   return useQuery({
-    queryKey: [AUDIT_PATH, 'actions'],
+    queryKey: auditKeys.actions,
     queryFn: ({ signal }) => apiFetch<AuditActions>(`${AUDIT_PATH}/actions`, { signal }),
   });
 }
@@ -57,7 +64,7 @@ export function fetchAuditExport(filter: AuditFilterInput): Promise<AuditExport>
 /** Both the export and the check write an audit entry: the list, actions and counts show it afterwards. */
 export function useRefreshAudit() {
   const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: [AUDIT_PATH] });
+  return () => queryClient.invalidateQueries({ queryKey: auditKeys.all });
 }
 
 /** Admin: recompute the whole hash chain on the server (a read that is itself audited). */

@@ -2,16 +2,18 @@ import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tansta
 import { apiFetch, setRequestIdentity } from '@/client/lib/api-client';
 import type { LoginRequest, LoginResponse, MfaRequest, Registration, SessionResponse } from '../auth.schema';
 
-export const SESSION_KEY = ['/api/auth/session'] as const;
+export const authKeys = {
+  session: ['/api/auth/session'] as const,
+};
 
 /** The session query stays (its observers keep listening); every other cached answer goes. */
 function forgetEverythingButSession(queryClient: QueryClient) {
-  queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== SESSION_KEY[0] });
+  queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== authKeys.session[0] });
 }
 
 export function useSession() {
   return useQuery({
-    queryKey: SESSION_KEY,
+    queryKey: authKeys.session,
     queryFn: async ({ signal }) => {
       const session = await apiFetch<SessionResponse>('/api/auth/session', { signal });
       setRequestIdentity(session.user, session.csrfToken);
@@ -34,7 +36,7 @@ export function useVerifyCode() {
       setRequestIdentity(session.user, session.csrfToken);
       // Whatever the previous user had cached must not show for the new one.
       forgetEverythingButSession(queryClient);
-      queryClient.setQueryData(SESSION_KEY, session);
+      queryClient.setQueryData(authKeys.session, session);
     },
   });
 }
@@ -46,7 +48,7 @@ export function useLogout() {
     onSettled: () => {
       setRequestIdentity(null, null);
       forgetEverythingButSession(queryClient);
-      queryClient.setQueryData(SESSION_KEY, { user: null, mfa: false, csrfToken: null, expiresAt: null });
+      queryClient.setQueryData(authKeys.session, { user: null, mfa: false, csrfToken: null, expiresAt: null });
     },
   });
 }

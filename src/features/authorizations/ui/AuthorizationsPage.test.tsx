@@ -1,29 +1,12 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import Papa from 'papaparse';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Toaster } from '@/client/components/ui/toast';
-import { ApiError } from '@/client/lib/api-client';
-import { createQueryClient } from '@/client/lib/query-client';
+import { describe, expect, it } from 'vitest';
+import { apiError, fakeApi } from '@/testing/fake-api';
+import { catchDownloads, type Download } from '@/testing/ui-browser';
+import { renderWithApp } from '@/testing/ui-render';
 import type { Authorization, AuthorizationList } from '../authorizations.schema';
 import AuthorizationsPage from './AuthorizationsPage';
-
-const apiFetch = vi.fn();
-const downloadCsv = vi.fn();
-vi.mock('@/client/lib/api-client', async (importOriginal) => ({
-  ...(await importOriginal<object>()),
-  apiFetch: (...args: unknown[]) => apiFetch(...args) as unknown,
-}));
-vi.mock('@/client/lib/csv', async (importOriginal) => ({
-  ...(await importOriginal<object>()),
-  downloadCsv: (...args: unknown[]) => downloadCsv(...args) as unknown,
-}));
-
-afterEach(() => {
-  apiFetch.mockReset();
-  downloadCsv.mockReset();
-});
 
 function authorization(overrides: Partial<Authorization>): Authorization {
   return {
@@ -59,17 +42,12 @@ function listAnswer(items: Authorization[]): AuthorizationList {
 }
 
 function renderPage() {
-  return render(
-    <QueryClientProvider client={createQueryClient()}>
-      <AuthorizationsPage />
-      <Toaster />
-    </QueryClientProvider>,
-  );
+  return renderWithApp(<AuthorizationsPage />, { route: '/authorizations' });
 }
 
 describe('AuthorizationsPage', () => {
   it('shows the six KPIs over all rows, the table and the footer', async () => {
-    apiFetch.mockResolvedValue(listAnswer(ITEMS));
+    const api = fakeApi({ 'GET /api/authorizations': listAnswer(ITEMS) });
     renderPage();
     expect(await screen.findByText('Ana Silva')).toBeTruthy();
     const kpis = ['total', 'pending', 'approved', 'denied', 'at-risk', 'avg-age'].map(
@@ -82,11 +60,11 @@ describe('AuthorizationsPage', () => {
     expect(within(rows[1]!).queryByText('At risk')).toBeNull();
     // Only pending rows can be decided.
     expect(within(rows[2]!).queryByRole('button', { name: /Approve/ })).toBeNull();
-    expect(apiFetch.mock.calls[0]?.[0]).toBe('/api/authorizations?sort=ageDays&dir=desc&limit=50');
+    expect(api.requests[0]?.url).toBe('/api/authorizations?sort=ageDays&dir=desc&limit=50');
   });
 
   it('asks the server for the chosen payer and status', async () => {
-    apiFetch.mockResolvedValue(listAnswer(ITEMS));
+    const api = fakeApi({ 'GET /api/authorizations': listAnswer(ITEMS) });
     const user = userEvent.setup();
     renderPage();
     await screen.findByText('Ana Silva');
@@ -95,43 +73,40 @@ describe('AuthorizationsPage', () => {
     await user.click(screen.getByRole('combobox', { name: 'Payer' }));
     await user.click(await screen.findByRole('option', { name: 'Aetna' }));
     await waitFor(() =>
-      expect(apiFetch).toHaveBeenLastCalledWith(
+      expect(api.requests.at(-1)?.url).toBe(
         '/api/authorizations?payer=Aetna&status=Pending&sort=ageDays&dir=desc&limit=50',
-        expect.anything(),
       ),
     );
   });
 
   it('shows the empty message', async () => {
-    apiFetch.mockResolvedValue(listAnswer([]));
+    fakeApi({ 'GET /api/authorizations': listAnswer([]) });
     renderPage();
     expect(await screen.findByText('No authorizations found')).toBeTruthy();
   });
 
   it('approves after confirmation, says so, and reloads the list', async () => {
-    apiFetch.mockImplementation((path: string, init?: { method?: string }) =>
-      Promise.resolve(
-        init?.method === 'PATCH' ? { ...ITEMS[0], status: 'Approved', atRisk: false } : listAnswer(ITEMS),
-      ),
-    );
+    const api = fakeApi({
+      'GET /api/authorizations': listAnswer(ITEMS),
+      'PATCH /api/authorizations/1': { ...ITEMS[0], status: 'Approved', atRisk: false },
+    });
     const user = userEvent.setup();
     renderPage();
     await user.click(await screen.findByRole('button', { name: 'Approve authorization for Ana Silva: MRI knee' }));
     const dialog = await screen.findByRole('dialog', { name: 'Approve authorization?' });
-    const listCalls = apiFetch.mock.calls.length;
+    const listCalls = api.sent('GET /api/authorizations').length;
     await user.click(within(dialog).getByRole('button', { name: 'Approve' }));
     expect(await screen.findByText('Authorization approved')).toBeTruthy();
-    expect(apiFetch).toHaveBeenCalledWith('/api/authorizations/1', { method: 'PATCH', body: { status: 'Approved' } });
-    await waitFor(() => expect(apiFetch.mock.calls.length).toBeGreaterThan(listCalls + 1));
+    expect(api.sent('PATCH /api/authorizations/1').map((r) => r.body)).toEqual([{ status: 'Approved' }]);
+    await waitFor(() => expect(api.sent('GET /api/authorizations').length).toBeGreaterThan(listCalls));
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
   it('says when someone else already decided it', async () => {
-    apiFetch.mockImplementation((_path: string, init?: { method?: string }) =>
-      init?.method === 'PATCH'
-        ? Promise.reject(new ApiError(409, '409: x', 'ALREADY_DECIDED', 'already Denied', [], null))
-        : Promise.resolve(listAnswer(ITEMS)),
-    );
+    fakeApi({
+      'GET /api/authorizations': listAnswer(ITEMS),
+      'PATCH /api/authorizations/2': apiError(409, 'ALREADY_DECIDED', 'already Denied'),
+    });
     const user = userEvent.setup();
     renderPage();
     await user.click(await screen.findByRole('button', { name: 'Deny authorization for Ben Okafor: Sleep study' }));
@@ -141,18 +116,22 @@ describe('AuthorizationsPage', () => {
   });
 
   it('exports every filtered row from the server as authorizations.csv', async () => {
-    apiFetch.mockImplementation((path: string) =>
-      Promise.resolve(path.startsWith('/api/authorizations/export') ? { items: ITEMS } : listAnswer(ITEMS.slice(0, 1))),
-    );
+    const api = fakeApi({
+      'GET /api/authorizations': listAnswer(ITEMS.slice(0, 1)),
+      'GET /api/authorizations/export': { items: ITEMS },
+    });
+    const downloads = catchDownloads();
     const user = userEvent.setup();
     renderPage();
     await screen.findByText('Ana Silva');
     await user.click(screen.getByRole('button', { name: 'Export CSV' }));
-    await waitFor(() => expect(downloadCsv).toHaveBeenCalledTimes(1));
-    expect(apiFetch).toHaveBeenCalledWith('/api/authorizations/export?sort=ageDays&dir=desc');
-    const [fileName, csv] = downloadCsv.mock.calls[0] as [string, string];
+    await waitFor(() => expect(downloads).toHaveLength(1));
+    expect(api.sent('GET /api/authorizations/export').map((r) => r.url)).toEqual([
+      '/api/authorizations/export?sort=ageDays&dir=desc',
+    ]);
+    const [{ fileName, blob }] = downloads as [Download];
     expect(fileName).toBe('authorizations.csv');
-    expect(Papa.parse<string[]>(csv.trim()).data).toEqual([
+    expect(Papa.parse<string[]>((await blob.text()).trim()).data).toEqual([
       ['Patient', 'Service', 'Payer', 'Status', 'Age (days)'],
       ['Ana Silva', 'MRI knee', 'Aetna', 'Pending', '8'],
       ['Ben Okafor', 'Sleep study', 'Aetna', 'Pending', '2'],

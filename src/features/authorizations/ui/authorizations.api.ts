@@ -10,6 +10,11 @@ import type {
 
 export const AUTHORIZATIONS_PATH = '/api/authorizations';
 
+export const authorizationKeys = {
+  all: [AUTHORIZATIONS_PATH] as const,
+  list: (query: AuthorizationQueryInput) => [...authorizationKeys.all, query] as const,
+};
+
 function queryString(params: Record<string, unknown>): string {
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(params)) {
@@ -22,7 +27,7 @@ function queryString(params: Record<string, unknown>): string {
 /** One page of the filtered list plus the KPIs over every authorization; the last page stays shown while the next loads. */
 export function useAuthorizations(query: AuthorizationQueryInput) {
   return useQuery({
-    queryKey: [AUTHORIZATIONS_PATH, query],
+    queryKey: authorizationKeys.list(query),
     queryFn: ({ signal }) => apiFetch<AuthorizationList>(`${AUTHORIZATIONS_PATH}${queryString(query)}`, { signal }),
     placeholderData: keepPreviousData,
   });
@@ -44,7 +49,7 @@ export function useDecideAuthorization() {
     onSettled: async () => {
       // Other screens' counts (e.g. pending authorizations on the dashboard) refresh when next shown.
       void queryClient.invalidateQueries({ refetchType: 'none' });
-      await queryClient.invalidateQueries({ queryKey: [AUTHORIZATIONS_PATH] });
+      await queryClient.invalidateQueries({ queryKey: authorizationKeys.all });
     },
   });
 }

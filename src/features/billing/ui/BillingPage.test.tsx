@@ -1,13 +1,13 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Toaster } from '@/client/components/ui/toast';
-import { createQueryClient } from '@/client/lib/query-client';
+import { describe, expect, it } from 'vitest';
+import { fakeApi, type Route } from '@/testing/fake-api';
+import { catchDownloads, catchPrint, type Download } from '@/testing/ui-browser';
+import { renderWithApp } from '@/testing/ui-render';
 import type { KpiResult, ProviderAnalytics } from '@/features/analytics/analytics.schema';
 import type { PayerPerformance } from '../billing.schema';
 import BillingPage, { DenialTrend, PayerDenialBadge } from './BillingPage';
-import { mockApi, STATEMENT, type Handler } from './billing.ui-testing';
+import { STATEMENT } from './billing.ui-testing';
 
 const KPIS: KpiResult = {
   periodDays: 30,
@@ -61,22 +61,17 @@ const PERFORMANCE: PayerPerformance = {
   denialTrend: { currentRate: 7, previousRate: 11, previousPeriodStart: '2026-09-24', previousPeriodEnd: '2026-10-23' },
 };
 
-const handlers: Record<string, Handler> = {
-  'GET /api/claims/analytics/kpis': () => ({ body: KPIS }),
-  'GET /api/claims/analytics/provider': () => ({ body: PROVIDERS }),
-  'GET /api/billing/payer-performance': () => ({ body: PERFORMANCE }),
-  'GET /api/billing/patients': () => ({ body: [{ id: 1, name: 'Maria Lopez' }] }),
-  'GET /api/billing/statements/1': () => ({ body: STATEMENT }),
-  'POST /api/billing/statements/1/export': () => ({ body: STATEMENT }),
+const routes: Record<string, Route> = {
+  'GET /api/claims/analytics/kpis': KPIS,
+  'GET /api/claims/analytics/provider': PROVIDERS,
+  'GET /api/billing/payer-performance': PERFORMANCE,
+  'GET /api/billing/patients': [{ id: 1, name: 'Maria Lopez' }],
+  'GET /api/billing/statements/1': STATEMENT,
+  'POST /api/billing/statements/1/export': STATEMENT,
 };
 
 function renderPage() {
-  return render(
-    <QueryClientProvider client={createQueryClient()}>
-      <BillingPage />
-      <Toaster />
-    </QueryClientProvider>,
-  );
+  return renderWithApp(<BillingPage />, { route: '/billing' });
 }
 
 function cellTexts(table: HTMLElement) {
@@ -90,23 +85,9 @@ function cellTexts(table: HTMLElement) {
     );
 }
 
-beforeAll(() => {
-  // Radix Select uses pointer capture and scrollIntoView, which jsdom lacks.
-  Object.assign(Element.prototype, {
-    hasPointerCapture: () => false,
-    releasePointerCapture: () => undefined,
-    scrollIntoView: () => undefined,
-  });
-});
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
-
 describe('BillingPage', () => {
   it('shows the four cards for the last 30 days, the top 5 providers and the payers with their denial rates', async () => {
-    const calls = mockApi(handlers);
+    const api = fakeApi(routes);
     renderPage();
     expect(screen.getByRole('heading', { name: 'Financial Summary & Billing', level: 1 })).toBeTruthy();
     expect(await screen.findByTestId('card-total-revenue')).toHaveProperty('textContent', '$14,241.93');
@@ -114,9 +95,7 @@ describe('BillingPage', () => {
     expect(screen.getByTestId('card-denial-rate').textContent).toBe('7.0%');
     expect(screen.getByTestId('card-avg-days-ar').textContent).toBe('41.3 days');
     expect(screen.getAllByText(/^Last 30 days: /)).toHaveLength(4);
-    expect(calls.find((c) => c.url.startsWith('/api/claims/analytics/kpis'))?.url).toBe(
-      '/api/claims/analytics/kpis?periodDays=30',
-    );
+    expect(api.sent('GET /api/claims/analytics/kpis')[0]?.url).toBe('/api/claims/analytics/kpis?periodDays=30');
 
     const providers = await screen.findByRole('table', { name: 'Top providers by revenue' });
     await waitFor(() => expect(cellTexts(providers)).toHaveLength(5));
@@ -136,13 +115,13 @@ describe('BillingPage', () => {
 
   it('asks again for the chosen period', async () => {
     const user = userEvent.setup();
-    const calls = mockApi(handlers);
+    const api = fakeApi(routes);
     renderPage();
     await screen.findByTestId('card-total-revenue');
     await user.click(screen.getByRole('combobox', { name: 'Period' }));
     await user.click(await screen.findByRole('option', { name: '90 days' }));
     await waitFor(() =>
-      expect(calls.map((c) => c.url)).toEqual(
+      expect(api.requests.map((r) => r.url)).toEqual(
         expect.arrayContaining([
           '/api/claims/analytics/kpis?periodDays=90',
           '/api/claims/analytics/provider?periodDays=90',
@@ -154,10 +133,9 @@ describe('BillingPage', () => {
 
   it('generates a statement for a chosen patient, exports it and prints it', async () => {
     const user = userEvent.setup();
-    const print = vi.spyOn(window, 'print').mockImplementation(() => {});
-    vi.stubGlobal('URL', { ...URL, createObjectURL: () => 'blob:statement', revokeObjectURL: () => {} });
-    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
-    const calls = mockApi(handlers);
+    const print = catchPrint();
+    const downloads = catchDownloads();
+    const api = fakeApi(routes);
     renderPage();
     expect(screen.getByText('No patient selected')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Export Statement' })).toHaveProperty('disabled', true);
@@ -168,9 +146,9 @@ describe('BillingPage', () => {
     expect(screen.getByRole('table', { name: '3 most recent claims' })).toBeTruthy();
 
     await user.click(screen.getByRole('button', { name: 'Export Statement' }));
-    await waitFor(() => expect(click).toHaveBeenCalledTimes(1));
-    expect(calls.some((c) => c.method === 'POST' && c.url === '/api/billing/statements/1/export')).toBe(true);
-    expect((click.mock.contexts[0] as HTMLAnchorElement).download).toBe('statement_patient-1_2026-11-22.csv');
+    await waitFor(() => expect(downloads).toHaveLength(1));
+    expect(api.sent('POST /api/billing/statements/1/export')).toHaveLength(1);
+    expect((downloads[0] as Download).fileName).toBe('statement_patient-1_2026-11-22.csv');
 
     await user.click(screen.getByRole('button', { name: 'Print' }));
     expect(print).toHaveBeenCalledTimes(1);

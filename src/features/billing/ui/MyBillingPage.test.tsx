@@ -1,35 +1,22 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { QueryClientProvider } from '@tanstack/react-query';
 import Papa from 'papaparse';
-import { MemoryRouter } from 'react-router';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Toaster } from '@/client/components/ui/toast';
-import { createQueryClient } from '@/client/lib/query-client';
+import { describe, expect, it } from 'vitest';
+import { apiError, fakeApi, pending, reply } from '@/testing/fake-api';
+import { catchDownloads, catchPrint, type Download } from '@/testing/ui-browser';
+import { renderWithApp } from '@/testing/ui-render';
 import type { Statement } from '../billing.schema';
-import { mockApi, STATEMENT } from './billing.ui-testing';
+import { STATEMENT } from './billing.ui-testing';
 import MyBillingPage from './MyBillingPage';
 import { statementCsv, statementFileName } from './statement.csv';
 
 function renderPage() {
-  return render(
-    <QueryClientProvider client={createQueryClient()}>
-      <MemoryRouter initialEntries={['/patient-portal/billing']}>
-        <MyBillingPage />
-        <Toaster />
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
+  return renderWithApp(<MyBillingPage />, { route: '/patient-portal/billing' });
 }
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
 
 describe('MyBillingPage', () => {
   it('shows a skeleton while the statement loads', () => {
-    mockApi({ 'GET /api/portal/statement': () => 'never' });
+    fakeApi({ 'GET /api/portal/statement': pending });
     renderPage();
     expect(screen.getByRole('heading', { name: 'My Billing', level: 1 })).toBeTruthy();
     expect(screen.getByText('View statements and pay')).toBeTruthy();
@@ -38,7 +25,7 @@ describe('MyBillingPage', () => {
   });
 
   it("shows the patient's statement: totals and every claim with what is still due", async () => {
-    mockApi({ 'GET /api/portal/statement': () => ({ body: STATEMENT }) });
+    fakeApi({ 'GET /api/portal/statement': STATEMENT });
     renderPage();
     expect(await screen.findByRole('heading', { name: 'Statement for Maria Lopez' })).toBeTruthy();
     expect(screen.getByText(/Statement date November 22, 2026/)).toBeTruthy();
@@ -74,7 +61,7 @@ describe('MyBillingPage', () => {
       amountDueCents: 0,
       claims: [],
     };
-    mockApi({ 'GET /api/portal/statement': () => ({ body: empty }) });
+    fakeApi({ 'GET /api/portal/statement': empty });
     renderPage();
     expect(await screen.findByText('No claims found')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Pay Balance' })).toHaveProperty('disabled', true);
@@ -83,9 +70,9 @@ describe('MyBillingPage', () => {
   it('pays part of the balance: the amount is checked first, and the balance on screen drops by it', async () => {
     const user = userEvent.setup();
     const after: Statement = { ...STATEMENT, amountDueCents: 3_580, patientPaidCents: 3_000, totalPaidCents: 27_000 };
-    const calls = mockApi({
-      'GET /api/portal/statement': () => ({ body: STATEMENT }),
-      'POST /api/portal/payments': () => ({ status: 201, body: after }),
+    const api = fakeApi({
+      'GET /api/portal/statement': STATEMENT,
+      'POST /api/portal/payments': reply(201, after),
     });
     renderPage();
     await user.click(await screen.findByRole('button', { name: 'Pay Balance' }));
@@ -103,33 +90,30 @@ describe('MyBillingPage', () => {
       await user.click(within(dialog).getByRole('button', { name: 'Pay now' }));
       expect(await within(dialog).findByText(message)).toBeTruthy();
     }
-    expect(calls.filter((c) => c.method === 'POST')).toEqual([]);
+    const posts = () => api.requests.filter((r) => r.method === 'POST').map((r) => [r.url, r.body]);
+    expect(posts()).toEqual([]);
 
     await user.clear(amount);
     await user.type(amount, '10');
     await user.click(within(dialog).getByRole('button', { name: 'Pay now' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(calls.filter((c) => c.method === 'POST')).toEqual([
-      { method: 'POST', url: '/api/portal/payments', body: { amountCents: 1000 } },
-    ]);
+    expect(posts()).toEqual([['/api/portal/payments', { amountCents: 1000 }]]);
     expect(await screen.findByText('Payment received')).toBeTruthy();
     expect(screen.getByTestId('statement-amount-due').textContent).toBe('$35.80');
   });
 
   it("shows the server's rule when it refuses the amount", async () => {
     const user = userEvent.setup();
-    mockApi({
-      'GET /api/portal/statement': () => ({ body: STATEMENT }),
-      'POST /api/portal/payments': () => ({
-        status: 400,
-        body: {
-          error: {
-            code: 'AMOUNT_TOO_HIGH',
-            message: 'amountCents: must be at most your balance, $5.00',
-            fields: [{ field: 'amountCents', message: 'must be at most your balance, $5.00' }],
-          },
+    fakeApi({
+      'GET /api/portal/statement': STATEMENT,
+      'POST /api/portal/payments': apiError(
+        400,
+        'AMOUNT_TOO_HIGH',
+        'amountCents: must be at most your balance, $5.00',
+        {
+          fields: [{ field: 'amountCents', message: 'must be at most your balance, $5.00' }],
         },
-      }),
+      ),
     });
     renderPage();
     await user.click(await screen.findByRole('button', { name: 'Pay Balance' }));
@@ -140,29 +124,21 @@ describe('MyBillingPage', () => {
 
   it('prints with the browser, and downloads the statement the server returns for the export', async () => {
     const user = userEvent.setup();
-    const print = vi.spyOn(window, 'print').mockImplementation(() => {});
-    const created: Blob[] = [];
-    vi.stubGlobal('URL', {
-      ...URL,
-      createObjectURL: (blob: Blob) => {
-        created.push(blob);
-        return 'blob:statement';
-      },
-      revokeObjectURL: () => {},
-    });
-    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
-    const calls = mockApi({
-      'GET /api/portal/statement': () => ({ body: STATEMENT }),
-      'POST /api/portal/statement/export': () => ({ body: STATEMENT }),
+    const print = catchPrint();
+    const downloads = catchDownloads();
+    const api = fakeApi({
+      'GET /api/portal/statement': STATEMENT,
+      'POST /api/portal/statement/export': STATEMENT,
     });
     renderPage();
     await user.click(await screen.findByRole('button', { name: 'Print' }));
     expect(print).toHaveBeenCalledTimes(1);
     await user.click(screen.getByRole('button', { name: 'Download Statement' }));
-    await waitFor(() => expect(click).toHaveBeenCalledTimes(1));
-    expect(calls.some((c) => c.method === 'POST' && c.url === '/api/portal/statement/export')).toBe(true);
-    expect(await created[0]?.text()).toBe(statementCsv(STATEMENT));
-    expect((click.mock.contexts[0] as HTMLAnchorElement).download).toBe('statement_patient-1_2026-11-22.csv');
+    await waitFor(() => expect(downloads).toHaveLength(1));
+    expect(api.sent('POST /api/portal/statement/export')).toHaveLength(1);
+    const [{ fileName, blob }] = downloads as [Download];
+    expect(await blob.text()).toBe(statementCsv(STATEMENT));
+    expect(fileName).toBe('statement_patient-1_2026-11-22.csv');
   });
 });
 

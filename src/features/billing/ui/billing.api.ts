@@ -1,6 +1,8 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/client/lib/api-client';
+import { analyticsKeys } from '@/features/analytics/analytics.query-keys';
 import type { KpiResult, ProviderAnalytics } from '@/features/analytics/analytics.schema';
+import { crossFeatureKeys } from '@/client/lib/cross-feature-keys';
 import type {
   BillingPatient,
   GuestPaymentReceipt,
@@ -11,6 +13,15 @@ import type {
   PayerPerformance,
   Statement,
 } from '../billing.schema';
+
+const OWN_STATEMENT = '/api/portal/statement';
+
+export const billingKeys = {
+  payerPerformance: (periodDays: number) => ['/api/billing/payer-performance', { periodDays }] as const,
+  statementPatients: (search: string) => ['/api/billing/patients', { search }] as const,
+  staffStatement: (patientId: number | null) => ['/api/billing/statements', patientId] as const,
+  ownStatement: [OWN_STATEMENT] as const,
+};
 
 /** Pay Bill as Guest, step 1. A POST: the date of birth must not travel in a URL (logs, history). */
 export function useGuestStatementLookup() {
@@ -33,7 +44,7 @@ const ANALYTICS_PATH = '/api/claims/analytics';
 
 export function useBillingKpis(periodDays: number) {
   return useQuery({
-    queryKey: [ANALYTICS_PATH, 'kpis', periodDays],
+    queryKey: analyticsKeys.kpis(periodDays),
     queryFn: ({ signal }) => apiFetch<KpiResult>(`${ANALYTICS_PATH}/kpis?periodDays=${periodDays}`, { signal }),
     placeholderData: keepPreviousData,
   });
@@ -41,7 +52,7 @@ export function useBillingKpis(periodDays: number) {
 
 export function useProviderAnalytics(periodDays: number) {
   return useQuery({
-    queryKey: [ANALYTICS_PATH, 'provider', periodDays],
+    queryKey: analyticsKeys.provider(periodDays),
     queryFn: ({ signal }) =>
       apiFetch<ProviderAnalytics>(`${ANALYTICS_PATH}/provider?periodDays=${periodDays}`, { signal }),
     placeholderData: keepPreviousData,
@@ -50,7 +61,7 @@ export function useProviderAnalytics(periodDays: number) {
 
 export function usePayerPerformance(periodDays: number) {
   return useQuery({
-    queryKey: ['/api/billing/payer-performance', { periodDays }],
+    queryKey: billingKeys.payerPerformance(periodDays),
     queryFn: ({ signal }) =>
       apiFetch<PayerPerformance>(`/api/billing/payer-performance?periodDays=${periodDays}`, { signal }),
     placeholderData: keepPreviousData,
@@ -60,7 +71,7 @@ export function usePayerPerformance(periodDays: number) {
 /** The statement generator's picker: names and ids of patients matching the text. */
 export function useStatementPatients(search: string) {
   return useQuery({
-    queryKey: ['/api/billing/patients', { search }],
+    queryKey: billingKeys.statementPatients(search),
     queryFn: ({ signal }) =>
       apiFetch<BillingPatient[]>(`/api/billing/patients?search=${encodeURIComponent(search)}`, { signal }),
     placeholderData: keepPreviousData,
@@ -69,7 +80,7 @@ export function useStatementPatients(search: string) {
 
 export function useStaffStatement(patientId: number | null) {
   return useQuery({
-    queryKey: ['/api/billing/statements', patientId],
+    queryKey: billingKeys.staffStatement(patientId),
     queryFn: ({ signal }) => apiFetch<Statement>(`/api/billing/statements/${patientId}`, { signal }),
     enabled: patientId !== null,
   });
@@ -85,11 +96,9 @@ export function useExportStaffStatement() {
 
 // The patient's My Billing: no ids are sent; the server answers for the signed-in patient only.
 
-const OWN_STATEMENT = '/api/portal/statement';
-
 export function useOwnStatement() {
   return useQuery({
-    queryKey: [OWN_STATEMENT],
+    queryKey: billingKeys.ownStatement,
     queryFn: ({ signal }) => apiFetch<Statement>(OWN_STATEMENT, { signal }),
   });
 }
@@ -106,8 +115,8 @@ export function usePayOwnBalance() {
   return useMutation({
     mutationFn: (body: PatientPaymentRequest) => apiFetch<Statement>('/api/portal/payments', { method: 'POST', body }),
     onSuccess: async (statement) => {
-      queryClient.setQueryData([OWN_STATEMENT], statement);
-      await queryClient.invalidateQueries({ queryKey: ['/api/portal/claims'] });
+      queryClient.setQueryData(billingKeys.ownStatement, statement);
+      await queryClient.invalidateQueries({ queryKey: crossFeatureKeys.portalClaims });
     },
   });
 }

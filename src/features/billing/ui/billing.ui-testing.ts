@@ -1,37 +1,4 @@
-import { vi } from 'vitest';
 import type { Statement } from '../billing.schema';
-
-export interface Call {
-  method: string;
-  url: string;
-  body: unknown;
-}
-
-export type Handler = (call: Call) => { status?: number; body: unknown } | 'never';
-
-/** A fake API for the billing screens: answers by "METHOD path" (query string ignored) and records calls. */
-export function mockApi(handlers: Record<string, Handler>) {
-  const calls: Call[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn((input: string, init?: RequestInit) => {
-      const method = init?.method ?? 'GET';
-      const text = typeof init?.body === 'string' ? init.body : undefined;
-      const call: Call = { method, url: input, body: text === undefined ? undefined : (JSON.parse(text) as unknown) };
-      calls.push(call);
-      const handler = handlers[`${method} ${input.split('?')[0]}`];
-      const answer = handler ? handler(call) : { status: 404, body: { error: { code: 'NOT_FOUND', message: 'none' } } };
-      if (answer === 'never') return new Promise<Response>(() => {});
-      return Promise.resolve(
-        new Response(JSON.stringify(answer.body), {
-          status: answer.status ?? 200,
-          headers: { 'Content-Type': 'application/json' },
-        }),
-      );
-    }),
-  );
-  return calls;
-}
 
 export const STATEMENT: Statement = {
   patientId: 1,

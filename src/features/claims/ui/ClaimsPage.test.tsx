@@ -1,39 +1,16 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import Papa from 'papaparse';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { today } from '@/shared/api';
-import { Toaster } from '@/client/components/ui/toast';
-import { ApiError } from '@/client/lib/api-client';
-import { createQueryClient } from '@/client/lib/query-client';
+import { describe, expect, it, vi } from 'vitest';
+import { fakeApi, reply, type FakeApi, type Route } from '@/testing/fake-api';
+import { TEST_TODAY } from '@/testing/test-clock';
+import { catchDownloads, type Download } from '@/testing/ui-browser';
+import { renderWithApp } from '@/testing/ui-render';
 import type { ClaimOverview, ClaimPage, ClaimRow, ImportRejected } from '../claims.schema';
 import ClaimsPage from './ClaimsPage';
 
-const apiFetch = vi.fn();
-const downloadCsv = vi.fn();
-vi.mock('@/client/lib/api-client', async (importOriginal) => ({
-  ...(await importOriginal<object>()),
-  apiFetch: (...args: unknown[]) => apiFetch(...args) as unknown,
-}));
-vi.mock('@/client/lib/csv', async (importOriginal) => ({
-  ...(await importOriginal<object>()),
-  downloadCsv: (...args: unknown[]) => downloadCsv(...args) as unknown,
-}));
 // jsdom has no canvas; the charts' data tables carry the numbers these tests read.
 vi.mock('react-chartjs-2', () => ({ Bar: () => null, Doughnut: () => null, Line: () => null }));
-
-beforeAll(() => {
-  // Radix Select and Dialog use pointer capture and scrolling, which jsdom does not implement.
-  const element = Element.prototype as unknown as Record<string, unknown>;
-  element.hasPointerCapture ??= () => false;
-  element.releasePointerCapture ??= () => {};
-  element.scrollIntoView ??= () => {};
-});
-afterEach(() => {
-  apiFetch.mockReset();
-  downloadCsv.mockReset();
-});
 
 function claim(overrides: Partial<ClaimRow>): ClaimRow {
   return {
@@ -97,29 +74,25 @@ const OVERVIEW: ClaimOverview = {
   ].map((weekStart, i) => ({ weekStart, claims: 30 + i, paid: 20, denied: i })),
 };
 
-function answer(items: ClaimRow[] = ITEMS, overview: ClaimOverview = OVERVIEW) {
-  return (path: string, init?: { method?: string; body?: unknown }) => {
-    if (init?.method === 'POST') return Promise.reject(new Error(`unexpected POST ${path}`));
-    if (path.startsWith('/api/claims/overview')) return Promise.resolve(overview);
-    if (path.startsWith('/api/claims/export')) return Promise.resolve({ items });
-    return Promise.resolve({ items, total: items.length, nextCursor: null } satisfies ClaimPage);
-  };
+/** The list, the overview and the export; a POST is answered only where a test adds it. */
+function serve(items: ClaimRow[] = ITEMS, overview: ClaimOverview = OVERVIEW, more: Record<string, Route> = {}) {
+  return fakeApi({
+    'GET /api/claims': { items, total: items.length, nextCursor: null } satisfies ClaimPage,
+    'GET /api/claims/overview': overview,
+    'GET /api/claims/export': { items },
+    ...more,
+  });
 }
 
 function renderPage() {
-  return render(
-    <QueryClientProvider client={createQueryClient()}>
-      <ClaimsPage role="billing_admin" />
-      <Toaster />
-    </QueryClientProvider>,
-  );
+  return renderWithApp(<ClaimsPage role="billing_admin" />, { route: '/claims' });
 }
 
-const calls = () => apiFetch.mock.calls.map((c) => c[0] as string);
+const calls = (api: FakeApi) => api.requests.map((r) => r.url);
 
 describe('ClaimsPage', () => {
   it('shows the summary line, the charts as data and the claims with their cues', async () => {
-    apiFetch.mockImplementation(answer());
+    const api = serve();
     renderPage();
     expect(await screen.findByText('Ana Silva')).toBeTruthy();
     await waitFor(() => expect(screen.getByTestId('summary-total-denied').textContent).toBe('$12,345.00'));
@@ -149,49 +122,55 @@ describe('ClaimsPage', () => {
     expect(appeal('ACC-2026-100002').hasAttribute('disabled')).toBe(false);
     expect(appeal('ACC-2026-100003').hasAttribute('disabled')).toBe(true);
     expect(screen.getByText('Showing 3 of 3 claims')).toBeTruthy();
-    expect(calls()).toContain('/api/claims?sort=serviceDate&dir=desc&limit=50');
-    expect(calls()).toContain('/api/claims/overview');
+    expect(calls(api)).toContain('/api/claims?sort=serviceDate&dir=desc&limit=50');
+    expect(calls(api)).toContain('/api/claims/overview');
   });
 
   it('filters by payer and by the reason code typed, on the server, and explains a bad code', async () => {
-    apiFetch.mockImplementation(answer());
-    const user = userEvent.setup();
+    // The reason filter follows the text after a pause in typing: a fake clock runs past it, not a sleep.
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const api = serve();
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
     renderPage();
     await screen.findByText('Ana Silva');
     await user.click(screen.getByRole('combobox', { name: 'Payer' }));
     await user.click(await screen.findByRole('option', { name: 'Medicaid' }));
     await user.type(screen.getByLabelText('Reason code'), 'co 197');
-    await waitFor(() => expect(calls()).toContain('/api/claims/overview?payer=Medicaid&reason=co+197'));
-    expect(calls()).toContain('/api/claims?payer=Medicaid&reason=co+197&sort=serviceDate&dir=desc&limit=50');
+    await waitFor(() => expect(calls(api)).toContain('/api/claims/overview?payer=Medicaid&reason=co+197'));
+    expect(calls(api)).toContain('/api/claims?payer=Medicaid&reason=co+197&sort=serviceDate&dir=desc&limit=50');
 
-    const before = apiFetch.mock.calls.length;
+    const before = api.requests.length;
     await user.clear(screen.getByLabelText('Reason code'));
     await user.type(screen.getByLabelText('Reason code'), 'xyz!');
     expect(await screen.findByText('Reason code must be a CARC code such as CO 197, CO-197 or 197')).toBeTruthy();
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await act(() => vi.advanceTimersByTimeAsync(1_000));
     expect(
-      calls()
+      calls(api)
         .slice(before)
         .some((path) => path.includes('xyz')),
     ).toBe(false);
   });
 
   it('shows the empty message when nothing matches', async () => {
-    apiFetch.mockImplementation(answer([]));
+    serve([]);
     renderPage();
     expect(await screen.findByText('No claims found matching your search')).toBeTruthy();
   });
 
   it('exports the filtered claims as claims_{date}.csv', async () => {
-    apiFetch.mockImplementation(answer());
+    // The file is named for today: the clock is fixed so the name is known.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date(`${TEST_TODAY}T10:00:00`));
+    serve();
+    const downloads = catchDownloads();
     const user = userEvent.setup();
     renderPage();
     await screen.findByText('Ana Silva');
     await user.click(screen.getByRole('button', { name: 'Export CSV' }));
-    await waitFor(() => expect(downloadCsv).toHaveBeenCalledTimes(1));
-    const [fileName, csv] = downloadCsv.mock.calls[0] as [string, string];
-    expect(fileName).toBe(`claims_${today()}.csv`);
-    const rows = Papa.parse<string[]>(csv.trim()).data;
+    await waitFor(() => expect(downloads).toHaveLength(1));
+    const [{ fileName, blob }] = downloads as [Download];
+    expect(fileName).toBe(`claims_${TEST_TODAY}.csv`);
+    const rows = Papa.parse<string[]>((await blob.text()).trim()).data;
     expect(rows[0]).toEqual([
       'Service Date',
       'Patient',
@@ -225,26 +204,22 @@ describe('ClaimsPage', () => {
   });
 
   it('appeals a denied claim: the reason is required, then it is recorded and announced', async () => {
-    const base = answer();
-    apiFetch.mockImplementation((path: string, init?: { method?: string; body?: unknown }) =>
-      init?.method === 'POST' ? Promise.resolve({ ...ITEMS[0], status: 'Appealed' }) : base(path, init),
-    );
+    const api = serve(ITEMS, OVERVIEW, { 'POST /api/claims/1/appeals': { ...ITEMS[0], status: 'Appealed' } });
     const user = userEvent.setup();
     renderPage();
     await user.click(await screen.findByRole('button', { name: 'Appeal claim ACC-2026-100001' }));
     const dialog = await screen.findByRole('dialog', { name: 'Appeal claim' });
     await user.click(within(dialog).getByRole('button', { name: 'Submit appeal' }));
     expect(await within(dialog).findByText('Reason is required')).toBeTruthy();
-    expect(apiFetch.mock.calls.some((c) => (c[1] as { method?: string } | undefined)?.method === 'POST')).toBe(false);
+    expect(api.requests.some((r) => r.method === 'POST')).toBe(false);
 
     await user.type(within(dialog).getByLabelText('Reason'), 'Authorization was on file');
     await user.type(within(dialog).getByLabelText('Note'), 'Auth A-5521');
     await user.click(within(dialog).getByRole('button', { name: 'Submit appeal' }));
     await waitFor(() =>
-      expect(apiFetch).toHaveBeenCalledWith('/api/claims/1/appeals', {
-        method: 'POST',
-        body: { reason: 'Authorization was on file', note: 'Auth A-5521' },
-      }),
+      expect(api.sent('POST /api/claims/1/appeals').map((r) => r.body)).toEqual([
+        { reason: 'Authorization was on file', note: 'Auth A-5521' },
+      ]),
     );
     expect(await screen.findByText('Appeal recorded')).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -257,13 +232,8 @@ describe('ClaimsPage', () => {
       errorCount: 1,
     };
     let attempt = 0;
-    const base = answer();
-    apiFetch.mockImplementation((path: string, init?: { method?: string; body?: unknown }) => {
-      if (init?.method !== 'POST') return base(path, init);
-      attempt += 1;
-      return attempt === 1
-        ? Promise.reject(new ApiError(400, '400: …', 'IMPORT_INVALID', report.error.message, [], null, report))
-        : Promise.resolve({ imported: 2 });
+    const api = serve(ITEMS, OVERVIEW, {
+      'POST /api/claims/import': () => (++attempt === 1 ? reply(400, report) : { imported: 2 }),
     });
     const user = userEvent.setup();
     renderPage();
@@ -276,7 +246,7 @@ describe('ClaimsPage', () => {
     const problems = await within(dialog).findByRole('table', { name: 'Problems in the file' });
     expect(within(problems).getAllByRole('row')[1]?.textContent).toBe('3serviceDatemust be a real calendar date');
     expect(within(dialog).getByText('1 problem in 1 row: nothing was imported.')).toBeTruthy();
-    expect(apiFetch).toHaveBeenCalledWith('/api/claims/import', { method: 'POST', body: { csv: 'accountNumber\nx' } });
+    expect(api.sent('POST /api/claims/import').map((r) => r.body)).toEqual([{ csv: 'accountNumber\nx' }]);
 
     const good = new File(['accountNumber\ny'], 'good.csv', { type: 'text/csv' });
     await user.upload(within(dialog).getByLabelText('CSV file'), good);
@@ -288,14 +258,16 @@ describe('ClaimsPage', () => {
   });
 
   it('offers the import template with every column', async () => {
-    apiFetch.mockImplementation(answer());
+    serve();
+    const downloads = catchDownloads();
     const user = userEvent.setup();
     renderPage();
     await user.click(await screen.findByRole('button', { name: 'Upload File' }));
     await user.click(await screen.findByRole('button', { name: 'Download template' }));
-    const [fileName, csv] = downloadCsv.mock.calls[0] as [string, string];
+    expect(downloads).toHaveLength(1);
+    const [{ fileName, blob }] = downloads as [Download];
     expect(fileName).toBe('claims_template.csv');
-    expect(Papa.parse<string[]>(csv.trim()).data[0]).toEqual([
+    expect(Papa.parse<string[]>((await blob.text()).trim()).data[0]).toEqual([
       'accountNumber',
       'patientMrn',
       'procedureCode',

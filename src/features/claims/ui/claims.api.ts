@@ -15,6 +15,12 @@ import {
 
 export const CLAIMS_PATH = '/api/claims';
 
+export const claimKeys = {
+  all: [CLAIMS_PATH] as const,
+  list: (query: ClaimListQueryInput) => [...claimKeys.all, 'list', query] as const,
+  overview: (filter: ClaimFilterInput) => [...claimKeys.all, 'overview', filter] as const,
+};
+
 function queryString(params: Record<string, unknown>): string {
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(params)) {
@@ -27,7 +33,7 @@ function queryString(params: Record<string, unknown>): string {
 /** One page of the filtered, sorted claims; the last page stays shown while the next loads. */
 export function useClaims(query: ClaimListQueryInput) {
   return useQuery({
-    queryKey: [CLAIMS_PATH, 'list', query],
+    queryKey: claimKeys.list(query),
     queryFn: ({ signal }) => apiFetch<ClaimPage>(`${CLAIMS_PATH}${queryString(query)}`, { signal }),
     placeholderData: keepPreviousData,
   });
@@ -36,7 +42,7 @@ export function useClaims(query: ClaimListQueryInput) {
 /** The summary line and the three charts for the current filters. */
 export function useClaimsOverview(filter: ClaimFilterInput) {
   return useQuery({
-    queryKey: [CLAIMS_PATH, 'overview', filter],
+    queryKey: claimKeys.overview(filter),
     queryFn: ({ signal }) => apiFetch<ClaimOverview>(`${CLAIMS_PATH}/overview${queryString(filter)}`, { signal }),
     placeholderData: keepPreviousData,
   });
@@ -54,7 +60,7 @@ function useRefreshClaims() {
   return async () => {
     // Other screens' figures (dashboard, KPIs) refresh when next shown.
     void queryClient.invalidateQueries({ refetchType: 'none' });
-    await queryClient.invalidateQueries({ queryKey: [CLAIMS_PATH] });
+    await queryClient.invalidateQueries({ queryKey: claimKeys.all });
   };
 }
 

@@ -1,25 +1,14 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Toaster } from '@/client/components/ui/toast';
-import { ApiError } from '@/client/lib/api-client';
-import { createQueryClient } from '@/client/lib/query-client';
+import { describe, expect, it, vi } from 'vitest';
 import type { Role } from '@/shared/access';
+import { apiError, fakeApi, type Route } from '@/testing/fake-api';
+import { renderWithApp } from '@/testing/ui-render';
 import type { RunTestsResponse } from '@/features/selftest/selftest.schema';
 import type { ComplianceOverview, GapsResponse, SecurityCheckResult } from '../compliance.schema';
 import CompliancePage from './CompliancePage';
+import { CHECK_INTERVAL_MS } from './SecurityCheckRunner';
 import { RESET_WARNING } from './SystemActions';
-
-const apiFetch = vi.fn();
-vi.mock('@/client/lib/api-client', async (importOriginal) => ({
-  ...(await importOriginal<object>()),
-  apiFetch: (...args: unknown[]) => apiFetch(...args) as unknown,
-}));
-
-afterEach(() => {
-  apiFetch.mockReset();
-});
 
 const OVERVIEW: ComplianceOverview = {
   rbac: {
@@ -103,53 +92,41 @@ const UNIT_ANSWER: RunTestsResponse = {
   error: null,
 };
 
-type Handler = (path: string, init?: { method?: string; body?: unknown }) => unknown;
-
-function serve(overrides: Record<string, Handler> = {}) {
-  const calls: { path: string; method: string; at: number }[] = [];
-  apiFetch.mockImplementation((path: string, init?: { method?: string; body?: unknown }) => {
-    const method = init?.method ?? 'GET';
-    calls.push({ path, method, at: Date.now() });
-    const override = overrides[`${method} ${path}`];
-    if (override) return Promise.resolve().then(() => override(path, init));
-    if (path === '/api/compliance/overview') return Promise.resolve(OVERVIEW);
-    if (path === '/api/compliance/hipaa-items')
-      return Promise.resolve({
-        items: [
-          {
-            id: 1,
-            reference: '164.312(b)',
-            safeguard: 'Technical',
-            requirement: 'Audit controls',
-            status: 'Partial',
-            evidence: 'Review cadence not documented',
-          },
-        ],
-      });
-    if (path === '/api/compliance/wcag-checks')
-      return Promise.resolve({
-        checks: [{ id: 1, criterion: '1.4.3', title: 'Contrast (minimum)', level: 'AA', status: 'Pass', note: 'ok' }],
-      });
-    if (path === '/api/compliance/gaps') return Promise.resolve(gaps('Open', 75));
-    if (path === '/api/compliance/security-checks') return Promise.resolve({ checks: CHECKS });
-    const check = /^\/api\/compliance\/security-checks\/(.+)$/.exec(path);
-    if (check && method === 'POST') return Promise.resolve(RESULTS[check[1]!]);
-    return Promise.reject(new Error(`unexpected ${method} ${path}`));
+function serve(overrides: Record<string, Route> = {}) {
+  return fakeApi({
+    'GET /api/compliance/overview': OVERVIEW,
+    'GET /api/compliance/hipaa-items': {
+      items: [
+        {
+          id: 1,
+          reference: '164.312(b)',
+          safeguard: 'Technical',
+          requirement: 'Audit controls',
+          status: 'Partial',
+          evidence: 'Review cadence not documented',
+        },
+      ],
+    },
+    'GET /api/compliance/wcag-checks': {
+      checks: [{ id: 1, criterion: '1.4.3', title: 'Contrast (minimum)', level: 'AA', status: 'Pass', note: 'ok' }],
+    },
+    'GET /api/compliance/gaps': gaps('Open', 75),
+    'GET /api/compliance/security-checks': { checks: CHECKS },
+    'POST /api/compliance/security-checks/:checkId': ({ params }) => RESULTS[params.checkId ?? ''],
+    ...overrides,
   });
-  return calls;
 }
 
 function renderPage(role: Role = 'admin') {
-  return render(
-    <QueryClientProvider client={createQueryClient()}>
-      <CompliancePage role={role} />
-      <Toaster />
-    </QueryClientProvider>,
-  );
+  return renderWithApp(<CompliancePage role={role} />, { route: '/compliance' });
 }
 
-function forbidden() {
-  return new ApiError(403, '403: {"error":{}}', 'FORBIDDEN', 'You do not have permission to do this.', [], null);
+const FORBIDDEN = apiError(403, 'FORBIDDEN', 'You do not have permission to do this.');
+const SERVER_DOWN = apiError(500, 'INTERNAL', 'The server could not complete the request.');
+
+/** The checks wait CHECK_INTERVAL_MS between them: a fake clock runs through the waits instead. */
+async function runThroughCheckIntervals() {
+  await act(() => vi.advanceTimersByTimeAsync(CHECKS.length * CHECK_INTERVAL_MS));
 }
 
 describe('CompliancePage', () => {
@@ -172,22 +149,24 @@ describe('CompliancePage', () => {
   });
 
   it('hides the admin-only sections from a role without system:admin', async () => {
-    serve();
+    const api = serve();
     renderPage('doctor');
     await screen.findByText('92%');
     expect(screen.queryByRole('button', { name: 'Run security checks' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Seed demo data' })).toBeNull();
-    expect(apiFetch.mock.calls.map((c: unknown[]) => String(c[0]))).not.toContain('/api/compliance/gaps');
+    expect(api.requests.map((r) => r.url)).not.toContain('/api/compliance/gaps');
   });
 
   it('runs the security checks one after the other, half a second apart, then gives the overall result', async () => {
-    const calls = serve();
-    const user = userEvent.setup();
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const api = serve();
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
     renderPage();
     const run = await screen.findByRole('button', { name: 'Run security checks' });
     await waitFor(() => expect(run.hasAttribute('disabled')).toBe(false));
     await user.click(run);
-    await waitFor(() => expect(screen.getByTestId('check-rbac').dataset.state).toBe('pass'), { timeout: 4000 });
+    await runThroughCheckIntervals();
+    await waitFor(() => expect(screen.getByTestId('check-rbac').dataset.state).toBe('pass'));
     expect(screen.getByTestId('check-vulnerability-scan').textContent).toContain('Pass: No high severity issues');
     expect(screen.getByTestId('check-tls').textContent).toContain(
       'Fail: TLS not active: this request came over plain HTTP',
@@ -195,16 +174,18 @@ describe('CompliancePage', () => {
     expect(screen.getByTestId('check-rbac').textContent).toContain('Pass: Restricted');
     expect(await screen.findByText('Some tests failed', { selector: 'p' })).toBeTruthy();
 
-    const posts = calls.filter((c) => c.method === 'POST');
-    expect(posts.map((c) => c.path)).toEqual([
+    const posts = api.requests.filter((r) => r.method === 'POST');
+    expect(posts.map((r) => r.path)).toEqual([
       '/api/compliance/security-checks/vulnerability-scan',
       '/api/compliance/security-checks/tls',
       '/api/compliance/security-checks/rbac',
     ]);
-    for (let i = 1; i < posts.length; i += 1) expect(posts[i]!.at - posts[i - 1]!.at).toBeGreaterThanOrEqual(450);
+    for (let i = 1; i < posts.length; i += 1)
+      expect(posts[i]!.at - posts[i - 1]!.at).toBeGreaterThanOrEqual(CHECK_INTERVAL_MS);
   });
 
   it('shows a check as running while it runs, and says All tests passed! when every check passes', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
     let finish: (r: SecurityCheckResult) => void = () => {};
     serve({
       'POST /api/compliance/security-checks/vulnerability-scan': () =>
@@ -213,7 +194,7 @@ describe('CompliancePage', () => {
         }),
       'POST /api/compliance/security-checks/tls': () => ({ ...RESULTS.tls, status: 'pass', message: 'TLS active' }),
     });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
     renderPage();
     const run = await screen.findByRole('button', { name: 'Run security checks' });
     await waitFor(() => expect(run.hasAttribute('disabled')).toBe(false));
@@ -221,16 +202,15 @@ describe('CompliancePage', () => {
     await waitFor(() => expect(screen.getByTestId('check-vulnerability-scan').textContent).toContain('Running…'));
     expect(screen.getByTestId('check-tls').textContent).toContain('Not run');
     finish(RESULTS['vulnerability-scan']!);
-    await waitFor(() => expect(screen.getByTestId('check-rbac').dataset.state).toBe('pass'), { timeout: 4000 });
+    await runThroughCheckIntervals();
+    await waitFor(() => expect(screen.getByTestId('check-rbac').dataset.state).toBe('pass'));
     expect(await screen.findByText('All tests passed!', { selector: 'p' })).toBeTruthy();
   });
 
   it('runs the unit tests and shows each result with its toast, and the error toast when the call fails', async () => {
-    serve({
-      'POST /api/run-tests': (_path, init) => {
-        if ((init?.body as { testType: string }).testType === 'integration') throw new Error('500: boom');
-        return UNIT_ANSWER;
-      },
+    const api = serve({
+      'POST /api/run-tests': ({ body }) =>
+        (body as { testType: string }).testType === 'integration' ? SERVER_DOWN : UNIT_ANSWER,
     });
     const user = userEvent.setup();
     renderPage();
@@ -240,7 +220,7 @@ describe('CompliancePage', () => {
     const table = screen.getByRole('table', { name: 'Unit test results' });
     expect(within(table).getByText('UT-02')).toBeTruthy();
     expect(within(table).getByText('masking')).toBeTruthy();
-    expect(apiFetch).toHaveBeenCalledWith('/api/run-tests', { method: 'POST', body: { testType: 'unit' } });
+    expect(api.sent('POST /api/run-tests').map((r) => r.body)).toEqual([{ testType: 'unit' }]);
 
     await user.click(screen.getByRole('button', { name: 'Run Integration Tests' }));
     expect(await screen.findByText('Error running tests')).toBeTruthy();
@@ -265,7 +245,7 @@ describe('CompliancePage', () => {
   });
 
   it('changes a gap status and shows the new scores', async () => {
-    serve({ 'PATCH /api/compliance/gaps/6': () => gaps('Closed', 83.3) });
+    const api = serve({ 'PATCH /api/compliance/gaps/6': gaps('Closed', 83.3) });
     const user = userEvent.setup();
     renderPage();
     expect(await screen.findByText('75%')).toBeTruthy();
@@ -274,41 +254,35 @@ describe('CompliancePage', () => {
     );
     await user.click(await screen.findByRole('option', { name: 'Closed' }));
     expect(await screen.findByText('83%')).toBeTruthy();
-    expect(apiFetch).toHaveBeenCalledWith('/api/compliance/gaps/6', { method: 'PATCH', body: { status: 'Closed' } });
+    expect(api.sent('PATCH /api/compliance/gaps/6').map((r) => r.body)).toEqual([{ status: 'Closed' }]);
   });
 
   it('seeds demo data with its toasts (success, refused, failed)', async () => {
-    let answer: () => unknown = () => ({ summary: { patients: 200 } });
-    serve({ 'POST /api/seed': () => answer() });
+    let answer: Route = { summary: { patients: 200 } };
+    const api = serve({ 'POST /api/seed': () => answer });
     const user = userEvent.setup();
     renderPage();
     const seed = await screen.findByRole('button', { name: 'Seed demo data' });
-    const overviewCalls = () => apiFetch.mock.calls.filter((c) => c[0] === '/api/compliance/overview').length;
+    const overviewCalls = () => api.sent('GET /api/compliance/overview').length;
     const before = overviewCalls();
     await user.click(seed);
     expect(await screen.findByText('Demo data successfully re-seeded')).toBeTruthy();
     // Every cached query is refetched.
     await waitFor(() => expect(overviewCalls()).toBe(before + 1));
 
-    answer = () => {
-      throw forbidden();
-    };
+    answer = FORBIDDEN;
     await user.click(seed);
     expect(await screen.findByText('Only Admin can seed data.')).toBeTruthy();
     expect(screen.getByText('Unauthorized')).toBeTruthy();
 
-    answer = () => {
-      throw new Error('500: boom');
-    };
+    answer = SERVER_DOWN;
     await user.click(seed);
     expect(await screen.findByText('Failed to seed data')).toBeTruthy();
   });
 
   it('resets only after the confirmation, sending the confirmation word', async () => {
-    let answer: () => unknown = () => {
-      throw forbidden();
-    };
-    serve({ 'POST /api/system/reset': () => answer() });
+    let answer: Route = FORBIDDEN;
+    const api = serve({ 'POST /api/system/reset': () => answer });
     const user = userEvent.setup();
     renderPage();
     await user.click(await screen.findByRole('button', { name: 'Global reset' }));
@@ -316,14 +290,14 @@ describe('CompliancePage', () => {
     expect(within(dialog).getByText(RESET_WARNING)).toBeTruthy();
     expect(RESET_WARNING).toBe('WARNING: This will clear ALL data for this app. Proceed?');
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
-    expect(apiFetch.mock.calls.some((c) => c[0] === '/api/system/reset')).toBe(false);
+    expect(api.sent('POST /api/system/reset')).toEqual([]);
 
     await user.click(screen.getByRole('button', { name: 'Global reset' }));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Proceed' }));
     expect(await screen.findByText('Only Admin can reset the system.')).toBeTruthy();
-    expect(apiFetch).toHaveBeenCalledWith('/api/system/reset', { method: 'POST', body: { confirm: 'RESET' } });
+    expect(api.sent('POST /api/system/reset').map((r) => r.body)).toEqual([{ confirm: 'RESET' }]);
 
-    answer = () => ({ cleared: ['patients'] });
+    answer = { cleared: ['patients'] };
     await user.click(screen.getByRole('button', { name: 'Global reset' }));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Proceed' }));
     expect(await screen.findByText('System reset')).toBeTruthy();

@@ -13,29 +13,41 @@ import type {
   WcagCheck,
 } from '../compliance.schema';
 
-export const OVERVIEW_KEY = ['/api/compliance/overview'] as const;
-export const GAPS_KEY = ['/api/compliance/gaps'] as const;
+export const complianceKeys = {
+  overview: ['/api/compliance/overview'] as const,
+  hipaaItems: ['/api/compliance/hipaa-items'] as const,
+  wcagChecks: ['/api/compliance/wcag-checks'] as const,
+  gaps: ['/api/compliance/gaps'] as const,
+  securityChecks: ['/api/compliance/security-checks'] as const,
+};
 
 export function useComplianceOverview() {
-  return useQuery({ queryKey: OVERVIEW_KEY, queryFn: () => apiFetch<ComplianceOverview>(OVERVIEW_KEY[0]) });
+  return useQuery({
+    queryKey: complianceKeys.overview,
+    queryFn: () => apiFetch<ComplianceOverview>('/api/compliance/overview'),
+  });
 }
 
 export function useHipaaItems() {
   return useQuery({
-    queryKey: ['/api/compliance/hipaa-items'],
+    queryKey: complianceKeys.hipaaItems,
     queryFn: async () => (await apiFetch<{ items: HipaaItem[] }>('/api/compliance/hipaa-items')).items,
   });
 }
 
 export function useWcagChecks() {
   return useQuery({
-    queryKey: ['/api/compliance/wcag-checks'],
+    queryKey: complianceKeys.wcagChecks,
     queryFn: async () => (await apiFetch<{ checks: WcagCheck[] }>('/api/compliance/wcag-checks')).checks,
   });
 }
 
 export function useComplianceGaps(enabled: boolean) {
-  return useQuery({ queryKey: GAPS_KEY, queryFn: () => apiFetch<GapsResponse>(GAPS_KEY[0]), enabled });
+  return useQuery({
+    queryKey: complianceKeys.gaps,
+    queryFn: () => apiFetch<GapsResponse>('/api/compliance/gaps'),
+    enabled,
+  });
 }
 
 /** The answer carries the whole list with the new scores, so it replaces the cache as it is. */
@@ -45,16 +57,16 @@ export function useUpdateGapStatus() {
     mutationFn: ({ id, status }: { id: number; status: GapStatus }) =>
       apiFetch<GapsResponse>(`/api/compliance/gaps/${id}`, { method: 'PATCH', body: { status } }),
     onSuccess: (answer) => {
-      queryClient.setQueryData(GAPS_KEY, answer);
+      queryClient.setQueryData(complianceKeys.gaps, answer);
       // The change is audited: the audit event count moves too.
-      void queryClient.invalidateQueries({ queryKey: OVERVIEW_KEY });
+      void queryClient.invalidateQueries({ queryKey: complianceKeys.overview });
     },
   });
 }
 
 export function useSecurityChecks(enabled: boolean) {
   return useQuery({
-    queryKey: ['/api/compliance/security-checks'],
+    queryKey: complianceKeys.securityChecks,
     queryFn: async () => (await apiFetch<{ checks: SecurityCheck[] }>('/api/compliance/security-checks')).checks,
     enabled,
   });

@@ -1,9 +1,8 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createQueryClient } from '@/client/lib/query-client';
-import { Toaster } from '@/client/components/ui/toast';
+import { describe, expect, it } from 'vitest';
+import { apiError, fakeApi } from '@/testing/fake-api';
+import { renderWithApp } from '@/testing/ui-render';
 import type { Patient, PatientPage } from '../patients.schema';
 import PatientsPage from './PatientsPage';
 
@@ -19,41 +18,17 @@ const maria: Patient = {
   nextVisit: '2026-12-01',
 };
 
-type Handler = (url: URL, init: RequestInit | undefined) => { status: number; body: unknown };
-
-function urlOf(input: RequestInfo | URL): URL {
-  return new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url, 'http://localhost');
-}
-
-function serve(handler: Handler) {
-  const fetchMock = vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
-    const { status, body } = handler(urlOf(input), init);
-    return Promise.resolve(new Response(JSON.stringify(body), { status }));
-  });
-  vi.stubGlobal('fetch', fetchMock);
-  return fetchMock;
-}
-
 function page(items: Patient[], masked: boolean): PatientPage {
   return { items, total: items.length, nextCursor: null, masked };
 }
 
 function renderPage() {
-  return render(
-    <QueryClientProvider client={createQueryClient()}>
-      <PatientsPage role="nurse_manager" />
-      <Toaster />
-    </QueryClientProvider>,
-  );
+  return renderWithApp(<PatientsPage role="nurse_manager" />);
 }
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
 
 describe('PatientsPage', () => {
   it('shows the rows with readable dates, a tel: call link, and the masked-PHI footer', async () => {
-    serve(() => ({ status: 200, body: page([maria], true) }));
+    fakeApi({ 'GET /api/patients': page([maria], true) });
     renderPage();
     expect(await screen.findByText('Maria Lopez')).toBeTruthy();
     expect(screen.getByText('Dec 1, 2026')).toBeTruthy();
@@ -63,32 +38,30 @@ describe('PatientsPage', () => {
   });
 
   it('leaves the masking note out when nothing is masked', async () => {
-    serve(() => ({ status: 200, body: page([{ ...maria, dob: '1979-03-14' }], false) }));
+    fakeApi({ 'GET /api/patients': page([{ ...maria, dob: '1979-03-14' }], false) });
     renderPage();
     expect(await screen.findByText('Showing 1 of 1 patients')).toBeTruthy();
     expect(screen.getByText('Mar 14, 1979')).toBeTruthy();
   });
 
   it("says 'No patients available' without a search and 'No patients found' during one, searching on the server", async () => {
-    const fetchMock = serve(() => ({ status: 200, body: page([], false) }));
+    const api = fakeApi({ 'GET /api/patients': page([], false) });
     const user = userEvent.setup();
     renderPage();
     expect(await screen.findByText('No patients available')).toBeTruthy();
     await user.type(screen.getByPlaceholderText('Name, phone, or MRN'), 'zed');
     expect(await screen.findByText('No patients found')).toBeTruthy();
-    const searched = fetchMock.mock.calls.map(([input]) => urlOf(input));
-    expect(searched.some((u) => u.pathname === '/api/patients' && u.searchParams.get('search') === 'zed')).toBe(true);
+    expect(api.sent('GET /api/patients?search=zed')).not.toEqual([]);
     await user.click(screen.getByRole('button', { name: 'Reset Search' }));
     expect(await screen.findByText('No patients available')).toBeTruthy();
     expect(screen.getByPlaceholderText<HTMLInputElement>('Name, phone, or MRN').value).toBe('');
   });
 
   it('opens the snapshot with Demographics and Clinical Information and their empty texts', async () => {
-    serve((url) =>
-      url.pathname === '/api/patients/1'
-        ? { status: 200, body: { ...maria, nextVisit: '', allergies: [], notes: '' } }
-        : { status: 200, body: page([maria], true) },
-    );
+    fakeApi({
+      'GET /api/patients': page([maria], true),
+      'GET /api/patients/1': { ...maria, nextVisit: '', allergies: [], notes: '' },
+    });
     const user = userEvent.setup();
     renderPage();
     await user.click(await screen.findByRole('button', { name: 'View snapshot for Maria Lopez' }));
@@ -102,20 +75,12 @@ describe('PatientsPage', () => {
   });
 
   it('shows each missing field under itself, then a taken MRN from the server on the MRN field', async () => {
-    serve((url, init) =>
-      url.pathname === '/api/patients' && init?.method === 'POST'
-        ? {
-            status: 409,
-            body: {
-              error: {
-                code: 'MRN_TAKEN',
-                message: 'mrn: another patient already has this MRN',
-                fields: [{ field: 'mrn', message: 'another patient already has this MRN' }],
-              },
-            },
-          }
-        : { status: 200, body: page([maria], true) },
-    );
+    fakeApi({
+      'GET /api/patients': page([maria], true),
+      'POST /api/patients': apiError(409, 'MRN_TAKEN', 'mrn: another patient already has this MRN', {
+        fields: [{ field: 'mrn', message: 'another patient already has this MRN' }],
+      }),
+    });
     const user = userEvent.setup();
     renderPage();
     await user.click(await screen.findByRole('button', { name: 'Add Patient' }));

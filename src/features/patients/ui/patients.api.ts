@@ -1,8 +1,13 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/client/lib/api-client';
+import { crossFeatureKeys } from '@/client/lib/cross-feature-keys';
 import type { NewPatient, Patient, PatientListQueryInput, PatientPage } from '../patients.schema';
 
-export const PATIENTS_KEY = ['/api/patients'] as const;
+export const patientKeys = {
+  all: ['/api/patients'] as const,
+  list: (query: PatientListQueryInput) => [...patientKeys.all, 'list', query] as const,
+  snapshot: (id: number | null) => [...patientKeys.all, 'snapshot', id] as const,
+};
 
 export function usePatients(query: PatientListQueryInput) {
   const params = new URLSearchParams({
@@ -13,7 +18,7 @@ export function usePatients(query: PatientListQueryInput) {
   });
   if (query.cursor) params.set('cursor', query.cursor);
   return useQuery({
-    queryKey: [...PATIENTS_KEY, 'list', query],
+    queryKey: patientKeys.list(query),
     queryFn: ({ signal }) => apiFetch<PatientPage>(`/api/patients?${params.toString()}`, { signal }),
     // Keep the current page on screen while the next search or page loads.
     placeholderData: keepPreviousData,
@@ -26,7 +31,7 @@ export function usePatients(query: PatientListQueryInput) {
  */
 export function usePatientSnapshot(id: number | null) {
   return useQuery({
-    queryKey: [...PATIENTS_KEY, 'snapshot', id],
+    queryKey: patientKeys.snapshot(id),
     queryFn: ({ signal }) => apiFetch<Patient>(`/api/patients/${id}`, { signal }),
     enabled: id !== null,
     gcTime: 0,
@@ -40,8 +45,8 @@ export function useCreatePatient() {
     onSuccess: async () => {
       // The list and the dashboard's patient count both change.
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: PATIENTS_KEY }),
-        queryClient.invalidateQueries({ queryKey: ['/api/dashboard/summary'] }),
+        queryClient.invalidateQueries({ queryKey: patientKeys.all }),
+        queryClient.invalidateQueries({ queryKey: crossFeatureKeys.dashboardSummary }),
       ]);
     },
   });

@@ -1,8 +1,7 @@
-import { render, screen, within } from '@testing-library/react';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { MemoryRouter } from 'react-router';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createQueryClient } from '@/client/lib/query-client';
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { fakeApi, pending } from '@/testing/fake-api';
+import { renderWithApp } from '@/testing/ui-render';
 import type { PortalAppointment, PortalClaim } from '../portal.schema';
 import PatientPortalPage, { formatPortalDate, greetingName } from './PatientPortalPage';
 
@@ -53,33 +52,18 @@ const CLAIMS: PortalClaim[] = [
   },
 ];
 
-/** Answers by path; a `never` answer leaves the request pending (the loading state). */
-function mockApi(answers: Record<string, unknown>) {
-  vi.stubGlobal(
-    'fetch',
-    vi.fn((input: string) => {
-      const path = input.split('?')[0] ?? '';
-      if (!(path in answers)) return Promise.resolve(new Response('{}', { status: 404 }));
-      const body = answers[path];
-      if (body === 'never') return new Promise<Response>(() => {});
-      return Promise.resolve(new Response(JSON.stringify(body), { headers: { 'Content-Type': 'application/json' } }));
-    }),
-  );
+/** The portal's three reads: the session and the patient's own visits and claims. */
+function serve(visits: PortalAppointment[] | typeof pending, claims: PortalClaim[] | typeof pending) {
+  fakeApi({
+    'GET /api/auth/session': SESSION,
+    'GET /api/portal/appointments': visits,
+    'GET /api/portal/claims': claims,
+  });
 }
 
 function renderPage() {
-  return render(
-    <QueryClientProvider client={createQueryClient()}>
-      <MemoryRouter initialEntries={['/patient-portal']}>
-        <PatientPortalPage />
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
+  return renderWithApp(<PatientPortalPage />, { route: '/patient-portal' });
 }
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
 
 describe('PatientPortalPage', () => {
   it('formats dates as the portal shows them and greets by the part of the email before the @', () => {
@@ -89,7 +73,7 @@ describe('PatientPortalPage', () => {
   });
 
   it('shows the loading texts while the lists load', () => {
-    mockApi({ '/api/auth/session': SESSION, '/api/portal/appointments': 'never', '/api/portal/claims': 'never' });
+    serve(pending, pending);
     renderPage();
     expect(screen.getByRole('heading', { name: 'My Health Portal' })).toBeTruthy();
     expect(screen.getByText('View your appointments and billing information')).toBeTruthy();
@@ -98,7 +82,7 @@ describe('PatientPortalPage', () => {
   });
 
   it("shows the patient's visits and claims: dates in words, 12-hour times, money with 2 decimals", async () => {
-    mockApi({ '/api/auth/session': SESSION, '/api/portal/appointments': VISITS, '/api/portal/claims': CLAIMS });
+    serve(VISITS, CLAIMS);
     renderPage();
     expect(await screen.findByRole('heading', { name: 'Welcome, patient' })).toBeTruthy();
     const visits = within(await screen.findByRole('list', { name: 'My appointments' })).getAllByRole('listitem');
@@ -126,7 +110,7 @@ describe('PatientPortalPage', () => {
   });
 
   it('shows the empty texts when the patient has no visits or claims', async () => {
-    mockApi({ '/api/auth/session': SESSION, '/api/portal/appointments': [], '/api/portal/claims': [] });
+    serve([], []);
     renderPage();
     expect(await screen.findByText('No appointments scheduled')).toBeTruthy();
     expect(await screen.findByText('No claims found')).toBeTruthy();

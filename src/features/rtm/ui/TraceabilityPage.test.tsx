@@ -1,51 +1,34 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Toaster } from '@/client/components/ui/toast';
-import { createQueryClient } from '@/client/lib/query-client';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { apiError, fakeApi } from '@/testing/fake-api';
+import { renderWithApp } from '@/testing/ui-render';
 import { REQUIREMENTS } from '../rtm.requirements';
 import type { Verification } from '../rtm.schema';
 import TraceabilityPage from './TraceabilityPage';
 
-const fetchMock = vi.fn<typeof fetch>();
-vi.stubGlobal('fetch', fetchMock);
-
-afterEach(() => {
-  fetchMock.mockReset();
-  vi.useRealTimers();
-});
-
-function json(body: unknown, status = 200) {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-}
+const VERIFY = 'POST /api/rtm/verify/:reqId';
 
 /** The server: the list, and a verification per requirement (those in `failing` fail). */
-function serve(failing: string[] = [], calls: string[] = []) {
-  fetchMock.mockImplementation((input) => {
-    const url = input instanceof Request ? input.url : input.toString();
-    if (url === '/api/rtm/requirements') return Promise.resolve(json(REQUIREMENTS));
-    const reqId = decodeURIComponent(url.replace('/api/rtm/verify/', ''));
-    calls.push(reqId);
-    const requirement = REQUIREMENTS.find((r) => r.reqId === reqId);
-    const passed = !failing.includes(reqId);
-    const verification: Verification = {
-      reqId,
-      testId: requirement?.testId ?? '',
-      passed,
-      result: passed ? '100%' : '75%',
-      detail: passed ? 'all good' : `measured 75% for ${reqId}`,
-    };
-    return Promise.resolve(json(verification));
+function serve(failing: string[] = []) {
+  return fakeApi({
+    'GET /api/rtm/requirements': REQUIREMENTS,
+    [VERIFY]: ({ params }): Verification => {
+      const reqId = params.reqId ?? '';
+      const requirement = REQUIREMENTS.find((r) => r.reqId === reqId);
+      const passed = !failing.includes(reqId);
+      return {
+        reqId,
+        testId: requirement?.testId ?? '',
+        passed,
+        result: passed ? '100%' : '75%',
+        detail: passed ? 'all good' : `measured 75% for ${reqId}`,
+      };
+    },
   });
 }
 
 function renderPage() {
-  return render(
-    <QueryClientProvider client={createQueryClient()}>
-      <TraceabilityPage />
-      <Toaster />
-    </QueryClientProvider>,
-  );
+  return renderWithApp(<TraceabilityPage />, { route: '/rtm' });
 }
 
 async function advance(ms: number) {
@@ -95,8 +78,7 @@ describe('TraceabilityPage', () => {
 
   it('runs the suite in list order, one verification at a time at least 300 ms apart, then toasts success', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    const calls: string[] = [];
-    serve([], calls);
+    const api = serve();
     renderPage();
     await screen.findByRole('heading', { name: 'Requirements (20)' });
 
@@ -122,7 +104,7 @@ describe('TraceabilityPage', () => {
 
     await advance(19 * 320);
     await waitFor(() => expect(screen.getByText('20/20 tests completed')).toBeTruthy());
-    expect(calls).toEqual(REQUIREMENTS.map((r) => r.reqId));
+    expect(api.sent(VERIFY).map((r) => r.params.reqId)).toEqual(REQUIREMENTS.map((r) => r.reqId));
     expect(screen.getAllByText('100%')).toHaveLength(20);
     expect(screen.getByText('Test Suite Completed')).toBeTruthy();
     expect(screen.getByText('All 20 validation tests passed successfully.')).toBeTruthy();
@@ -157,13 +139,7 @@ describe('TraceabilityPage', () => {
 
   it('shows a failed call as a failed requirement, not as a pass', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    serve();
-    const base = fetchMock.getMockImplementation();
-    fetchMock.mockImplementation((input, init) =>
-      (input instanceof Request ? input.url : input.toString()).endsWith('R%20003')
-        ? Promise.resolve(json({ error: { code: 'INTERNAL', message: 'boom' } }, 500))
-        : (base as typeof fetch)(input, init),
-    );
+    serve().on('POST /api/rtm/verify/R%20003', apiError(500, 'INTERNAL', 'boom'));
     renderPage();
     await screen.findByRole('heading', { name: 'Requirements (20)' });
     await act(async () => {

@@ -4,9 +4,13 @@ import type { Requirement, Verification } from '../rtm.schema';
 
 export const REQUIREMENTS_PATH = '/api/rtm/requirements';
 
+export const rtmKeys = {
+  requirements: [REQUIREMENTS_PATH] as const,
+};
+
 export function useRequirements() {
   return useQuery({
-    queryKey: [REQUIREMENTS_PATH],
+    queryKey: rtmKeys.requirements,
     queryFn: ({ signal }) => apiFetch<Requirement[]>(REQUIREMENTS_PATH, { signal }),
   });
 }

@@ -1,11 +1,9 @@
 import { useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
-import { useQuery } from '@tanstack/react-query';
 import { Search } from 'lucide-react';
-import { apiFetch } from '@/client/lib/api-client';
 import { Input } from '@/client/components/ui/input';
 import { SEARCH_MIN_LENGTH } from '../search.limits';
-import type { SearchResult } from '../search.schema';
+import { useSearchResults } from './search.api';
 
 function useDebounced(value: string, ms: number) {
   const [debounced, setDebounced] = useState(value);
@@ -23,11 +21,7 @@ export function GlobalSearch() {
   const q = useDebounced(text.trim(), 250);
   const listId = useId();
   const enabled = q.length >= SEARCH_MIN_LENGTH;
-  const { data, isFetching } = useQuery({
-    queryKey: ['/api/search', q],
-    queryFn: ({ signal }) => apiFetch<SearchResult>(`/api/search?q=${encodeURIComponent(q)}`, { signal }),
-    enabled,
-  });
+  const { data, isFetching } = useSearchResults(q, enabled);
 
   const groups = data
     ? [

@@ -1,47 +1,30 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Toaster } from '@/client/components/ui/toast';
-import { ApiError } from '@/client/lib/api-client';
-import { createQueryClient } from '@/client/lib/query-client';
+import { describe, expect, it } from 'vitest';
 import type { Role } from '@/shared/access';
+import { apiError, fakeApi, type FakeRequest } from '@/testing/fake-api';
+import { renderWithApp } from '@/testing/ui-render';
 import { DEFAULT_PRACTICE_HOURS } from '../practice.schema';
 import { DEFAULT_INTEGRATIONS, DEFAULT_NOTIFICATIONS, DEFAULT_USER_SETTINGS } from '../settings.schema';
 import SettingsPage, { visibleTabs } from './SettingsPage';
 
-const apiFetch = vi.fn();
-vi.mock('@/client/lib/api-client', async (importOriginal) => ({
-  ...(await importOriginal<object>()),
-  apiFetch: (...args: unknown[]) => apiFetch(...args) as unknown,
-}));
-
-afterEach(() => {
-  apiFetch.mockReset();
-});
-
-function answer(path: string, init?: { method?: string; body?: unknown }) {
-  const method = init?.method ?? 'GET';
-  if (path === '/api/settings') return { id: 1, ...DEFAULT_USER_SETTINGS };
-  if (path === '/api/settings/practice') return method === 'PUT' ? init?.body : DEFAULT_PRACTICE_HOURS;
-  if (path === '/api/settings/notifications') return { scope: 'practice', settings: DEFAULT_NOTIFICATIONS };
-  if (path === '/api/settings/integrations') return DEFAULT_INTEGRATIONS;
-  if (path.startsWith('/api/settings/integrations/')) {
-    return {
+/** The settings endpoints the tabs read and write; a PUT answers what it was sent, as the server stores it. */
+function serve() {
+  return fakeApi({
+    'GET /api/settings': { id: 1, ...DEFAULT_USER_SETTINGS },
+    'GET /api/settings/practice': DEFAULT_PRACTICE_HOURS,
+    'PUT /api/settings/practice': (request: FakeRequest) => request.body,
+    'GET /api/settings/notifications': { scope: 'practice', settings: DEFAULT_NOTIFICATIONS },
+    'GET /api/settings/integrations': DEFAULT_INTEGRATIONS,
+    'PUT /api/settings/integrations/:key': ({ params, body }: FakeRequest) => ({
       ...DEFAULT_INTEGRATIONS,
-      [path.split('/').at(-1) ?? '']: (init?.body as { connected: boolean }).connected,
-    };
-  }
-  throw new Error(`unexpected ${method} ${path}`);
+      [params.key ?? '']: (body as { connected: boolean }).connected,
+    }),
+  });
 }
 
 function renderPage(role: Role) {
-  return render(
-    <QueryClientProvider client={createQueryClient()}>
-      <SettingsPage role={role} usersTab={<p>users tab</p>} />
-      <Toaster />
-    </QueryClientProvider>,
-  );
+  return renderWithApp(<SettingsPage role={role} usersTab={<p>users tab</p>} />, { route: '/settings' });
 }
 
 describe('SettingsPage', () => {
@@ -53,24 +36,19 @@ describe('SettingsPage', () => {
   });
 
   it('saves the practice settings with a toast', async () => {
-    apiFetch.mockImplementation((path: string, init?: { method?: string; body?: unknown }) =>
-      Promise.resolve(answer(path, init)),
-    );
+    const api = serve();
     renderPage('admin');
     await userEvent.click(screen.getByRole('tab', { name: 'Practice' }));
     await userEvent.click(await screen.findByRole('checkbox', { name: 'Saturday' }));
     await userEvent.click(screen.getByRole('button', { name: 'Save practice settings' }));
     expect(await screen.findByText('Settings saved')).toBeTruthy();
-    expect(apiFetch).toHaveBeenCalledWith('/api/settings/practice', {
-      method: 'PUT',
-      body: { ...DEFAULT_PRACTICE_HOURS, workingDays: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] },
-    });
+    expect(api.sent('PUT /api/settings/practice').map((r) => r.body)).toEqual([
+      { ...DEFAULT_PRACTICE_HOURS, workingDays: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] },
+    ]);
   });
 
   it('refuses to send practice settings without a working day', async () => {
-    apiFetch.mockImplementation((path: string, init?: { method?: string; body?: unknown }) =>
-      Promise.resolve(answer(path, init)),
-    );
+    const api = serve();
     renderPage('admin');
     await userEvent.click(screen.getByRole('tab', { name: 'Practice' }));
     for (const day of ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday']) {
@@ -78,13 +56,11 @@ describe('SettingsPage', () => {
     }
     await userEvent.click(screen.getByRole('button', { name: 'Save practice settings' }));
     expect(await screen.findByText('Working days must include at least one day')).toBeTruthy();
-    expect(apiFetch).not.toHaveBeenCalledWith('/api/settings/practice', expect.objectContaining({ method: 'PUT' }));
+    expect(api.sent('PUT /api/settings/practice')).toEqual([]);
   });
 
   it('toggles an integration and names its new state in a toast', async () => {
-    apiFetch.mockImplementation((path: string, init?: { method?: string; body?: unknown }) =>
-      Promise.resolve(answer(path, init)),
-    );
+    serve();
     renderPage('billing_admin');
     await userEvent.click(screen.getByRole('tab', { name: 'Integrations' }));
     await userEvent.click(await screen.findByRole('switch', { name: 'Calendar' }));
@@ -95,21 +71,12 @@ describe('SettingsPage', () => {
   });
 
   it('shows the server’s answer under the current password', async () => {
-    apiFetch.mockImplementation((path: string, init?: { method?: string; body?: unknown }) => {
-      if (path === '/api/account/password') {
-        return Promise.reject(
-          new ApiError(
-            400,
-            '400: wrong',
-            'WRONG_PASSWORD',
-            'wrong',
-            [{ field: 'currentPassword', message: 'is not your current password' }],
-            null,
-          ),
-        );
-      }
-      return Promise.resolve(answer(path, init));
-    });
+    serve().on(
+      'POST /api/account/password',
+      apiError(400, 'WRONG_PASSWORD', 'wrong', {
+        fields: [{ field: 'currentPassword', message: 'is not your current password' }],
+      }),
+    );
     renderPage('doctor');
     await userEvent.click(screen.getByRole('tab', { name: 'Security' }));
     await userEvent.type(screen.getByLabelText('Current password'), 'not-mine');

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/client/lib/api-client';
+import { crossFeatureKeys } from '@/client/lib/cross-feature-keys';
 import type { PasswordChange } from '@/features/auth/auth.schema';
 import type { PracticeHours, PracticeHoursUpdate } from '../practice.schema';
 import { DEFAULT_DISPLAY_SETTINGS, FONT_SIZE_PX, type DisplaySettings } from '../settings.display';
@@ -13,7 +14,12 @@ import type {
   UserSettingsPatch,
 } from '../settings.schema';
 
-export const SETTINGS_KEY = ['/api/settings'] as const;
+export const settingsKeys = {
+  user: ['/api/settings'] as const,
+  practice: ['/api/settings/practice'] as const,
+  notifications: ['/api/settings/notifications'] as const,
+  integrations: ['/api/settings/integrations'] as const,
+};
 const LOCAL_KEY = 'rcm.display-settings';
 
 type Display = DisplaySettings;
@@ -50,7 +56,11 @@ function rememberLocally(display: Display) {
 }
 
 export function useUserSettings(enabled: boolean) {
-  const query = useQuery({ queryKey: SETTINGS_KEY, queryFn: () => apiFetch<UserSettings>('/api/settings'), enabled });
+  const query = useQuery({
+    queryKey: settingsKeys.user,
+    queryFn: () => apiFetch<UserSettings>('/api/settings'),
+    enabled,
+  });
   useEffect(() => {
     if (query.data) {
       applyDisplaySettings(query.data);
@@ -66,10 +76,10 @@ export function useUpdateSettings() {
   return useMutation({
     mutationFn: (patch: UserSettingsPatch) => apiFetch<UserSettings>('/api/settings', { method: 'PATCH', body: patch }),
     onMutate: (patch) => {
-      const previous = queryClient.getQueryData<UserSettings>(SETTINGS_KEY);
-      if (previous) queryClient.setQueryData(SETTINGS_KEY, { ...previous, ...patch });
+      const previous = queryClient.getQueryData<UserSettings>(settingsKeys.user);
+      if (previous) queryClient.setQueryData(settingsKeys.user, { ...previous, ...patch });
     },
-    onSuccess: (saved) => queryClient.setQueryData(SETTINGS_KEY, saved),
+    onSuccess: (saved) => queryClient.setQueryData(settingsKeys.user, saved),
     onError: (error) => console.error('Settings sync failed', error),
   });
 }
@@ -77,12 +87,11 @@ export function useUpdateSettings() {
 // ---------------------------------------------------------------------------------------------
 // Practice, notifications, integrations and the password (Settings tabs).
 
-export const PRACTICE_KEY = ['/api/settings/practice'] as const;
-export const NOTIFICATIONS_KEY = ['/api/settings/notifications'] as const;
-export const INTEGRATIONS_KEY = ['/api/settings/integrations'] as const;
-
 export function usePracticeHours() {
-  return useQuery({ queryKey: PRACTICE_KEY, queryFn: () => apiFetch<PracticeHours>('/api/settings/practice') });
+  return useQuery({
+    queryKey: settingsKeys.practice,
+    queryFn: () => apiFetch<PracticeHours>('/api/settings/practice'),
+  });
 }
 
 export function useSavePracticeHours() {
@@ -91,16 +100,16 @@ export function useSavePracticeHours() {
     mutationFn: (input: PracticeHoursUpdate) =>
       apiFetch<PracticeHours>('/api/settings/practice', { method: 'PUT', body: input }),
     onSuccess: (saved) => {
-      queryClient.setQueryData(PRACTICE_KEY, saved);
+      queryClient.setQueryData(settingsKeys.practice, saved);
       // The booking form reads the same hours.
-      void queryClient.invalidateQueries({ queryKey: ['/api/appointments/practice-hours'] });
+      void queryClient.invalidateQueries({ queryKey: crossFeatureKeys.practiceHours });
     },
   });
 }
 
 export function useNotificationSettings() {
   return useQuery({
-    queryKey: NOTIFICATIONS_KEY,
+    queryKey: settingsKeys.notifications,
     queryFn: () => apiFetch<NotificationsResponse>('/api/settings/notifications'),
   });
 }
@@ -110,12 +119,15 @@ export function useSaveNotificationSettings() {
   return useMutation({
     mutationFn: (input: NotificationSettings) =>
       apiFetch<NotificationsResponse>('/api/settings/notifications', { method: 'PUT', body: input }),
-    onSuccess: (saved) => queryClient.setQueryData(NOTIFICATIONS_KEY, saved),
+    onSuccess: (saved) => queryClient.setQueryData(settingsKeys.notifications, saved),
   });
 }
 
 export function useIntegrations() {
-  return useQuery({ queryKey: INTEGRATIONS_KEY, queryFn: () => apiFetch<Integrations>('/api/settings/integrations') });
+  return useQuery({
+    queryKey: settingsKeys.integrations,
+    queryFn: () => apiFetch<Integrations>('/api/settings/integrations'),
+  });
 }
 
 export function useSetIntegration() {
@@ -123,7 +135,7 @@ export function useSetIntegration() {
   return useMutation({
     mutationFn: ({ key, connected }: { key: IntegrationKey; connected: boolean }) =>
       apiFetch<Integrations>(`/api/settings/integrations/${key}`, { method: 'PUT', body: { connected } }),
-    onSuccess: (saved) => queryClient.setQueryData(INTEGRATIONS_KEY, saved),
+    onSuccess: (saved) => queryClient.setQueryData(settingsKeys.integrations, saved),
   });
 }
 

@@ -2,11 +2,13 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/client/lib/api-client';
 import type { CreatedUser, ManagedUser, NewUser, UserPatch } from '../users.schema';
 
-export const USERS_KEY = ['/api/users'] as const;
+export const userKeys = {
+  all: ['/api/users'] as const,
+};
 
 export function useUsers() {
   return useQuery({
-    queryKey: USERS_KEY,
+    queryKey: userKeys.all,
     queryFn: ({ signal }) => apiFetch<{ items: ManagedUser[] }>('/api/users', { signal }),
   });
 }
@@ -15,7 +17,7 @@ export function useCreateUser() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: NewUser) => apiFetch<CreatedUser>('/api/users', { method: 'POST', body: input }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: USERS_KEY }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: userKeys.all }),
   });
 }
 
@@ -24,6 +26,6 @@ export function useUpdateUser() {
   return useMutation({
     mutationFn: ({ id, patch }: { id: number; patch: UserPatch }) =>
       apiFetch<ManagedUser>(`/api/users/${id}`, { method: 'PATCH', body: patch }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: USERS_KEY }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: userKeys.all }),
   });
 }

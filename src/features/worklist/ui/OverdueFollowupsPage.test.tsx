@@ -1,28 +1,12 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import Papa from 'papaparse';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Toaster } from '@/client/components/ui/toast';
-import { createQueryClient } from '@/client/lib/query-client';
+import { describe, expect, it } from 'vitest';
+import { apiError, fakeApi, pending, type FakeApi } from '@/testing/fake-api';
+import { catchDownloads, type Download } from '@/testing/ui-browser';
+import { renderWithApp } from '@/testing/ui-render';
 import type { OverdueFollowUp, WorklistSummary } from '../worklist.schema';
 import OverdueFollowupsPage from './OverdueFollowupsPage';
-
-const apiFetch = vi.fn();
-const downloadCsv = vi.fn();
-vi.mock('@/client/lib/api-client', async (importOriginal) => ({
-  ...(await importOriginal<object>()),
-  apiFetch: (...args: unknown[]) => apiFetch(...args) as unknown,
-}));
-vi.mock('@/client/lib/csv', async (importOriginal) => ({
-  ...(await importOriginal<object>()),
-  downloadCsv: (...args: unknown[]) => downloadCsv(...args) as unknown,
-}));
-
-afterEach(() => {
-  apiFetch.mockReset();
-  downloadCsv.mockReset();
-});
 
 function item(overrides: Partial<OverdueFollowUp>): OverdueFollowUp {
   return {
@@ -62,12 +46,7 @@ const ROWS: OverdueFollowUp[] = [
 ];
 
 function renderPage() {
-  return render(
-    <QueryClientProvider client={createQueryClient()}>
-      <OverdueFollowupsPage />
-      <Toaster />
-    </QueryClientProvider>,
-  );
+  return renderWithApp(<OverdueFollowupsPage />, { route: '/worklist' });
 }
 
 function tile(name: string) {
@@ -99,40 +78,47 @@ const SUMMARY: WorklistSummary = {
 function fakeServer(rows: OverdueFollowUp[], summary: WorklistSummary = SUMMARY) {
   const filtered = (priority?: string | null, provider?: string | null) =>
     rows.filter((r) => (!priority || r.priority === priority) && (!provider || r.providerName === provider));
-  apiFetch.mockImplementation((path: string, init?: { method?: string; body?: Record<string, string> }) => {
-    const url = new URL(path, 'http://localhost');
-    if (url.pathname.endsWith('/summary')) return Promise.resolve(summary);
-    if (url.pathname.endsWith('/exports')) return Promise.resolve(filtered(init?.body?.priority, init?.body?.provider));
-    const matches = filtered(url.searchParams.get('priority'), url.searchParams.get('provider'));
-    const cursor = url.searchParams.get('cursor');
-    const start = cursor ? Number(cursor) : 0;
-    const limit = Number(url.searchParams.get('limit'));
-    return Promise.resolve({
-      items: matches.slice(start, start + limit),
-      nextCursor: start + limit < matches.length ? String(start + limit) : null,
-      total: cursor ? null : matches.length,
-    });
+  return fakeApi({
+    'GET /api/worklist/overdue-followups/summary': summary,
+    'POST /api/worklist/overdue-followups/exports': ({ body }) => {
+      const filter = body as { priority?: string; provider?: string };
+      return filtered(filter.priority, filter.provider);
+    },
+    'GET /api/worklist/overdue-followups': ({ query }) => {
+      const matches = filtered(query.get('priority'), query.get('provider'));
+      const cursor = query.get('cursor');
+      const start = cursor ? Number(cursor) : 0;
+      const limit = Number(query.get('limit'));
+      return {
+        items: matches.slice(start, start + limit),
+        nextCursor: start + limit < matches.length ? String(start + limit) : null,
+        total: cursor ? null : matches.length,
+      };
+    },
   });
 }
 
-function pageCalls(): string[] {
-  return apiFetch.mock.calls.map((c) => c[0] as string).filter((p) => p.startsWith('/api/worklist/overdue-followups?'));
+function pageCalls(api: FakeApi): string[] {
+  return api.sent('GET /api/worklist/overdue-followups').map((r) => r.url);
 }
 
 describe('OverdueFollowupsPage', () => {
   it('shows a skeleton under the heading while loading', () => {
-    apiFetch.mockReturnValue(new Promise(() => {}));
+    fakeApi({
+      'GET /api/worklist/overdue-followups/summary': pending,
+      'GET /api/worklist/overdue-followups': pending,
+    });
     renderPage();
     expect(screen.getByRole('heading', { name: 'Overdue Follow-ups' })).toBeTruthy();
     expect(screen.getByLabelText('Loading Total Overdue')).toBeTruthy();
   });
 
   it('shows the tiles over the whole list and asks the server for the filtered rows', async () => {
-    fakeServer(ROWS);
+    const api = fakeServer(ROWS);
     const user = userEvent.setup();
     renderPage();
     expect(await screen.findByText('Ana Silva')).toBeTruthy();
-    expect(pageCalls()[0]).toBe('/api/worklist/overdue-followups?sort=priority&dir=asc&limit=50');
+    expect(pageCalls(api)[0]).toBe('/api/worklist/overdue-followups?sort=priority&dir=asc&limit=50');
     expect([tile('total-overdue'), tile('high-priority'), tile('medium-priority'), tile('low-priority')]).toEqual([
       '3',
       '1',
@@ -157,7 +143,7 @@ describe('OverdueFollowupsPage', () => {
 
     await choose(user, 'Provider', 'Dr. Sarah Mitchell');
     await waitFor(() => expect(bodyRows()).toHaveLength(2));
-    expect(pageCalls()).toContain(
+    expect(pageCalls(api)).toContain(
       '/api/worklist/overdue-followups?provider=Dr.+Sarah+Mitchell&sort=priority&dir=asc&limit=50',
     );
     await choose(user, 'Priority', 'Medium');
@@ -181,7 +167,7 @@ describe('OverdueFollowupsPage', () => {
     const many = Array.from({ length: 60 }, (_, i) =>
       item({ encounterId: i + 1, patientName: `Patient ${String(i + 1).padStart(2, '0')}`, daysOverdue: 300 - i }),
     );
-    fakeServer(many, { ...SUMMARY, total: 60, high: 60, medium: 0, low: 0 });
+    const api = fakeServer(many, { ...SUMMARY, total: 60, high: 60, medium: 0, low: 0 });
     const user = userEvent.setup();
     renderPage();
     expect(await screen.findByText('Patient 01')).toBeTruthy();
@@ -189,34 +175,35 @@ describe('OverdueFollowupsPage', () => {
     expect(screen.getByText('Showing 50 of 60 overdue follow-ups')).toBeTruthy();
     await user.click(screen.getByRole('button', { name: /next/i }));
     expect(await screen.findByText('Patient 51')).toBeTruthy();
-    expect(pageCalls()).toContain('/api/worklist/overdue-followups?sort=priority&dir=asc&limit=50&cursor=50');
+    expect(pageCalls(api)).toContain('/api/worklist/overdue-followups?sort=priority&dir=asc&limit=50&cursor=50');
     expect(screen.getByText('Showing 10 of 60 overdue follow-ups')).toBeTruthy();
     await user.click(screen.getByRole('button', { name: /previous/i }));
     expect(await screen.findByText('Patient 01')).toBeTruthy();
 
     await user.click(screen.getByRole('button', { name: /Days Overdue/ }));
     await waitFor(() =>
-      expect(pageCalls()).toContain('/api/worklist/overdue-followups?sort=daysOverdue&dir=asc&limit=50'),
+      expect(pageCalls(api)).toContain('/api/worklist/overdue-followups?sort=daysOverdue&dir=asc&limit=50'),
     );
     // Columns no index serves are not offered for sorting.
     expect(screen.queryByRole('button', { name: /^Patient/ })).toBeNull();
   });
 
   it('downloads every filtered row the server serves for the export, with the export columns', async () => {
-    fakeServer(ROWS);
+    const api = fakeServer(ROWS);
+    const downloads = catchDownloads();
     const user = userEvent.setup();
     renderPage();
     await screen.findByText('Ana Silva');
     await choose(user, 'Provider', 'Dr. Sarah Mitchell');
     await user.click(screen.getByRole('button', { name: 'Export' }));
-    await waitFor(() => expect(downloadCsv).toHaveBeenCalledTimes(1));
-    expect(apiFetch).toHaveBeenCalledWith('/api/worklist/overdue-followups/exports', {
-      method: 'POST',
-      body: { priority: undefined, provider: 'Dr. Sarah Mitchell' },
-    });
-    const [fileName, csv] = downloadCsv.mock.calls[0] as [string, string];
+    await waitFor(() => expect(downloads).toHaveLength(1));
+    // An undefined priority is left out of the JSON: the server gets the provider only.
+    expect(api.sent('POST /api/worklist/overdue-followups/exports').map((r) => r.body)).toEqual([
+      { provider: 'Dr. Sarah Mitchell' },
+    ]);
+    const [{ fileName, blob }] = downloads as [Download];
     expect(fileName).toBe('overdue-followups.csv');
-    expect(Papa.parse<string[]>(csv.trim()).data).toEqual([
+    expect(Papa.parse<string[]>((await blob.text()).trim()).data).toEqual([
       [
         'Patient',
         'Provider',
@@ -254,16 +241,16 @@ describe('OverdueFollowupsPage', () => {
   });
 
   it('downloads nothing when the export cannot be recorded', async () => {
-    fakeServer(ROWS);
-    const serve = apiFetch.getMockImplementation() as (path: string, init?: unknown) => Promise<unknown>;
-    apiFetch.mockImplementation((path: string, init?: unknown) =>
-      path.endsWith('/exports') ? Promise.reject(new Error('500: down')) : serve(path, init),
+    fakeServer(ROWS).on(
+      'POST /api/worklist/overdue-followups/exports',
+      apiError(500, 'INTERNAL', 'The server could not complete the request.'),
     );
+    const downloads = catchDownloads();
     const user = userEvent.setup();
     renderPage();
     await screen.findByText('Ana Silva');
     await user.click(screen.getByRole('button', { name: 'Export' }));
     expect(await screen.findByText('Export failed')).toBeTruthy();
-    expect(downloadCsv).not.toHaveBeenCalled();
+    expect(downloads).toEqual([]);
   });
 });

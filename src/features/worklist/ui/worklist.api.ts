@@ -10,6 +10,11 @@ import type {
 
 export const OVERDUE_FOLLOWUPS_PATH = '/api/worklist/overdue-followups';
 
+export const worklistKeys = {
+  page: (query: WorklistPageQueryInput) => [OVERDUE_FOLLOWUPS_PATH, 'page', query] as const,
+  summary: [OVERDUE_FOLLOWUPS_PATH, 'summary'] as const,
+};
+
 /** One page of the worklist, keyset-paged by the server (docs/paging.md). */
 export function useOverdueFollowUps(query: WorklistPageQueryInput) {
   const params = new URLSearchParams();
@@ -17,7 +22,7 @@ export function useOverdueFollowUps(query: WorklistPageQueryInput) {
     if (value !== undefined && value !== '') params.set(key, String(value));
   }
   return useQuery({
-    queryKey: [OVERDUE_FOLLOWUPS_PATH, 'page', query],
+    queryKey: worklistKeys.page(query),
     queryFn: ({ signal }) =>
       apiFetch<OverdueFollowUpPage>(`${OVERDUE_FOLLOWUPS_PATH}?${params.toString()}`, { signal }),
     // Keep the current page on screen while the next page, sort or filter loads.
@@ -28,7 +33,7 @@ export function useOverdueFollowUps(query: WorklistPageQueryInput) {
 /** The tiles (whole unfiltered list) and the provider filter's choices. */
 export function useWorklistSummary() {
   return useQuery({
-    queryKey: [OVERDUE_FOLLOWUPS_PATH, 'summary'],
+    queryKey: worklistKeys.summary,
     queryFn: ({ signal }) => apiFetch<WorklistSummary>(`${OVERDUE_FOLLOWUPS_PATH}/summary`, { signal }),
   });
 }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { PrefetchedLines } from './copy-rows';
 
 async function collect(lines: PrefetchedLines): Promise<string> {
@@ -29,9 +29,9 @@ describe('PrefetchedLines', () => {
       }
     }
     const lines = new PrefetchedLines(slow(), 5);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    // The timer fired long before the ~400 ms of generation ended.
-    expect(made).toBeGreaterThan(0);
+    // vi.waitFor checks on a timer: the check that sees the first lines made is a timer that ran between
+    // slices, long before the ~400 ms of generation ended.
+    await vi.waitFor(() => expect(made).toBeGreaterThan(0), { interval: 1 });
     expect(made).toBeLessThan(400);
     await lines.done;
     expect(made).toBe(400);

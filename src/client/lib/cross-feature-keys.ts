@@ -1,0 +1,12 @@
+/**
+ * Query keys of answers that a write in one feature makes stale in a feature later in the one-way order
+ * of features (docs/layout.md): adding a patient changes the dashboard's count, a payment in My Billing
+ * the portal's claims, saving practice hours the booking form's hours. The earlier feature may not import
+ * the later one, so both take these keys from the shell; each feature's own key factory uses them.
+ */
+export const crossFeatureKeys = {
+  dashboardSummary: ['/api/dashboard/summary'] as const,
+  portalAppointments: ['/api/portal/appointments'] as const,
+  portalClaims: ['/api/portal/claims'] as const,
+  practiceHours: ['/api/appointments/practice-hours'] as const,
+};
