@@ -1,4 +1,4 @@
--- Issue 6 point 2: the analytics rollups (analytics_daily, analytics_ar_daily, analytics_ar_provider, analytics_denials_daily,
+-- The analytics rollups (analytics_daily, analytics_ar_daily, analytics_ar_provider, analytics_denials_daily,
 -- claims_status_rollup, claims_daily_rollup) are kept exact IN THE SAME TRANSACTION as every write to
 -- claims and payments. docs/kpis.md "Rollups" explains the design.
 --

@@ -1,4 +1,4 @@
--- Issue 6 point 4: app servers cache sessions and some read answers in memory (docs/caching.md). They must
+-- App servers cache sessions and some read answers in memory (docs/caching.md). They must
 -- learn of every committed change, whichever server or tool made it: every table notifies the channel
 -- 'clinic_data_changes' with its name, once per statement. NOTIFY is transactional: listeners hear of a
 -- change only when its transaction commits, and never of one rolled back.

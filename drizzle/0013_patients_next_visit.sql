@@ -1,7 +1,7 @@
 ALTER TABLE "patients" ADD COLUMN "next_visit" date;--> statement-breakpoint
 CREATE INDEX "patients_next_visit_asc_idx" ON "patients" USING btree ((coalesce("next_visit", 'infinity'::date)),"name","id");--> statement-breakpoint
 CREATE INDEX "patients_next_visit_desc_idx" ON "patients" USING btree ((coalesce("next_visit", '-infinity'::date)),"name","id");--> statement-breakpoint
--- Issue 6 point 3: the Patients list sorts on the next visit through an index, so patients.next_visit is
+-- The Patients list sorts on the next visit through an index, so patients.next_visit is
 -- stored and kept exact IN THE SAME TRANSACTION as every appointment write (statement triggers below).
 -- 'Next visit' = the earliest appointment whose status is 'Scheduled' dated on or after the clinic's today
 -- ('Rescheduled', 'Cancelled', 'No-Show' and 'Completed' bookings do not hold a visit). Today moves, so the

@@ -26,7 +26,7 @@ CREATE TABLE "patients_count_rollup" (
 --> statement-breakpoint
 CREATE INDEX "audit_log_actor_user_occurred_idx" ON "audit_log" USING btree ("actor_user_id","occurred_at" DESC NULLS FIRST,"id" DESC NULLS FIRST);--> statement-breakpoint
 CREATE INDEX "claims_newest_denials_idx" ON "claims" USING btree ("adjudicated_on" DESC NULLS LAST,"service_date" DESC NULLS FIRST,"id" DESC NULLS FIRST) WHERE status = 'Denied';--> statement-breakpoint
--- Issue 6 point 2, continued: rollups for the KPIs' encounters, Payer Performance (billing) and the dashboard's
+-- More rollups for the KPIs' encounters, Payer Performance (billing) and the dashboard's
 -- patient and authorization counts, kept exact IN THE SAME TRANSACTION as every write like those of 0010
 -- (statement-level triggers over transition tables, increments applied with insert … on conflict do update);
 -- indexes for the dashboard's newest denials and a role's own recent activity. docs/kpis.md "Rollups".

@@ -1,4 +1,4 @@
--- Issue 6 point 1: a faster full rebuild of the claims rollups (the scale seed runs one over a million claims).
+-- A faster full rebuild of the claims rollups (the scale seed runs one over a million claims).
 -- The claims contribution (analytics_rollup_delta_sql, still THE ONE definition the triggers use too) now sums
 -- each part of analytics_daily (charges, submitted, adjudicated, written off) on its own before adding the
 -- parts up per day and provider, and the rebuild reads only the claims columns the contribution uses. Same

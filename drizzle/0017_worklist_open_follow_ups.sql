@@ -14,7 +14,7 @@ CREATE INDEX "open_follow_ups_due_idx" ON "open_follow_ups" USING btree ("follow
 CREATE INDEX "open_follow_ups_provider_risk_due_idx" ON "open_follow_ups" USING btree ("provider_id","risk_class","follow_up_due","encounter_id");--> statement-breakpoint
 CREATE INDEX "open_follow_ups_provider_due_idx" ON "open_follow_ups" USING btree ("provider_id","follow_up_due","encounter_id");--> statement-breakpoint
 CREATE INDEX "open_follow_ups_patient_idx" ON "open_follow_ups" USING btree ("patient_id","encounter_id");--> statement-breakpoint
--- Issue 6 point 3: the overdue follow-ups worklist pages through index ranges of the follow-ups still OPEN
+-- The overdue follow-ups worklist pages through index ranges of the follow-ups still OPEN
 -- (docs/worklist.md "Stored open follow-ups"), kept exact IN THE SAME TRANSACTION as every write to
 -- encounters and appointments by the statement triggers below. Nothing stored depends on the day.
 --

@@ -1,4 +1,4 @@
--- Issue 7 point 7 (load): the audit chain's lock was held across three round trips to the app server (the
+-- Under load, the audit chain's lock was held across three round trips to the app server (the
 -- newest hash, the insert, the commit). Under the mixed load (50 users) six of the ten pooled connections sat
 -- waiting on that lock and the rest of the pool queued behind them: every request took ~250 ms at 190 req/s.
 -- audit_append takes the lock, reads the newest hash and inserts the chained entry in one statement, so the

@@ -41,8 +41,8 @@ import { claimFilterDetail, claimsRollupWhere, claimsWhere } from './claims.filt
 import { daysInArSql, deniedClaimSql } from './claims.summary.queries';
 
 // ---------------------------------------------------------------------------------------------
-// The Claims screen (SPEC 2.9): list, overview, export, appeal and import. Everything is filtered,
-// sorted, paged and aggregated by the database (DECISIONS 7); no query loads all claims into JS.
+// The Claims screen: list, overview, export, appeal and import. Everything is filtered,
+// sorted, paged and aggregated by the database; no query loads all claims into JS.
 
 function rowColumns(ctx: RequestContext) {
   return {
@@ -329,7 +329,7 @@ async function countMatchingClaims(db: Db, filter: ClaimFilter): Promise<number>
 }
 
 /**
- * One page of the filtered, sorted claims (SPEC 2.9 'All Claims'), keyset-paged: `nextCursor` resumes
+ * One page of the filtered, sorted claims ('All Claims'), keyset-paged: `nextCursor` resumes
  * after its last row. `total` (how many match) is counted on a first page only (no cursor).
  *
  * The page is ONE statement: the index walk that finds the page's ids and sort keys (`pageKeysSql`),
@@ -404,7 +404,7 @@ function weekStarts(day: string, weeks: number): string[] {
 }
 
 /**
- * SPEC 2.9 summary line and charts for the current filters, each computed by the database:
+ * The Claims screen's summary line and charts for the current filters, each computed by the database:
  * Total Denied = billed amount of the denied claims; Denials by Payer = denied claims per payer;
  * Top Denial Reasons = the 5 commonest reason codes of denied claims; Weekly Claims Trend = claims per
  * service week over the last 8 weeks (Sunday to Saturday, ending with this week), and of them the paid
@@ -616,7 +616,7 @@ export async function exportClaims(db: Db, ctx: RequestContext, query: ClaimExpo
 }
 
 /**
- * DECISIONS 4: records an appeal of a Denied or Partially Paid claim with its reason and note; the claim
+ * Records an appeal of a Denied or Partially Paid claim with its reason and note; the claim
  * becomes Appealed. The appeal, the status and the audit entry commit together or not at all.
  */
 export async function appealClaim(
@@ -716,7 +716,7 @@ async function insertImportedClaims(
 export type ImportOutcome = { ok: true; imported: number } | { ok: false; errors: ImportError[] };
 
 /**
- * DECISIONS 4 Upload File: every row is checked (schema, then MRN, provider and account number against
+ * Upload File: every row is checked (schema, then MRN, provider and account number against
  * the database); any problem rejects the whole file with the list of problems, and nothing is written.
  */
 export async function importClaims(db: Db, ctx: RequestContext, csv: string): Promise<ImportOutcome> {

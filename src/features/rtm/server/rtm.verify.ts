@@ -161,7 +161,7 @@ async function verifyMasking({ deps }: VerifyEnv): Promise<Measured> {
   return byShare(
     correct,
     cases,
-    `${correct} of ${cases} (role, patient, field) values from the patient list query were masked exactly as DECISIONS 3 says.`,
+    `${correct} of ${cases} (role, patient, field) values from the patient list query were masked exactly as the PHI masking rules (docs/access.md) say.`,
     problems,
   );
 }
@@ -641,7 +641,7 @@ async function verifyRouteTable(): Promise<Measured> {
   return byShare(
     good,
     total,
-    `${good} of ${total} (role, screen) cells of the access policy agree with the route table of SPEC 2.1.`,
+    `${good} of ${total} (role, screen) cells of the access policy agree with the route table (docs/access.md).`,
     problems,
   );
 }

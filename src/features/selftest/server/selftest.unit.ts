@@ -40,7 +40,7 @@ const ALL_ROUTES = [
   '/settings',
 ];
 
-/** A sample patient and, per role, what the masking table (docs/access.md) says that role receives. */
+/** A sample patient and, per role, what the PHI masking rules (docs/access.md) say that role receives. */
 export const SAMPLE_PHI: PatientPhi = {
   dob: '1984-03-17',
   phone: '(555) 214-7788',
@@ -79,7 +79,7 @@ export function unitChecks(db: Db): SelfCheck[] {
     {
       testId: 'UT-001',
       module: 'access',
-      description: "Every role's screens match the route table of SPEC 2.1, and '/' and sub-paths follow them",
+      description: "Every role's screens match the route table (docs/access.md), and '/' and sub-paths follow them",
       run: async () => {
         const problems: string[] = [];
         for (const role of ROLES) {
@@ -145,7 +145,8 @@ export function unitChecks(db: Db): SelfCheck[] {
     {
       testId: 'UT-004',
       module: 'masking',
-      description: "maskPatient gives each role exactly DECISIONS 3's view of a sample patient",
+      description:
+        'maskPatient gives each role exactly its view of a sample patient in the PHI masking rules (docs/access.md)',
       run: async () => {
         const problems: string[] = [];
         for (const role of ROLES) {

@@ -60,7 +60,7 @@ export function settingsRoutes(deps: AppDeps) {
         config: { permission: 'settings:practice' },
         schema: {
           tags: ['settings'],
-          description: 'Appointment duration, buffer, working hours and days of the practice (SPEC 2.16, 9).',
+          description: 'Appointment duration, buffer, working hours and days of the practice.',
           body: practiceHoursUpdateSchema,
           response: { 200: practiceHoursSchema, ...errors },
         },
