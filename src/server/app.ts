@@ -43,6 +43,11 @@ export async function buildApp(deps: AppDeps, logger?: FastifyBaseLogger): Promi
     // sign-in limit. (Fastify refuses a bare hop count: it cannot check the immediate peer.)
     trustProxy: deps.config.secureCookies ? 'loopback, linklocal, uniquelocal' : false,
     bodyLimit: 1024 * 1024,
+    // A JSON key "__proto__" or "constructor.prototype" is dropped while parsing, so it never reaches a
+    // prototype, and the body is then validated like any other: a field holding such an object is refused
+    // with a 400 naming the field (refusing the whole body, Fastify's default, named none).
+    onProtoPoisoning: 'remove',
+    onConstructorPoisoning: 'remove',
     frameworkErrors,
   });
   app.setValidatorCompiler(validatorCompiler);
