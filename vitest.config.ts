@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import SlowestFirstSequencer from './src/testing/vitest-sequencer';
 
 const alias = { '@': fileURLToPath(new URL('./src', import.meta.url)) };
 
@@ -10,6 +11,7 @@ export default defineConfig({
     // files one after another (~500 s). The API files spend much of their time waiting on PostgreSQL and
     // the crash test on restarts, so three workers keep both cores busy (~260 s).
     maxWorkers: 3,
+    sequence: { sequencer: SlowestFirstSequencer },
     projects: [
       {
         resolve: { alias },
