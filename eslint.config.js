@@ -25,8 +25,9 @@ const featureBoundaryZones = FEATURES.flatMap((feature) =>
     },
     {
       target: `./src/features/${feature}`,
-      // Globs, so that `<feature>.*.queries.ts` (a queries module split by audience) and `<feature>.formulas.ts` are allowed too; import-x
-      // takes glob exceptions only with a glob `from`, and matches them against the absolute import path.
+      // Globs, so that `<feature>.*.queries.ts` (a queries module split by audience) and `<feature>.formulas.ts`
+      // are allowed too; import-x takes glob exceptions only with a glob `from`, and matches them against the
+      // absolute import path.
       from: `./src/features/${other}/server/**`,
       except: [
         `${import.meta.dirname}/src/features/${other}/server/${other}.{queries,*.queries,table,passwords,formulas}.ts`,
