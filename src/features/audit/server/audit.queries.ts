@@ -2,6 +2,7 @@ import { hash } from 'node:crypto';
 import { and, asc, desc, eq, gt, gte, ilike, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import { can } from '@/shared/access';
 import type { RequestContext } from '@/server/context';
+import { currentRequestClient } from '@/server/request-client';
 import { containsPattern } from '@/server/db/like';
 import type { Db, DbOrTx, Tx } from '@/server/db/types';
 import { HttpError } from '@/server/plugins/errors';
@@ -39,6 +40,9 @@ export interface AuditInput {
   detail?: string | null;
   patientId?: number | null;
   at: Date;
+  /** The client's address and user agent; by default those of the request being served (none outside one). */
+  clientAddr?: string | null;
+  userAgent?: string | null;
 }
 
 interface HashedContent {
@@ -50,6 +54,8 @@ interface HashedContent {
   resource: string;
   detail: string | null;
   patientId: number | null;
+  clientAddr?: string | null;
+  userAgent?: string | null;
 }
 
 export function entryHash(prevHash: string, c: HashedContent): string {
@@ -67,10 +73,11 @@ export function entryHash(prevHash: string, c: HashedContent): string {
  * PostgreSQL, so the lock waits on no round trip to this process but the caller's COMMIT.
  */
 export async function record(tx: DbOrTx, input: AuditInput): Promise<void> {
-  const content = contentOf(input);
+  const content = contentOf(input, currentRequestClient());
   await tx.execute(sql`select audit_append(${input.at.toISOString()}::timestamptz, ${content.actor},
     ${content.actorUserId}::integer, ${content.actorRole}, ${content.action}, ${content.resource}, ${content.detail},
-    ${content.patientId}::integer, ${hashedRest(content)}, ${GENESIS_HASH})`);
+    ${content.patientId}::integer, ${content.clientAddr}, ${content.userAgent}, ${hashedRest(content)},
+    ${GENESIS_HASH})`);
 }
 
 /**
@@ -78,19 +85,16 @@ export async function record(tx: DbOrTx, input: AuditInput): Promise<void> {
  * `["<prev hash>",` followed by this (JSON.stringify of a hex string is that string in quotes).
  */
 export function hashedRest(c: HashedContent): string {
-  return JSON.stringify([
-    c.occurredAtMs,
-    c.actor,
-    c.actorUserId,
-    c.actorRole,
-    c.action,
-    c.resource,
-    c.detail,
-    c.patientId,
-  ]).slice(1);
+  const fields = [c.occurredAtMs, c.actor, c.actorUserId, c.actorRole, c.action, c.resource, c.detail, c.patientId];
+  // The client's address and user agent are covered when known; an entry without them (every entry written
+  // before they were recorded) keeps the eight-field text it was hashed with, so it still verifies.
+  const clientAddr = c.clientAddr ?? null;
+  const userAgent = c.userAgent ?? null;
+  if (clientAddr !== null || userAgent !== null) fields.push(clientAddr, userAgent);
+  return JSON.stringify(fields).slice(1);
 }
 
-function contentOf(input: AuditInput): HashedContent {
+function contentOf(input: AuditInput, client?: { addr: string | null; userAgent: string | null }): HashedContent {
   return {
     occurredAtMs: input.at.getTime(),
     actor: input.actor,
@@ -100,6 +104,8 @@ function contentOf(input: AuditInput): HashedContent {
     resource: input.resource,
     detail: input.detail ?? null,
     patientId: input.patientId ?? null,
+    clientAddr: input.clientAddr !== undefined ? input.clientAddr : (client?.addr ?? null),
+    userAgent: input.userAgent !== undefined ? input.userAgent : (client?.userAgent ?? null),
   };
 }
 
@@ -113,6 +119,8 @@ function rowOf(input: AuditInput, c: HashedContent) {
     resource: c.resource,
     detail: c.detail,
     patientId: c.patientId,
+    clientAddr: c.clientAddr ?? null,
+    userAgent: c.userAgent ?? null,
   };
 }
 
@@ -172,6 +180,8 @@ export async function verifyChain(db: Db, batchSize = 5000): Promise<ChainVerifi
         resource: auditLog.resource,
         detail: auditLog.detail,
         patientId: auditLog.patientId,
+        clientAddr: auditLog.clientAddr,
+        userAgent: auditLog.userAgent,
         prevHash: auditLog.prevHash,
         hash: auditLog.hash,
       })
@@ -194,6 +204,8 @@ export async function verifyChain(db: Db, batchSize = 5000): Promise<ChainVerifi
         resource: row.resource,
         detail: row.detail,
         patientId: row.patientId,
+        clientAddr: row.clientAddr,
+        userAgent: row.userAgent,
       });
       if (expected !== row.hash) {
         return { ok: false, checked: position, firstBreak: { position, id: row.id, problem: 'modified' } };

@@ -17,6 +17,9 @@ export const auditLog = pgTable(
     resource: text('resource').notNull(),
     detail: text('detail'),
     patientId: integer('patient_id'),
+    // The request's client address and user agent (null for entries no request wrote: seeds, background work).
+    clientAddr: text('client_addr'),
+    userAgent: text('user_agent'),
     prevHash: text('prev_hash').notNull(),
     hash: text('hash').notNull(),
   },
