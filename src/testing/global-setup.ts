@@ -4,6 +4,7 @@ import path from 'node:path';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import type { TestProject } from 'vitest/node';
 import { migrateDatabase, poolFor, startEmbeddedPostgres } from '@/server/db/client';
+import { TEST_AUDIT_HMAC_KEY } from './api-setup';
 import { seedDemoClinic } from '@/server/db/seed/demo-seed';
 import { TEST_TODAY } from './test-clock';
 
