@@ -29,6 +29,8 @@ export default defineConfig({
           include: ['src/server/**/*.test.ts', 'src/features/*/server/**/*.test.ts', 'src/testing/**/*.test.ts'],
           // One real PostgreSQL for the run; each test file clones a migrated, seeded template database.
           globalSetup: ['src/testing/global-setup.ts'],
+          // The audit chain's HMAC key, as main.ts sets it at start.
+          setupFiles: ['src/testing/api-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 120_000,
           pool: 'forks',

@@ -6,6 +6,8 @@ import { configFromEnv } from './config-from-env';
 import { listenForChanges } from './db/change-feed';
 import { migrateDatabase, openDatabase, projectRoot } from './db/client';
 import { isDatabaseEmpty, seedDemoClinic } from './db/seed/demo-seed';
+import { auditHmacKey } from './db/secrets';
+import { anchorAuditChain, useAuditHmacKey } from '@/features/audit/server/audit.queries';
 
 async function main() {
   const log = pino({
@@ -15,9 +17,11 @@ async function main() {
   });
   const port = Number(process.env.PORT ?? 5000);
   const config = configFromEnv(process.env); // before the database starts: a bad setting stops us at once
+  const dataDir = process.env.DATA_DIR ?? path.join(projectRoot(), 'data');
+  useAuditHmacKey(await auditHmacKey(process.env, dataDir));
   const database = await openDatabase({
     databaseUrl: process.env.DATABASE_URL,
-    dataDir: process.env.DATA_DIR ?? path.join(projectRoot(), 'data'),
+    dataDir,
     appPort: port,
     log: { info: (m) => log.info(m), error: (m) => log.error(m) },
     // Serving on without the database would answer every request with an error: exit, and let the service
@@ -33,6 +37,7 @@ async function main() {
     const summary = await seedDemoClinic(database.db, { today: format(new Date(), 'yyyy-MM-dd') });
     log.info({ summary }, 'seeded the demo clinic');
   }
+  await anchorAuditChain(database.db, new Date());
 
   // docs/caching.md: APP_CACHE=off reads every session and answer from the database (no staleness window
   // across app servers, at the cost of throughput).

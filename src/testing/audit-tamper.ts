@@ -1,6 +1,6 @@
 import type pg from 'pg';
 
-type TamperableColumn = 'actor' | 'detail';
+type TamperableColumn = 'actor' | 'detail' | 'client_addr' | 'user_agent';
 
 async function setColumn(pool: pg.Pool, id: number, column: TamperableColumn, value: string): Promise<string> {
   // The append-only trigger refuses every change, even the test superuser's; a tamperer with the

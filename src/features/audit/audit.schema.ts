@@ -106,4 +106,4 @@ export const FAILED_SIGN_IN_ACTIONS = [
   'auth.mfa.locked_out',
   'auth.locked',
 ] as const;
-export const DENIED_ACCESS_ACTIONS = ['access.denied', 'access.unauthenticated'] as const;
+export const DENIED_ACCESS_ACTIONS = ['access.denied', 'access.unauthenticated', 'access.refused.summary'] as const;

@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +28,31 @@ interface Logger {
 }
 
 const DATABASE_NAME = 'clinic';
+/** The fixed password data folders made before the per-install one had; changed at their next start. */
+const LEGACY_PASSWORD = 'clinic-local';
+const PASSWORD_FILE = 'pg-password';
+
+/**
+ * The embedded server's superuser password, random per install and kept beside its data (mode 0600). A data
+ * folder from before has none: a new one is chosen and written as pending, and `legacy` says to change the
+ * old fixed password to it once the server runs (the pending file survives a crash in between).
+ */
+async function embeddedPassword(dataDir: string, fresh: boolean): Promise<{ password: string; legacy: boolean }> {
+  const read = (file: string) =>
+    readFile(path.join(dataDir, file), 'utf8').then(
+      (t) => t.trim() || null,
+      () => null,
+    );
+  const kept = await read(PASSWORD_FILE);
+  if (kept) return { password: kept, legacy: false };
+  let pending = await read(`${PASSWORD_FILE}.pending`);
+  if (!pending) {
+    pending = randomBytes(24).toString('hex');
+    await writeFile(path.join(dataDir, `${PASSWORD_FILE}.pending`), `${pending}\n`, { mode: 0o600 });
+  }
+  if (fresh) await rename(path.join(dataDir, `${PASSWORD_FILE}.pending`), path.join(dataDir, PASSWORD_FILE));
+  return { password: pending, legacy: !fresh };
+}
 
 /**
  * A port nothing listens on now, other than `avoid`: the app server's own port is chosen before its
@@ -150,7 +176,8 @@ export async function startEmbeddedPostgres(
   await stopLeftoverPostmaster(path.dirname(databaseDir), databaseDir, log);
   const port = Number(process.env.PG_PORT ?? (await freePort(avoidPorts)));
   let recentLog = '';
-  const password = 'clinic-local';
+  const fresh = !existsSync(path.join(databaseDir, 'PG_VERSION'));
+  const { password, legacy } = await embeddedPassword(path.dirname(databaseDir), fresh);
   const server = new EmbeddedPostgres({
     databaseDir,
     port,
@@ -193,6 +220,27 @@ export async function startEmbeddedPostgres(
   postmaster?.once('exit', (code, signal) => {
     if (!stopping) onUnexpectedExit?.(`PostgreSQL exited unexpectedly (${signal ?? `code ${code}`})`);
   });
+  if (legacy) {
+    const dataDir = path.dirname(databaseDir);
+    // Either the old password still holds, or a start that crashed after the change left the new one set.
+    const old = new pg.Client({
+      host: '127.0.0.1',
+      port,
+      user: 'postgres',
+      password: LEGACY_PASSWORD,
+      database: 'postgres',
+    });
+    const connected = await old.connect().then(
+      () => true,
+      () => false,
+    );
+    if (connected) {
+      await old.query(`alter user postgres password '${password}'`);
+      await old.end();
+      log.info('replaced the fixed database password with a random one kept in the data folder');
+    }
+    await rename(path.join(dataDir, `${PASSWORD_FILE}.pending`), path.join(dataDir, PASSWORD_FILE));
+  }
   const admin = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', password, database: 'postgres' });
   await admin.connect();
   const exists = await admin.query('select 1 from pg_database where datname = $1', [DATABASE_NAME]);

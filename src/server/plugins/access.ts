@@ -5,7 +5,9 @@ import { recordNow } from '@/features/audit/server/audit.queries';
 import { resolveSession, type SessionRow, type SessionRowCache } from '@/features/auth/server/auth.queries';
 import { GenerationCache } from '../generation-cache';
 import type { AppDeps, AuthContext } from '../context';
+import { clientOf, runWithRequestClient } from '../request-client';
 import { sendError } from './errors';
+import { refusalAudit } from './refusal-audit';
 
 export const SESSION_COOKIE = 'sid';
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -96,6 +98,21 @@ export function registerAccessControl(app: FastifyInstance, deps: AppDeps) {
     }
   });
 
+  // Every audit entry a request writes records its client: the request's hooks, handler and queries run
+  // inside this (registered first, so the gate's own entries below have it too).
+  app.addHook('onRequest', (request, _reply, done) => runWithRequestClient(clientOf(request), done));
+
+  const refusals = refusalAudit(deps);
+  const flushTimer = setInterval(() => void refusals.flush().catch(() => {}), 60_000);
+  flushTimer.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(flushTimer);
+    await refusals.flush(true);
+  });
+  /** A signed-in caller's refusals are each written; an anonymous one's are rate-limited per address and minute. */
+  const audited = (request: FastifyRequest, action: string) =>
+    request.auth ? Promise.resolve(true) : refusals.admit(request.ip, action);
+
   const deny = async (
     request: FastifyRequest,
     reply: FastifyReply,
@@ -103,13 +120,16 @@ export function registerAccessControl(app: FastifyInstance, deps: AppDeps) {
     code: string,
     message: string,
   ) => {
-    await recordNow(deps.db, {
-      ...actorOf(request),
-      action: status === 401 ? 'access.unauthenticated' : 'access.denied',
-      resource: `${request.method} ${request.routeOptions.url ?? request.url}`,
-      detail: code,
-      at: deps.clock(),
-    });
+    const action = status === 401 ? 'access.unauthenticated' : 'access.denied';
+    if (await audited(request, action)) {
+      await recordNow(deps.db, {
+        ...actorOf(request),
+        action,
+        resource: `${request.method} ${request.routeOptions.url ?? request.url}`,
+        detail: code,
+        at: deps.clock(),
+      });
+    }
     return sendError(reply, status, code, message);
   };
 
@@ -132,7 +152,12 @@ export function registerAccessControl(app: FastifyInstance, deps: AppDeps) {
     const claimedRole = request.headers['x-user-role'];
     const actualRole = request.auth?.user.role ?? 'guest';
     const claimMatters = request.auth !== null || (permission !== undefined && permission !== 'public');
-    if (typeof claimedRole === 'string' && claimedRole !== actualRole && claimMatters) {
+    if (
+      typeof claimedRole === 'string' &&
+      claimedRole !== actualRole &&
+      claimMatters &&
+      (await audited(request, 'security.role_header_mismatch'))
+    ) {
       await recordNow(deps.db, {
         ...actorOf(request),
         action: 'security.role_header_mismatch',

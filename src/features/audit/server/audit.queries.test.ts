@@ -163,6 +163,8 @@ describe('appending in one statement (audit_append) chains exactly as the app ve
         detail: fc.option(text),
         actorUserId: fc.option(fc.integer({ min: 1, max: 2_147_483_647 })),
         patientId: fc.option(fc.integer({ min: 1, max: 2_147_483_647 })),
+        clientAddr: fc.option(text),
+        userAgent: fc.option(text),
         at: fc.date({
           min: new Date('2000-01-01T00:00:00Z'),
           max: new Date('2099-12-31T00:00:00Z'),
@@ -187,6 +189,8 @@ describe('appending in one statement (audit_append) chains exactly as the app ve
       resource: string;
       detail: string | null;
       patient_id: number | null;
+      client_addr: string | null;
+      user_agent: string | null;
       prev_hash: string;
       hash: string;
     }>('select * from audit_log where id >= $1 order by id', [before]);
@@ -204,13 +208,27 @@ describe('appending in one statement (audit_append) chains exactly as the app ve
         resource: row.resource,
         detail: row.detail,
         patientId: row.patient_id,
+        clientAddr: row.client_addr,
+        userAgent: row.user_agent,
       };
       expect(row.hash, `entry ${row.id}`).toBe(entryHash(row.prev_hash, content));
     }
     // What was sent is what was stored, unicode and all.
-    const stored = appended.map((row) => [row.actor, row.action, row.resource, row.detail, row.actor_role].join('|'));
+    const stored = appended.map((row) =>
+      JSON.stringify([
+        row.actor,
+        row.action,
+        row.resource,
+        row.detail,
+        row.actor_role,
+        row.client_addr,
+        row.user_agent,
+      ]),
+    );
     expect(stored.sort()).toEqual(
-      entries.map((e) => [e.actor, e.action, e.resource, e.detail ?? '', e.actorRole ?? ''].join('|')).sort(),
+      entries
+        .map((e) => JSON.stringify([e.actor, e.action, e.resource, e.detail, e.actorRole, e.clientAddr, e.userAgent]))
+        .sort(),
     );
     expect((await verifyChain(t.database.db)).ok).toBe(true);
   });

@@ -1,7 +1,8 @@
-import { hash } from 'node:crypto';
+import { createHmac, hash } from 'node:crypto';
 import { and, asc, desc, eq, gt, gte, ilike, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import { can } from '@/shared/access';
 import type { RequestContext } from '@/server/context';
+import { currentRequestClient } from '@/server/request-client';
 import { containsPattern } from '@/server/db/like';
 import type { Db, DbOrTx, Tx } from '@/server/db/types';
 import { HttpError } from '@/server/plugins/errors';
@@ -39,6 +40,9 @@ export interface AuditInput {
   detail?: string | null;
   patientId?: number | null;
   at: Date;
+  /** The client's address and user agent; by default those of the request being served (none outside one). */
+  clientAddr?: string | null;
+  userAgent?: string | null;
 }
 
 interface HashedContent {
@@ -50,12 +54,43 @@ interface HashedContent {
   resource: string;
   detail: string | null;
   patientId: number | null;
+  clientAddr?: string | null;
+  userAgent?: string | null;
 }
 
-export function entryHash(prevHash: string, c: HashedContent): string {
-  // The canonical text is JSON.stringify([prevHash, ...fields]); audit_append (migration 0018) builds the
+/**
+ * The key of the chain's HMAC, kept outside the database (AUDIT_HMAC_KEY or a file in the data folder): with
+ * it each entry's hash is an HMAC, so someone who can rewrite audit rows cannot recompute hashes that verify.
+ * Set once at start (main.ts, the tests' setup); without it entries are hashed as before (version 1).
+ */
+let hmacKey: Buffer | null = null;
+let hmacPads: { inner: Buffer; outer: Buffer } | null = null;
+
+export function useAuditHmacKey(key: Buffer | null): void {
+  hmacKey = key;
+  if (!key) {
+    hmacPads = null;
+    return;
+  }
+  // RFC 2104's padded keys, so audit_append can compute the same HMAC with PostgreSQL's built-in sha256.
+  const block = Buffer.alloc(64);
+  (key.length > 64 ? hash('sha256', key, 'buffer') : key).copy(block);
+  hmacPads = { inner: block.map((b) => b ^ 0x36) as Buffer, outer: block.map((b) => b ^ 0x5c) as Buffer };
+}
+
+/** The hash version new entries get: 2 (HMAC) with a key, 1 (plain SHA-256) without. */
+export function currentHashVersion(): 1 | 2 {
+  return hmacKey ? 2 : 1;
+}
+
+export function entryHash(prevHash: string, c: HashedContent, version: 1 | 2 = currentHashVersion()): string {
+  // The canonical text is JSON.stringify([prevHash, ...fields]); audit_append (migration 0020) builds the
   // same text in SQL from the previous hash and hashedRest.
   const canonical = `[${JSON.stringify(prevHash)},${hashedRest(c)}`;
+  if (version === 2) {
+    if (!hmacKey) throw new Error('an HMAC-hashed audit entry needs AUDIT_HMAC_KEY');
+    return createHmac('sha256', hmacKey).update(canonical).digest('hex');
+  }
   // One-shot hashing: several times cheaper than createHash() per entry when a bulk load chains 300k of them.
   return hash('sha256', canonical);
 }
@@ -67,10 +102,11 @@ export function entryHash(prevHash: string, c: HashedContent): string {
  * PostgreSQL, so the lock waits on no round trip to this process but the caller's COMMIT.
  */
 export async function record(tx: DbOrTx, input: AuditInput): Promise<void> {
-  const content = contentOf(input);
+  const content = contentOf(input, currentRequestClient());
   await tx.execute(sql`select audit_append(${input.at.toISOString()}::timestamptz, ${content.actor},
     ${content.actorUserId}::integer, ${content.actorRole}, ${content.action}, ${content.resource}, ${content.detail},
-    ${content.patientId}::integer, ${hashedRest(content)}, ${GENESIS_HASH})`);
+    ${content.patientId}::integer, ${content.clientAddr}, ${content.userAgent}, ${hashedRest(content)},
+    ${GENESIS_HASH}, ${hmacPads?.inner ?? null}::bytea, ${hmacPads?.outer ?? null}::bytea)`);
 }
 
 /**
@@ -78,19 +114,16 @@ export async function record(tx: DbOrTx, input: AuditInput): Promise<void> {
  * `["<prev hash>",` followed by this (JSON.stringify of a hex string is that string in quotes).
  */
 export function hashedRest(c: HashedContent): string {
-  return JSON.stringify([
-    c.occurredAtMs,
-    c.actor,
-    c.actorUserId,
-    c.actorRole,
-    c.action,
-    c.resource,
-    c.detail,
-    c.patientId,
-  ]).slice(1);
+  const fields = [c.occurredAtMs, c.actor, c.actorUserId, c.actorRole, c.action, c.resource, c.detail, c.patientId];
+  // The client's address and user agent are covered when known; an entry without them (every entry written
+  // before they were recorded) keeps the eight-field text it was hashed with, so it still verifies.
+  const clientAddr = c.clientAddr ?? null;
+  const userAgent = c.userAgent ?? null;
+  if (clientAddr !== null || userAgent !== null) fields.push(clientAddr, userAgent);
+  return JSON.stringify(fields).slice(1);
 }
 
-function contentOf(input: AuditInput): HashedContent {
+function contentOf(input: AuditInput, client?: { addr: string | null; userAgent: string | null }): HashedContent {
   return {
     occurredAtMs: input.at.getTime(),
     actor: input.actor,
@@ -100,6 +133,8 @@ function contentOf(input: AuditInput): HashedContent {
     resource: input.resource,
     detail: input.detail ?? null,
     patientId: input.patientId ?? null,
+    clientAddr: input.clientAddr !== undefined ? input.clientAddr : (client?.addr ?? null),
+    userAgent: input.userAgent !== undefined ? input.userAgent : (client?.userAgent ?? null),
   };
 }
 
@@ -113,6 +148,8 @@ function rowOf(input: AuditInput, c: HashedContent) {
     resource: c.resource,
     detail: c.detail,
     patientId: c.patientId,
+    clientAddr: c.clientAddr ?? null,
+    userAgent: c.userAgent ?? null,
   };
 }
 
@@ -122,10 +159,11 @@ export async function recordMany(tx: Tx, inputs: readonly AuditInput[]): Promise
   await tx.execute(sql`select pg_advisory_xact_lock(${AUDIT_CHAIN_LOCK})`);
   const [last] = await tx.select({ hash: auditLog.hash }).from(auditLog).orderBy(desc(auditLog.id)).limit(1);
   let prevHash = last?.hash ?? GENESIS_HASH;
+  const hashVersion = currentHashVersion();
   const rows = inputs.map((input) => {
     const content = contentOf(input);
-    const hash = entryHash(prevHash, content);
-    const row = { ...rowOf(input, content), prevHash, hash };
+    const hash = entryHash(prevHash, content, hashVersion);
+    const row = { ...rowOf(input, content), prevHash, hash, hashVersion };
     prevHash = hash;
     return row;
   });
@@ -147,6 +185,27 @@ export async function recordNow(db: Db, input: AuditInput): Promise<void> {
   await record(db, input);
 }
 
+/**
+ * With a key, seals a chain whose newest entry is a plain one (a database from before the HMAC): one HMAC
+ * entry on top covers every plain entry before it, and verification then refuses a plain tail.
+ */
+export async function anchorAuditChain(db: Db, at: Date): Promise<void> {
+  if (!hmacKey) return;
+  const [last] = await db
+    .select({ hashVersion: auditLog.hashVersion })
+    .from(auditLog)
+    .orderBy(desc(auditLog.id))
+    .limit(1);
+  if (!last || last.hashVersion === 2) return;
+  await recordNow(db, {
+    actor: 'system',
+    action: 'audit.hmac.anchor',
+    resource: 'audit_log',
+    detail: 'the entries before this one (plain SHA-256) are anchored by this HMAC entry',
+    at,
+  });
+}
+
 export interface ChainVerification {
   ok: boolean;
   checked: number;
@@ -159,6 +218,8 @@ export async function verifyChain(db: Db, batchSize = 5000): Promise<ChainVerifi
   let prevHash = GENESIS_HASH;
   let lastId = 0;
   let position = 0;
+  let sawHmac = false;
+  let plainTail: { position: number; id: number } | null = null;
   for (;;) {
     const rows = await db
       .select({
@@ -172,29 +233,55 @@ export async function verifyChain(db: Db, batchSize = 5000): Promise<ChainVerifi
         resource: auditLog.resource,
         detail: auditLog.detail,
         patientId: auditLog.patientId,
+        clientAddr: auditLog.clientAddr,
+        userAgent: auditLog.userAgent,
         prevHash: auditLog.prevHash,
         hash: auditLog.hash,
+        hashVersion: auditLog.hashVersion,
       })
       .from(auditLog)
       .where(gt(auditLog.id, lastId))
       .orderBy(asc(auditLog.id))
       .limit(batchSize);
-    if (rows.length === 0) return { ok: true, checked: position, firstBreak: null };
+    if (rows.length === 0) {
+      // With a key, the newest entry is an HMAC one (the server anchors a plain tail when it starts): a tail
+      // of plain entries is one rewritten without the key, from its first entry on.
+      if (hmacKey && plainTail) {
+        const { position: at, id } = plainTail;
+        return { ok: false, checked: at, firstBreak: { position: at, id, problem: 'modified' } };
+      }
+      return { ok: true, checked: position, firstBreak: null };
+    }
     for (const row of rows) {
       position += 1;
       if (row.prevHash !== prevHash) {
         return { ok: false, checked: position, firstBreak: { position, id: row.id, problem: 'missing-before' } };
       }
-      const expected = entryHash(prevHash, {
-        occurredAtMs: Number(row.occurredAtMs),
-        actor: row.actor,
-        actorUserId: row.actorUserId,
-        actorRole: row.actorRole,
-        action: row.action,
-        resource: row.resource,
-        detail: row.detail,
-        patientId: row.patientId,
-      });
+      // No plain entry may follow an HMAC one, nor may an HMAC one be checked without the key.
+      const version = row.hashVersion === 2 ? 2 : 1;
+      const downgraded = version === 1 && sawHmac;
+      if (version === 2) sawHmac = true;
+      if (version === 1) plainTail ??= { position, id: row.id };
+      else plainTail = null;
+      const expected =
+        downgraded || (version === 2 && !hmacKey)
+          ? null
+          : entryHash(
+              prevHash,
+              {
+                occurredAtMs: Number(row.occurredAtMs),
+                actor: row.actor,
+                actorUserId: row.actorUserId,
+                actorRole: row.actorRole,
+                action: row.action,
+                resource: row.resource,
+                detail: row.detail,
+                patientId: row.patientId,
+                clientAddr: row.clientAddr,
+                userAgent: row.userAgent,
+              },
+              version,
+            );
       if (expected !== row.hash) {
         return { ok: false, checked: position, firstBreak: { position, id: row.id, problem: 'modified' } };
       }

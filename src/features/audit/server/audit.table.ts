@@ -1,4 +1,4 @@
-import { pgTable, bigint, integer, text, timestamp, index } from 'drizzle-orm/pg-core';
+import { pgTable, bigint, integer, smallint, text, timestamp, index } from 'drizzle-orm/pg-core';
 
 /**
  * Append-only, hash-chained audit trail. A trigger (migration 0001) refuses UPDATE and DELETE; each row's
@@ -17,8 +17,13 @@ export const auditLog = pgTable(
     resource: text('resource').notNull(),
     detail: text('detail'),
     patientId: integer('patient_id'),
+    // The request's client address and user agent (null for entries no request wrote: seeds, background work).
+    clientAddr: text('client_addr'),
+    userAgent: text('user_agent'),
     prevHash: text('prev_hash').notNull(),
     hash: text('hash').notNull(),
+    // 1: plain SHA-256 (entries written before the HMAC); 2: HMAC-SHA-256 with a key kept outside the database.
+    hashVersion: smallint('hash_version').notNull().default(1),
   },
   (t) => [
     // Newest first by (time, id), exactly as ORDER BY ... DESC sorts (nulls first): the audit list's order

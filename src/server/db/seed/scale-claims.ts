@@ -7,7 +7,7 @@
  * the same rows. The rules are the demo seed's (demo-seed.ts): dates, money, statuses, reason codes and
  * first-pass flags agree with one another, and the payments are what the claims say was paid.
  */
-import { entryHash, type AuditInput } from '@/features/audit/server/audit.queries';
+import { currentHashVersion, entryHash, type AuditInput } from '@/features/audit/server/audit.queries';
 import { DENIALS, PAYER_MIX, PROCEDURES } from './demo-data';
 import { copyText } from './copy-rows';
 
@@ -383,11 +383,13 @@ export const AUDIT_COLUMNS = [
   'patient_id',
   'prev_hash',
   'hash',
+  'hash_version',
 ] as const;
 
 /** COPY lines for `audit_log` (AUDIT_COLUMNS), chained on from `lastHash` exactly as recordMany chains. */
 export function* chainedAuditLines(entries: Iterable<AuditInput>, lastHash: string): Generator<string> {
   let prevHash = lastHash;
+  const hashVersion = currentHashVersion();
   for (const e of entries) {
     const content = {
       occurredAtMs: e.at.getTime(),
@@ -399,7 +401,7 @@ export function* chainedAuditLines(entries: Iterable<AuditInput>, lastHash: stri
       detail: e.detail ?? null,
       patientId: e.patientId ?? null,
     };
-    const hash = entryHash(prevHash, content);
+    const hash = entryHash(prevHash, content, hashVersion);
     yield (
       [
         e.at.toISOString(),
@@ -412,6 +414,7 @@ export function* chainedAuditLines(entries: Iterable<AuditInput>, lastHash: stri
         copyText(content.patientId),
         prevHash,
         hash,
+        hashVersion,
       ].join('\t') + '\n'
     );
     prevHash = hash;
