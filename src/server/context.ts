@@ -55,4 +55,17 @@ export interface AppDeps {
 export interface RequestContext {
   user: AuthUser;
   now: Date;
+  /**
+   * The PHI reads audited for this request (recordRead), kept for the answer cache: it appends them again
+   * for each later read it serves from memory. Absent where nothing is cached.
+   */
+  reads?: AuditedRead[];
+}
+
+/** An audited read's entry without who and when (audit.queries ReadEntry). */
+export interface AuditedRead {
+  action: string;
+  resource: string;
+  detail: string;
+  patientId: number | null;
 }

@@ -5,5 +5,5 @@ import { HttpError } from './plugins/errors';
 /** The caller and the time, for a route whose access gate already required a session. */
 export function requestContext(request: FastifyRequest, deps: AppDeps): RequestContext {
   if (!request.auth) throw new HttpError(401, 'UNAUTHENTICATED', 'Please sign in.');
-  return { user: request.auth.user, now: deps.clock() };
+  return { user: request.auth.user, now: deps.clock(), reads: request.auditedReads ?? undefined };
 }

@@ -48,6 +48,8 @@ export type GuestPaymentReceipt = z.infer<typeof guestPaymentReceiptSchema>;
 
 /** The one answer for an unknown account and for a wrong date of birth alike (no enumeration). */
 export const GUEST_STATEMENT_NOT_FOUND = 'No statement matches that account number and date of birth.';
+/** Failed lookups (statement or payment) one account number allows per hour before it is locked for lookups. */
+export const GUEST_LOOKUP_FAILURES_PER_HOUR = 5;
 
 // ---------------------------------------------------------------------------------------------
 // Statements, patient payments and the staff financial summary.

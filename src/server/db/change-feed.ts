@@ -5,8 +5,17 @@ export const CHANGE_CHANNEL = 'clinic_data_changes';
 
 /** Tables whose changes end cached sessions: a session row, or its user (role, deactivation). */
 const SESSION_TABLES = new Set(['sessions', 'users']);
-/** Sign-in bookkeeping, read by no cached answer; every other table's change ends cached answers. */
-const NOT_ANSWER_TABLES = new Set(['sessions', 'sign_in_challenges', 'sign_in_lockouts']);
+/**
+ * Sign-in and guest-lookup bookkeeping and the audit trail, read by no cached answer; every other table's
+ * change ends cached answers (an audited list read appends to audit_log: it must not end every answer).
+ */
+const NOT_ANSWER_TABLES = new Set([
+  'sessions',
+  'sign_in_challenges',
+  'sign_in_lockouts',
+  'audit_log',
+  'guest_lookup_failures',
+]);
 
 const RECONNECT_DELAYS_MS = [250, 1000, 5000];
 

@@ -111,6 +111,33 @@ describe('the answer cache', () => {
     }
   });
 
+  it('audits every read of a PHI list it serves from memory, one entry each, as the first read was', async () => {
+    const url = '/api/patients?limit=3&search=Lopez';
+    const entries = async () =>
+      (
+        await database.pool.query<{ detail: string; actor_role: string }>(
+          `select detail, actor_role from audit_log where action = 'patients.list.view' and detail like '%search=(5 chars)%limit=3%' order by id`,
+        )
+      ).rows;
+    const before = (await entries()).length;
+    await readUntilCached(admin, url);
+    const atHit = (await entries()).length;
+    expect(atHit).toBeGreaterThan(before);
+    for (let i = 0; i < 3; i += 1) expect((await get(admin, url)).headers[ANSWER_CACHE_HEADER]).toBe('hit');
+    const after = await entries();
+    expect(after).toHaveLength(atHit + 3);
+    // The same entry as the computed read's, by the same reader.
+    expect(new Set(after.slice(before).map((e) => `${e.actor_role} ${e.detail}`)).size).toBe(1);
+  });
+
+  it('an audited read does not end cached answers (its audit entry is no data change)', async () => {
+    const url = '/api/claims?limit=2';
+    await readUntilCached(admin, url);
+    expect((await get(admin, '/api/patients/1')).statusCode).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await get(admin, url)).headers[ANSWER_CACHE_HEADER]).toBe('hit');
+  });
+
   it('never caches routes not marked cacheable (an audited record read), nor errors', async () => {
     const record = await get(admin, '/api/patients/1');
     expect(record.headers[ANSWER_CACHE_HEADER]).toBeUndefined();

@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { today } from '@/shared/api';
-import type { AppDeps } from '../context';
+import { actorOf, recordNow } from '@/features/audit/server/audit.queries';
+import type { AppDeps, AuditedRead } from '../context';
 import { GenerationCache } from '../generation-cache';
+import { requestContext } from '../request-context';
 import { COMPRESS_FROM_CHARS, encode, preferredEncoding } from './answer-encoding';
 
 declare module 'fastify' {
@@ -14,12 +16,16 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     answerCacheSlot: { key: string; generation: number; settle(answer: CachedAnswer | undefined): void } | null;
+    /** The PHI reads this request's answer audited, stored with it (requestContext hands it to the queries). */
+    auditedReads: AuditedRead[] | null;
   }
 }
 
 /** A cached answer's JSON text, and its compressed forms once a client has asked for them. */
 interface CachedAnswer {
   text: string;
+  /** The PHI reads the answer was audited as: each serving of it from memory appends them again. */
+  reads: readonly AuditedRead[];
   br?: Buffer;
   gzip?: Buffer;
 }
@@ -37,6 +43,7 @@ export const ANSWER_CACHE_HEADER = 'x-answer-cache';
 export function registerAnswerCache(app: FastifyInstance, deps: AppDeps) {
   const changes = deps.changes;
   app.decorateRequest('answerCacheSlot', null);
+  app.decorateRequest('auditedReads', null);
   if (!changes) return;
   // The size counts the text and room for its compressed forms, made on first demand.
   const answers = new GenerationCache<CachedAnswer>(
@@ -55,7 +62,11 @@ export function registerAnswerCache(app: FastifyInstance, deps: AppDeps) {
     if (generation === null) return;
     const { user } = request.auth;
     const key = `${user.id}:${user.role}:${today(deps.clock())}:${request.url}`;
-    const send = (answer: CachedAnswer, how: 'hit' | 'shared') => {
+    const send = async (answer: CachedAnswer, how: 'hit' | 'shared') => {
+      // Served from memory, it is still a read of PHI: audited before the answer, like the first one.
+      for (const read of answer.reads) {
+        await recordNow(deps.db, { ...actorOf(requestContext(request, deps)), ...read });
+      }
       reply.header(ANSWER_CACHE_HEADER, how).type('application/json; charset=utf-8');
       const encoding = preferredEncoding(request.headers['accept-encoding']);
       if (encoding === 'identity' || answer.text.length < COMPRESS_FROM_CHARS) return reply.send(answer.text);
@@ -77,6 +88,7 @@ export function registerAnswerCache(app: FastifyInstance, deps: AppDeps) {
     let resolve: (answer: CachedAnswer | undefined) => void = () => {};
     computing.set(flight, new Promise((r) => (resolve = r)));
     let settled = false;
+    request.auditedReads = [];
     request.answerCacheSlot = {
       key,
       generation,
@@ -94,7 +106,10 @@ export function registerAnswerCache(app: FastifyInstance, deps: AppDeps) {
     if (UNSAFE_METHODS.has(request.method)) changes.invalidateAll();
     const slot = request.answerCacheSlot;
     if (slot) {
-      const answer = reply.statusCode === 200 && typeof payload === 'string' ? { text: payload } : undefined;
+      const answer =
+        reply.statusCode === 200 && typeof payload === 'string'
+          ? { text: payload, reads: request.auditedReads ?? [] }
+          : undefined;
       if (answer !== undefined) answers.set(slot.key, slot.generation, answer);
       slot.settle(answer);
     }

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, ilike, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import { today } from '@/shared/api';
-import { actorOf, record, recordNow } from '@/features/audit/server/audit.queries';
+import { actorOf, listReadEntry, record, recordNow, recordRead } from '@/features/audit/server/audit.queries';
 import { getPracticeHours } from '@/features/settings/server/settings.queries';
 import { patients } from '@/features/patients/server/patients.table';
 import { providers } from '@/features/providers/server/providers.table';
@@ -153,6 +153,16 @@ export async function listAppointmentsOn(
   ]);
   const shown = rows.slice(0, query.limit);
   const last = shown[shown.length - 1];
+  await recordRead(
+    db,
+    ctx,
+    listReadEntry(
+      'appointments.list.view',
+      '/api/appointments',
+      { ...query, date: day },
+      shown.map((r) => r.patientId),
+    ),
+  );
   return {
     items: shown.map(toAppointment),
     nextCursor:
@@ -285,6 +295,8 @@ export async function searchAppointmentsBrief(db: Db, _ctx: RequestContext, text
       provider: providers.name,
       date: appointments.date,
       time: appointments.time,
+      // For the search's audit entry (the patients it showed); the route leaves it out of the answer.
+      patientId: appointments.patientId,
     })
     .from(appointments)
     .innerJoin(patients, eq(patients.id, appointments.patientId))

@@ -1,7 +1,7 @@
 import { createHmac, hash } from 'node:crypto';
 import { and, asc, desc, eq, gt, gte, ilike, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import { can } from '@/shared/access';
-import type { RequestContext } from '@/server/context';
+import type { AuditedRead, RequestContext } from '@/server/context';
 import { currentRequestClient } from '@/server/request-client';
 import { containsPattern } from '@/server/db/like';
 import type { Db, DbOrTx, Tx } from '@/server/db/types';
@@ -204,6 +204,58 @@ export async function anchorAuditChain(db: Db, at: Date): Promise<void> {
     detail: 'the entries before this one (plain SHA-256) are anchored by this HMAC entry',
     at,
   });
+}
+
+/**
+ * A read of PHI as its entry names it, without who and when. The caller's context keeps the reads of its
+ * request (RequestContext.reads) so that the answer cache can append the same entry again for every read
+ * it serves from memory: a cached answer is still a read of PHI (docs/audit.md).
+ */
+export type ReadEntry = AuditedRead;
+
+/** A PHI read: the entry, written after the read and before the answer, then kept with the request. */
+export async function recordRead(db: Db, ctx: RequestContext, entry: ReadEntry): Promise<void> {
+  await recordNow(db, { ...actorOf(ctx), ...entry });
+  ctx.reads?.push(entry);
+}
+
+/** Above this many patients a page's entry gives their count, not their ids (an entry stays small). */
+export const READ_PATIENT_IDS_MAX = 100;
+
+/**
+ * Query fields whose text the reader typed and that may itself be PHI (a name, an MRN, a birth date): the
+ * entry keeps only its length, since the audit log's readers need not be allowed to see what was typed.
+ */
+const TYPED_TEXT_FIELDS = new Set(['search', 'q']);
+
+/**
+ * The entry of one page of a list or search: the route, the query as text (typed text as its length, a
+ * cursor only as present, since its keys are values of the last row shown: a name, a date of birth) and
+ * the ids of the patients the page shows, or their count over READ_PATIENT_IDS_MAX.
+ */
+export function listReadEntry(
+  action: string,
+  route: string,
+  query: Readonly<Record<string, unknown>>,
+  patientIds: readonly number[],
+): ReadEntry {
+  const params = Object.entries(query)
+    .filter(([, value]) => value !== undefined && value !== null && value !== '')
+    .map(([key, value]) =>
+      TYPED_TEXT_FIELDS.has(key)
+        ? `${key}=(${String(value).length} chars)`
+        : key === 'cursor'
+          ? 'cursor=(given)'
+          : `${key}=${String(value).slice(0, 60)}`,
+    );
+  const ids = [...new Set(patientIds)].sort((a, b) => a - b);
+  const shown = ids.length > READ_PATIENT_IDS_MAX ? `${ids.length} patients` : `patients [${ids.join(',')}]`;
+  return {
+    action,
+    resource: route,
+    detail: `${route}?${params.join('&')}: ${shown}`,
+    patientId: ids.length === 1 ? (ids[0] ?? null) : null,
+  };
 }
 
 export interface ChainVerification {

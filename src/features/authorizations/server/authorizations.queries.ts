@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import { today } from '@/shared/api';
-import { actorOf, record, recordNow } from '@/features/audit/server/audit.queries';
+import { actorOf, listReadEntry, record, recordNow, recordRead } from '@/features/audit/server/audit.queries';
 import { patients } from '@/features/patients/server/patients.table';
 import type { RequestContext } from '@/server/context';
 import { containsPattern } from '@/server/db/like';
@@ -213,7 +213,8 @@ export async function listAuthorizations(
   );
   const statement = sql`select ${patients.name} as patient, ${authorizations.service} as service,
       ${authorizations.payer} as payer, ${authorizations.status} as status, ${ageSql(ctx)} as "ageDays",
-      ${authorizations.requestedOn}::text as "requestedOn", ${authorizations.decidedOn}::text as "decidedOn", page.*
+      ${authorizations.requestedOn}::text as "requestedOn", ${authorizations.decidedOn}::text as "decidedOn",
+      ${authorizations.patientId} as "patientId", page.*
     from (${pageKeysSql(ctx, query, cursor)}) page
     join ${authorizations} on ${authorizations.id} = page.id
     join ${patients} on ${patients.id} = ${authorizations.patientId}
@@ -232,6 +233,16 @@ export async function listAuthorizations(
   ]);
   const page = found.slice(0, query.limit);
   const last = page[page.length - 1];
+  await recordRead(
+    db,
+    ctx,
+    listReadEntry(
+      'authorizations.list.view',
+      '/api/authorizations',
+      query,
+      page.map((row) => Number(row.patientId)),
+    ),
+  );
   return {
     items: page.map((row) =>
       toAuthorization({

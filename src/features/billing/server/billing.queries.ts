@@ -13,10 +13,11 @@ import { patients } from '@/features/patients/server/patients.table';
 import { providers } from '@/features/providers/server/providers.table';
 import type { RequestContext } from '@/server/context';
 import type { Db, DbOrTx, Tx } from '@/server/db/types';
-import { HttpError } from '@/server/plugins/errors';
+import { HttpError, RATE_LIMITED_MESSAGE } from '@/server/plugins/errors';
 import {
   BILLING_PATIENT_SEARCH_LIMIT,
   BILLING_TOP_LIMIT,
+  GUEST_LOOKUP_FAILURES_PER_HOUR,
   GUEST_STATEMENT_NOT_FOUND,
   STAFF_STATEMENT_CLAIM_LIMIT,
   paymentAmountUpTo,
@@ -27,6 +28,7 @@ import {
   type Statement,
 } from '../billing.schema';
 import { billingPayerDaily } from './billing.rollup.table';
+import { guestLookupFailures } from './billing.table';
 
 export async function claimBalance(
   db: DbOrTx,
@@ -51,14 +53,80 @@ async function refuseLookup(db: Db, ctx: RequestContext, action: string, account
   throw new HttpError(404, 'NOT_FOUND', GUEST_STATEMENT_NOT_FOUND);
 }
 
+const LOOKUP_WINDOW_MS = 3_600_000;
+
+/**
+ * Takes one of an account number's GUEST_LOOKUP_FAILURES_PER_HOUR lookups before the lookup is made, in
+ * one statement, so servers and requests racing on one account cannot make more guesses than that between
+ * them; a lookup that matches gives it back (returnLookup). Past the limit the account is locked for
+ * lookups until its window (an hour from its first failure) ends: refused without looking, so the answer
+ * (the 429 of every rate limit) is the same whether the date of birth was right, and audited. A payment's lookup counts the same.
+ */
+async function takeLookup(db: Db, ctx: RequestContext, accountNumber: string): Promise<void> {
+  const now = ctx.now.toISOString();
+  const expired = new Date(ctx.now.getTime() - LOOKUP_WINDOW_MS).toISOString();
+  const f = guestLookupFailures;
+  const [row] = await db
+    .insert(f)
+    .values({ accountNumber, windowStartedAt: now, failures: 1 })
+    .onConflictDoUpdate({
+      target: f.accountNumber,
+      set: {
+        windowStartedAt: sql`case when ${f.windowStartedAt} <= ${expired}::timestamptz then ${now}::timestamptz else ${f.windowStartedAt} end`,
+        // Capped: refused attempts keep the lock, they need not count on forever.
+        failures: sql`case when ${f.windowStartedAt} <= ${expired}::timestamptz then 1 else least(${f.failures} + 1, ${GUEST_LOOKUP_FAILURES_PER_HOUR + 1}) end`,
+      },
+    })
+    .returning({ failures: f.failures, windowStartedAt: f.windowStartedAt });
+  if (!row || row.failures <= GUEST_LOOKUP_FAILURES_PER_HOUR) return;
+  const until = new Date(new Date(row.windowStartedAt).getTime() + LOOKUP_WINDOW_MS);
+  await recordNow(db, {
+    ...actorOf(ctx),
+    action: 'guest.lookup.locked_out',
+    resource: 'guest-statement',
+    detail: `account ${accountNumber} locked for guest lookups until ${until.toISOString()} (${GUEST_LOOKUP_FAILURES_PER_HOUR} failed lookups)`,
+  });
+  throw new HttpError(429, 'RATE_LIMITED', RATE_LIMITED_MESSAGE, {
+    retryAfterSeconds: Math.max(1, Math.ceil((until.getTime() - ctx.now.getTime()) / 1000)),
+  });
+}
+
+/** A lookup that matched was no failure: it gives back the one takeLookup took. */
+async function returnLookup(db: Db, accountNumber: string): Promise<void> {
+  const f = guestLookupFailures;
+  await db
+    .update(f)
+    .set({ failures: sql`greatest(${f.failures} - 1, 0)` })
+    .where(eq(f.accountNumber, accountNumber));
+}
+
+/** The failed lookup that used up an account's last one is audited as the lock it starts. */
+async function refuseFailedLookup(db: Db, ctx: RequestContext, action: string, accountNumber: string): Promise<never> {
+  const [row] = await db
+    .select({ failures: guestLookupFailures.failures })
+    .from(guestLookupFailures)
+    .where(eq(guestLookupFailures.accountNumber, accountNumber));
+  if (row?.failures === GUEST_LOOKUP_FAILURES_PER_HOUR) {
+    await recordNow(db, {
+      ...actorOf(ctx),
+      action: 'guest.lookup.locked',
+      resource: 'guest-statement',
+      detail: `account ${accountNumber} locked for guest lookups for the rest of the hour after ${GUEST_LOOKUP_FAILURES_PER_HOUR} failed lookups`,
+    });
+  }
+  return refuseLookup(db, ctx, action, accountNumber);
+}
+
 /** Pay Bill as Guest, step 1: one claim account's statement for whoever knows its number and the dob. */
 export async function lookupGuestStatement(
   db: Db,
   ctx: RequestContext,
   input: { accountNumber: string; dob: string },
 ): Promise<GuestStatement> {
+  await takeLookup(db, ctx, input.accountNumber);
   const claim = await findClaimByAccountAndDob(db, input.accountNumber, input.dob);
-  if (!claim) return refuseLookup(db, ctx, 'guest.statement.not_found', input.accountNumber);
+  if (!claim) return refuseFailedLookup(db, ctx, 'guest.statement.not_found', input.accountNumber);
+  await returnLookup(db, input.accountNumber);
   const balance = await claimBalance(db, claim);
   // A statement is part of the patient's record: reading it is audited like any PHI read (after the read,
   // before the answer, in one statement).
@@ -115,33 +183,42 @@ export async function payAsGuest(
   ctx: RequestContext,
   input: { accountNumber: string; dob: string; amountCents: number },
 ): Promise<GuestPaymentReceipt> {
-  const receipt = await db.transaction(async (tx) => {
-    const claim = await findClaimByAccountAndDob(tx, input.accountNumber, input.dob, { forUpdate: true });
-    if (!claim) return null;
-    const { amountDueCents } = await claimBalance(tx, claim);
-    if (input.amountCents > amountDueCents) {
-      const rule =
-        amountDueCents === 0
-          ? 'nothing is due on this account'
-          : `must be at most the amount due, $${formatCents(amountDueCents)}`;
-      throw new HttpError(400, 'AMOUNT_TOO_HIGH', `amountCents: ${rule}`, {
-        fields: [{ field: 'amountCents', message: rule }],
+  // A payment names an account and a date of birth too: its lookup counts like a statement's.
+  await takeLookup(db, ctx, input.accountNumber);
+  let matched = false;
+  const receipt = await db
+    .transaction(async (tx) => {
+      const claim = await findClaimByAccountAndDob(tx, input.accountNumber, input.dob, { forUpdate: true });
+      if (!claim) return null;
+      matched = true;
+      const { amountDueCents } = await claimBalance(tx, claim);
+      if (input.amountCents > amountDueCents) {
+        const rule =
+          amountDueCents === 0
+            ? 'nothing is due on this account'
+            : `must be at most the amount due, $${formatCents(amountDueCents)}`;
+        throw new HttpError(400, 'AMOUNT_TOO_HIGH', `amountCents: ${rule}`, {
+          fields: [{ field: 'amountCents', message: rule }],
+        });
+      }
+      const reference = receiptReference('GP');
+      await insertPatientSidePayment(tx, ctx, claim, input.amountCents, 'guest', reference);
+      const after = await claimBalance(tx, claim);
+      if (after.amountDueCents === 0) await markPatientBalanceSettled(tx, claim.id, today(ctx.now));
+      await record(tx, {
+        ...actorOf(ctx),
+        action: 'payment.guest',
+        resource: `claim/${claim.id}`,
+        detail: `guest payment of $${formatCents(input.amountCents)} on account ${claim.accountNumber}, receipt ${reference}`,
+        patientId: claim.patientId,
       });
-    }
-    const reference = receiptReference('GP');
-    await insertPatientSidePayment(tx, ctx, claim, input.amountCents, 'guest', reference);
-    const after = await claimBalance(tx, claim);
-    if (after.amountDueCents === 0) await markPatientBalanceSettled(tx, claim.id, today(ctx.now));
-    await record(tx, {
-      ...actorOf(ctx),
-      action: 'payment.guest',
-      resource: `claim/${claim.id}`,
-      detail: `guest payment of $${formatCents(input.amountCents)} on account ${claim.accountNumber}, receipt ${reference}`,
-      patientId: claim.patientId,
+      return { receiptReference: reference, amountPaidCents: input.amountCents, amountDueCents: after.amountDueCents };
+    })
+    .finally(async () => {
+      // Given back even when the amount is refused: the account and date of birth did match.
+      if (matched) await returnLookup(db, input.accountNumber);
     });
-    return { receiptReference: reference, amountPaidCents: input.amountCents, amountDueCents: after.amountDueCents };
-  });
-  return receipt ?? refuseLookup(db, ctx, 'guest.payment.not_found', input.accountNumber);
+  return receipt ?? refuseFailedLookup(db, ctx, 'guest.payment.not_found', input.accountNumber);
 }
 
 // ---------------------------------------------------------------------------------------------

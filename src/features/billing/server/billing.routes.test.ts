@@ -228,3 +228,87 @@ describe('who may use guest payment', () => {
     }
   });
 });
+
+describe('failed guest lookups per account number', () => {
+  // Its own app with a high per-address limit, so that only the per-account lock can refuse.
+  let own: TestApp;
+  let who: SignedIn;
+  const ownScalar = async (query: string, params: unknown[] = []) =>
+    Number((await own.database.pool.query<{ n: string }>(query, params)).rows[0]?.n ?? 0);
+  const ownClaims = async () =>
+    (
+      await own.database.pool.query<{ account_number: string; dob: string }>(`
+        select c.account_number, p.dob::text as dob from claims c join patients p on p.id = c.patient_id
+        where c.patient_responsibility_cents > 0 order by c.id limit 3`)
+    ).rows;
+
+  beforeAll(async () => {
+    own = await createTestApp({ loginRateLimitPerMinute: 1000 });
+    who = await signInAs(own.app, 'guest');
+  });
+  afterAll(async () => {
+    await own.close();
+  });
+
+  it('locks an account for lookups after 5 failures (payments count), whatever the dob, for the rest of the hour', async () => {
+    const [claim, other] = await ownClaims();
+    const right = { accountNumber: claim!.account_number, dob: claim!.dob };
+    const wrong = { ...right, dob: otherDay(claim!.dob) };
+    const codes: number[] = [];
+    for (let i = 0; i < 3; i += 1) codes.push((await statement(who, wrong)).statusCode);
+    // A payment attempt is a lookup too: a wrong dob with 1 cent is a failure.
+    for (let i = 0; i < 2; i += 1) codes.push((await pay(who, { ...wrong, amountCents: 1 })).statusCode);
+    expect(codes).toEqual([404, 404, 404, 404, 404]);
+    expect(
+      await ownScalar("select count(*) as n from audit_log where action = 'guest.lookup.locked' and detail like $1", [
+        `%${claim!.account_number}%`,
+      ]),
+    ).toBe(1);
+
+    // Locked: the right and a wrong dob get the same answer, and no payment is taken.
+    const payments = await ownScalar('select count(*) as n from payments');
+    const lockedRight = await statement(who, right);
+    const lockedWrong = await statement(who, wrong);
+    const lockedPay = await pay(who, { ...right, amountCents: 1 });
+    for (const res of [lockedRight, lockedWrong, lockedPay]) expect(res.statusCode).toBe(429);
+    expect(lockedRight.json()).toEqual(lockedWrong.json());
+    expect(lockedRight.json()).toEqual(lockedPay.json());
+    expect(lockedRight.headers['retry-after']).toBe(lockedWrong.headers['retry-after']);
+    expect(await ownScalar('select count(*) as n from payments')).toBe(payments);
+    expect(
+      await ownScalar(
+        "select count(*) as n from audit_log where action = 'guest.lookup.locked_out' and detail like $1",
+        [`%${claim!.account_number}%`],
+      ),
+    ).toBe(3);
+    // Counted in the database, where every app server sees it.
+    expect(
+      await ownScalar('select failures as n from guest_lookup_failures where account_number = $1', [
+        claim!.account_number,
+      ]),
+    ).toBeGreaterThanOrEqual(5);
+
+    // Per account: another account is not locked.
+    expect((await statement(who, { accountNumber: other!.account_number, dob: other!.dob })).statusCode).toBe(200);
+
+    // An hour after the first failure the account may be looked up again.
+    own.clock.advance(60 * 60 * 1000);
+    try {
+      const later = await signInAs(own.app, 'guest');
+      expect((await statement(later, right)).statusCode).toBe(200);
+    } finally {
+      own.clock.advance(-60 * 60 * 1000);
+    }
+  });
+
+  it('does not count a lookup that matches', async () => {
+    const [, , claim] = await ownClaims();
+    const right = { accountNumber: claim!.account_number, dob: claim!.dob };
+    const wrong = { ...right, dob: otherDay(claim!.dob) };
+    const codes: number[] = [];
+    for (let i = 0; i < 4; i += 1) codes.push((await statement(who, wrong)).statusCode);
+    for (let i = 0; i < 6; i += 1) codes.push((await statement(who, right)).statusCode);
+    codes.push((await statement(who, wrong)).statusCode, (await statement(who, wrong)).statusCode);
+    expect(codes).toEqual([404, 404, 404, 404, 200, 200, 200, 200, 200, 200, 404, 429]);
+  });
+});

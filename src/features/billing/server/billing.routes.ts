@@ -28,6 +28,8 @@ import {
 } from './billing.queries';
 
 const errors = { 400: errorEnvelopeSchema, 404: errorEnvelopeSchema };
+/** A guest lookup may also be refused by the per-account lock on failed lookups (429). */
+const guestErrors = { ...errors, 429: errorEnvelopeSchema };
 const statementParamsSchema = z.object({ patientId: idSchema });
 
 export function billingRoutes(deps: AppDeps) {
@@ -44,7 +46,7 @@ export function billingRoutes(deps: AppDeps) {
         schema: {
           tags: ['billing'],
           body: guestStatementRequestSchema,
-          response: { 200: guestStatementSchema, ...errors },
+          response: { 200: guestStatementSchema, ...guestErrors },
         },
       },
       (request) => lookupGuestStatement(deps.db, requestContext(request, deps), request.body),
@@ -56,7 +58,7 @@ export function billingRoutes(deps: AppDeps) {
         schema: {
           tags: ['billing'],
           body: guestPaymentRequestSchema,
-          response: { 201: guestPaymentReceiptSchema, ...errors },
+          response: { 201: guestPaymentReceiptSchema, ...guestErrors },
         },
       },
       async (request, reply) => {

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gte, inArray, isNotNull, lte, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { today } from '@/shared/api';
-import { actorOf, record, recordNow } from '@/features/audit/server/audit.queries';
+import { actorOf, listReadEntry, record, recordNow, recordRead } from '@/features/audit/server/audit.queries';
 import type { RequestContext } from '@/server/context';
 import type { Db, DbOrTx } from '@/server/db/types';
 import { uniqueViolationOf } from '@/server/db/sql-helpers';
@@ -353,7 +353,7 @@ export async function listClaims(db: Db, ctx: RequestContext, query: ClaimListQu
       ${providers.name} as provider, ${claims.payer} as payer, ${claims.serviceDate}::text as "serviceDate",
       ${claims.billedCents} as "billedCents", ${claims.paidCents} as "paidCents",
       ${daysInArSql(today(ctx.now))} as "daysAR", ${claims.status} as status, ${claims.reasonCode} as reason,
-      ${claims.denialDescription} as "denialDescription", page.*
+      ${claims.denialDescription} as "denialDescription", ${claims.patientId} as "patientId", page.*
     from (${pageKeysSql(ctx, query, cursor)}) page
     join ${claims} on ${claims.id} = page.id
     join ${patients} on ${patients.id} = ${claims.patientId}
@@ -368,6 +368,16 @@ export async function listClaims(db: Db, ctx: RequestContext, query: ClaimListQu
   const keys = toPageKeys(found, kinds.length);
   const page = found.slice(0, query.limit);
   const last = keys[page.length - 1];
+  await recordRead(
+    db,
+    ctx,
+    listReadEntry(
+      'claims.list.view',
+      '/api/claims',
+      query,
+      page.map((row) => Number(row.patientId)),
+    ),
+  );
   return {
     items: page.map((row) =>
       toClaimRow({

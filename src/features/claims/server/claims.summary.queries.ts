@@ -11,7 +11,14 @@ import { claimsStatusRollup } from './claims.rollup.table';
 export async function searchClaimsBrief(db: Db, _ctx: RequestContext, text: string, limit: number) {
   const pattern = containsPattern(text);
   return db
-    .select({ id: claims.id, patient: patients.name, accountNumber: claims.accountNumber, status: claims.status })
+    .select({
+      id: claims.id,
+      patient: patients.name,
+      accountNumber: claims.accountNumber,
+      status: claims.status,
+      // For the search's audit entry (the patients it showed); the route leaves it out of the answer.
+      patientId: claims.patientId,
+    })
     .from(claims)
     .innerJoin(patients, eq(patients.id, claims.patientId))
     .where(or(ilike(patients.name, pattern), ilike(claims.accountNumber, pattern)))

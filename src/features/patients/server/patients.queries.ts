@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { and, asc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import { maskPatient, maskText, seesField, seesMaskedPhi, type Role } from '@/shared/access';
 import { today } from '@/shared/api';
-import { actorOf, record, recordNow } from '@/features/audit/server/audit.queries';
+import { actorOf, listReadEntry, record, recordNow, recordRead } from '@/features/audit/server/audit.queries';
 import type { RequestContext } from '@/server/context';
 import type { Db, DbOrTx, Tx } from '@/server/db/types';
 import { containsPattern } from '@/server/db/like';
@@ -144,6 +144,16 @@ export async function listPatients(db: Db, ctx: RequestContext, query: PatientLi
   ]);
   const shown = rows.slice(0, query.limit);
   const last = shown[shown.length - 1];
+  await recordRead(
+    db,
+    ctx,
+    listReadEntry(
+      'patients.list.view',
+      '/api/patients',
+      query,
+      shown.map((r) => r.id),
+    ),
+  );
   return {
     items: shown.map((r) => toPatient(r, ctx)),
     nextCursor:

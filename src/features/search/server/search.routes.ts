@@ -7,6 +7,7 @@ import { requestContext } from '@/server/request-context';
 import { searchAppointmentsBrief } from '@/features/appointments/server/appointments.queries';
 import { searchClaimsBrief } from '@/features/claims/server/claims.summary.queries';
 import { searchPatientsBrief } from '@/features/patients/server/patients.queries';
+import { listReadEntry, recordRead } from '@/features/audit/server/audit.queries';
 import { SEARCH_GROUP_LIMIT, searchQuerySchema, searchResultSchema } from '../search.schema';
 
 export function searchRoutes(deps: AppDeps) {
@@ -31,7 +32,20 @@ export function searchRoutes(deps: AppDeps) {
           canOpen(role, '/appointments') ? searchAppointmentsBrief(deps.db, ctx, q, SEARCH_GROUP_LIMIT) : null,
           canOpen(role, '/claims') ? searchClaimsBrief(deps.db, ctx, q, SEARCH_GROUP_LIMIT) : null,
         ]);
-        return { patients, appointments, claims };
+        // Every search that shows PHI is a read of it, audited before the answer; q only as its length.
+        const patientIds = [
+          ...(patients ?? []).map((p) => p.id),
+          ...(appointments ?? []).map((a) => a.patientId),
+          ...(claims ?? []).map((c) => c.patientId),
+        ];
+        if (patients !== null || appointments !== null || claims !== null) {
+          await recordRead(deps.db, ctx, listReadEntry('search.view', '/api/search', { q }, patientIds));
+        }
+        return {
+          patients,
+          appointments: appointments?.map(({ patientId: _patientId, ...row }) => row) ?? null,
+          claims: claims?.map(({ patientId: _patientId, ...row }) => row) ?? null,
+        };
       },
     );
   };

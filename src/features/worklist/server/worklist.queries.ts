@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { today } from '@/shared/api';
 import { appointments } from '@/features/appointments/server/appointments.table';
-import { actorOf, record, recordNow } from '@/features/audit/server/audit.queries';
+import { actorOf, listReadEntry, record, recordNow } from '@/features/audit/server/audit.queries';
 import { patients } from '@/features/patients/server/patients.table';
 import { providers } from '@/features/providers/server/providers.table';
 import type { RequestContext } from '@/server/context';
@@ -107,6 +107,7 @@ function and(...parts: (SQL | undefined)[]): SQL {
 
 interface Row {
   encounterId: number;
+  patientId: number;
   patientName: string;
   providerName: string;
   encounterDate: string;
@@ -118,14 +119,14 @@ interface Row {
   due: string;
 }
 
-function toItem({ rank: _rank, due: _due, ...row }: Row): OverdueFollowUp {
+function toItem({ rank: _rank, due: _due, patientId: _patientId, ...row }: Row): OverdueFollowUp {
   const priority = followUpPriority(row.diagnosis, row.daysOverdue);
   return { ...row, priority, recommendedAction: recommendedAction(priority) };
 }
 
 /** The columns of a listed follow-up, for encounters `e` chosen by `chosen` (id, rank, due). */
 function withColumns(day: string, chosen: SQL): SQL {
-  return sql`select e.id as "encounterId", p.name as "patientName", v.name as "providerName",
+  return sql`select e.id as "encounterId", e.patient_id as "patientId", p.name as "patientName", v.name as "providerName",
       e.encounter_date::text as "encounterDate", e.encounter_type as "encounterType",
       e.chief_complaint as "chiefComplaint", e.diagnosis, ${daysOverdue(day)}::int as "daysOverdue",
       s.rank::int as rank, e.follow_up_due::text as due
@@ -156,6 +157,17 @@ async function recordView(db: Tx, ctx: RequestContext, detail: string) {
     resource: 'worklist/overdue-followups',
     detail,
   });
+}
+
+/** A page's entry: the query and the patients it showed, like every audited list page (docs/audit.md). */
+async function recordPageView(db: Tx, ctx: RequestContext, query: WorklistPageQuery, rows: readonly Row[]) {
+  const entry = listReadEntry(
+    'worklist.view',
+    '/api/worklist/overdue-followups',
+    query,
+    rows.map((r) => r.patientId),
+  );
+  await record(db, { ...actorOf(ctx), ...entry, resource: 'worklist/overdue-followups' });
 }
 
 /**
@@ -305,7 +317,7 @@ export async function pageOverdueFollowUps(
     ]);
     const shown = rows.slice(0, query.limit);
     const last = shown[shown.length - 1];
-    await recordView(tx, ctx, `listed ${shown.length} overdue follow-ups (a page)`);
+    await recordPageView(tx, ctx, query, shown);
     return {
       items: shown.map(toItem),
       nextCursor:
