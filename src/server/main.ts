@@ -5,7 +5,8 @@ import { buildApp } from './app';
 import { configFromEnv } from './config-from-env';
 import { listenForChanges } from './db/change-feed';
 import { migrateDatabase, openDatabase, projectRoot } from './db/client';
-import { isDatabaseEmpty, seedDemoClinic } from './db/seed/demo-seed';
+import { loadMfaKey } from '@/features/auth/server/auth.mfa-crypto';
+import { seedOnFirstStart, warnIfDemoModeExposed } from './startup';
 
 async function main() {
   const log = pino({
@@ -14,10 +15,15 @@ async function main() {
     redact: ['req.headers.cookie', 'req.headers["x-csrf-token"]', 'res.headers["set-cookie"]'],
   });
   const port = Number(process.env.PORT ?? 5000);
+  const host = process.env.HOST ?? '0.0.0.0';
   const config = configFromEnv(process.env); // before the database starts: a bad setting stops us at once
+  const dataDir = process.env.DATA_DIR ?? path.join(projectRoot(), 'data');
+  const mfaKey = await loadMfaKey(process.env, dataDir);
+  config.mfaEncryptionKey = mfaKey.key;
+  log.info(`MFA secrets encrypted with the key from ${mfaKey.source}`);
   const database = await openDatabase({
     databaseUrl: process.env.DATABASE_URL,
-    dataDir: process.env.DATA_DIR ?? path.join(projectRoot(), 'data'),
+    dataDir,
     appPort: port,
     log: { info: (m) => log.info(m), error: (m) => log.error(m) },
     // Serving on without the database would answer every request with an error: exit, and let the service
@@ -29,10 +35,11 @@ async function main() {
   });
   log.info(`database: ${database.description}`);
   await migrateDatabase(database.pool);
-  if (await isDatabaseEmpty(database.db)) {
-    const summary = await seedDemoClinic(database.db, { today: format(new Date(), 'yyyy-MM-dd') });
-    log.info({ summary }, 'seeded the demo clinic');
-  }
+  await seedOnFirstStart(database.db, {
+    demoMode: config.demoMode,
+    today: format(new Date(), 'yyyy-MM-dd'),
+    log: { info: (m) => log.info(m), warn: (m) => log.warn(m) },
+  });
 
   // docs/caching.md: APP_CACHE=off reads every session and answer from the database (no staleness window
   // across app servers, at the cost of throughput).
@@ -49,8 +56,9 @@ async function main() {
     if (stopping) reply.header('connection', 'close');
     done(null, payload);
   });
-  await app.listen({ port, host: process.env.HOST ?? '0.0.0.0' });
+  await app.listen({ port, host });
   log.info(`Healthcare RCM is serving on http://localhost:${port} (demo mode ${config.demoMode ? 'on' : 'off'})`);
+  warnIfDemoModeExposed({ info: (m) => log.info(m), warn: (m) => log.warn(m) }, config.demoMode, host);
 
   const shutdown = async (signal: string) => {
     if (stopping) return;
