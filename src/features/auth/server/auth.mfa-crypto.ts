@@ -15,7 +15,9 @@ export function encryptMfaSecret(key: Buffer, secret: string, userId: number): s
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   cipher.setAAD(Buffer.from(`user:${userId}`));
   const data = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-  return [VERSION, iv, cipher.getAuthTag(), data].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
+  return [VERSION, iv, cipher.getAuthTag(), data]
+    .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
+    .join('.');
 }
 
 export function decryptMfaSecret(key: Buffer, stored: string, userId: number): string {
@@ -39,7 +41,8 @@ function keyFrom(text: string, source: string): Buffer {
  */
 export async function loadMfaKey(env: NodeJS.ProcessEnv, dataDir: string): Promise<{ key: Buffer; source: string }> {
   const fromEnv = env.MFA_ENCRYPTION_KEY;
-  if (fromEnv !== undefined && fromEnv !== '') return { key: keyFrom(fromEnv, 'MFA_ENCRYPTION_KEY'), source: 'MFA_ENCRYPTION_KEY' };
+  if (fromEnv !== undefined && fromEnv !== '')
+    return { key: keyFrom(fromEnv, 'MFA_ENCRYPTION_KEY'), source: 'MFA_ENCRYPTION_KEY' };
   const file = path.join(dataDir, MFA_KEY_FILE);
   try {
     return { key: keyFrom(await readFile(file, 'utf8'), file), source: file };

@@ -168,10 +168,16 @@ describe("an admin's MFA reset", () => {
         .select()
         .from(users)
         .where(eq(users.email, 'patient@healthcare.demo'));
-      await demo.database.db.update(users).set({ mfaSecret: 'v1.x.y.z' }).where(eq(users.id, demoPatient?.id ?? 0));
+      await demo.database.db
+        .update(users)
+        .set({ mfaSecret: 'v1.x.y.z' })
+        .where(eq(users.id, demoPatient?.id ?? 0));
       const reset = await admin.request({ method: 'POST', url: `/api/users/${demoPatient?.id}/mfa-reset` });
       expect(reset.statusCode).toBe(200);
-      const [after] = await demo.database.db.select().from(users).where(eq(users.id, demoPatient?.id ?? 0));
+      const [after] = await demo.database.db
+        .select()
+        .from(users)
+        .where(eq(users.id, demoPatient?.id ?? 0));
       expect(after?.mfaSecret).toBeNull();
       const [entry] = await demo.database.db
         .select()

@@ -193,7 +193,8 @@ export function authRoutes(deps: AppDeps) {
         config: { permission: 'public', rateLimit },
         schema: {
           tags: ['auth'],
-          description: 'A code from the new secret confirms enrolment and signs in; the recovery codes are in this answer only.',
+          description:
+            'A code from the new secret confirms enrolment and signs in; the recovery codes are in this answer only.',
           body: enrolmentConfirmRequestSchema,
           response: { 200: enrolmentConfirmResponseSchema, ...errors },
         },

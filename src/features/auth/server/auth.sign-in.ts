@@ -346,7 +346,13 @@ export async function confirmEnrolment(
       detail: `authenticator enrolled; ${recoveryCodes.length} recovery codes issued`,
       at: now,
     });
-    await record(tx, { ...actor, action: 'auth.login.success', resource: 'session', detail: 'signed in with MFA', at: now });
+    await record(tx, {
+      ...actor,
+      action: 'auth.login.success',
+      resource: 'session',
+      detail: 'signed in with MFA',
+      at: now,
+    });
     return {
       kind: 'ok' as const,
       user: toAuthUser(user),

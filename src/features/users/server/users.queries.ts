@@ -181,6 +181,17 @@ export async function resetUserMfa(db: Db, ctx: RequestContext, id: number): Pro
   return db.transaction(async (tx) => {
     const [current] = await tx.select().from(users).where(eq(users.id, id)).limit(1).for('update');
     if (!current) throw new HttpError(404, 'NOT_FOUND', `No user with id ${id}.`);
+    // A stolen admin session alone must not be enough to replace that admin's second factor.
+    if (id === ctx.user.id) {
+      throw new HttpError(
+        409,
+        'OWN_ACCOUNT',
+        'Another admin must reset your own authenticator (or use a recovery code).',
+        {
+          fields: [{ field: 'id', message: 'cannot be your own account' }],
+        },
+      );
+    }
     const ended = await sessionCount(tx, id);
     await clearMfaEnrolment(tx, id);
     await destroyUserSessions(tx, id);

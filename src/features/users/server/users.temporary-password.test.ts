@@ -28,7 +28,13 @@ async function signIn(email: string, password: string) {
     login,
     mfa,
     request: (method: 'GET' | 'POST', url: string, payload?: object) =>
-      t.app.inject({ method, url, cookies: { sid }, headers: { 'x-csrf-token': csrf }, ...(payload ? { payload } : {}) }),
+      t.app.inject({
+        method,
+        url,
+        cookies: { sid },
+        headers: { 'x-csrf-token': csrf },
+        ...(payload ? { payload } : {}),
+      }),
   };
 }
 
