@@ -59,7 +59,7 @@ describe('TOTP enrolment at first sign-in (demo mode off)', () => {
     // No code was shown: the code step refuses until the account enrols.
     const code = await post('/api/auth/mfa', { challengeId: first.challengeId, code: '123456' });
     expect(code.statusCode).toBe(409);
-    expect(code.json().error.code).toBe('ENROLMENT_REQUIRED');
+    expect(code.json<{ error: { code: string; message: string } }>().error.code).toBe('ENROLMENT_REQUIRED');
 
     const start = await post('/api/auth/mfa/enrol/start', { challengeId: first.challengeId });
     expect(start.statusCode).toBe(200);
@@ -74,7 +74,7 @@ describe('TOTP enrolment at first sign-in (demo mode off)', () => {
     const wrong = right === '000000' ? '111111' : '000000';
     const refused = await post('/api/auth/mfa/enrol/confirm', { challengeId: first.challengeId, code: wrong });
     expect(refused.statusCode).toBe(401);
-    expect(refused.json().error.code).toBe('INVALID_CODE');
+    expect(refused.json<{ error: { code: string; message: string } }>().error.code).toBe('INVALID_CODE');
     expect((await userRow('doctor@healthcare.demo')).mfaSecret).toBeNull();
 
     const confirmed = await post('/api/auth/mfa/enrol/confirm', { challengeId: first.challengeId, code: right });
@@ -91,7 +91,7 @@ describe('TOTP enrolment at first sign-in (demo mode off)', () => {
     expect(next.enrolmentRequired).toBe(false);
     const again = await post('/api/auth/mfa/enrol/start', { challengeId: next.challengeId });
     expect(again.statusCode).toBe(409);
-    expect(again.json().error.code).toBe('ALREADY_ENROLLED');
+    expect(again.json<{ error: { code: string; message: string } }>().error.code).toBe('ALREADY_ENROLLED');
   });
 
   it('stores the secret encrypted: the database column holds neither the base32 secret nor its bytes in plain text', async () => {
@@ -119,12 +119,12 @@ describe('sign-in with the TOTP code', () => {
     const code = totpAt(secret, t.clock());
     const ok = await post('/api/auth/mfa', { challengeId: first.challengeId, code });
     expect(ok.statusCode).toBe(200);
-    expect(ok.json().user.role).toBe('nurse_manager');
+    expect(ok.json<{ user: { role: string } }>().user.role).toBe('nurse_manager');
 
     const replay = await password('nurse_manager');
     const reused = await post('/api/auth/mfa', { challengeId: replay.challengeId, code });
     expect(reused.statusCode).toBe(401);
-    expect(reused.json().error.code).toBe('INVALID_CODE');
+    expect(reused.json<{ error: { code: string; message: string } }>().error.code).toBe('INVALID_CODE');
 
     const wrong = code === '000000' ? '111111' : '000000';
     expect((await post('/api/auth/mfa', { challengeId: replay.challengeId, code: wrong })).statusCode).toBe(401);
@@ -149,7 +149,7 @@ describe('sign-in with the TOTP code', () => {
     const second = await password('admin');
     const reused = await post('/api/auth/mfa', { challengeId: second.challengeId, recoveryCode: code });
     expect(reused.statusCode).toBe(401);
-    expect(reused.json().error.code).toBe('INVALID_CODE');
+    expect(reused.json<{ error: { code: string; message: string } }>().error.code).toBe('INVALID_CODE');
     const other = await post('/api/auth/mfa', { challengeId: second.challengeId, recoveryCode: recoveryCodes[1] });
     expect(other.statusCode).toBe(200);
   });

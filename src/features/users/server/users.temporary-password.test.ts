@@ -46,7 +46,7 @@ describe('temporary passwords', () => {
     t.clock.advance(60_000);
     const { login } = await signIn('expires@clinic.example', password);
     expect(login.statusCode).toBe(401);
-    expect(login.json().error).toMatchObject({
+    expect(login.json<{ error: { code: string; message: string } }>().error).toMatchObject({
       code: 'TEMPORARY_PASSWORD_EXPIRED',
       message: 'Your temporary password has expired (it is valid for 72 hours). Ask an administrator for a new one.',
     });
@@ -55,11 +55,14 @@ describe('temporary passwords', () => {
   it('must be changed at first sign-in: every other API call answers 403 PASSWORD_CHANGE_REQUIRED until then', async () => {
     const password = await createAccount('first@clinic.example', 'guest');
     const session = await signIn('first@clinic.example', password);
-    expect(session.mfa?.json().passwordChangeRequired).toBe(true);
+    expect(session.mfa?.json<{ passwordChangeRequired: boolean }>().passwordChangeRequired).toBe(true);
     const blocked = await session.request?.('GET', '/api/dashboard/summary');
     expect(blocked?.statusCode).toBe(403);
-    expect(blocked?.json().error.code).toBe('PASSWORD_CHANGE_REQUIRED');
-    expect((await session.request?.('GET', '/api/auth/session'))?.json().passwordChangeRequired).toBe(true);
+    expect(blocked?.json<{ error: { code: string; message: string } }>().error.code).toBe('PASSWORD_CHANGE_REQUIRED');
+    expect(
+      (await session.request?.('GET', '/api/auth/session'))?.json<{ passwordChangeRequired: boolean }>()
+        .passwordChangeRequired,
+    ).toBe(true);
 
     // A guest may not change its password otherwise, but an admin-created guest replaces its temporary one.
     const changed = await session.request?.('POST', '/api/account/password', {
@@ -67,9 +70,12 @@ describe('temporary passwords', () => {
       newPassword: 'a brand new passphrase',
     });
     expect(changed?.statusCode).toBe(200);
-    expect((await session.request?.('GET', '/api/auth/session'))?.json().passwordChangeRequired).toBe(false);
+    expect(
+      (await session.request?.('GET', '/api/auth/session'))?.json<{ passwordChangeRequired: boolean }>()
+        .passwordChangeRequired,
+    ).toBe(false);
     const after = await session.request?.('GET', '/api/dashboard/summary');
-    expect(after?.json().error?.code).not.toBe('PASSWORD_CHANGE_REQUIRED');
+    expect(after?.json<{ error?: { code: string } }>().error?.code).not.toBe('PASSWORD_CHANGE_REQUIRED');
     // The new password does not expire.
     t.clock.advance(100 * 3600 * 1000);
     expect((await signIn('first@clinic.example', 'a brand new passphrase')).login.statusCode).toBe(200);
