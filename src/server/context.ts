@@ -16,6 +16,8 @@ export interface AuthContext {
   sessionIdHash: string;
   csrfToken: string;
   expiresAt: Date;
+  /** Signed in with a temporary password: nothing but setting a new one is allowed until it is changed. */
+  passwordChangeRequired?: boolean;
 }
 
 export interface AppConfig {
@@ -29,6 +31,8 @@ export interface AppConfig {
   clientDir?: string;
   /** Sign-in rate limit per client address and per account (per minute). */
   loginRateLimitPerMinute: number;
+  /** AES-256-GCM key for the stored TOTP secrets (MFA_ENCRYPTION_KEY or the per-install key file). */
+  mfaEncryptionKey?: Buffer;
 }
 
 export const DEFAULT_CONFIG: AppConfig = {

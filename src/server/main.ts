@@ -5,9 +5,10 @@ import { buildApp } from './app';
 import { configFromEnv } from './config-from-env';
 import { listenForChanges } from './db/change-feed';
 import { migrateDatabase, openDatabase, projectRoot } from './db/client';
-import { isDatabaseEmpty, seedDemoClinic } from './db/seed/demo-seed';
 import { auditHmacKey } from './db/secrets';
 import { anchorAuditChain, useAuditHmacKey } from '@/features/audit/server/audit.queries';
+import { loadMfaKey } from '@/features/auth/server/auth.mfa-crypto';
+import { seedOnFirstStart, warnIfDemoModeExposed } from './startup';
 
 async function main() {
   const log = pino({
@@ -16,9 +17,13 @@ async function main() {
     redact: ['req.headers.cookie', 'req.headers["x-csrf-token"]', 'res.headers["set-cookie"]'],
   });
   const port = Number(process.env.PORT ?? 5000);
+  const host = process.env.HOST ?? '0.0.0.0';
   const config = configFromEnv(process.env); // before the database starts: a bad setting stops us at once
   const dataDir = process.env.DATA_DIR ?? path.join(projectRoot(), 'data');
   useAuditHmacKey(await auditHmacKey(process.env, dataDir));
+  const mfaKey = await loadMfaKey(process.env, dataDir);
+  config.mfaEncryptionKey = mfaKey.key;
+  log.info(`MFA secrets encrypted with the key from ${mfaKey.source}`);
   const database = await openDatabase({
     databaseUrl: process.env.DATABASE_URL,
     dataDir,
@@ -33,10 +38,11 @@ async function main() {
   });
   log.info(`database: ${database.description}`);
   await migrateDatabase(database.pool);
-  if (await isDatabaseEmpty(database.db)) {
-    const summary = await seedDemoClinic(database.db, { today: format(new Date(), 'yyyy-MM-dd') });
-    log.info({ summary }, 'seeded the demo clinic');
-  }
+  await seedOnFirstStart(database.db, {
+    demoMode: config.demoMode,
+    today: format(new Date(), 'yyyy-MM-dd'),
+    log: { info: (m) => log.info(m), warn: (m) => log.warn(m) },
+  });
   await anchorAuditChain(database.db, new Date());
 
   // docs/caching.md: APP_CACHE=off reads every session and answer from the database (no staleness window
@@ -54,8 +60,9 @@ async function main() {
     if (stopping) reply.header('connection', 'close');
     done(null, payload);
   });
-  await app.listen({ port, host: process.env.HOST ?? '0.0.0.0' });
+  await app.listen({ port, host });
   log.info(`Healthcare RCM is serving on http://localhost:${port} (demo mode ${config.demoMode ? 'on' : 'off'})`);
+  warnIfDemoModeExposed({ info: (m) => log.info(m), warn: (m) => log.warn(m) }, config.demoMode, host);
 
   const shutdown = async (signal: string) => {
     if (stopping) return;

@@ -100,7 +100,13 @@ describe('API permissions (docs/access.md)', () => {
   });
 
   it('lets only the roles with a Security settings tab change their password', () => {
-    expect(rolesWith('account:password').sort()).toEqual(['admin', 'billing_admin', 'doctor', 'nurse_manager']);
+    expect(rolesWith('account:password').sort()).toEqual([
+      'admin',
+      'billing_admin',
+      'doctor',
+      'nurse_manager',
+      'patient',
+    ]);
   });
 
   it('gives guest payment to the guest only', () => {
@@ -108,9 +114,9 @@ describe('API permissions (docs/access.md)', () => {
     expect(PERMISSIONS.filter((p) => can('guest', p)).sort()).toEqual(['guest:pay', 'settings:own']);
   });
 
-  it('gives a patient only their portal and settings', () => {
+  it('gives a patient only their portal, settings and own password', () => {
     const granted = PERMISSIONS.filter((p) => can('patient', p)).sort();
-    expect(granted).toEqual(['portal:pay', 'portal:read', 'settings:own']);
+    expect(granted).toEqual(['account:password', 'portal:pay', 'portal:read', 'settings:own']);
   });
 
   it('a permission is granted exactly when the role opens a screen that needs it', () => {

@@ -126,10 +126,11 @@ const PERMISSION_RULES = {
   'settings:own': { screens: ['/settings'] },
   'settings:practice': { roles: ['nurse_manager', 'doctor', 'billing_admin', 'admin'] },
   /**
-   * Changing one's own password: the roles whose Settings show the Security tab. Not the
-   * guest, whose one shared demo account anyone could otherwise lock everyone else out of.
+   * Changing one's own password: the roles whose Settings show the Security tab, patients included. Not
+   * the guest, whose one shared demo account anyone could otherwise lock everyone else out of (an
+   * admin-created guest account still replaces its temporary password: plugins/access.ts).
    */
-  'account:password': { roles: ['nurse_manager', 'doctor', 'billing_admin', 'admin'] },
+  'account:password': { roles: ['patient', 'nurse_manager', 'doctor', 'billing_admin', 'admin'] },
   'users:manage': { roles: ['admin'] },
   'system:admin': { roles: ['admin'] },
 } as const satisfies Record<

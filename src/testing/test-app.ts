@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Role } from '@/shared/access';
 import { DEMO_ACCOUNTS } from '@/features/auth/auth.demo-accounts';
@@ -34,7 +35,7 @@ export async function createTestApp(
   const app = await buildApp({
     db: database.db,
     clock,
-    config: { ...DEFAULT_CONFIG, loginRateLimitPerMinute: 10_000, ...config },
+    config: { ...DEFAULT_CONFIG, loginRateLimitPerMinute: 10_000, mfaEncryptionKey: randomBytes(32), ...config },
     ...(changes ? { changes } : {}),
   });
   await app.ready();

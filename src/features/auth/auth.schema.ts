@@ -13,13 +13,27 @@ export const loginResponseSchema = z.object({
   /** Present only in demo mode: the one-time code, shown on the sign-in screen. */
   demoCode: z.string().optional(),
   expiresAt: z.string(),
+  /** No authenticator yet (demo mode off): the next step is enrolment, not a code. */
+  enrolmentRequired: z.boolean().optional(),
 });
 export type LoginResponse = z.infer<typeof loginResponseSchema>;
 
-export const mfaRequestSchema = z.object({
-  challengeId: z.string().min(1, 'is required').max(200),
-  code: z.string().regex(/^\d{6}$/, 'must be 6 digits'),
-});
+const totpCodeSchema = z.string().regex(/^\d{6}$/, 'must be 6 digits');
+
+export const mfaRequestSchema = z
+  .object({
+    challengeId: z.string().min(1, 'is required').max(200),
+    code: totpCodeSchema.optional(),
+    /** Instead of the code: a recovery code given at enrolment (case, spaces and dashes ignored). */
+    recoveryCode: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9 -]{10,20}[A-Za-z0-9]$/, 'must be a recovery code like ABCD-EFGH-JKMN')
+      .optional(),
+  })
+  .refine((v) => (v.code === undefined) !== (v.recoveryCode === undefined), {
+    message: 'is required (or a recoveryCode instead, not both)',
+    path: ['code'],
+  });
 export type MfaRequest = z.infer<typeof mfaRequestSchema>;
 
 export const sessionUserSchema = z.object({
@@ -36,8 +50,31 @@ export const sessionResponseSchema = z.object({
   mfa: z.boolean(),
   csrfToken: z.string().nullable(),
   expiresAt: z.string().nullable(),
+  /** Signed in with a temporary password: a new one must be set before anything else. */
+  passwordChangeRequired: z.boolean().optional(),
 });
 export type SessionResponse = z.infer<typeof sessionResponseSchema>;
+
+/** TOTP enrolment at first sign-in, on the attempt whose password was right. */
+export const enrolmentStartRequestSchema = z.object({ challengeId: z.string().min(1, 'is required').max(200) });
+export const enrolmentStartResponseSchema = z.object({
+  /** Base32, for typing into the app by hand; shown this once. */
+  secret: z.string(),
+  otpauthUri: z.string(),
+  /** The otpauth URI as a QR code (SVG markup). */
+  qrSvg: z.string(),
+});
+export type EnrolmentStart = z.infer<typeof enrolmentStartResponseSchema>;
+export const enrolmentConfirmRequestSchema = z.object({
+  challengeId: z.string().min(1, 'is required').max(200),
+  code: totpCodeSchema,
+});
+export type EnrolmentConfirmRequest = z.infer<typeof enrolmentConfirmRequestSchema>;
+export const enrolmentConfirmResponseSchema = sessionResponseSchema.extend({
+  /** Shown once; each works once in place of a code. Only their hashes are stored. */
+  recoveryCodes: z.array(z.string()),
+});
+export type EnrolmentConfirmResponse = z.infer<typeof enrolmentConfirmResponseSchema>;
 
 /** A password policy of at least 12 characters. */
 export const MIN_PASSWORD_LENGTH = 12;

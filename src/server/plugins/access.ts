@@ -25,6 +25,11 @@ export interface RegisteredRoute {
 declare module 'fastify' {
   interface FastifyContextConfig {
     permission?: RouteAccess;
+    /**
+     * The one route a session that must replace its temporary password may call besides public ones
+     * (setting the new password), whatever its role's permissions.
+     */
+    passwordChange?: boolean;
   }
   interface FastifyRequest {
     auth: AuthContext | null;
@@ -176,6 +181,16 @@ export function registerAccessControl(app: FastifyInstance, deps: AppDeps) {
           return deny(request, reply, 403, 'CSRF', 'Missing or invalid CSRF token.');
         }
       }
+    }
+    if (request.auth?.passwordChangeRequired && permission !== 'public') {
+      if (request.routeOptions.config.passwordChange) return;
+      return deny(
+        request,
+        reply,
+        403,
+        'PASSWORD_CHANGE_REQUIRED',
+        'Please set a new password: the temporary one must be changed before anything else.',
+      );
     }
     if (allows(permission, request.auth?.user.role ?? null)) return;
     if (!request.auth) return deny(request, reply, 401, 'UNAUTHENTICATED', 'Please sign in.');

@@ -3,7 +3,7 @@ import { and, eq, lt, or, sql } from 'drizzle-orm';
 import { roleSchema } from '@/shared/api';
 import type { AuthContext, AuthUser } from '@/server/context';
 import type { Db, Tx } from '@/server/db/types';
-import { sessions, signInChallenges, signInLockouts, users } from './auth.table';
+import { mfaRecoveryCodes, sessions, signInChallenges, signInLockouts, users } from './auth.table';
 
 export const MFA_MAX_ATTEMPTS = 5;
 export const MFA_LOCK_SECONDS = 60;
@@ -199,6 +199,7 @@ export async function resolveSession(
     sessionIdHash: idHash,
     csrfToken: row.session.csrfToken,
     expiresAt: row.session.expiresAt,
+    passwordChangeRequired: row.user.temporaryPasswordExpiresAt !== null,
   };
 }
 
@@ -221,4 +222,79 @@ export { toAuthUser };
 /** Voids every pending MFA step of an account (its password changed: a code issued for the old one must not finish). */
 export async function voidUserChallenges(tx: Tx | Db, userId: number): Promise<void> {
   await tx.delete(signInChallenges).where(eq(signInChallenges.userId, userId));
+}
+
+/** During enrolment: keeps the (encrypted) secret just shown on this sign-in attempt until a code confirms it. */
+export async function setPendingMfaSecret(tx: Tx, challengeIdHash: string, encryptedSecret: string): Promise<void> {
+  await tx
+    .update(signInChallenges)
+    .set({ pendingMfaSecret: encryptedSecret })
+    .where(eq(signInChallenges.idHash, challengeIdHash));
+}
+
+export const RECOVERY_CODE_COUNT = 10;
+const RECOVERY_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+
+/** Case, spaces and dashes do not matter when a recovery code is typed. */
+function recoveryCodeHash(code: string): string {
+  return sha256(`recovery:${code.toUpperCase().replace(/[\s-]/g, '')}`);
+}
+
+/** Ten codes of 12 characters from 32 symbols (60 bits each), shown once; only hashes are kept. */
+export function newRecoveryCodes(): string[] {
+  return Array.from({ length: RECOVERY_CODE_COUNT }, () => {
+    const chars = Array.from({ length: 12 }, () => RECOVERY_ALPHABET[randomInt(RECOVERY_ALPHABET.length)]);
+    return [0, 4, 8].map((i) => chars.slice(i, i + 4).join('')).join('-');
+  });
+}
+
+/** Stores a confirmed enrolment: the encrypted secret, the step of the confirming code and new recovery codes. */
+export async function saveMfaEnrolment(
+  tx: Tx,
+  input: { userId: number; encryptedSecret: string; step: number; recoveryCodes: readonly string[] },
+): Promise<void> {
+  await tx
+    .update(users)
+    .set({ mfaSecret: input.encryptedSecret, mfaLastStep: input.step })
+    .where(eq(users.id, input.userId));
+  await tx.delete(mfaRecoveryCodes).where(eq(mfaRecoveryCodes.userId, input.userId));
+  await tx
+    .insert(mfaRecoveryCodes)
+    .values(input.recoveryCodes.map((code) => ({ userId: input.userId, codeHash: recoveryCodeHash(code) })));
+}
+
+/**
+ * Accepts a TOTP time step only if it is later than the last one accepted: a code (or an earlier one
+ * still inside the window) cannot be used again. One statement, so two requests racing with one code
+ * cannot both win.
+ */
+export async function acceptTotpStep(tx: Tx, userId: number, step: number): Promise<boolean> {
+  const rows = await tx
+    .update(users)
+    .set({ mfaLastStep: step })
+    .where(and(eq(users.id, userId), sql`coalesce(${users.mfaLastStep}, -1) < ${step}`))
+    .returning({ id: users.id });
+  return rows.length > 0;
+}
+
+/** Uses up one unused recovery code of the account; false when there is no such code. */
+export async function useRecoveryCode(tx: Tx, userId: number, code: string, now: Date): Promise<boolean> {
+  const rows = await tx
+    .update(mfaRecoveryCodes)
+    .set({ usedAt: now })
+    .where(
+      and(
+        eq(mfaRecoveryCodes.userId, userId),
+        eq(mfaRecoveryCodes.codeHash, recoveryCodeHash(code)),
+        sql`${mfaRecoveryCodes.usedAt} is null`,
+      ),
+    )
+    .returning({ id: mfaRecoveryCodes.id });
+  return rows.length > 0;
+}
+
+/** Removes an account's TOTP enrolment and recovery codes: it enrols again at its next sign-in. */
+export async function clearMfaEnrolment(tx: Tx, userId: number): Promise<void> {
+  await tx.update(users).set({ mfaSecret: null, mfaLastStep: null }).where(eq(users.id, userId));
+  await tx.delete(mfaRecoveryCodes).where(eq(mfaRecoveryCodes.userId, userId));
 }

@@ -6,11 +6,22 @@ import { record } from '@/features/audit/server/audit.queries';
 import type { AppDeps, AuthContext } from '@/server/context';
 import { SESSION_COOKIE } from '@/server/plugins/access';
 import { HttpError, RATE_LIMITED_MESSAGE } from '@/server/plugins/errors';
-import { loginRequestSchema, loginResponseSchema, mfaRequestSchema, sessionResponseSchema } from '../auth.schema';
+import {
+  enrolmentConfirmRequestSchema,
+  enrolmentConfirmResponseSchema,
+  enrolmentStartRequestSchema,
+  enrolmentStartResponseSchema,
+  loginRequestSchema,
+  loginResponseSchema,
+  mfaRequestSchema,
+  sessionResponseSchema,
+} from '../auth.schema';
 import { destroySession, MFA_LOCK_SECONDS } from './auth.queries';
-import { signInWithCode, signInWithPassword } from './auth.sign-in';
+import { confirmEnrolment, signInWithCode, signInWithPassword, startEnrolment } from './auth.sign-in';
 
 export const INVALID_CREDENTIALS = 'Please check your email and password.';
+export const TEMPORARY_PASSWORD_EXPIRED =
+  'Your temporary password has expired (it is valid for 72 hours). Ask an administrator for a new one.';
 
 function sessionBody(auth: AuthContext | null) {
   return {
@@ -18,6 +29,7 @@ function sessionBody(auth: AuthContext | null) {
     mfa: auth !== null,
     csrfToken: auth?.csrfToken ?? null,
     expiresAt: auth?.expiresAt.toISOString() ?? null,
+    passwordChangeRequired: auth?.passwordChangeRequired ?? false,
   };
 }
 
@@ -27,6 +39,7 @@ export function authRoutes(deps: AppDeps) {
     const errors = {
       400: errorEnvelopeSchema,
       401: errorEnvelopeSchema,
+      409: errorEnvelopeSchema,
       423: errorEnvelopeSchema,
       429: errorEnvelopeSchema,
     };
@@ -56,7 +69,7 @@ export function authRoutes(deps: AppDeps) {
         const { email, password } = request.body;
         const outcome = await signInWithPassword(
           deps.db,
-          { email, password, now: deps.clock() },
+          { email, password, now: deps.clock(), demoMode: deps.config.demoMode },
           {
             spentFor: async () => {
               const budget = await refusalsPerAccount(request, { increment: false });
@@ -77,11 +90,14 @@ export function authRoutes(deps: AppDeps) {
             throw new HttpError(401, 'INVALID_CREDENTIALS', INVALID_CREDENTIALS);
           case 'locked':
             throw lockedError(outcome.seconds);
+          case 'temporary-password-expired':
+            throw new HttpError(401, 'TEMPORARY_PASSWORD_EXPIRED', TEMPORARY_PASSWORD_EXPIRED);
           case 'code-issued':
             return {
               challengeId: outcome.challengeId,
               demoCode: deps.config.demoMode ? outcome.code : undefined,
               expiresAt: outcome.expiresAt.toISOString(),
+              enrolmentRequired: outcome.enrolmentRequired,
             };
         }
       },
@@ -97,15 +113,19 @@ export function authRoutes(deps: AppDeps) {
         const result = await signInWithCode(deps.db, {
           challengeId: request.body.challengeId,
           code: request.body.code,
+          recoveryCode: request.body.recoveryCode,
           now: deps.clock(),
           demoMode: deps.config.demoMode,
+          mfaKey: deps.config.mfaEncryptionKey,
           absoluteHours: deps.config.sessionAbsoluteHours,
           replacedSessionIdHash: request.auth?.sessionIdHash,
         });
 
         switch (result.kind) {
           case 'expired':
-            throw new HttpError(401, 'CHALLENGE_EXPIRED', 'Your sign-in attempt has expired. Please sign in again.');
+            throw challengeExpired();
+          case 'enrolment-required':
+            throw enrolmentRequired();
           case 'locked':
             throw lockedError(result.seconds);
           case 'locked-now':
@@ -126,7 +146,97 @@ export function authRoutes(deps: AppDeps) {
               sessionIdHash: '',
               csrfToken: result.session.csrfToken,
               expiresAt: result.session.expiresAt,
+              passwordChangeRequired: result.passwordChangeRequired,
             });
+        }
+      },
+    );
+
+    api.post(
+      '/api/auth/mfa/enrol/start',
+      {
+        config: { permission: 'public', rateLimit },
+        schema: {
+          tags: ['auth'],
+          description: 'After the password, for an account without an authenticator: a new TOTP secret, shown once.',
+          body: enrolmentStartRequestSchema,
+          response: { 200: enrolmentStartResponseSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        reply.header('cache-control', 'no-store');
+        const result = await startEnrolment(deps.db, {
+          challengeId: request.body.challengeId,
+          now: deps.clock(),
+          mfaKey: deps.config.mfaEncryptionKey,
+        });
+        switch (result.kind) {
+          case 'expired':
+            throw challengeExpired();
+          case 'already-enrolled':
+            throw new HttpError(
+              409,
+              'ALREADY_ENROLLED',
+              'This account already has an authenticator app. An administrator can reset it.',
+            );
+          case 'locked':
+            throw lockedError(result.seconds);
+          case 'started':
+            return { secret: result.secret, otpauthUri: result.otpauthUri, qrSvg: result.qrSvg };
+        }
+      },
+    );
+
+    api.post(
+      '/api/auth/mfa/enrol/confirm',
+      {
+        config: { permission: 'public', rateLimit },
+        schema: {
+          tags: ['auth'],
+          description:
+            'A code from the new secret confirms enrolment and signs in; the recovery codes are in this answer only.',
+          body: enrolmentConfirmRequestSchema,
+          response: { 200: enrolmentConfirmResponseSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        reply.header('cache-control', 'no-store');
+        const result = await confirmEnrolment(deps.db, {
+          challengeId: request.body.challengeId,
+          code: request.body.code,
+          now: deps.clock(),
+          mfaKey: deps.config.mfaEncryptionKey,
+          absoluteHours: deps.config.sessionAbsoluteHours,
+          replacedSessionIdHash: request.auth?.sessionIdHash,
+        });
+        switch (result.kind) {
+          case 'expired':
+            throw challengeExpired();
+          case 'not-started':
+            throw new HttpError(409, 'ENROLMENT_NOT_STARTED', 'Start the authenticator set-up first.');
+          case 'locked':
+            throw lockedError(result.seconds);
+          case 'locked-now':
+            throw new HttpError(
+              423,
+              'ACCOUNT_LOCKED',
+              `Too many failed attempts. Account locked for ${MFA_LOCK_SECONDS} seconds.`,
+              { retryAfterSeconds: MFA_LOCK_SECONDS },
+            );
+          case 'wrong':
+            throw new HttpError(401, 'INVALID_CODE', `Incorrect MFA code. ${result.remaining} attempts remaining.`);
+          case 'ok':
+            setSessionCookie(reply, result.session.sessionId, result.session.expiresAt, deps.config.secureCookies);
+            return {
+              ...sessionBody({
+                user: result.user,
+                sessionIdHash: '',
+                csrfToken: result.session.csrfToken,
+                expiresAt: result.session.expiresAt,
+                passwordChangeRequired: result.passwordChangeRequired,
+              }),
+              recoveryCodes: result.recoveryCodes,
+            };
         }
       },
     );
@@ -164,6 +274,14 @@ export function authRoutes(deps: AppDeps) {
       },
     );
   };
+}
+
+function challengeExpired() {
+  return new HttpError(401, 'CHALLENGE_EXPIRED', 'Your sign-in attempt has expired. Please sign in again.');
+}
+
+function enrolmentRequired() {
+  return new HttpError(409, 'ENROLMENT_REQUIRED', 'Set up your authenticator app before signing in with a code.');
 }
 
 function setSessionCookie(reply: FastifyReply, sessionId: string, expiresAt: Date, secure: boolean) {

@@ -15,8 +15,12 @@ export const users = pgTable(
     role: text('role').notNull(),
     patientId: integer('patient_id').references(() => patients.id, { onDelete: 'set null' }),
     active: boolean('active').notNull().default(true),
-    /** Base32 TOTP secret used when demo mode is off. */
+    /** The TOTP secret, AES-256-GCM-encrypted (auth.mfa-crypto.ts); null until the user enrols. */
     mfaSecret: text('mfa_secret'),
+    /** The last TOTP time step accepted, so a code cannot be used twice. */
+    mfaLastStep: integer('mfa_last_step'),
+    /** Set for an admin-created temporary password: it must be changed before anything else, and expires. */
+    temporaryPasswordExpiresAt: timestamp('temporary_password_expires_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -54,8 +58,24 @@ export const signInChallenges = pgTable(
     codeHash: text('code_hash').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
+    /** During enrolment: the secret shown once, encrypted, until a code from it confirms it. */
+    pendingMfaSecret: text('pending_mfa_secret'),
   },
   (t) => [index('sign_in_challenges_user_idx').on(t.userId)],
+);
+
+/** MFA recovery codes, shown once at enrolment; only their SHA-256 is stored, and each works once. */
+export const mfaRecoveryCodes = pgTable(
+  'mfa_recovery_codes',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [index('mfa_recovery_codes_user_idx').on(t.userId)],
 );
 
 /** Wrong-code counter and lock per account (the counter is not reset by a lock). */

@@ -1,8 +1,42 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
+
+const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 
 /** RFC 4648 base32 (no padding), as authenticator apps expect for secrets. */
+export function base32Encode(bytes: Buffer): string {
+  let bits = 0;
+  let value = 0;
+  let out = '';
+  for (const byte of bytes) {
+    value = (value << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      out += BASE32[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  if (bits > 0) out += BASE32[(value << (5 - bits)) & 31];
+  return out;
+}
+
+/** A new TOTP secret: 160 random bits, the HMAC-SHA-1 key size RFC 4226 recommends. */
+export function newTotpSecret(): string {
+  return base32Encode(randomBytes(20));
+}
+
+/** The otpauth URI an authenticator app reads from the QR code (or typed in by hand). */
+export function otpauthUri(secretBase32: string, accountEmail: string, issuer = 'Healthcare RCM'): string {
+  const label = encodeURIComponent(`${issuer}:${accountEmail}`);
+  const params = new URLSearchParams({ secret: secretBase32, issuer, algorithm: 'SHA1', digits: '6', period: '30' });
+  return `otpauth://totp/${label}?${params.toString()}`;
+}
+
+export function totpStep(time: Date): number {
+  return Math.floor(time.getTime() / 30_000);
+}
+
 function base32Decode(input: string): Buffer {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  const alphabet = BASE32;
   let bits = 0;
   let value = 0;
   const out: number[] = [];
@@ -21,7 +55,7 @@ function base32Decode(input: string): Buffer {
 
 /** RFC 6238 TOTP (SHA-1, 30 s, 6 digits) for the given time step. */
 export function totpAt(secretBase32: string, time: Date, stepOffset = 0): string {
-  const counter = Math.floor(time.getTime() / 30_000) + stepOffset;
+  const counter = totpStep(time) + stepOffset;
   const msg = Buffer.alloc(8);
   msg.writeBigUInt64BE(BigInt(counter));
   const digest = createHmac('sha1', base32Decode(secretBase32)).update(msg).digest();
@@ -33,4 +67,15 @@ export function totpAt(secretBase32: string, time: Date, stepOffset = 0): string
 /** Accepts the current code and one step either side, for clock drift between phone and server. */
 export function totpMatches(secretBase32: string, code: string, now: Date): boolean {
   return [-1, 0, 1].some((offset) => totpAt(secretBase32, now, offset) === code);
+}
+
+/**
+ * The time step whose code this is (the current one or one either side), or null. The caller refuses a
+ * step at or before the last one accepted, so a code works once.
+ */
+export function totpMatchingStep(secretBase32: string, code: string, now: Date): number | null {
+  for (const offset of [-1, 0, 1]) {
+    if (totpAt(secretBase32, now, offset) === code) return totpStep(now) + offset;
+  }
+  return null;
 }

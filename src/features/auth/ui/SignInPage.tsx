@@ -10,6 +10,7 @@ import { toast } from '@/client/components/ui/toast';
 import { DEMO_ACCOUNTS } from '../auth.demo-accounts';
 import type { LoginResponse } from '../auth.schema';
 import { takeEmailForSignIn, useLogin, useVerifyCode } from './auth.api';
+import { EnrolmentStep } from './EnrolmentStep';
 
 function showSignInError(error: unknown, step: 'credentials' | 'code') {
   if (!(error instanceof ApiError)) {
@@ -150,6 +151,8 @@ export function SignInPage() {
                 </section>
               </CardContent>
             </>
+          ) : challenge.enrolmentRequired ? (
+            <EnrolmentStep challengeId={challenge.challengeId} onBack={back} />
           ) : (
             <>
               <CardHeader>

@@ -1,6 +1,15 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { apiFetch, setRequestIdentity } from '@/client/lib/api-client';
-import type { LoginRequest, LoginResponse, MfaRequest, Registration, SessionResponse } from '../auth.schema';
+import type {
+  EnrolmentConfirmRequest,
+  EnrolmentConfirmResponse,
+  EnrolmentStart,
+  LoginRequest,
+  LoginResponse,
+  MfaRequest,
+  Registration,
+  SessionResponse,
+} from '../auth.schema';
 
 export const authKeys = {
   session: ['/api/auth/session'] as const,
@@ -39,6 +48,28 @@ export function useVerifyCode() {
       queryClient.setQueryData(authKeys.session, session);
     },
   });
+}
+
+export function useStartEnrolment() {
+  return useMutation({
+    mutationFn: (body: { challengeId: string }) =>
+      apiFetch<EnrolmentStart>('/api/auth/mfa/enrol/start', { method: 'POST', body }),
+  });
+}
+
+/** Confirms enrolment; the caller shows the recovery codes, then calls `finishSignIn` with the answer. */
+export function useConfirmEnrolment() {
+  const queryClient = useQueryClient();
+  const mutation = useMutation({
+    mutationFn: (body: EnrolmentConfirmRequest) =>
+      apiFetch<EnrolmentConfirmResponse>('/api/auth/mfa/enrol/confirm', { method: 'POST', body }),
+  });
+  const finishSignIn = ({ recoveryCodes: _shownOnce, ...session }: EnrolmentConfirmResponse) => {
+    setRequestIdentity(session.user, session.csrfToken);
+    forgetEverythingButSession(queryClient);
+    queryClient.setQueryData(authKeys.session, session);
+  };
+  return { ...mutation, finishSignIn };
 }
 
 export function useLogout() {

@@ -28,8 +28,8 @@ function renderPage(role: Role) {
 }
 
 describe('SettingsPage', () => {
-  it('shows patient and guest only Display and Notifications, and disables Users for other staff', () => {
-    expect(visibleTabs('patient').map((t) => t.tab)).toEqual(['display', 'notifications']);
+  it('shows patient Display, Notifications and Security, guest only Display and Notifications, and disables Users for other staff', () => {
+    expect(visibleTabs('patient').map((t) => t.tab)).toEqual(['display', 'notifications', 'security']);
     expect(visibleTabs('guest').map((t) => t.tab)).toEqual(['display', 'notifications']);
     expect(visibleTabs('doctor').find((t) => t.tab === 'users')?.disabled).toBe(true);
     expect(visibleTabs('admin').every((t) => !t.disabled)).toBe(true);

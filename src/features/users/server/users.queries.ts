@@ -7,7 +7,7 @@ import { randomInt } from 'node:crypto';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { actorOf, record } from '@/features/audit/server/audit.queries';
 import { hashPassword, verifyPassword } from '@/features/auth/server/auth.passwords';
-import { destroyUserSessions, voidUserChallenges } from '@/features/auth/server/auth.queries';
+import { clearMfaEnrolment, destroyUserSessions, voidUserChallenges } from '@/features/auth/server/auth.queries';
 import { sessions, users } from '@/features/auth/server/auth.table';
 import { patients } from '@/features/patients/server/patients.table';
 import { createDefaultUserSettings } from '@/features/settings/server/settings.queries';
@@ -50,26 +50,48 @@ function emailTaken() {
   });
 }
 
+/** A temporary password handed over by an admin must be used (and replaced) within this time. */
+export const TEMPORARY_PASSWORD_HOURS = 72;
+
 /**
  * Creates an account with a temporary password that is returned once (only its hash is stored); the
- * person signs in with it and the usual MFA step, then changes it on the Security tab.
+ * person signs in with it and the usual MFA step and must then set a new one before anything else. It
+ * expires after TEMPORARY_PASSWORD_HOURS.
  */
 export async function createUser(db: Db, ctx: RequestContext, input: NewUser): Promise<CreatedUser> {
+  return createAccount(db, actorOf(ctx), ctx.now, input);
+}
+
+/**
+ * `npm run user:create` (users.cli.ts): the same account as the Users tab creates, made from the server's
+ * shell, which is how the first admin of an install without demo accounts comes to exist.
+ */
+export async function createUserFromCommandLine(db: Db, input: NewUser, now: Date): Promise<CreatedUser> {
+  return createAccount(db, { actor: 'command line (npm run user:create)', at: now }, now, input);
+}
+
+async function createAccount(
+  db: Db,
+  actor: ReturnType<typeof actorOf> | { actor: string; at: Date },
+  now: Date,
+  input: NewUser,
+): Promise<CreatedUser> {
   const email = input.email.toLowerCase();
   const password = temporaryPassword();
   const passwordHash = await hashPassword(password);
+  const temporaryPasswordExpiresAt = new Date(now.getTime() + TEMPORARY_PASSWORD_HOURS * 3600 * 1000);
   try {
     return await db.transaction(async (tx) => {
       const [taken] = await tx.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
       if (taken) throw emailTaken();
       const [row] = await tx
         .insert(users)
-        .values({ email, name: input.name, passwordHash, role: input.role })
+        .values({ email, name: input.name, passwordHash, role: input.role, temporaryPasswordExpiresAt })
         .returning();
       if (!row) throw new Error('user insert returned nothing');
       await createDefaultUserSettings(tx, row.id);
       await record(tx, {
-        ...actorOf(ctx),
+        ...actor,
         action: 'user.create',
         resource: `user/${row.id}`,
         detail: `created ${email} as ${input.role} with a temporary password`,
@@ -151,6 +173,39 @@ export async function updateUser(db: Db, ctx: RequestContext, id: number, patch:
   });
 }
 
+/**
+ * An admin's reset of a user's authenticator (a lost or replaced phone): the secret and recovery codes
+ * go, the user's sessions and pending sign-ins end, and the next sign-in enrols again.
+ */
+export async function resetUserMfa(db: Db, ctx: RequestContext, id: number): Promise<ManagedUser> {
+  return db.transaction(async (tx) => {
+    const [current] = await tx.select().from(users).where(eq(users.id, id)).limit(1).for('update');
+    if (!current) throw new HttpError(404, 'NOT_FOUND', `No user with id ${id}.`);
+    // A stolen admin session alone must not be enough to replace that admin's second factor.
+    if (id === ctx.user.id) {
+      throw new HttpError(
+        409,
+        'OWN_ACCOUNT',
+        'Another admin must reset your own authenticator (or use a recovery code).',
+        {
+          fields: [{ field: 'id', message: 'cannot be your own account' }],
+        },
+      );
+    }
+    const ended = await sessionCount(tx, id);
+    await clearMfaEnrolment(tx, id);
+    await destroyUserSessions(tx, id);
+    await voidUserChallenges(tx, id);
+    await record(tx, {
+      ...actorOf(ctx),
+      action: 'user.mfa.reset',
+      resource: `user/${id}`,
+      detail: `${current.email}: authenticator ${current.mfaSecret ? 'and recovery codes cleared' : 'was not enrolled'}; enrols again at next sign-in; ${ended} session(s) ended`,
+    });
+    return toManagedUser(current);
+  });
+}
+
 /** Cheap extras on top of the password policy (12+ characters, not the current one): not the account's own email. */
 function passwordPolicyProblem(newPassword: string, email: string): string | null {
   const lowered = newPassword.trim().toLowerCase();
@@ -194,7 +249,7 @@ export async function changeOwnPassword(
   }
   const passwordHash = await hashPassword(input.newPassword);
   return db.transaction(async (tx) => {
-    await tx.update(users).set({ passwordHash }).where(eq(users.id, ctx.user.id));
+    await tx.update(users).set({ passwordHash, temporaryPasswordExpiresAt: null }).where(eq(users.id, ctx.user.id));
     const endedSessions = await sessionCount(tx, ctx.user.id, sessionIdHash);
     await destroyUserSessions(tx, ctx.user.id, sessionIdHash);
     await voidUserChallenges(tx, ctx.user.id);

@@ -6,7 +6,7 @@ import { HttpError } from '@/server/plugins/errors';
 import { requestContext } from '@/server/request-context';
 import { passwordChangeResponseSchema, passwordChangeSchema } from '@/features/auth/auth.schema';
 import { createdUserSchema, managedUserSchema, newUserSchema, userListSchema, userPatchSchema } from '../users.schema';
-import { changeOwnPassword, createUser, listUsers, updateUser } from './users.queries';
+import { changeOwnPassword, createUser, listUsers, resetUserMfa, updateUser } from './users.queries';
 
 export function usersRoutes(deps: AppDeps) {
   return async function plugin(app: FastifyInstance) {
@@ -53,6 +53,20 @@ export function usersRoutes(deps: AppDeps) {
       },
       (request) => updateUser(deps.db, requestContext(request, deps), request.params.id, request.body),
     );
+    api.post(
+      '/api/users/:id/mfa-reset',
+      {
+        config: { permission: 'users:manage' },
+        schema: {
+          tags: ['users'],
+          description:
+            "Clears a user's authenticator and recovery codes (lost phone); their sessions end and they enrol again at next sign-in.",
+          params: idParamsSchema,
+          response: { 200: managedUserSchema, ...errors },
+        },
+      },
+      (request) => resetUserMfa(deps.db, requestContext(request, deps), request.params.id),
+    );
 
     api.post(
       '/api/account/password',
@@ -60,6 +74,7 @@ export function usersRoutes(deps: AppDeps) {
         // Guessing the current password through this form is throttled like sign-in.
         config: {
           permission: 'account:password',
+          passwordChange: true,
           rateLimit: { max: deps.config.loginRateLimitPerMinute, timeWindow: '1 minute' },
         },
         schema: {

@@ -55,7 +55,7 @@ export async function isDatabaseEmpty(db: Db): Promise<boolean> {
 export async function clearClinicData(tx: Tx): Promise<void> {
   await tx.execute(sql`truncate table
     claim_appeals, payments, claims, appointments, authorizations, encounters, sessions, sign_in_challenges,
-    sign_in_lockouts, user_settings, users, patients, providers, practice_settings, compliance_gaps,
+    sign_in_lockouts, mfa_recovery_codes, user_settings, users, patients, providers, practice_settings, compliance_gaps,
     operating_expenses, billing_staff_hours, guest_lookup_failures
     restart identity`);
 }

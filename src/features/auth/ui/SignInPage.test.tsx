@@ -1,0 +1,45 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { fakeApi } from '@/testing/fake-api';
+import { renderWithApp } from '@/testing/ui-render';
+import { SignInPage } from './SignInPage';
+
+const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+const URI = `otpauth://totp/Healthcare%20RCM%3Aowner%40clinic.example?secret=${SECRET}&issuer=Healthcare+RCM`;
+
+describe('SignInPage enrolment (demo mode off, first sign-in)', () => {
+  it('shows the QR code and the URI, confirms a code, then shows the recovery codes once', async () => {
+    const api = fakeApi({
+      'POST /api/auth/login': { challengeId: 'c1', expiresAt: '2026-11-22T15:05:00Z', enrolmentRequired: true },
+      'POST /api/auth/mfa/enrol/start': { secret: SECRET, otpauthUri: URI, qrSvg: '<svg></svg>' },
+      'POST /api/auth/mfa/enrol/confirm': {
+        user: { id: 9, email: 'owner@clinic.example', name: 'Owner', role: 'admin', patientId: null },
+        mfa: true,
+        csrfToken: 't',
+        expiresAt: '2026-11-23T03:00:00Z',
+        passwordChangeRequired: true,
+        recoveryCodes: ['AAAA-BBBB-CCCC', 'DDDD-EEEE-FFFF'],
+      },
+    });
+    renderWithApp(<SignInPage />, { route: '/' });
+    await userEvent.type(screen.getByLabelText('Email'), 'owner@clinic.example');
+    await userEvent.type(screen.getByLabelText('Password'), 'Abcd-Efgh-Jkmn-Pqrs');
+    await userEvent.click(screen.getByRole('button', { name: 'Continue' }));
+
+    expect(await screen.findByRole('img', { name: 'QR code for your authenticator app' })).toBeTruthy();
+    expect(screen.getByTestId('totp-secret').textContent).toContain(SECRET);
+    expect(screen.getByTestId('otpauth-uri').textContent).toContain(URI);
+    await userEvent.type(screen.getByLabelText('6-digit code'), '123456');
+    await userEvent.click(screen.getByRole('button', { name: 'Confirm' }));
+
+    const codes = await screen.findByRole('list', { name: 'Recovery codes' });
+    expect(codes.textContent).toContain('AAAA-BBBB-CCCC');
+    expect(codes.textContent).toContain('DDDD-EEEE-FFFF');
+    await waitFor(() =>
+      expect(api.requests.map((r) => `${r.method} ${r.path}`)).toContain('POST /api/auth/mfa/enrol/confirm'),
+    );
+    const confirm = api.requests.find((r) => r.path === '/api/auth/mfa/enrol/confirm');
+    expect(confirm?.body).toEqual({ challengeId: 'c1', code: '123456' });
+  });
+});
