@@ -121,6 +121,7 @@ const REFUSAL_AUDIT_ACTIONS = new Set([
   'auth.password.change.failure',
   'guest.statement.not_found',
   'guest.payment.not_found',
+  'claims.import.refused',
 ]);
 
 let t: TestApp;

@@ -105,6 +105,13 @@ export interface ImportReferences {
 }
 
 /**
+ * One answer for every reference the database does not accept (an unknown MRN or provider, an account number
+ * already stored), with the row and field but neither the value nor the reason: a role that sees MRNs masked
+ * must not learn from an import which MRNs or account numbers exist.
+ */
+export const UNKNOWN_REFERENCE = 'does not match a record this import can use';
+
+/**
  * The checks that need the database's answers: the MRN and provider exist, the account number is new
  * (in the database and earlier in the file), the service date is not in the future. Returns the rows
  * ready to insert, or the problems.
@@ -122,11 +129,11 @@ export function resolveImportRows(
     const checks = (field: ClaimImportColumn) => !badFields.has(field) && raw[field] !== '';
     const patientId = refs.patientIdByMrn.get(raw.patientMrn);
     if (checks('patientMrn') && patientId === undefined) {
-      problems.push({ row, field: 'patientMrn', message: 'no patient has this MRN' });
+      problems.push({ row, field: 'patientMrn', message: UNKNOWN_REFERENCE });
     }
     const providerId = refs.providerIdByName.get(raw.provider.toLowerCase());
     if (checks('provider') && providerId === undefined) {
-      problems.push({ row, field: 'provider', message: 'no provider has this name' });
+      problems.push({ row, field: 'provider', message: UNKNOWN_REFERENCE });
     }
     if (checks('accountNumber')) {
       const earlier = firstRowOfAccount.get(raw.accountNumber);
@@ -135,7 +142,7 @@ export function resolveImportRows(
       } else {
         firstRowOfAccount.set(raw.accountNumber, row);
         if (refs.takenAccounts.has(raw.accountNumber)) {
-          problems.push({ row, field: 'accountNumber', message: 'already exists' });
+          problems.push({ row, field: 'accountNumber', message: UNKNOWN_REFERENCE });
         }
       }
     }

@@ -727,6 +727,16 @@ export async function importClaims(db: Db, ctx: RequestContext, csv: string): Pr
   });
   const resolved = resolveImportRows(parsed.rows, refs, today(ctx.now));
   const errors = [...parsed.errors, ...resolved.errors];
-  if (errors.length > 0) return { ok: false, errors: sortImportErrors(errors) };
+  if (errors.length > 0) {
+    // Repeated refused files are how references would be probed: each is audited, with counts and no values.
+    const rows = new Set(errors.map((e) => e.row)).size;
+    await recordNow(db, {
+      ...actorOf(ctx),
+      action: 'claims.import.refused',
+      resource: 'claims',
+      detail: `refused a CSV file: ${errors.length} problem${errors.length === 1 ? '' : 's'} in ${rows} row${rows === 1 ? '' : 's'}`,
+    });
+    return { ok: false, errors: sortImportErrors(errors) };
+  }
   return { ok: true, imported: await insertImportedClaims(db, ctx, resolved.values) };
 }
