@@ -15,6 +15,11 @@ export const users = pgTable(
     role: text('role').notNull(),
     patientId: integer('patient_id').references(() => patients.id, { onDelete: 'set null' }),
     active: boolean('active').notNull().default(true),
+    /**
+     * An admin's deactivation, kept apart from the one a reset makes when a patient account loses its record:
+     * re-seeds and re-links give an account back its record, never the access an admin took away.
+     */
+    deactivatedByAdmin: boolean('deactivated_by_admin').notNull().default(false),
     /** Base32 TOTP secret used when demo mode is off. */
     mfaSecret: text('mfa_secret'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
