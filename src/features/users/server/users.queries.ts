@@ -263,7 +263,7 @@ export async function reattachPatientAccounts(
 
 function noSuchRecord() {
   return new HttpError(404, 'NOT_FOUND', 'mrn: no patient record can be linked with this MRN', {
-    fields: [{ field: 'mrn', message: 'matches no patient record without an account' }],
+    fields: [{ field: 'mrn', message: 'must name a patient record that has no account' }],
   });
 }
 
