@@ -43,11 +43,13 @@ test.describe('Requirements Traceability Matrix', () => {
     await expect(page.getByRole('button', { name: 'Run Test Suite' })).toBeEnabled();
   });
 
-  test('the billing admin runs it too', async ({ page }) => {
+  test('the billing admin runs it too, all but R 006, the full audit chain walk kept to the admin', async ({
+    page,
+  }) => {
     test.setTimeout(90_000);
     await openRtm(page, 'billing_admin');
     await runSuite(page);
-    await expect(page.getByText('All 20 validation tests passed successfully.', { exact: true })).toBeVisible();
+    await expect(page.getByText('19 of 20 validation tests passed; failed: R 006', { exact: true })).toBeVisible();
   });
 
   test('search filters on id, description, module, test id or metric, with an empty state', async ({ page }) => {

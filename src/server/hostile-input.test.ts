@@ -123,6 +123,7 @@ const REFUSAL_AUDIT_ACTIONS = new Set([
   'guest.payment.not_found',
   'guest.lookup.locked',
   'guest.lookup.locked_out',
+  'claims.import.refused',
 ]);
 
 /** Rows a refused request may write: a failed guest lookup is counted against its account number. */

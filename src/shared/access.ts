@@ -132,6 +132,8 @@ const PERMISSION_RULES = {
    */
   'account:password': { roles: ['patient', 'nurse_manager', 'doctor', 'billing_admin', 'admin'] },
   'users:manage': { roles: ['admin'] },
+  /** Giving an account a patient record hands it that record's PHI: an admin's audited act, never automatic. */
+  'users:link_patient': { roles: ['admin'] },
   'system:admin': { roles: ['admin'] },
 } as const satisfies Record<
   string,

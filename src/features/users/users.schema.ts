@@ -57,3 +57,16 @@ export const userPatchSchema = z
     path: ['role'],
   });
 export type UserPatch = z.infer<typeof userPatchSchema>;
+
+/** Staff link a patient account to a patient record by the record's MRN (Users tab). */
+export const patientLinkSchema = z
+  .object({
+    mrn: z
+      .string()
+      .trim()
+      .min(1, 'is required')
+      .max(40, 'must be at most 40 characters')
+      .regex(/^[A-Za-z0-9-]+$/, 'may contain only letters, digits and -'),
+  })
+  .strict();
+export type PatientLink = z.infer<typeof patientLinkSchema>;

@@ -15,6 +15,11 @@ export const users = pgTable(
     role: text('role').notNull(),
     patientId: integer('patient_id').references(() => patients.id, { onDelete: 'set null' }),
     active: boolean('active').notNull().default(true),
+    /**
+     * An admin's deactivation, kept apart from the one a reset makes when a patient account loses its record:
+     * re-seeds and re-links give an account back its record, never the access an admin took away.
+     */
+    deactivatedByAdmin: boolean('deactivated_by_admin').notNull().default(false),
     /** The TOTP secret, AES-256-GCM-encrypted (auth.mfa-crypto.ts); null until the user enrols. */
     mfaSecret: text('mfa_secret'),
     /** The last TOTP time step accepted, so a code cannot be used twice. */

@@ -570,7 +570,12 @@ describe('POST /api/claims/import', () => {
     ]);
     expect(body.errorCount).toBe(3);
     expect(await claimCount()).toBe(claims);
-    expect(await auditCount()).toBe(audits);
+    // Only the refusal's own audit entry: counts, no values from the file.
+    expect(await auditCount()).toBe(audits + 1);
+    const [refusal] = await sql<{ action: string; detail: string }>(
+      `select action, detail from audit_log order by id desc limit 1`,
+    );
+    expect(refusal).toEqual({ action: 'claims.import.refused', detail: 'refused a CSV file: 3 problems in 1 row' });
   });
 
   it('checks MRNs, providers, account numbers (in the file and already stored) and dates against the database', async () => {
@@ -594,9 +599,9 @@ describe('POST /api/claims/import', () => {
     const res = await importCsv(csv);
     expect(res.statusCode).toBe(400);
     expect(res.json<ImportRejected>().errors).toEqual([
-      { row: 2, field: 'patientMrn', message: 'no patient has this MRN' },
-      { row: 3, field: 'provider', message: 'no provider has this name' },
-      { row: 4, field: 'accountNumber', message: 'already exists' },
+      { row: 2, field: 'patientMrn', message: 'does not match a record this import can use' },
+      { row: 3, field: 'provider', message: 'does not match a record this import can use' },
+      { row: 4, field: 'accountNumber', message: 'does not match a record this import can use' },
       { row: 6, field: 'accountNumber', message: 'repeats the account number of row 5' },
       { row: 7, field: 'serviceDate', message: 'cannot be in the future' },
       { row: 8, field: 'reasonCode', message: 'is required for a denied claim' },
@@ -610,11 +615,48 @@ describe('POST /api/claims/import', () => {
           'must be one of: Medicare, Medicaid, Aetna, Blue Cross Blue Shield, UnitedHealthcare, Cigna, Humana, Kaiser Permanente, Tricare, Self-Pay',
       },
       { row: 11, field: 'billedAmount', message: 'must be more than 0.00' },
-      { row: 12, field: 'patientMrn', message: 'no patient has this MRN' },
-      { row: 12, field: 'provider', message: 'no provider has this name' },
+      { row: 12, field: 'patientMrn', message: 'does not match a record this import can use' },
+      { row: 12, field: 'provider', message: 'does not match a record this import can use' },
       { row: 12, field: 'serviceDate', message: 'must be a real calendar date' },
     ]);
     expect(await claimCount()).toBe(claims);
+  });
+
+  it('answers alike for an unknown and a stored MRN or account number, never echoing a value, and audits the refusal', async () => {
+    const { mrn, taken } = await fixtures();
+    // The billing admin sees MRNs masked: the import must not tell them which MRNs or account numbers exist.
+    const answer = async (accountNumber: string, patientMrn: string) => {
+      const res = await importCsv(
+        [header, `${accountNumber},${patientMrn},99213,Dr. Sarah Mitchell,Aetna,2026-11-02,149.00,Submitted,`].join(
+          '\n',
+        ),
+      );
+      expect(res.statusCode).toBe(400);
+      expect(res.body).not.toContain(patientMrn);
+      expect(res.body).not.toContain(accountNumber);
+      return res.json<ImportRejected>().errors;
+    };
+    const audits = await auditCount();
+    const unknownMrn = await answer('IMP-0901', 'MRN-999999');
+    const takenAccount = await answer(taken, 'MRN-999998');
+    expect(unknownMrn).toEqual([
+      { row: 2, field: 'patientMrn', message: 'does not match a record this import can use' },
+    ]);
+    expect(takenAccount).toEqual([
+      { row: 2, field: 'accountNumber', message: 'does not match a record this import can use' },
+      { row: 2, field: 'patientMrn', message: 'does not match a record this import can use' },
+    ]);
+    expect((await answer(taken, mrn))[0]?.message).toBe(unknownMrn[0]?.message);
+    const refusals = await sql<{ action: string; actor: string; detail: string }>(
+      `select action, actor, detail from audit_log where id > (select max(id) - 3 from audit_log) order by id`,
+    );
+    expect(await auditCount()).toBe(audits + 3);
+    expect(refusals.map((r) => r.action)).toEqual(Array(3).fill('claims.import.refused'));
+    expect(refusals.map((r) => r.actor)).toEqual(Array(3).fill('billing.admin@healthcare.demo'));
+    for (const r of refusals) {
+      expect(r.detail).not.toContain('MRN-');
+      expect(r.detail).not.toContain(taken);
+    }
   });
 
   it('refuses a file with a missing or unknown column, or no rows', async () => {

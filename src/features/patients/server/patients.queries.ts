@@ -258,6 +258,16 @@ export async function insertSelfRegisteredPatient(
   throw new Error('could not draw a free MRN');
 }
 
+/** Whether any patient record holds this address (compared without regard to case). */
+export async function patientRecordHasEmail(tx: Tx, email: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ id: patients.id })
+    .from(patients)
+    .where(sql`lower(${patients.email}) = lower(${email})`)
+    .limit(1);
+  return row !== undefined;
+}
+
 /**
  * Dashboard: how many patient records the clinic holds, read from the one-row count the triggers of
  * migration 0015 keep exact in the same transaction as every insert and delete (no scan of patients).

@@ -40,6 +40,8 @@ export const patients = pgTable(
     index('patients_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
     index('patients_mrn_trgm_idx').using('gin', sql`${t.mrn} gin_trgm_ops`),
     index('patients_phone_trgm_idx').using('gin', sql`${t.phone} gin_trgm_ops`),
+    // Registration refuses an address already on a record: one probe per public request, never a scan.
+    index('patients_email_lower_idx').on(sql`lower(${t.email})`),
     index('patients_phone_digits_trgm_idx').using('gin', sql`regexp_replace(${t.phone}, '\\D', '', 'g') gin_trgm_ops`),
   ],
 );

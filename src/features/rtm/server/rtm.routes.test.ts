@@ -7,10 +7,12 @@ import { contrastRatio, customProperties, sharePercent } from './rtm.verify';
 
 let t: TestApp;
 let doctor: SignedIn;
+let admin: SignedIn;
 
 beforeAll(async () => {
   t = await createTestApp();
   doctor = await signInAs(t.app, 'doctor');
+  admin = await signInAs(t.app, 'admin');
 });
 afterAll(async () => {
   await t.close();
@@ -75,7 +77,7 @@ describe('POST /api/rtm/verify/:reqId on a healthy system', () => {
   it('verifies all 20 requirements for real, changing no clinic data, and audits each verification', async () => {
     const before = await clinicCounts();
     const results: Verification[] = [];
-    for (let i = 1; i <= 20; i += 1) results.push(await verify(doctor, `R ${String(i).padStart(3, '0')}`));
+    for (let i = 1; i <= 20; i += 1) results.push(await verify(admin, `R ${String(i).padStart(3, '0')}`));
     const failed = results.filter((r) => !r.passed).map((r) => `${r.reqId} ${r.result}: ${r.detail}`);
     expect(failed).toEqual([]);
     expect(await clinicCounts()).toEqual(before);
@@ -90,9 +92,28 @@ describe('POST /api/rtm/verify/:reqId on a healthy system', () => {
     expect(byId.get('R 015')?.result).toBe('0');
 
     const audited = await t.database.db.execute<{ n: number }>(
-      sql`select count(*)::int as n from audit_log where action = 'rtm.verify' and actor = 'doctor@healthcare.demo'`,
+      sql`select count(*)::int as n from audit_log where action = 'rtm.verify' and actor = 'admin@healthcare.demo'`,
     );
     expect(audited.rows[0]?.n).toBe(20);
+  });
+
+  it('keeps R 006, the full audit chain walk, to roles with audit:verify: doctor and billing admin get 403, audited', async () => {
+    const billing = await signInAs(t.app, 'billing_admin');
+    for (const [role, session] of [
+      ['doctor', doctor],
+      ['billing_admin', billing],
+    ] as const) {
+      const response = await session.request({ method: 'POST', url: '/api/rtm/verify/R%20006' });
+      expect(response.statusCode, role).toBe(403);
+      expect(response.json(), role).toMatchObject({ error: { code: 'FORBIDDEN' } });
+      // Their other verifications still run.
+      expect((await verify(session, 'R 005')).reqId, role).toBe('R 005');
+    }
+    const refused = await t.database.db.execute<{ actor: string }>(
+      sql`select actor from audit_log where action = 'access.denied' and resource = 'POST /api/rtm/verify/R 006' order by id`,
+    );
+    expect(refused.rows.map((r) => r.actor)).toEqual(['doctor@healthcare.demo', 'billing.admin@healthcare.demo']);
+    expect((await verify(admin, 'R 006')).passed).toBe(true);
   });
 
   it('answers 404 for an unknown requirement and 400 for a malformed id', async () => {
@@ -106,13 +127,13 @@ describe('POST /api/rtm/verify/:reqId on a broken system', () => {
     const target = await t.database.db.execute<{ id: number }>(sql`select min(id) + 10 as id from audit_log`);
     const id = Number(target.rows[0]?.id);
     const result = await withAuditEntryTampered(t.database.pool, id, { column: 'actor', value: 'someone-else' }, () =>
-      verify(doctor, 'R 006'),
+      verify(admin, 'R 006'),
     );
     expect(result.passed).toBe(false);
     expect(result.detail).toContain(`breaks at entry #${id} (modified)`);
     expect(result.result).not.toBe('100%');
     // Put back, the chain verifies again: the file's other tests see an intact system.
-    expect((await verify(doctor, 'R 006')).passed).toBe(true);
+    expect((await verify(admin, 'R 006')).passed).toBe(true);
   });
 
   it('fails R 019 when an account holds a password that is not an argon2id hash', async () => {

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { can } from '@/shared/access';
 import { errorEnvelopeSchema } from '@/shared/api';
 import { actorOf, recordNow } from '@/features/audit/server/audit.queries';
 import type { AppDeps } from '@/server/context';
@@ -7,7 +8,7 @@ import { HttpError } from '@/server/plugins/errors';
 import { requestContext } from '@/server/request-context';
 import { REQUIREMENTS } from '../rtm.requirements';
 import { reqIdParamsSchema, requirementListSchema, verificationSchema, type Verification } from '../rtm.schema';
-import { VERIFIERS, type Measured } from './rtm.verify';
+import { EXTRA_PERMISSION, VERIFIERS, type Measured } from './rtm.verify';
 
 /**
  * The requirements traceability matrix. The list is fixed; each requirement is verified on its own call so the
@@ -33,13 +34,30 @@ export function rtmRoutes(deps: AppDeps) {
           tags: ['rtm'],
           description: 'Verifies one requirement against the live system, read-only (writes are rolled back).',
           params: reqIdParamsSchema,
-          response: { 200: verificationSchema, 400: errorEnvelopeSchema, 404: errorEnvelopeSchema },
+          response: {
+            200: verificationSchema,
+            400: errorEnvelopeSchema,
+            403: errorEnvelopeSchema,
+            404: errorEnvelopeSchema,
+          },
         },
       },
       async (request): Promise<Verification> => {
         const ctx = requestContext(request, deps);
         const requirement = REQUIREMENTS.find((r) => r.reqId === request.params.reqId);
         if (!requirement) throw new HttpError(404, 'NOT_FOUND', `No requirement ${request.params.reqId}.`);
+        const extra = EXTRA_PERMISSION[requirement.reqId];
+        if (extra && !can(ctx.user.role, extra)) {
+          // Refused and audited as the access gate refuses a route the role may not call.
+          await recordNow(deps.db, {
+            ...actorOf(ctx),
+            action: 'access.denied',
+            resource: `POST /api/rtm/verify/${requirement.reqId}`,
+            detail: 'FORBIDDEN',
+            at: deps.clock(),
+          });
+          throw new HttpError(403, 'FORBIDDEN', 'You do not have permission to do this.');
+        }
         let measured: Measured;
         try {
           measured = await VERIFIERS[requirement.reqId]({ app, deps, ctx });

@@ -16,6 +16,7 @@ import {
   SCREENS,
   SCREENS_BY_ROLE,
   seesField,
+  type Permission,
   type Role,
 } from '@/shared/access';
 import { today } from '@/shared/api';
@@ -751,4 +752,12 @@ export const VERIFIERS: Record<ReqId, (env: VerifyEnv) => Promise<Measured>> = {
   'R 018': verifyCsrf,
   'R 019': verifyPasswordHashes,
   'R 020': verifyLockout,
+};
+
+/**
+ * Verifications that run an operation the policy keeps to fewer roles than the screen: the caller needs that
+ * permission as well as 'rtm:run' (R 006 walks the whole audit chain, as GET /api/audit/verify does).
+ */
+export const EXTRA_PERMISSION: Partial<Record<ReqId, Permission>> = {
+  'R 006': 'audit:verify',
 };

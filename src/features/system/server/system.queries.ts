@@ -13,6 +13,7 @@ import type { Db, Tx } from '@/server/db/types';
 import {
   CLINIC_RECORD_TABLES,
   DEFAULT_SEED,
+  DEMO_PATIENT_ACCOUNT_EMAIL,
   deleteClinicRecords,
   seedClinicData,
   type ClinicStaff,
@@ -48,9 +49,10 @@ async function clinicStaff(tx: Tx): Promise<ClinicStaff> {
 }
 
 /**
- * Replaces the clinic's records with the deterministic demo clinic for today. Patient accounts are linked
- * again to the record with their email. No synthetic audit history is added: the trail records what
- * really happened, this re-seed included.
+ * Replaces the clinic's records with the deterministic demo clinic for today. The seed's demo patient
+ * account gets the new demo record; every other patient account is left without a record (theirs is gone)
+ * until staff link it. No synthetic audit history is added: the trail records what really happened, this
+ * re-seed included.
  */
 export async function reseedDemoClinic(db: Db, ctx: RequestContext): Promise<SeedResponse> {
   return db.transaction(async (tx) => {
@@ -58,12 +60,19 @@ export async function reseedDemoClinic(db: Db, ctx: RequestContext): Promise<See
     const accounts = await detachPatientAccounts(tx);
     const removed = await deleteClinicRecords(tx);
     const staff = await clinicStaff(tx);
+    let demoPatientId = 0;
     const seeded = await seedClinicData(tx, {
       today: today(ctx.now),
       seed: DEFAULT_SEED,
-      linkAccounts: async () => staff,
+      linkAccounts: async (id) => {
+        demoPatientId = id;
+        return staff;
+      },
     });
-    const links = await reattachPatientAccounts(tx, accounts);
+    const links = await reattachPatientAccounts(tx, accounts, {
+      accountEmail: DEMO_PATIENT_ACCOUNT_EMAIL,
+      patientId: demoPatientId,
+    });
     const summary = {
       ...seeded.summary,
       patientAccountsRelinked: links.relinked,
@@ -88,7 +97,7 @@ export async function resetSystem(db: Db, ctx: RequestContext): Promise<ResetRes
     await tx.execute(sql`select pg_advisory_xact_lock(${SYSTEM_LOCK})`);
     const accounts = await detachPatientAccounts(tx);
     const removed = await deleteClinicRecords(tx);
-    const links = await reattachPatientAccounts(tx, accounts);
+    const links = await reattachPatientAccounts(tx, accounts, null);
     await record(tx, {
       ...actorOf(ctx),
       action: 'system.reset',

@@ -17,7 +17,7 @@ import type { Db, Tx } from '@/server/db/types';
 import { uniqueViolationOf } from '@/server/db/sql-helpers';
 import { HttpError } from '@/server/plugins/errors';
 import type { PasswordChange } from '@/features/auth/auth.schema';
-import type { CreatedUser, ManagedUser, NewUser, UserPatch } from '../users.schema';
+import type { CreatedUser, ManagedUser, NewUser, PatientLink, UserPatch } from '../users.schema';
 
 function toManagedUser(row: typeof users.$inferSelect): ManagedUser {
   return {
@@ -158,7 +158,8 @@ export async function updateUser(db: Db, ctx: RequestContext, id: number, patch:
     if (active !== current.active) changes.push(active ? 'reactivated' : 'deactivated');
     if (changes.length === 0) return toManagedUser(current);
 
-    const [row] = await tx.update(users).set({ role, active }).where(eq(users.id, id)).returning();
+    const deactivatedByAdmin = active === current.active ? current.deactivatedByAdmin : !active;
+    const [row] = await tx.update(users).set({ role, active, deactivatedByAdmin }).where(eq(users.id, id)).returning();
     if (!row) throw new Error('user update returned nothing');
     const ended = await sessionCount(tx, id);
     await destroyUserSessions(tx, id);
@@ -266,18 +267,17 @@ export async function changeOwnPassword(
 export interface DetachedPatientAccount {
   id: number;
   email: string;
-  active: boolean;
-  patientId: number | null;
+  deactivatedByAdmin: boolean;
 }
 
 /**
  * Before the clinic's records are deleted (re-seed, global reset): every patient account is unlinked from
  * its record and deactivated, inside the caller's transaction, so no patient account points at a record
- * that is gone. `reattachPatientAccounts` then links back those whose record exists again.
+ * that is gone. `reattachPatientAccounts` then links back the seed's own demo account only.
  */
 export async function detachPatientAccounts(tx: Tx): Promise<DetachedPatientAccount[]> {
   const accounts = await tx
-    .select({ id: users.id, email: users.email, active: users.active, patientId: users.patientId })
+    .select({ id: users.id, email: users.email, deactivatedByAdmin: users.deactivatedByAdmin })
     .from(users)
     .where(eq(users.role, 'patient'))
     .orderBy(asc(users.id))
@@ -287,29 +287,25 @@ export async function detachPatientAccounts(tx: Tx): Promise<DetachedPatientAcco
 }
 
 /**
- * Links each detached patient account to the patient record with the account's email (the demo patient
- * account to Maria Lopez's record, patient@healthcare.demo) and gives it back its former status (an admin's
- * deactivation stays; one that only lacked its record since a reset is active again). An account
- * whose record is gone stays deactivated without a record, and its sessions and pending sign-ins end: a
- * patient account never outlives its record (users_patient_link_check allows this only when deactivated).
+ * After the records were replaced: the seed's own demo patient account (`demo.accountEmail`) is linked to the
+ * seed's demo record, and active again unless an admin deactivated it. No other account is ever linked by a
+ * matching email (a self-registered account could otherwise be handed another patient's new record): each
+ * stays deactivated without a record, its sessions and pending sign-ins end, and staff link it to a record
+ * in Users (`linkPatientAccount`). `demo` is null for a reset, which leaves every account unlinked.
  */
 export async function reattachPatientAccounts(
   tx: Tx,
   accounts: readonly DetachedPatientAccount[],
+  demo: { accountEmail: string; patientId: number } | null,
 ): Promise<{ relinked: number; deactivated: number }> {
   let relinked = 0;
   let deactivated = 0;
   for (const account of accounts) {
-    const [record] = await tx
-      .select({ id: patients.id })
-      .from(patients)
-      .where(sql`lower(${patients.email}) = ${account.email}`)
-      .orderBy(asc(patients.id))
-      .limit(1);
-    if (record) {
-      // An account without a record was deactivated only because a reset cleared it: it comes back with it.
-      const active = account.active || account.patientId === null;
-      await tx.update(users).set({ patientId: record.id, active }).where(eq(users.id, account.id));
+    if (demo && account.email === demo.accountEmail) {
+      await tx
+        .update(users)
+        .set({ patientId: demo.patientId, active: !account.deactivatedByAdmin })
+        .where(eq(users.id, account.id));
       relinked += 1;
     } else {
       await destroyUserSessions(tx, account.id);
@@ -318,4 +314,65 @@ export async function reattachPatientAccounts(
     }
   }
   return { relinked, deactivated };
+}
+
+function noSuchRecord() {
+  return new HttpError(404, 'NOT_FOUND', 'mrn: no patient record can be linked with this MRN', {
+    fields: [{ field: 'mrn', message: 'must name a patient record that has no account' }],
+  });
+}
+
+/**
+ * Staff link a patient account to a patient record, named by its MRN (Users tab): the one way an account
+ * gets a record besides registering and the demo seed. The record must have no account of its own; the
+ * account's sessions end (they were opened on the old link) and it is active again unless an admin
+ * deactivated it. Audited with the record, in the same transaction.
+ */
+export async function linkPatientAccount(
+  db: Db,
+  ctx: RequestContext,
+  id: number,
+  link: PatientLink,
+): Promise<ManagedUser> {
+  return db.transaction(async (tx) => {
+    const [current] = await tx.select().from(users).where(eq(users.id, id)).limit(1).for('update');
+    if (!current) throw new HttpError(404, 'NOT_FOUND', `No user with id ${id}.`);
+    if (current.role !== 'patient') {
+      throw new HttpError(400, 'NOT_PATIENT_ACCOUNT', 'role: only a patient account is linked to a patient record', {
+        fields: [{ field: 'role', message: 'must be patient to link a patient record' }],
+      });
+    }
+    const [patient] = await tx
+      .select({ id: patients.id, mrn: patients.mrn })
+      .from(patients)
+      .where(sql`lower(${patients.mrn}) = lower(${link.mrn})`)
+      .limit(1)
+      .for('update');
+    if (!patient) throw noSuchRecord();
+    const [holder] = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.patientId, patient.id), sql`${users.id} <> ${id}`))
+      .limit(1);
+    if (holder) throw noSuchRecord();
+    const [row] = await tx
+      .update(users)
+      .set({ patientId: patient.id, active: !current.deactivatedByAdmin })
+      .where(eq(users.id, id))
+      .returning();
+    if (!row) throw new Error('user update returned nothing');
+    const ended = await sessionCount(tx, id);
+    await destroyUserSessions(tx, id);
+    await voidUserChallenges(tx, id);
+    await record(tx, {
+      ...actorOf(ctx),
+      action: 'user.patient_link',
+      resource: `user/${id}`,
+      detail: `${current.email}: linked to patient ${patient.id}${
+        current.patientId !== null && current.patientId !== patient.id ? ` (was patient ${current.patientId})` : ''
+      }; ${ended} session(s) ended`,
+      patientId: patient.id,
+    });
+    return toManagedUser(row);
+  });
 }

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { record } from '@/features/audit/server/audit.queries';
-import { insertSelfRegisteredPatient } from '@/features/patients/server/patients.queries';
+import { insertSelfRegisteredPatient, patientRecordHasEmail } from '@/features/patients/server/patients.queries';
 import { createDefaultUserSettings } from '@/features/settings/server/settings.queries';
 import type { Db } from '@/server/db/types';
 import { uniqueViolationOf } from '@/server/db/sql-helpers';
@@ -19,7 +19,8 @@ function emailUnavailable() {
 /**
  * Self-registration from the guest landing: in ONE transaction a patient record (with a generated MRN),
  * a patient user linked to it, that user's settings row and an audit entry. Nothing is written when any
- * step fails. Emails are stored lower-cased, so uniqueness is case-insensitive.
+ * step fails. Emails are stored lower-cased, so uniqueness is case-insensitive. An address already on a
+ * patient record is refused like a taken one: the new account would otherwise share it with that record.
  */
 export async function registerPatientAccount(
   db: Db,
@@ -33,6 +34,9 @@ export async function registerPatientAccount(
     return await db.transaction(async (tx) => {
       const [taken] = await tx.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
       if (taken) throw emailUnavailable();
+      // A record already holding this address belongs to someone the clinic knows: an account for it is
+      // linked by staff, never by whoever types the address here (same answer, so no record is revealed).
+      if (await patientRecordHasEmail(tx, email)) throw emailUnavailable();
       const patient = await insertSelfRegisteredPatient(tx, {
         name: input.name,
         dob: input.dob,

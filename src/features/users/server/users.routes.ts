@@ -5,8 +5,15 @@ import type { AppDeps } from '@/server/context';
 import { HttpError } from '@/server/plugins/errors';
 import { requestContext } from '@/server/request-context';
 import { passwordChangeResponseSchema, passwordChangeSchema } from '@/features/auth/auth.schema';
-import { createdUserSchema, managedUserSchema, newUserSchema, userListSchema, userPatchSchema } from '../users.schema';
-import { changeOwnPassword, createUser, listUsers, resetUserMfa, updateUser } from './users.queries';
+import {
+  createdUserSchema,
+  managedUserSchema,
+  newUserSchema,
+  patientLinkSchema,
+  userListSchema,
+  userPatchSchema,
+} from '../users.schema';
+import { changeOwnPassword, createUser, linkPatientAccount, listUsers, resetUserMfa, updateUser } from './users.queries';
 
 export function usersRoutes(deps: AppDeps) {
   return async function plugin(app: FastifyInstance) {
@@ -66,6 +73,21 @@ export function usersRoutes(deps: AppDeps) {
         },
       },
       (request) => resetUserMfa(deps.db, requestContext(request, deps), request.params.id),
+    );
+    api.put(
+      '/api/users/:id/patient-link',
+      {
+        config: { permission: 'users:link_patient' },
+        schema: {
+          tags: ['users'],
+          description:
+            "Links a patient account to the patient record with this MRN (one without an account); the account's sessions end.",
+          params: idParamsSchema,
+          body: patientLinkSchema,
+          response: { 200: managedUserSchema, ...errors },
+        },
+      },
+      (request) => linkPatientAccount(deps.db, requestContext(request, deps), request.params.id, request.body),
     );
 
     api.post(

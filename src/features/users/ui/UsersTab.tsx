@@ -20,6 +20,7 @@ import { toast } from '@/client/components/ui/toast';
 import { ApiError } from '@/client/lib/api-client';
 import { ASSIGNABLE_ROLES, type ManagedUser, type UserPatch } from '../users.schema';
 import { CreateUserDialog } from './CreateUserDialog';
+import { LinkPatientDialog } from './LinkPatientDialog';
 import { useUpdateUser, useUsers } from './users.api';
 
 function useApplyChange() {
@@ -46,6 +47,7 @@ export function UsersTab() {
   const { apply, pending } = useApplyChange();
   const [creating, setCreating] = useState(false);
   const [deactivating, setDeactivating] = useState<ManagedUser | null>(null);
+  const [linking, setLinking] = useState<ManagedUser | null>(null);
 
   const columns: ColumnDef<ManagedUser>[] = [
     { accessorKey: 'name', header: 'Name' },
@@ -97,19 +99,29 @@ export function UsersTab() {
       enableSorting: false,
       cell: ({ row }) => {
         const user = row.original;
-        return user.status === 'Active' ? (
-          <Button size="sm" variant="outline" disabled={pending} onClick={() => setDeactivating(user)}>
-            Deactivate<span className="sr-only"> {user.name}</span>
-          </Button>
-        ) : (
-          <Button
-            size="sm"
-            variant="outline"
-            disabled={pending}
-            onClick={() => apply(user, { active: true }, 'can sign in again')}
-          >
-            Reactivate<span className="sr-only"> {user.name}</span>
-          </Button>
+        const status =
+          user.status === 'Active' ? (
+            <Button size="sm" variant="outline" disabled={pending} onClick={() => setDeactivating(user)}>
+              Deactivate<span className="sr-only"> {user.name}</span>
+            </Button>
+          ) : (
+            <Button
+              size="sm"
+              variant="outline"
+              disabled={pending}
+              onClick={() => apply(user, { active: true }, 'can sign in again')}
+            >
+              Reactivate<span className="sr-only"> {user.name}</span>
+            </Button>
+          );
+        if (user.role !== 'patient') return status;
+        return (
+          <div className="flex gap-2">
+            {status}
+            <Button size="sm" variant="outline" onClick={() => setLinking(user)}>
+              Link record<span className="sr-only"> of {user.name}</span>
+            </Button>
+          </div>
         );
       },
     },
@@ -143,6 +155,7 @@ export function UsersTab() {
         )}
       </CardContent>
       <CreateUserDialog open={creating} onClose={() => setCreating(false)} />
+      <LinkPatientDialog user={linking} onClose={() => setLinking(null)} />
       <Dialog open={deactivating !== null} onOpenChange={(open) => !open && setDeactivating(null)}>
         <DialogContent>
           <DialogHeader>

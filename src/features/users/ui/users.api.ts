@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/client/lib/api-client';
-import type { CreatedUser, ManagedUser, NewUser, UserPatch } from '../users.schema';
+import type { CreatedUser, ManagedUser, NewUser, PatientLink, UserPatch } from '../users.schema';
 
 export const userKeys = {
   all: ['/api/users'] as const,
@@ -26,6 +26,15 @@ export function useUpdateUser() {
   return useMutation({
     mutationFn: ({ id, patch }: { id: number; patch: UserPatch }) =>
       apiFetch<ManagedUser>(`/api/users/${id}`, { method: 'PATCH', body: patch }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: userKeys.all }),
+  });
+}
+
+export function useLinkPatient() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, link }: { id: number; link: PatientLink }) =>
+      apiFetch<ManagedUser>(`/api/users/${id}/patient-link`, { method: 'PUT', body: link }),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: userKeys.all }),
   });
 }

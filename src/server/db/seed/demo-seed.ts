@@ -117,6 +117,9 @@ export interface SeededClinic {
   appointmentCount: number;
 }
 
+/** The seed's own patient account, linked to the demo record (Maria Lopez) by every seed. */
+export const DEMO_PATIENT_ACCOUNT_EMAIL = DEMO_ACCOUNTS.find((a) => a.role === 'patient')?.email ?? '';
+
 /**
  * The demo clinic's records (providers, patients, appointments, claims, payments, appeals, expenses, staff
  * hours, authorizations, encounters) inside the caller's transaction. Users, settings, compliance lists and
