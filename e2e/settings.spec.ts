@@ -88,7 +88,13 @@ test.describe('settings', () => {
     const code = (await page.getByTestId('demo-code').locator('span').textContent())?.trim() ?? '';
     await page.getByLabel('6-digit code').fill(code);
     await page.getByRole('button', { name: 'Verify' }).click();
-    await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
+    // A temporary password must be replaced before anything else.
+    await expect(page.getByRole('heading', { name: 'Set a new password' })).toBeVisible();
+    await page.getByLabel('Current password').fill(password);
+    await page.getByLabel('New password', { exact: true }).fill('riley-park-own-passphrase');
+    await page.getByLabel('Confirm new password').fill('riley-park-own-passphrase');
+    await page.getByRole('button', { name: /change password/i }).click();
+    await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
     // Signed in as the new account: the header names its role (the 'User created' toast named Riley Park
     // and could outlive the sign-in, so the name alone proved nothing).
     await expect(page.getByRole('banner').getByText('doctor', { exact: true })).toBeVisible();

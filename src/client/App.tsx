@@ -8,6 +8,7 @@ import { ApiError } from '@/client/lib/api-client';
 import { createQueryClient } from '@/client/lib/query-client';
 import { authKeys, useLogout, useSession } from '@/features/auth/ui/auth.api';
 import { SignInPage } from '@/features/auth/ui/SignInPage';
+import { PasswordChangeRequiredPage } from './pages/PasswordChangeRequiredPage';
 import { applyDisplaySettings, localDisplaySettings, useUserSettings } from '@/features/settings/ui/settings.api';
 import { AppRoutes, preloadScreen } from './routes';
 
@@ -45,6 +46,7 @@ function SessionGate() {
   }
   const user = session.data?.user;
   if (!user) return <SignInPage />;
+  if (session.data?.passwordChangeRequired) return <PasswordChangeRequiredPage />;
   return <SignedInApp key={user.id} role={user.role} />;
 }
 

@@ -28,7 +28,8 @@ const securityFormSchema = z
   });
 type SecurityForm = z.infer<typeof securityFormSchema>;
 
-export function SecurityTab() {
+/** `onChanged`: what else to do once the password is changed (the first-sign-in screen lets the user in). */
+export function SecurityTab({ onChanged }: { onChanged?: () => void } = {}) {
   const change = useChangePassword();
   const form = useForm<SecurityForm>({
     resolver: zodResolver(securityFormSchema),
@@ -42,6 +43,7 @@ export function SecurityTab() {
       {
         onSuccess: ({ endedSessions }) => {
           form.reset();
+          onChanged?.();
           toast({
             title: 'Password changed',
             description:
