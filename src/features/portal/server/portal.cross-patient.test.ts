@@ -36,6 +36,9 @@ const NOT_PATIENT_DATA = new Map([
   ['POST /api/auth/mfa', 'second sign-in step; auth.routes.test.ts'],
   ['POST /api/auth/logout', 'ends the session the test uses; auth.routes.test.ts'],
   ['POST /api/auth/register', 'creates an account; users.registration.routes.test.ts'],
+  ['POST /api/auth/mfa/enrol/start', 'enrolment on a sign-in attempt, not on a session; auth.mfa-enrolment.test.ts'],
+  ['POST /api/auth/mfa/enrol/confirm', 'enrolment on a sign-in attempt, not on a session; auth.mfa-enrolment.test.ts'],
+  ['POST /api/account/password', "changes one's own password, naming no record; users.temporary-password.test.ts"],
 ]);
 
 /** A body the route accepts from the demo patient, so that the named ids reach the route's own code. */

@@ -133,7 +133,7 @@ export function unitChecks(db: Db): SelfCheck[] {
         const guest = PERMISSIONS.filter((p) => can('guest', p)).sort();
         const patient = PERMISSIONS.filter((p) => can('patient', p)).sort();
         if (!sameValue(guest, ['guest:pay', 'settings:own'])) problems.push(`guest holds ${guest.join(', ')}`);
-        if (!sameValue(patient, ['portal:pay', 'portal:read', 'settings:own'])) {
+        if (!sameValue(patient, ['account:password', 'portal:pay', 'portal:read', 'settings:own'])) {
           problems.push(`patient holds ${patient.join(', ')}`);
         }
         for (const role of ROLES) {
