@@ -135,7 +135,8 @@ export function registerErrorHandling(app: FastifyInstance) {
   const parseJson = app.getDefaultJsonParser('remove', 'remove');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (nestsDeeperThan(body as string, MAX_BODY_DEPTH)) {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (nestsDeeperThan(text, MAX_BODY_DEPTH)) {
       done(
         new HttpError(400, 'VALIDATION_FAILED', `body: ${TOO_DEEP}`, {
           fields: [{ field: 'body', message: TOO_DEEP }],
@@ -144,7 +145,7 @@ export function registerErrorHandling(app: FastifyInstance) {
       );
       return;
     }
-    void parseJson(request, body, done);
+    void parseJson(request, text, done);
   });
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof HttpError) return sendError(reply, err.statusCode, err.code, err.message, err.extra);
