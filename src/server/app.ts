@@ -29,6 +29,7 @@ import { usersRoutes } from '@/features/users/server/users.routes';
 import { worklistRoutes } from '@/features/worklist/server/worklist.routes';
 import type { AppDeps } from './context';
 import { registerAccessControl } from './plugins/access';
+import { registerHostAllowList } from './plugins/allowed-hosts';
 import { registerAnswerCache } from './plugins/answer-cache';
 import { registerAnswerEncoding } from './plugins/answer-encoding';
 import { frameworkErrors, registerErrorHandling, sendError } from './plugins/errors';
@@ -75,6 +76,8 @@ export async function buildApp(deps: AppDeps, logger?: FastifyBaseLogger): Promi
     },
     hsts: deps.config.secureCookies ? { maxAge: 31_536_000, includeSubDomains: true } : false,
   });
+  // First of the checks, after the security headers so a refusal carries them too.
+  registerHostAllowList(app, deps.config.allowedHosts);
   await app.register(rateLimit, { global: false });
   registerAccessControl(app, deps);
 
