@@ -195,6 +195,7 @@ describe('access matrix', () => {
         sessionIdleMinutes: 15,
         sessionAbsoluteHours: 12,
         loginRateLimitPerMinute: 10,
+        allowedHosts: ['localhost'],
       },
     });
     expect(() => app.get('/api/undeclared', () => 'x')).toThrow(/declares no permission/);

@@ -29,6 +29,7 @@ import { usersRoutes } from '@/features/users/server/users.routes';
 import { worklistRoutes } from '@/features/worklist/server/worklist.routes';
 import type { AppDeps } from './context';
 import { registerAccessControl } from './plugins/access';
+import { registerHostAllowList } from './plugins/allowed-hosts';
 import { registerAnswerCache } from './plugins/answer-cache';
 import { registerAnswerEncoding } from './plugins/answer-encoding';
 import { frameworkErrors, registerErrorHandling, sendError } from './plugins/errors';
@@ -75,6 +76,8 @@ export async function buildApp(deps: AppDeps, logger?: FastifyBaseLogger): Promi
     },
     hsts: deps.config.secureCookies ? { maxAge: 31_536_000, includeSubDomains: true } : false,
   });
+  // First of the checks, after the security headers so a refusal carries them too.
+  registerHostAllowList(app, deps.config.allowedHosts);
   await app.register(rateLimit, { global: false });
   registerAccessControl(app, deps);
 
@@ -110,6 +113,18 @@ export async function buildApp(deps: AppDeps, logger?: FastifyBaseLogger): Promi
   return app;
 }
 
+/**
+ * A client file's path as the router decoded it, or null for one that could climb out of the client folder
+ * (`..` in any encoding, a backslash, a NUL, or a `%` left by double encoding, which the file sender would
+ * decode again): such a path is answered 404 like any missing file, before anything looks at the disk.
+ */
+export function clientFileOf(file: string): string | null {
+  if (file.includes('\\') || file.includes('\u0000') || file.includes('%')) return null;
+  const segments = file.split('/');
+  if (segments.some((s) => s === '..' || s === '.')) return null;
+  return file;
+}
+
 /** Serves the built client; every other non-API path gets index.html so the client router decides (and shows its 404). */
 async function registerClient(app: FastifyInstance, clientDir: string | undefined) {
   const hasClient = clientDir !== undefined && existsSync(path.join(clientDir, 'index.html'));
@@ -117,11 +132,13 @@ async function registerClient(app: FastifyInstance, clientDir: string | undefine
     // The build writes .br and .gz beside each asset (vite.config.ts): sent as the browser accepts them.
     await app.register(fastifyStatic, { root: clientDir, serve: false, preCompressed: true });
     app.get('/*', { config: { permission: 'public' }, schema: { hide: true } }, (request, reply) => {
-      if (request.url.startsWith('/api/')) return notFound(request, reply);
-      const file = (request.params as { '*': string })['*'];
-      const isAsset = file.startsWith('assets/') && existsSync(path.join(clientDir, file));
-      // cacheControl: false keeps these headers (@fastify/static would otherwise replace them with max-age=0).
-      if (isAsset) {
+      // The router has decoded the path: /%61pi/… is an API path too.
+      const file = clientFileOf((request.params as { '*': string })['*']);
+      if (file === null || file.startsWith('api/')) return notFound(request, reply);
+      // A missing client file is a 404: index.html in its place would be read as a script or style.
+      if (file.startsWith('assets/')) {
+        if (!existsSync(path.join(clientDir, file))) return notFound(request, reply);
+        // cacheControl: false keeps these headers (@fastify/static would otherwise replace them with max-age=0).
         return reply
           .header('cache-control', 'public, max-age=31536000, immutable')
           .sendFile(file, { cacheControl: false });

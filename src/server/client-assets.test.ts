@@ -1,4 +1,6 @@
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
@@ -83,5 +85,76 @@ describe('compressed answers: the built client (precompressed, long-cached) and 
     // Small answers are not worth it: the headers would outweigh the saving.
     const small = await admin.request({ url: '/api/health', headers: { 'accept-encoding': 'br' } });
     expect(small.headers['content-encoding']).toBeUndefined();
+  });
+});
+
+describe('client paths that are missing or climb out of the client folder', () => {
+  let root: string;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    root = mkdtempSync(path.join(tmpdir(), 'client-paths-'));
+    const clientDir = path.join(root, 'client');
+    mkdirSync(path.join(clientDir, 'assets'), { recursive: true });
+    writeFileSync(path.join(clientDir, 'index.html'), HTML);
+    writeFileSync(path.join(clientDir, 'assets', 'index-abc123.js'), SCRIPT);
+    // A file beside the client folder that no path may reach.
+    writeFileSync(path.join(root, 'secret.txt'), 'SECRET-CONTENT');
+    t = await createTestApp({ clientDir });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+
+  afterAll(async () => {
+    await t.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  /** A GET over a real connection with the path sent as written (app.inject resolves `..` first). */
+  function rawGet(rawPath: string): Promise<{ statusCode: number; body: string }> {
+    const { port } = t.app.server.address() as AddressInfo;
+    return new Promise((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, path: rawPath, headers: { host: 'localhost' } }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ statusCode: res.statusCode ?? 0, body }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
+  it.each([
+    '/assets/missing-0000.js',
+    '/assets/../../etc/passwd',
+    '/assets/../index.html',
+    '/assets/../../secret.txt',
+    '/assets/%2e%2e/%2e%2e/secret.txt',
+    '/assets/%2e%2e/%2e%2e/etc/passwd',
+    '/assets/%2E%2E%2F%2E%2E%2Fetc%2Fpasswd',
+    '/assets/%252e%252e/%252e%252e/etc/passwd',
+    '/assets/..%5c..%5cetc%5cpasswd',
+    '/../../etc/passwd',
+    '/%2e%2e/%2e%2e/etc/passwd',
+  ])('%s answers 404 in the error envelope, as a missing file does', async (url) => {
+    const res = await rawGet(url);
+    expect(res.statusCode).toBe(404);
+    expect((JSON.parse(res.body) as { error: { code: string } }).error.code).toBe('NOT_FOUND');
+    expect(res.body).not.toContain('SECRET-CONTENT');
+    expect(res.body).not.toContain('root:');
+  });
+
+  it('an existing asset and the client routes still answer', async () => {
+    expect((await t.app.inject({ url: '/assets/index-abc123.js' })).statusCode).toBe(200);
+    const page = await t.app.inject({ url: '/patients/12' });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toBe(HTML);
+  });
+
+  it('an API path in percent-encoding is an API 404, not the client page', async () => {
+    const res = await t.app.inject({ url: '/%61pi/no-such-thing' });
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
   });
 });

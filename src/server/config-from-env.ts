@@ -10,6 +10,25 @@ function positiveIntegerFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: 
   return Number(raw);
 }
 
+/** A host name, an IPv4 address or an IPv6 address in brackets: no scheme, port, path or wildcard. */
+const HOST_NAME = /^(\[[0-9a-f:.]+\]|[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*)$/;
+
+/** ALLOWED_HOSTS: comma-separated names replacing the default list; unset or empty keeps the default. */
+function allowedHostsFromEnv(env: NodeJS.ProcessEnv): readonly string[] {
+  const names = (env.ALLOWED_HOSTS ?? '')
+    .split(',')
+    .map((n) => n.trim().toLowerCase())
+    .filter((n) => n !== '');
+  for (const name of names) {
+    if (!HOST_NAME.test(name)) {
+      throw new Error(
+        `ALLOWED_HOSTS must list host names or addresses (IPv6 in brackets) without scheme or port (got "${name}")`,
+      );
+    }
+  }
+  return names.length === 0 ? DEFAULT_CONFIG.allowedHosts : [...new Set(names)];
+}
+
 export function configFromEnv(env: NodeJS.ProcessEnv): AppConfig {
   return {
     ...DEFAULT_CONFIG,
@@ -21,6 +40,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv): AppConfig {
       'LOGIN_RATE_LIMIT_PER_MINUTE',
       DEFAULT_CONFIG.loginRateLimitPerMinute,
     ),
+    allowedHosts: allowedHostsFromEnv(env),
     clientDir: path.join(projectRoot(), 'dist', 'client'),
   };
 }

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import type { Role } from '@/shared/access';
 import type { ChangeFeed } from './db/change-feed';
 import type { Db } from './db/types';
@@ -33,6 +34,15 @@ export interface AppConfig {
   loginRateLimitPerMinute: number;
   /** AES-256-GCM key for the stored TOTP secrets (MFA_ENCRYPTION_KEY or the per-install key file). */
   mfaEncryptionKey?: Buffer;
+  /** The names this server answers to (Host and Origin, any port), lower-cased; IPv6 in brackets. */
+  allowedHosts: readonly string[];
+}
+
+/** The machine's own names and loopback: a server reached by another name answers 421 (ALLOWED_HOSTS). */
+export function defaultAllowedHosts(machineName: string = hostname()): string[] {
+  const name = machineName.toLowerCase();
+  const shortName = name.split('.')[0] ?? name;
+  return [...new Set(['localhost', '127.0.0.1', '[::1]', name, shortName].filter((n) => n !== ''))];
 }
 
 export const DEFAULT_CONFIG: AppConfig = {
@@ -41,6 +51,7 @@ export const DEFAULT_CONFIG: AppConfig = {
   sessionIdleMinutes: 15,
   sessionAbsoluteHours: 12,
   loginRateLimitPerMinute: 20,
+  allowedHosts: defaultAllowedHosts(),
 };
 
 export interface AppDeps {

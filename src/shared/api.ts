@@ -36,7 +36,12 @@ export const timeSchema = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be
 
 /** Row ids are PostgreSQL integers: a larger number names no row and must be refused before a query fails on it. */
 export const MAX_ROW_ID = 2_147_483_647;
-export const idSchema = z.coerce.number().int().positive().max(MAX_ROW_ID);
+/** A row id in a path: digits only, so "1e2", "0x10" or " 7" name no row (Number() would read 100, 16 and 7). */
+export const idSchema = z
+  .string()
+  .regex(/^[0-9]{1,10}$/, 'must be a row id in digits only')
+  .transform(Number)
+  .pipe(z.number().int().positive('must be a row id from 1 up').max(MAX_ROW_ID, 'is not a known id'));
 export const idParamsSchema = z.object({ id: idSchema });
 
 /** Money travels as integer cents; the UI formats it with 2 decimals. */
@@ -91,3 +96,22 @@ export const today = (now: Date = new Date()): string => {
   const d = String(now.getDate()).padStart(2, '0');
   return `${y}-${m}-${d}`;
 };
+
+/** The same calendar day `years` later (earlier when negative), as YYYY-MM-DD text for comparing with dates. */
+export function yearsFrom(day: string, years: number): string {
+  // 29 February may land on a day that does not exist (2030-02-29): as a bound it still compares correctly.
+  return `${String(Number(day.slice(0, 4)) + years).padStart(4, '0')}${day.slice(4)}`;
+}
+
+/** How far back a date of birth may be. */
+export const MAX_AGE_YEARS = 150;
+
+/**
+ * Why a date of birth cannot be right on the day `today`: in the future or longer ago than anyone lives.
+ * The server checks it on its own clock (the request's), the forms on the browser's day.
+ */
+export function dobProblem(dob: string, today: string): string | null {
+  if (dob > today) return 'cannot be in the future';
+  if (dob < yearsFrom(today, -MAX_AGE_YEARS)) return `must be within the last ${MAX_AGE_YEARS} years`;
+  return null;
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_ROW_ID, cursorPageShape, isoDateSchema, timeSchema, today } from '@/shared/api';
+import { MAX_ROW_ID, cursorPageShape, isoDateSchema, timeSchema, today, yearsFrom } from '@/shared/api';
 import { slotProblem, type PracticeHours } from '@/features/settings/practice.schema';
 
 export const APPOINTMENT_STATUSES = ['Scheduled', 'Completed', 'Cancelled', 'No-Show', 'Rescheduled'] as const;
@@ -132,15 +132,25 @@ export function clinicNow(now: Date): { day: string; time: string } {
   };
 }
 
+/** How far from today the schedule reaches: bookings up to this many years ahead, a day's list as far back. */
+export const APPOINTMENT_HORIZON_YEARS = 2;
+
+/** Why a day's schedule (the list, the call list) cannot be asked for: further than the horizon either way. */
+export function appointmentDayProblem(date: string, today: string): string | null {
+  const outside =
+    date > yearsFrom(today, APPOINTMENT_HORIZON_YEARS) || date < yearsFrom(today, -APPOINTMENT_HORIZON_YEARS);
+  return outside ? `must be within ${APPOINTMENT_HORIZON_YEARS} years of today` : null;
+}
+
 export interface BookingProblem {
-  code: 'IN_THE_PAST' | 'OUTSIDE_HOURS';
+  code: 'IN_THE_PAST' | 'TOO_FAR_AHEAD' | 'OUTSIDE_HOURS';
   field: 'date' | 'time';
   message: string;
 }
 
 /**
- * Why a visit cannot be booked (or moved) to this date and time: it is in the past, or outside the
- * practice's days and hours. The server enforces it; the forms use it to say so before sending.
+ * Why a visit cannot be booked (or moved) to this date and time: it is in the past, more than the horizon
+ * ahead, or outside the practice's days and hours. The server enforces it; the forms use it to say so before sending.
  */
 export function bookingProblem(
   hours: PracticeHours,
@@ -149,6 +159,10 @@ export function bookingProblem(
   time: string,
 ): BookingProblem | null {
   if (date < now.day) return { code: 'IN_THE_PAST', field: 'date', message: 'cannot be in the past' };
+  if (date > yearsFrom(now.day, APPOINTMENT_HORIZON_YEARS)) {
+    const message = `cannot be more than ${APPOINTMENT_HORIZON_YEARS} years ahead`;
+    return { code: 'TOO_FAR_AHEAD', field: 'date', message };
+  }
   if (date === now.day && time <= now.time) {
     return { code: 'IN_THE_PAST', field: 'time', message: 'has already passed today' };
   }

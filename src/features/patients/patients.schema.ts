@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cursorPageShape, isoDateSchema, listQuerySchema } from '@/shared/api';
+import { cursorPageShape, dobProblem, isoDateSchema, listQuerySchema } from '@/shared/api';
 
 /** A patient as the API returns it; PHI fields arrive already masked for the caller's role. */
 export const patientSchema = z.object({
@@ -32,7 +32,9 @@ export type PatientPage = z.infer<typeof patientPageSchema>;
 
 export const newPatientSchema = z.object({
   name: z.string().trim().min(1, 'is required').max(200, 'must be at most 200 characters'),
-  dob: isoDateSchema.refine((d) => d <= new Date().toISOString().slice(0, 10), 'cannot be in the future'),
+  // The format only: how far back or ahead depends on "today", which the server takes from its request
+  // clock (dobProblem in patients.queries.ts) and a form from the browser (dobSchemaOn).
+  dob: isoDateSchema,
   phone: z
     .string()
     .trim()
@@ -50,3 +52,11 @@ export const newPatientSchema = z.object({
   notes: z.string().max(5000).default(''),
 });
 export type NewPatient = z.input<typeof newPatientSchema>;
+
+/** A date of birth as a form checks it on the day `today` (the server checks again on its own clock). */
+export function dobSchemaOn(today: string) {
+  return isoDateSchema.superRefine((dob, ctx) => {
+    const problem = dobProblem(dob, today);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+}

@@ -6,6 +6,7 @@ import { resolveSession, type SessionRow, type SessionRowCache } from '@/feature
 import { GenerationCache } from '../generation-cache';
 import type { AppDeps, AuthContext } from '../context';
 import { clientOf, runWithRequestClient } from '../request-client';
+import { isAllowedOrigin, requestedHost } from './allowed-hosts';
 import { sendError } from './errors';
 import { refusalAudit } from './refusal-audit';
 
@@ -50,16 +51,17 @@ function actorOf(request: FastifyRequest) {
   return { actor: user?.email ?? 'anonymous', actorUserId: user?.id ?? null, actorRole: user?.role ?? null };
 }
 
-/** A cross-site request: an Origin (or Fetch Metadata) that is not this server's own. */
-function isCrossSite(request: FastifyRequest): boolean {
+/**
+ * A cross-site request: an Origin (or Fetch Metadata) that is not this server's own. The Origin must name
+ * the Host asked for and be one of the allowed names: matching the Host alone let a DNS-rebinding page,
+ * whose Origin and Host are both its own name, pass.
+ */
+function isCrossSite(request: FastifyRequest, allowedHosts: ReadonlySet<string>): boolean {
   if (request.headers['sec-fetch-site'] === 'cross-site') return true;
   const origin = request.headers.origin;
   if (!origin) return false;
-  try {
-    return new URL(origin).host !== request.headers.host;
-  } catch {
-    return true;
-  }
+  if (!isAllowedOrigin(origin, allowedHosts)) return true;
+  return new URL(origin).host !== requestedHost(request).toLowerCase();
 }
 
 /** Session rows kept between requests while no change to sessions or users has been committed (docs/caching.md). */
@@ -139,6 +141,7 @@ export function registerAccessControl(app: FastifyInstance, deps: AppDeps) {
   };
 
   const sessionCache = deps.changes && sessionRowCache(deps.changes);
+  const allowedHosts = new Set(deps.config.allowedHosts);
   app.addHook('onRequest', async (request, reply) => {
     const sessionId = request.cookies[SESSION_COOKIE];
     if (sessionId) {
@@ -174,7 +177,7 @@ export function registerAccessControl(app: FastifyInstance, deps: AppDeps) {
 
     if (!permission) return; // 404s: no route matched
     if (UNSAFE_METHODS.has(request.method)) {
-      if (isCrossSite(request)) return deny(request, reply, 403, 'CSRF', 'Cross-site request refused.');
+      if (isCrossSite(request, allowedHosts)) return deny(request, reply, 403, 'CSRF', 'Cross-site request refused.');
       if (request.auth) {
         const token = request.headers['x-csrf-token'];
         if (typeof token !== 'string' || !sameText(token, request.auth.csrfToken)) {

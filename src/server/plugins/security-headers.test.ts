@@ -48,6 +48,20 @@ describe('security headers on every answer', () => {
     }
   });
 
+  it('headers follow the matched route, not the raw path: a percent-encoded API path gets the API set', async () => {
+    const patient = await signInAs(plain.app, 'patient');
+    for (const url of ['/%61pi/portal/statement', '/%61%70%69/portal/statement']) {
+      const response = await patient.request({ url });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['cache-control']).toBe('no-store');
+      expect(response.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(response.headers['x-frame-options']).toBe('DENY');
+    }
+    const unknown = await plain.app.inject({ method: 'GET', url: '/%61pi/no-such-thing' });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.headers['cache-control']).toBe('no-store');
+  });
+
   it('HSTS and upgrade-insecure-requests only when served over HTTPS', async () => {
     for (const url of ['/api/health', '/']) {
       const overHttp = await plain.app.inject({ method: 'GET', url });

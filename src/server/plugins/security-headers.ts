@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 
 /**
@@ -41,6 +41,22 @@ export function apiHeadersFrom(pageHeaders: Record<string, string>): Record<stri
 }
 
 /**
+ * The path that decides which headers an answer gets: the matched route's own path, as the router read it
+ * (`/%61pi/portal/statement` is the route `/api/portal/statement`, whose answer is PHI). A wildcard route
+ * or no route at all: the decoded request path; a path that does not decode gets the strict API set.
+ */
+export function headerPathOf(request: FastifyRequest): string {
+  const route = request.routeOptions.url;
+  if (route !== undefined && !route.includes('*')) return route;
+  const raw = request.url.split('?')[0] ?? '';
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return '/api/';
+  }
+}
+
+/**
  * Every answer gets its security headers when the request arrives, so refusals, errors and 404s carry
  * them too (Fastify keeps headers set before an error): pages and client files helmet's set for
  * `options`, answers under `/api/` the API set.
@@ -49,7 +65,7 @@ export function registerSecurityHeaders(app: FastifyInstance, options: HelmetOpt
   const pageHeaders = helmetHeaders(options);
   const apiHeaders = apiHeadersFrom(pageHeaders);
   app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(request.url.startsWith('/api/') ? apiHeaders : pageHeaders);
+    reply.headers(headerPathOf(request).startsWith('/api/') ? apiHeaders : pageHeaders);
     done();
   });
 }

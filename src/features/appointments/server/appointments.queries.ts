@@ -11,6 +11,7 @@ import { afterCursor, decodeCursor, encodeCursor, type KeyKind } from '@/server/
 import { HttpError } from '@/server/plugins/errors';
 import {
   SLOT_FREEING_STATUSES,
+  appointmentDayProblem,
   appointmentStatusSchema,
   bookingProblem,
   clinicNow,
@@ -54,6 +55,12 @@ function baseQuery(db: DbOrTx) {
 
 function fieldError(status: number, code: string, field: string, message: string): HttpError {
   return new HttpError(status, code, `${field}: ${message}`, { fields: [{ field, message }] });
+}
+
+/** A day's schedule is asked for within the horizon of the request's day (a year 9999 names no schedule). */
+function assertDayInReach(day: string, ctx: RequestContext) {
+  const problem = appointmentDayProblem(day, today(ctx.now));
+  if (problem) throw fieldError(400, 'VALIDATION_FAILED', 'date', problem);
 }
 
 /** A booking must start in the future and inside the practice's hours (Settings → Practice). */
@@ -129,6 +136,7 @@ export async function listAppointmentsOn(
   query: AppointmentDayQuery,
 ): Promise<AppointmentPage> {
   const day = query.date ?? today(ctx.now);
+  assertDayInReach(day, ctx);
   const kinds: KeyKind[] = ['date', 'text'];
   const cursor = query.cursor ? decodeCursor(query.cursor, DAY_ORDER, 'asc', kinds) : null;
   if (cursor && cursor.values[0] !== day) throw cursorOfAnotherDay();
@@ -178,6 +186,7 @@ export async function listAppointmentsOn(
  * the read and before the answer (every export is audited, docs/audit.md).
  */
 export async function exportCallList(db: Db, ctx: RequestContext, date: string): Promise<Appointment[]> {
+  assertDayInReach(date, ctx);
   // The whole day, bounded by the providers' slots: the call list is complete, not a page.
   const rows = await baseQuery(db)
     .where(eq(appointments.date, date))

@@ -17,12 +17,14 @@ import {
 import { FormField } from '@/client/components/ui/form-field';
 import { Input } from '@/client/components/ui/input';
 import { toast } from '@/client/components/ui/toast';
+import { today } from '@/shared/api';
+import { dobSchemaOn } from '@/features/patients/patients.schema';
 import { MIN_PASSWORD_LENGTH, registrationSchema } from '../auth.schema';
 import { rememberEmailForSignIn, useLogout, useRegister } from './auth.api';
 
 const registerFormSchema = registrationSchema
   .extend({
-    dob: z.string().min(1, 'is required').pipe(registrationSchema.shape.dob),
+    dob: z.string().min(1, 'is required').pipe(dobSchemaOn(today())),
     confirmPassword: z.string().min(1, 'is required'),
   })
   .refine((v) => v.password === v.confirmPassword, {

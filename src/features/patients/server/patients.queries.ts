@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { and, asc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import { maskPatient, maskText, seesField, seesMaskedPhi, type Role } from '@/shared/access';
-import { today } from '@/shared/api';
+import { dobProblem, today } from '@/shared/api';
 import { actorOf, listReadEntry, record, recordNow, recordRead } from '@/features/audit/server/audit.queries';
 import type { RequestContext } from '@/server/context';
 import type { Db, DbOrTx, Tx } from '@/server/db/types';
@@ -189,8 +189,17 @@ function mrnTaken() {
   });
 }
 
+/** A date of birth in the future or more than 150 years before the request's day: a 400 naming `dob`. */
+export function assertPlausibleDob(dob: string, now: Date): void {
+  const problem = dobProblem(dob, today(now));
+  if (problem) {
+    throw new HttpError(400, 'VALIDATION_FAILED', `dob: ${problem}`, { fields: [{ field: 'dob', message: problem }] });
+  }
+}
+
 /** MRNs are unique (checked case-insensitively); the unique index also catches two creations racing for one MRN. */
 export async function createPatient(db: Db, ctx: RequestContext, input: NewPatient): Promise<Patient> {
+  assertPlausibleDob(input.dob, ctx.now);
   try {
     return await insertPatient(db, ctx, input);
   } catch (err) {

@@ -17,12 +17,13 @@ import {
 import { FormField } from '@/client/components/ui/form-field';
 import { Input } from '@/client/components/ui/input';
 import { toast } from '@/client/components/ui/toast';
-import { newPatientSchema } from '../patients.schema';
+import { today } from '@/shared/api';
+import { dobSchemaOn, newPatientSchema } from '../patients.schema';
 import { useCreatePatient } from './patients.api';
 
 // The shared contract, with an empty date reported as missing rather than as a bad format.
 const addPatientFormSchema = newPatientSchema.extend({
-  dob: z.string().min(1, 'is required').pipe(newPatientSchema.shape.dob),
+  dob: z.string().min(1, 'is required').pipe(dobSchemaOn(today())),
 });
 type AddPatientInput = z.input<typeof addPatientFormSchema>;
 type AddPatientValues = z.output<typeof addPatientFormSchema>;

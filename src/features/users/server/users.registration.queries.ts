@@ -1,6 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { record } from '@/features/audit/server/audit.queries';
-import { insertSelfRegisteredPatient, patientRecordHasEmail } from '@/features/patients/server/patients.queries';
+import {
+  assertPlausibleDob,
+  insertSelfRegisteredPatient,
+  patientRecordHasEmail,
+} from '@/features/patients/server/patients.queries';
 import { createDefaultUserSettings } from '@/features/settings/server/settings.queries';
 import type { Db } from '@/server/db/types';
 import { uniqueViolationOf } from '@/server/db/sql-helpers';
@@ -28,6 +32,7 @@ export async function registerPatientAccount(
   now: Date,
   caller: { id: number; email: string; role: string } | null,
 ): Promise<{ userId: number; email: string }> {
+  assertPlausibleDob(input.dob, now);
   const email = input.email.toLowerCase();
   const passwordHash = await hashPassword(input.password);
   try {
