@@ -13,7 +13,14 @@ import {
   userListSchema,
   userPatchSchema,
 } from '../users.schema';
-import { changeOwnPassword, createUser, linkPatientAccount, listUsers, resetUserMfa, updateUser } from './users.queries';
+import {
+  changeOwnPassword,
+  createUser,
+  linkPatientAccount,
+  listUsers,
+  resetUserMfa,
+  updateUser,
+} from './users.queries';
 
 export function usersRoutes(deps: AppDeps) {
   return async function plugin(app: FastifyInstance) {
