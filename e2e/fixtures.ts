@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { test as base } from '@playwright/test';
 import pg from 'pg';
+import { embeddedConnection } from '../src/server/db/client';
 
 export { expect } from '@playwright/test';
 
@@ -91,17 +92,10 @@ export type WithDatabase = <T>(work: (client: pg.Client) => Promise<T>) => Promi
 
 /**
  * This worker's database, for the few tests that find seeded data to drive a screen with or check what a
- * screen wrote: its port is in PostgreSQL's postmaster.pid.
+ * screen wrote.
  */
 async function queryDatabase<T>(dataDir: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const pid = readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n');
-  const client = new pg.Client({
-    host: '127.0.0.1',
-    port: Number(pid[3]),
-    user: 'postgres',
-    password: 'clinic-local',
-    database: 'clinic',
-  });
+  const client = new pg.Client(embeddedConnection(dataDir));
   await client.connect();
   try {
     return await work(client);

@@ -100,11 +100,14 @@ test.describe('settings', () => {
     await expect(page.getByRole('banner').getByText('doctor', { exact: true })).toBeVisible();
   });
 
-  test('patient and guest see only Display and Notifications', async ({ page }) => {
+  test('a patient sees Display, Notifications and Security, a guest only Display and Notifications', async ({
+    page,
+  }) => {
+    const tabs = { patient: ['Display', 'Notifications', 'Security'], guest: ['Display', 'Notifications'] };
     for (const role of ['patient', 'guest'] as const) {
       await signInWithForm(page, role);
       await page.goto('/settings');
-      await expect(page.getByRole('tab')).toHaveText(['Display', 'Notifications']);
+      await expect(page.getByRole('tab')).toHaveText(tabs[role]);
       await page.getByRole('tab', { name: 'Notifications' }).click();
       await expect(page.getByText('Only your own preferences change.')).toBeVisible();
       await page.getByRole('button', { name: 'Logout' }).click();

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { build } from 'esbuild';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, projectRoot } from '@/server/db/client';
+import { embeddedConnection, freePort, projectRoot } from '@/server/db/client';
 import { signInOverHttp, type HttpSession as Session } from '@/testing/http-sign-in';
 
 const SEED = Number(process.env.CRASH_SEED ?? Math.floor(Math.random() * 2 ** 31));
@@ -100,13 +100,7 @@ function postmaster(): { pid: number; port: number } {
 }
 
 async function query<T extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({
-    host: '127.0.0.1',
-    port: postmaster().port,
-    user: 'postgres',
-    password: 'clinic-local',
-    database: 'clinic',
-  });
+  const client = new pg.Client(embeddedConnection(dataDir));
   await client.connect();
   try {
     return (await client.query<T>(text, values)).rows;
@@ -340,13 +334,7 @@ describe(`crash safety (CRASH_SEED=${SEED})`, () => {
     const running = server;
     if (!running) throw new Error('no server');
     // Holding the audit chain's lock keeps every write waiting inside its transaction: truly in flight.
-    const holder = new pg.Client({
-      host: '127.0.0.1',
-      port: postmaster().port,
-      user: 'postgres',
-      password: 'clinic-local',
-      database: 'clinic',
-    });
+    const holder = new pg.Client(embeddedConnection(dataDir));
     holder.on('error', () => {}); // the test failing midway kills the database under it
     await holder.connect();
     await holder.query('select pg_advisory_lock($1)', [AUDIT_CHAIN_LOCK]);

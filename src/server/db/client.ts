@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -58,6 +58,22 @@ async function embeddedPassword(dataDir: string, fresh: boolean): Promise<{ pass
  * A port nothing listens on now, other than `avoid`: the app server's own port is chosen before its
  * embedded PostgreSQL starts and taken only after, so the database must not be handed that one.
  */
+/**
+ * How to reach, as its owner, the embedded PostgreSQL running on `dataDir`: its port from the lock file,
+ * its per-install password from the data folder. For tests and tools that look inside a running server's
+ * database.
+ */
+export function embeddedConnection(dataDir: string): pg.ClientConfig {
+  const lock = readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n');
+  return {
+    host: '127.0.0.1',
+    port: Number(lock[3]),
+    user: 'postgres',
+    password: readFileSync(path.join(dataDir, PASSWORD_FILE), 'utf8').trim(),
+    database: 'clinic',
+  };
+}
+
 export async function freePort(avoid: readonly number[] = []): Promise<number> {
   for (;;) {
     const port = await anyFreePort();

@@ -19,8 +19,8 @@ const TAB_LABELS = {
 type Tab = keyof typeof TAB_LABELS;
 
 /**
- * The Settings tabs from the one policy: a tab shows when the role holds the permission behind it (patient and
- * guest hold neither, so they see Display and Notifications only); Users shows to staff, enabled for admins.
+ * The Settings tabs from the one policy: a tab shows when the role holds the permission behind it (a guest
+ * sees Display and Notifications only, a patient Security too); Users shows to staff, enabled for admins.
  */
 const TAB_PERMISSION: Partial<Record<Tab, Permission>> = {
   practice: 'settings:practice',
