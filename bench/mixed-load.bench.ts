@@ -55,8 +55,18 @@ function today(now = new Date()): string {
 
 let counter = 0;
 let slots = 0;
-/** The Monday this run's bookings start from: after every booking an earlier run made on the same database. */
-let firstMonday = new Date(Date.UTC(2033, 0, 3));
+/** The first Monday at least `days` days from today (UTC midnight). */
+function mondayAfter(days: number): Date {
+  const day = new Date(`${today()}T00:00:00Z`);
+  day.setUTCDate(day.getUTCDate() + days);
+  day.setUTCDate(day.getUTCDate() + ((8 - day.getUTCDay()) % 7));
+  return day;
+}
+/**
+ * The Monday this run's bookings start from: after every booking an earlier run made on the same database.
+ * 400 days ahead is past anything the seeds book and well inside the two years ahead a visit may be booked.
+ */
+let firstMonday = mondayAfter(400);
 /** A slot no other booking takes: weekdays from `firstMonday` on, minute by minute inside opening hours. */
 function nextSlot(providerIds: number[]) {
   const index = slots++;
