@@ -31,7 +31,9 @@ export default defineConfig({
           globalSetup: ['src/testing/global-setup.ts'],
           // The audit chain's HMAC key, as main.ts sets it at start.
           setupFiles: ['src/testing/api-setup.ts'],
-          testTimeout: 30_000,
+          // A guard against hangs, not a speed limit: npm test runs these beside the browser tests, and on two
+          // shared cores the heaviest (property tests, whole-registry walks) take two to three times longer.
+          testTimeout: 60_000,
           hookTimeout: 120_000,
           pool: 'forks',
         },

@@ -334,7 +334,9 @@ describe('analytics rollups equal the raw reference', () => {
       }),
       { numRuns: 12, seed: 20261122 },
     );
-  });
+    // Twelve write sequences, each compared over every endpoint and filter: ~15 s alone, twice that while
+    // the browser tests share the two cores (npm test runs both suites side by side).
+  }, 120_000);
 
   it('after a TRUNCATE, a reset and a re-seed', async () => {
     await exec(`truncate payments`);
