@@ -114,7 +114,7 @@ async function seed(databaseUrl: string, claims: number): Promise<number> {
 }
 
 async function startServer(
-  databaseUrl: string,
+  database: { ownerUrl: string; appUrl: string },
   extraEnv: Record<string, string> = {},
 ): Promise<{ baseUrl: string; pid: number; stop: () => Promise<void> }> {
   const port = await freePort();
@@ -126,7 +126,9 @@ async function startServer(
     // Request logging off: the bench measures the app, not writing a log line per request to a pipe.
     env: {
       ...process.env,
-      DATABASE_URL: databaseUrl,
+      // As in production: migrated as the owner, served as the app role (src/server/db/app-role.ts).
+      MIGRATION_DATABASE_URL: database.ownerUrl,
+      DATABASE_URL: database.appUrl,
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
@@ -269,7 +271,8 @@ async function main() {
   buildIfNeeded();
   const cleanups: (() => Promise<void>)[] = [];
   try {
-    let databaseUrl = process.env.DATABASE_URL;
+    let databaseUrl = process.env.MIGRATION_DATABASE_URL ?? process.env.DATABASE_URL;
+    let appDatabaseUrl = process.env.DATABASE_URL;
     let databaseDescription = 'DATABASE_URL';
     if (!databaseUrl) {
       if (opts.reseed && existsSync(opts.dataDir)) {
@@ -281,6 +284,7 @@ async function main() {
       const embedded = await startEmbeddedPostgres(opts.dataDir, { info: console.log, error: console.error });
       cleanups.push(() => embedded.stop());
       databaseUrl = embedded.url;
+      appDatabaseUrl = embedded.appUrl;
       const relative = path.relative(root, opts.dataDir);
       databaseDescription = `embedded, data in ${relative.startsWith('..') ? opts.dataDir : relative}`;
     }
@@ -298,7 +302,8 @@ async function main() {
       console.log(`the database already holds ${opts.claims.toLocaleString('en-US')} generated claims: not seeding`);
     }
 
-    const server = await startServer(databaseUrl);
+    const database = { ownerUrl: databaseUrl, appUrl: appDatabaseUrl ?? databaseUrl };
+    const server = await startServer(database);
     cleanups.unshift(server.stop);
     const ctx: BenchContext = {
       baseUrl: server.baseUrl,
@@ -307,7 +312,7 @@ async function main() {
       claims: opts.claims,
       quick: opts.quick,
       signIn: signInThrough(server.baseUrl),
-      startServer: (env) => startServer(databaseUrl, env),
+      startServer: (env) => startServer(database, env),
     };
     const parts = [{ name: 'throughput.bench.ts', part: throughputBench }, ...(await optionalParts())].filter(
       ({ name }) => !opts.only || opts.only.includes(name.replace(/\.bench\.ts$/, '')),

@@ -8,7 +8,7 @@
 import { format } from 'date-fns';
 import { buildApp } from '@/server/app';
 import { DEFAULT_CONFIG } from '@/server/context';
-import { migrateDatabase, openDatabase } from '@/server/db/client';
+import { openDatabase } from '@/server/db/client';
 import { isDatabaseEmpty, seedDemoClinic } from '@/server/db/seed/demo-seed';
 
 const port = Number(process.env.PORT ?? 5083);
@@ -17,7 +17,6 @@ if (!dataDir) throw new Error('DATA_DIR is required (a directory for the throw-a
 const log = { info: (m: string) => console.log(m), error: (m: string) => console.error(m) };
 
 const database = await openDatabase({ dataDir, log });
-await migrateDatabase(database.pool);
 if (await isDatabaseEmpty(database.db)) await seedDemoClinic(database.db, { today: format(new Date(), 'yyyy-MM-dd') });
 const app = await buildApp({
   db: database.db,

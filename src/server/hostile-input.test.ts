@@ -6,6 +6,7 @@ import { ROLES, allows, type Role } from '@/shared/access';
 import { errorEnvelopeSchema } from '@/shared/api';
 import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
 import type { RegisteredRoute } from './plugins/access';
+import { APP_ROLE, grantAppRole } from './db/app-role';
 
 /**
  * Hostile input (docs/security.md; ASVS V1.2.4/V1.2.5 injection, V2 validation): every registered API route that
@@ -139,7 +140,8 @@ const sessions = new Map<Role, SignedIn>();
  * The audit trail is checked on its own: a refused request may leave only the entries named here.
  */
 async function installChangeTriggers() {
-  await t.database.pool.query(`
+  // As the tables' owner (the app's role may create no table or trigger); the app role then writes the notes.
+  await t.database.ownerPool.query(`
     create table fuzz_changes (id bigserial primary key, table_name text not null, op text not null);
     create function fuzz_note_change() returns trigger language plpgsql as $$
     begin
@@ -159,6 +161,7 @@ async function installChangeTriggers() {
           for each statement execute function fuzz_note_change()', name);
       end loop;
     end $$;`);
+  await grantAppRole(t.database.ownerPool, APP_ROLE);
 }
 
 beforeAll(async () => {

@@ -4,7 +4,7 @@ import { pino } from 'pino';
 import { buildApp } from './app';
 import { configFromEnv } from './config-from-env';
 import { listenForChanges } from './db/change-feed';
-import { migrateDatabase, openDatabase, projectRoot } from './db/client';
+import { openDatabase, projectRoot } from './db/client';
 import { auditHmacKey } from './db/secrets';
 import { anchorAuditChain, useAuditHmacKey } from '@/features/audit/server/audit.queries';
 import { loadMfaKey } from '@/features/auth/server/auth.mfa-crypto';
@@ -26,9 +26,10 @@ async function main() {
   log.info(`MFA secrets encrypted with the key from ${mfaKey.source}`);
   const database = await openDatabase({
     databaseUrl: process.env.DATABASE_URL,
+    migrationDatabaseUrl: process.env.MIGRATION_DATABASE_URL,
     dataDir,
     appPort: port,
-    log: { info: (m) => log.info(m), error: (m) => log.error(m) },
+    log: { info: (m) => log.info(m), warn: (m) => log.warn(m), error: (m) => log.error(m) },
     // Serving on without the database would answer every request with an error: exit, and let the service
     // manager restart the app server, which restarts the database (PostgreSQL recovers from its WAL).
     onUnexpectedExit: (why) => {
@@ -37,7 +38,6 @@ async function main() {
     },
   });
   log.info(`database: ${database.description}`);
-  await migrateDatabase(database.pool);
   await seedOnFirstStart(database.db, {
     demoMode: config.demoMode,
     today: format(new Date(), 'yyyy-MM-dd'),

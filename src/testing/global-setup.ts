@@ -4,15 +4,20 @@ import path from 'node:path';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import type { TestProject } from 'vitest/node';
 import { useAuditHmacKey } from '@/features/audit/server/audit.queries';
-import { migrateDatabase, poolFor, startEmbeddedPostgres } from '@/server/db/client';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { APP_ROLE, ensureAppRole, urlAs } from '@/server/db/app-role';
+import { poolFor, prepareDatabase, startEmbeddedPostgres } from '@/server/db/client';
 import { TEST_AUDIT_HMAC_KEY } from './api-setup';
 import { seedDemoClinic } from '@/server/db/seed/demo-seed';
 import { TEST_TODAY } from './test-clock';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** Connection string of the migrated and seeded template database. */
+    /** Connection string of the migrated and seeded template database, as the owner of its tables. */
     templateDatabaseUrl: string;
+    /** The same database as the app role, which owns nothing (src/server/db/app-role.ts). */
+    templateAppDatabaseUrl: string;
   }
 }
 
@@ -20,19 +25,32 @@ export default async function setup(project: TestProject) {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'clinic-test-pg-'));
   const log = { info: () => {}, error: (m: string) => console.error(m) };
   const server = process.env.TEST_DATABASE_URL
-    ? { url: process.env.TEST_DATABASE_URL, stop: async () => {} }
+    ? await externalServer(process.env.TEST_DATABASE_URL)
     : await startEmbeddedPostgres(dir, log);
   // The template's entries are HMAC-chained with the key every test worker uses (api-setup.ts).
   useAuditHmacKey(TEST_AUDIT_HMAC_KEY);
+  // As the app server does: migrated by the owner, the app role granted what the app needs.
+  const warning = await prepareDatabase(server.url, server.appUrl);
+  if (warning) throw new Error(warning);
   const pool = poolFor(server.url, 2);
   const db = drizzle(pool);
-  await migrateDatabase(pool);
   await seedDemoClinic(db, { today: TEST_TODAY });
   // A template database must have no open connections when it is cloned.
   await pool.end();
   project.provide('templateDatabaseUrl', server.url);
+  project.provide('templateAppDatabaseUrl', server.appUrl);
   return async () => {
     await server.stop();
     await rm(dir, { recursive: true, force: true });
   };
+}
+
+/** TEST_DATABASE_URL, a role that may create databases and roles, with the app role made beside it. */
+async function externalServer(url: string) {
+  const password = randomBytes(24).toString('hex');
+  const owner = new pg.Client({ connectionString: url });
+  await owner.connect();
+  await ensureAppRole(owner, password);
+  await owner.end();
+  return { url, appUrl: urlAs(url, APP_ROLE, password), stop: async () => {} };
 }

@@ -6,9 +6,14 @@ import { poolFor } from '@/server/db/client';
 import type { Db } from '@/server/db/types';
 
 export interface TestDatabase {
+  /** As the app role, which owns nothing: what the app server connects as. */
   db: Db;
   pool: pg.Pool;
   url: string;
+  /** As the tables' owner, for what the app may not do (lifting the audit trail's trigger to tamper). */
+  ownerPool: pg.Pool;
+  ownerDb: Db;
+  ownerUrl: string;
   drop(): Promise<void>;
 }
 
@@ -23,15 +28,22 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   await admin.connect();
   await admin.query(`create database ${name} template ${template}`);
   await admin.end();
-  const url = new URL(templateUrl);
+  const url = new URL(inject('templateAppDatabaseUrl'));
   url.pathname = `/${name}`;
+  const ownerUrl = new URL(templateUrl);
+  ownerUrl.pathname = `/${name}`;
   const pool = poolFor(url.toString(), 5);
+  const ownerPool = poolFor(ownerUrl.toString(), 2);
   return {
     db: drizzle(pool),
     pool,
     url: url.toString(),
+    ownerPool,
+    ownerDb: drizzle(ownerPool),
+    ownerUrl: ownerUrl.toString(),
     drop: async () => {
       await pool.end();
+      await ownerPool.end();
       const client = new pg.Client({ connectionString: adminUrl.toString() });
       await client.connect();
       await client.query(`drop database if exists ${name} with (force)`);

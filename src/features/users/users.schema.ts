@@ -13,6 +13,8 @@ export const managedUserSchema = z.object({
   status: z.enum(USER_STATUSES),
   /** ISO timestamp. */
   createdAt: z.string(),
+  /** Has an authenticator app set up (outside demo mode every sign-in needs one). */
+  mfaEnrolled: z.boolean(),
 });
 export type ManagedUser = z.infer<typeof managedUserSchema>;
 export const userListSchema = z.object({ items: z.array(managedUserSchema) });

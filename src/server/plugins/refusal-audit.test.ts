@@ -88,8 +88,11 @@ describe('anonymous refusals are rate-limited per client address and minute', ()
 
     // The hash covers them: an entry whose address was changed afterwards no longer verifies.
     const id = Number(denied[0]!.id);
-    const result = await withAuditEntryTampered(t.database.pool, id, { column: 'client_addr', value: '10.9.9.9' }, () =>
-      verifyChain(t.database.db),
+    const result = await withAuditEntryTampered(
+      t.database.ownerPool,
+      id,
+      { column: 'client_addr', value: '10.9.9.9' },
+      () => verifyChain(t.database.db),
     );
     expect(result.firstBreak).toMatchObject({ id, problem: 'modified' });
   });

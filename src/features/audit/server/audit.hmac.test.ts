@@ -15,7 +15,7 @@ afterAll(async () => {
 
 /** As the database owner: the append-only trigger is lifted for the statements. */
 async function asOwner(statements: (client: import('pg').PoolClient) => Promise<void>) {
-  const client = await database.pool.connect();
+  const client = await database.ownerPool.connect();
   try {
     await client.query('begin');
     await client.query('alter table audit_log disable trigger audit_log_no_update_delete');

@@ -17,9 +17,9 @@ afterAll(async () => {
   await t.close();
 });
 
-/** The trigger refuses every change, even to the test's superuser; a tamper test lifts it for one statement. */
+/** The trigger refuses every change, even to the tables' owner; a tamper test, as the owner, lifts it for one statement. */
 async function tamper(statement: string, params: unknown[]) {
-  const client = await t.database.pool.connect();
+  const client = await t.database.ownerPool.connect();
   try {
     await client.query('alter table audit_log disable trigger audit_log_no_update_delete');
     await client.query(statement, params);
@@ -45,17 +45,29 @@ async function verify(): Promise<ChainVerificationResult> {
 }
 
 describe('the audit trail is append-only', () => {
-  it('refuses an update and a delete through the application', async () => {
+  const refusal = (error: unknown) => {
+    const { message, cause } = error as { message: string; cause?: { message?: string } };
+    return cause?.message ?? message;
+  };
+
+  it('refuses an update, a delete and a truncate through the application: its role may only append', async () => {
     const id = await idAt(1);
-    const refusal = (error: unknown) => {
-      const { message, cause } = error as { message: string; cause?: { message?: string } };
-      return cause?.message ?? message;
-    };
     const update = t.database.db.update(auditLog).set({ detail: 'rewritten' }).where(eq(auditLog.id, id));
-    expect(refusal(await update.catch((e: unknown) => e))).toBe('audit_log is append-only: UPDATE is not allowed');
+    expect(refusal(await update.catch((e: unknown) => e))).toBe('permission denied for table audit_log');
     const remove = t.database.db.delete(auditLog).where(eq(auditLog.id, id));
+    expect(refusal(await remove.catch((e: unknown) => e))).toBe('permission denied for table audit_log');
+    await expect(t.database.pool.query('truncate audit_log')).rejects.toThrow('permission denied for table audit_log');
+    expect((await verifyChain(t.database.db)).ok).toBe(true);
+  });
+
+  it("refuses them to the tables' owner too, by the append-only triggers", async () => {
+    const id = await idAt(1);
+    const owner = t.database.ownerPool;
+    const update = owner.query(`update audit_log set detail = 'rewritten' where id = $1`, [id]);
+    expect(refusal(await update.catch((e: unknown) => e))).toBe('audit_log is append-only: UPDATE is not allowed');
+    const remove = owner.query('delete from audit_log where id = $1', [id]);
     expect(refusal(await remove.catch((e: unknown) => e))).toBe('audit_log is append-only: DELETE is not allowed');
-    await expect(t.database.pool.query('truncate audit_log')).rejects.toThrow(/append-only: TRUNCATE/);
+    await expect(owner.query('truncate audit_log')).rejects.toThrow(/append-only: TRUNCATE/);
     expect((await verifyChain(t.database.db)).ok).toBe(true);
   });
 });

@@ -172,8 +172,13 @@ describe("an admin's MFA reset", () => {
         .update(users)
         .set({ mfaSecret: 'v1.x.y.z' })
         .where(eq(users.id, demoPatient?.id ?? 0));
+      const listed = await admin.request({ method: 'GET', url: '/api/users' });
+      const shown = (body: { items: { id: number; mfaEnrolled: boolean }[] }) =>
+        body.items.find((u) => u.id === demoPatient?.id)?.mfaEnrolled;
+      expect(shown(listed.json())).toBe(true);
       const reset = await admin.request({ method: 'POST', url: `/api/users/${demoPatient?.id}/mfa-reset` });
       expect(reset.statusCode).toBe(200);
+      expect(reset.json<{ mfaEnrolled: boolean }>().mfaEnrolled).toBe(false);
       const [after] = await demo.database.db
         .select()
         .from(users)

@@ -43,3 +43,42 @@ describe('SignInPage enrolment (demo mode off, first sign-in)', () => {
     expect(confirm?.body).toEqual({ challengeId: 'c1', code: '123456' });
   });
 });
+
+describe('SignInPage second step with an authenticator', () => {
+  const session = {
+    user: { id: 9, email: 'owner@clinic.example', name: 'Owner', role: 'admin', patientId: null },
+    mfa: true,
+    csrfToken: 't',
+    expiresAt: '2026-11-23T03:00:00Z',
+  };
+
+  async function reachCodeStep() {
+    await userEvent.type(screen.getByLabelText('Email'), 'owner@clinic.example');
+    await userEvent.type(screen.getByLabelText('Password'), 'Abcd-Efgh-Jkmn-Pqrs');
+    await userEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    await screen.findByLabelText('6-digit code');
+  }
+
+  it('signs in with a recovery code instead of the lost phone’s code', async () => {
+    const api = fakeApi({
+      'POST /api/auth/login': { challengeId: 'c2', expiresAt: '2026-11-22T15:05:00Z' },
+      'POST /api/auth/mfa': session,
+    });
+    renderWithApp(<SignInPage />, { route: '/' });
+    await reachCodeStep();
+    await userEvent.click(screen.getByRole('button', { name: 'Lost your phone? Use a recovery code' }));
+    expect(screen.queryByLabelText('6-digit code')).toBeNull();
+    await userEvent.type(screen.getByLabelText('Recovery code'), ' abcd-efgh-jkmn ');
+    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    await waitFor(() => expect(api.sent('POST /api/auth/mfa').length).toBe(1));
+    expect(api.sent('POST /api/auth/mfa')[0]?.body).toEqual({ challengeId: 'c2', recoveryCode: 'abcd-efgh-jkmn' });
+  });
+
+  it('offers no recovery code in demo mode, where the code is on screen', async () => {
+    fakeApi({ 'POST /api/auth/login': { challengeId: 'c3', expiresAt: '2026-11-22T15:05:00Z', demoCode: '123456' } });
+    renderWithApp(<SignInPage />, { route: '/' });
+    await reachCodeStep();
+    expect(screen.getByTestId('demo-code').textContent).toContain('123456');
+    expect(screen.queryByRole('button', { name: 'Lost your phone? Use a recovery code' })).toBeNull();
+  });
+});

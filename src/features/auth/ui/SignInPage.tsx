@@ -49,6 +49,9 @@ export function SignInPage() {
   const [email, setEmail] = useState(takeEmailForSignIn);
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
+  // A lost phone: one of the recovery codes given at enrolment stands in for the authenticator's code.
+  const [usingRecoveryCode, setUsingRecoveryCode] = useState(false);
+  const [recoveryCode, setRecoveryCode] = useState('');
   const [challenge, setChallenge] = useState<LoginResponse | null>(null);
   const login = useLogin();
   const verify = useVerifyCode();
@@ -65,12 +68,15 @@ export function SignInPage() {
     event.preventDefault();
     if (!challenge) return;
     verify.mutate(
-      { challengeId: challenge.challengeId, code },
+      usingRecoveryCode
+        ? { challengeId: challenge.challengeId, recoveryCode: recoveryCode.trim() }
+        : { challengeId: challenge.challengeId, code },
       {
         onError: (error) => {
           showSignInError(error, 'code');
           if (error instanceof ApiError && error.code === 'CHALLENGE_EXPIRED') back();
           setCode('');
+          setRecoveryCode('');
         },
       },
     );
@@ -80,6 +86,8 @@ export function SignInPage() {
   const back = () => {
     setChallenge(null);
     setCode('');
+    setRecoveryCode('');
+    setUsingRecoveryCode(false);
   };
 
   return (
@@ -168,31 +176,75 @@ export function SignInPage() {
                       Demo code:{' '}
                       <span className="font-mono text-lg font-semibold tracking-widest">{challenge.demoCode}</span>
                     </p>
+                  ) : usingRecoveryCode ? (
+                    <p className="text-sm text-muted-foreground">
+                      Enter one of the recovery codes you saved when you set up your authenticator. Each works once.
+                    </p>
                   ) : (
                     <p className="text-sm text-muted-foreground">Open your authenticator app for the current code.</p>
                   )}
-                  <div className="space-y-2">
-                    <Label htmlFor="mfa-code">6-digit code</Label>
-                    <Input
-                      id="mfa-code"
-                      inputMode="numeric"
-                      autoComplete="one-time-code"
-                      pattern="[0-9]{6}"
-                      maxLength={6}
-                      required
-                      autoFocus
-                      value={code}
-                      onChange={(e) => setCode(e.target.value.replace(/\D/g, '').slice(0, 6))}
-                    />
-                  </div>
+                  {usingRecoveryCode ? (
+                    <div className="space-y-2">
+                      <Label htmlFor="recovery-code">Recovery code</Label>
+                      <Input
+                        id="recovery-code"
+                        autoComplete="off"
+                        autoCapitalize="characters"
+                        spellCheck={false}
+                        required
+                        autoFocus
+                        placeholder="ABCD-EFGH-JKMN"
+                        maxLength={22}
+                        value={recoveryCode}
+                        onChange={(e) => setRecoveryCode(e.target.value)}
+                      />
+                    </div>
+                  ) : (
+                    <div className="space-y-2">
+                      <Label htmlFor="mfa-code">6-digit code</Label>
+                      <Input
+                        id="mfa-code"
+                        inputMode="numeric"
+                        autoComplete="one-time-code"
+                        pattern="[0-9]{6}"
+                        maxLength={6}
+                        required
+                        autoFocus
+                        value={code}
+                        onChange={(e) => setCode(e.target.value.replace(/\D/g, '').slice(0, 6))}
+                      />
+                    </div>
+                  )}
                   <div className="flex gap-2">
                     <Button type="button" variant="outline" className="flex-1" onClick={back}>
                       Back
                     </Button>
-                    <Button type="submit" className="flex-1" disabled={verify.isPending || code.length !== 6}>
+                    <Button
+                      type="submit"
+                      className="flex-1"
+                      disabled={
+                        verify.isPending || (usingRecoveryCode ? recoveryCode.trim().length < 12 : code.length !== 6)
+                      }
+                    >
                       {verify.isPending ? 'Verifying…' : 'Verify'}
                     </Button>
                   </div>
+                  {!challenge.demoCode && (
+                    <Button
+                      type="button"
+                      variant="link"
+                      className="w-full"
+                      onClick={() => {
+                        setUsingRecoveryCode(!usingRecoveryCode);
+                        setCode('');
+                        setRecoveryCode('');
+                      }}
+                    >
+                      {usingRecoveryCode
+                        ? 'Use the code from my authenticator app'
+                        : 'Lost your phone? Use a recovery code'}
+                    </Button>
+                  )}
                 </form>
               </CardContent>
             </>

@@ -233,7 +233,7 @@ describe('security checks', () => {
     );
     const id = rows[0]!.id;
     const audit = await withAuditEntryTampered(
-      t.database.pool,
+      t.database.ownerPool,
       Number(id),
       { column: 'detail', value: 'nothing to see' },
       () => runCheck(admin, 'audit'),
@@ -309,7 +309,7 @@ describe('security checks on a differently configured or broken system', () => {
       expect(rbac).toMatchObject({ status: 'fail', message: 'RBAC enforcement issue detected' });
       expect(rbac.details[0]).toBe('GET /api/admin/export-everything answers without a session (declared public)');
 
-      const client = await database.pool.connect();
+      const client = await database.ownerPool.connect();
       try {
         await client.query('alter table audit_log disable trigger audit_log_no_truncate');
         await client.query('truncate audit_log');

@@ -126,8 +126,11 @@ describe('POST /api/rtm/verify/:reqId on a broken system', () => {
   it('fails R 006 when an audit entry was tampered with, naming the entry', async () => {
     const target = await t.database.db.execute<{ id: number }>(sql`select min(id) + 10 as id from audit_log`);
     const id = Number(target.rows[0]?.id);
-    const result = await withAuditEntryTampered(t.database.pool, id, { column: 'actor', value: 'someone-else' }, () =>
-      verify(admin, 'R 006'),
+    const result = await withAuditEntryTampered(
+      t.database.ownerPool,
+      id,
+      { column: 'actor', value: 'someone-else' },
+      () => verify(admin, 'R 006'),
     );
     expect(result.passed).toBe(false);
     expect(result.detail).toContain(`breaks at entry #${id} (modified)`);

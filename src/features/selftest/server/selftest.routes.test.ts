@@ -98,7 +98,7 @@ describe('POST /api/run-tests on a broken system', () => {
     // As the database owner a tamperer can switch the append-only trigger off; the hash chain still tells.
     const fourth = await t.database.db.execute<{ id: number }>(sql`select min(id) + 3 as id from audit_log`);
     const result = await withAuditEntryTampered(
-      t.database.pool,
+      t.database.ownerPool,
       Number(fourth.rows[0]?.id),
       { column: 'detail', value: 'nothing to see here' },
       () => run('integration'),
@@ -128,7 +128,7 @@ describe('POST /api/run-tests on a broken system', () => {
   it('reports a failed unit check when the KPI inputs change under the formulas (a column default altered)', async () => {
     // The fixture relies on the claims table's defaults (clean_submission defaults to true); a schema
     // drift that changes them changes what the KPI queries compute, and the self-test must notice.
-    await t.database.db.execute(sql`alter table claims alter column clean_submission set default false`);
+    await t.database.ownerDb.execute(sql`alter table claims alter column clean_submission set default false`);
     try {
       const result = await run('unit');
       expect(result.success).toBe(false);
@@ -138,7 +138,7 @@ describe('POST /api/run-tests on a broken system', () => {
         'cleanClaimRate: expected 75, got 0; firstPassResolutionRate: expected 66.7, got 0',
       );
     } finally {
-      await t.database.db.execute(sql`alter table claims alter column clean_submission set default true`);
+      await t.database.ownerDb.execute(sql`alter table claims alter column clean_submission set default true`);
     }
   });
 });

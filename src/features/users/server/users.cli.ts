@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { migrateDatabase, openDatabase, projectRoot } from '@/server/db/client';
+import { openDatabase, projectRoot } from '@/server/db/client';
 import type { Db } from '@/server/db/types';
 import { HttpError } from '@/server/plugins/errors';
 import { newUserSchema, type CreatedUser } from '../users.schema';
@@ -46,11 +46,11 @@ export function describeCreated(created: CreatedUser): string {
 async function main() {
   const database = await openDatabase({
     databaseUrl: process.env.DATABASE_URL,
+    migrationDatabaseUrl: process.env.MIGRATION_DATABASE_URL,
     dataDir: process.env.DATA_DIR ?? path.join(projectRoot(), 'data'),
     log: { info: () => {}, error: (m) => console.error(m) },
   });
   try {
-    await migrateDatabase(database.pool);
     console.log(describeCreated(await runUserCreate(database.db, process.argv.slice(2), new Date())));
   } catch (err) {
     console.error(err instanceof HttpError || err instanceof Error ? err.message : err);

@@ -27,6 +27,7 @@ function toManagedUser(row: typeof users.$inferSelect): ManagedUser {
     role: roleSchema.parse(row.role),
     status: row.active ? 'Active' : 'Deactivated',
     createdAt: row.createdAt.toISOString(),
+    mfaEnrolled: row.mfaSecret !== null,
   };
 }
 
@@ -203,7 +204,7 @@ export async function resetUserMfa(db: Db, ctx: RequestContext, id: number): Pro
       resource: `user/${id}`,
       detail: `${current.email}: authenticator ${current.mfaSecret ? 'and recovery codes cleared' : 'was not enrolled'}; enrols again at next sign-in; ${ended} session(s) ended`,
     });
-    return toManagedUser(current);
+    return toManagedUser({ ...current, mfaSecret: null });
   });
 }
 

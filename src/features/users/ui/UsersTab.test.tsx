@@ -13,6 +13,7 @@ const nurse: ManagedUser = {
   role: 'nurse_manager',
   status: 'Active',
   createdAt,
+  mfaEnrolled: true,
 };
 const rosa: ManagedUser = {
   id: 9,
@@ -21,6 +22,23 @@ const rosa: ManagedUser = {
   role: 'patient',
   status: 'Deactivated',
   createdAt,
+  mfaEnrolled: false,
+};
+
+const self: ManagedUser = {
+  id: 1,
+  name: 'Ada Admin',
+  email: 'ada@x.test',
+  role: 'admin',
+  status: 'Active',
+  createdAt,
+  mfaEnrolled: true,
+};
+const session = {
+  user: { id: 1, email: 'ada@x.test', name: 'Ada Admin', role: 'admin', patientId: null },
+  mfa: true,
+  csrfToken: 't',
+  expiresAt: '2026-11-23T03:00:00Z',
 };
 
 async function openLinkDialog() {
@@ -34,6 +52,7 @@ async function openLinkDialog() {
 describe('UsersTab: linking a patient account to a record', () => {
   it('offers the link on patient accounts only and sends the MRN; the list is read again', async () => {
     const api = fakeApi({
+      'GET /api/auth/session': session,
       'GET /api/users': { items: [nurse, rosa] },
       'PUT /api/users/:id/patient-link': { ...rosa, status: 'Active' },
     });
@@ -50,6 +69,7 @@ describe('UsersTab: linking a patient account to a record', () => {
 
   it("shows the server's refusal under the MRN field and keeps the dialog open", async () => {
     fakeApi({
+      'GET /api/auth/session': session,
       'GET /api/users': { items: [nurse, rosa] },
       'PUT /api/users/:id/patient-link': apiError(404, 'NOT_FOUND', 'mrn: no patient record can be linked', {
         fields: [{ field: 'mrn', message: 'must name a patient record that has no account' }],
@@ -62,5 +82,42 @@ describe('UsersTab: linking a patient account to a record', () => {
     fireEvent.change(within(dialog).getByLabelText('MRN'), { target: { value: 'bad mrn!' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Link record' }));
     expect(await within(dialog).findByText('MRN may contain only letters, digits and -')).toBeTruthy();
+  });
+});
+
+describe('UsersTab: resetting a lost authenticator', () => {
+  it('offers Reset MFA only where an authenticator is set up, asks first, and sends the reset', async () => {
+    const api = fakeApi({
+      'GET /api/auth/session': session,
+      'GET /api/users': { items: [self, nurse, rosa] },
+      'POST /api/users/:id/mfa-reset': { ...nurse, mfaEnrolled: false },
+    });
+    renderWithApp(<UsersTab />, { route: '/settings' });
+    await screen.findByText('rosa@x.test');
+    expect(screen.getByRole('cell', { name: 'Not set up' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /^Reset MFA\s*of Rosa Delgado$/ })).toBeNull();
+    // Not on the admin's own row: another admin resets theirs.
+    expect(screen.queryByRole('button', { name: /^Reset MFA\s*of Ada Admin$/ })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: /^Reset MFA\s*of Nora Kim$/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Reset the authenticator of Nora Kim?' });
+    // Nothing is sent before the admin confirms.
+    expect(api.sent('POST /api/users/:id/mfa-reset')).toEqual([]);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Reset MFA' }));
+    expect(await screen.findByText('Nora Kim sets up a new authenticator at next sign-in.')).toBeTruthy();
+    expect(api.sent('POST /api/users/:id/mfa-reset').map((r) => r.path)).toEqual(['/api/users/2/mfa-reset']);
+    await waitFor(() => expect(api.sent('GET /api/users').length).toBe(2));
+  });
+
+  it("shows the server's refusal", async () => {
+    fakeApi({
+      'GET /api/auth/session': session,
+      'GET /api/users': { items: [nurse] },
+      'POST /api/users/:id/mfa-reset': apiError(404, 'NOT_FOUND', 'user not found'),
+    });
+    renderWithApp(<UsersTab />, { route: '/settings' });
+    fireEvent.click(await screen.findByRole('button', { name: /^Reset MFA\s*of Nora Kim$/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Reset the authenticator of Nora Kim?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Reset MFA' }));
+    expect(await screen.findByText('user not found')).toBeTruthy();
   });
 });

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
 import { UserPlus } from 'lucide-react';
 import { roleLabel } from '@/shared/access';
+import { useSession } from '@/features/auth/ui/auth.api';
 import { roleSchema } from '@/shared/api';
 import { DataTable } from '@/client/components/data-table/DataTable';
 import { Badge } from '@/client/components/ui/badge';
@@ -21,7 +22,7 @@ import { ApiError } from '@/client/lib/api-client';
 import { ASSIGNABLE_ROLES, type ManagedUser, type UserPatch } from '../users.schema';
 import { CreateUserDialog } from './CreateUserDialog';
 import { LinkPatientDialog } from './LinkPatientDialog';
-import { useUpdateUser, useUsers } from './users.api';
+import { useResetMfa, useUpdateUser, useUsers } from './users.api';
 
 function useApplyChange() {
   const update = useUpdateUser();
@@ -33,7 +34,7 @@ function useApplyChange() {
         onError: (error) =>
           toast({
             title: 'User not updated',
-            description: error instanceof ApiError && error.serverMessage ? error.serverMessage : 'Please try again.',
+            description: errorDescription(error),
             variant: 'destructive',
           }),
       },
@@ -41,10 +42,22 @@ function useApplyChange() {
   return { apply, pending: update.isPending };
 }
 
-/** Real user management for admins: list, create, change role, deactivate and reactivate. */
+function errorDescription(error: unknown): string {
+  return error instanceof ApiError && error.serverMessage ? error.serverMessage : 'Please try again.';
+}
+
+/**
+ * Real user management for admins: list, create, change role, deactivate and reactivate, and clear a lost
+ * authenticator so its owner enrols again.
+ */
 export function UsersTab() {
   const users = useUsers();
   const { apply, pending } = useApplyChange();
+  const resetMfa = useResetMfa();
+  // An admin's own authenticator is reset by another admin (the server refuses it: a stolen session alone
+  // must not replace the second factor), so the button is not offered on their own row.
+  const ownId = useSession().data?.user?.id;
+  const [resettingMfa, setResettingMfa] = useState<ManagedUser | null>(null);
   const [creating, setCreating] = useState(false);
   const [deactivating, setDeactivating] = useState<ManagedUser | null>(null);
   const [linking, setLinking] = useState<ManagedUser | null>(null);
@@ -89,6 +102,11 @@ export function UsersTab() {
       ),
     },
     {
+      accessorKey: 'mfaEnrolled',
+      header: 'Authenticator',
+      cell: ({ row }) => (row.original.mfaEnrolled ? 'Set up' : 'Not set up'),
+    },
+    {
       accessorKey: 'createdAt',
       header: 'Created',
       cell: ({ row }) => new Date(row.original.createdAt).toLocaleDateString('en-US'),
@@ -114,13 +132,19 @@ export function UsersTab() {
               Reactivate<span className="sr-only"> {user.name}</span>
             </Button>
           );
-        if (user.role !== 'patient') return status;
         return (
           <div className="flex gap-2">
             {status}
-            <Button size="sm" variant="outline" onClick={() => setLinking(user)}>
-              Link record<span className="sr-only"> of {user.name}</span>
-            </Button>
+            {user.mfaEnrolled && user.id !== ownId && (
+              <Button size="sm" variant="outline" disabled={resetMfa.isPending} onClick={() => setResettingMfa(user)}>
+                Reset MFA<span className="sr-only"> of {user.name}</span>
+              </Button>
+            )}
+            {user.role === 'patient' && (
+              <Button size="sm" variant="outline" onClick={() => setLinking(user)}>
+                Link record<span className="sr-only"> of {user.name}</span>
+              </Button>
+            )}
           </div>
         );
       },
@@ -156,6 +180,42 @@ export function UsersTab() {
       </CardContent>
       <CreateUserDialog open={creating} onClose={() => setCreating(false)} />
       <LinkPatientDialog user={linking} onClose={() => setLinking(null)} />
+      <Dialog open={resettingMfa !== null} onOpenChange={(open) => !open && setResettingMfa(null)}>
+        <DialogContent>
+          <DialogHeader>
+            <DialogTitle>Reset the authenticator of {resettingMfa?.name}?</DialogTitle>
+            <DialogDescription>
+              For a lost or replaced phone. {resettingMfa?.email} is signed out at once, their authenticator and
+              recovery codes stop working, and they set up a new authenticator at their next sign-in. Confirm who is
+              asking before you do this.
+            </DialogDescription>
+          </DialogHeader>
+          <DialogFooter>
+            <Button variant="outline" onClick={() => setResettingMfa(null)}>
+              Cancel
+            </Button>
+            <Button
+              variant="destructive"
+              onClick={() => {
+                const user = resettingMfa;
+                setResettingMfa(null);
+                if (!user) return;
+                resetMfa.mutate(user.id, {
+                  onSuccess: () =>
+                    toast({
+                      title: 'User updated',
+                      description: `${user.name} sets up a new authenticator at next sign-in.`,
+                    }),
+                  onError: (error) =>
+                    toast({ title: 'User not updated', description: errorDescription(error), variant: 'destructive' }),
+                });
+              }}
+            >
+              Reset MFA
+            </Button>
+          </DialogFooter>
+        </DialogContent>
+      </Dialog>
       <Dialog open={deactivating !== null} onOpenChange={(open) => !open && setDeactivating(null)}>
         <DialogContent>
           <DialogHeader>

@@ -38,3 +38,11 @@ export function useLinkPatient() {
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: userKeys.all }),
   });
 }
+
+export function useResetMfa() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => apiFetch<ManagedUser>(`/api/users/${id}/mfa-reset`, { method: 'POST' }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: userKeys.all }),
+  });
+}

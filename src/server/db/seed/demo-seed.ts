@@ -53,11 +53,40 @@ export async function isDatabaseEmpty(db: Db): Promise<boolean> {
 
 /** Deletes all clinic data but the audit trail, which is append-only and must outlive a reset (docs/audit.md). */
 export async function clearClinicData(tx: Tx): Promise<void> {
-  await tx.execute(sql`truncate table
-    claim_appeals, payments, claims, appointments, authorizations, encounters, sessions, sign_in_challenges,
-    sign_in_lockouts, mfa_recovery_codes, user_settings, users, patients, providers, practice_settings, compliance_gaps,
-    operating_expenses, billing_staff_hours, guest_lookup_failures
-    restart identity`);
+  const tables = [
+    'claim_appeals',
+    'payments',
+    'claims',
+    'appointments',
+    'authorizations',
+    'encounters',
+    'sessions',
+    'sign_in_challenges',
+    'sign_in_lockouts',
+    'mfa_recovery_codes',
+    'user_settings',
+    'users',
+    'patients',
+    'providers',
+    'practice_settings',
+    'compliance_gaps',
+    'operating_expenses',
+    'billing_staff_hours',
+    'guest_lookup_failures',
+  ];
+  await tx.execute(sql.raw(`truncate table ${tables.join(', ')}`));
+  await restartIdentities(tx, tables);
+}
+
+/**
+ * Restarts the id sequences of tables emptied in this transaction. The app's database role owns no sequence,
+ * so not TRUNCATE … RESTART IDENTITY but the owner's restart_identity_of (migration 0024), which, unlike
+ * setval, rolls back with the transaction.
+ */
+async function restartIdentities(tx: Tx, tables: readonly string[]): Promise<void> {
+  await tx.execute(
+    sql.raw(`select restart_identity_of(t::regclass) from unnest(array[${tables.map((t) => `'${t}'`).join(', ')}]) t`),
+  );
 }
 
 /** The clinic's records that a re-seed replaces and a global reset clears, children before parents. */
@@ -86,13 +115,12 @@ export async function deleteClinicRecords(tx: Tx): Promise<Record<(typeof CLINIC
   );
   const row = counted.rows[0] ?? {};
   // Nothing outside this list references these tables but users.patient_id, hence TRUNCATE for all but
-  // patients, which is deleted (users keep a foreign key to it) and has its identity restarted by hand.
+  // patients, which is deleted (users keep a foreign key to it).
   await tx.execute(sql`truncate table
     claim_appeals, payments, claims, appointments, authorizations, encounters, operating_expenses,
-    billing_staff_hours, providers
-    restart identity`);
+    billing_staff_hours, providers`);
   await tx.execute(sql`delete from patients`);
-  await tx.execute(sql`select setval(pg_get_serial_sequence('patients', 'id'), 1, false)`);
+  await restartIdentities(tx, CLINIC_RECORD_TABLES);
   return Object.fromEntries(CLINIC_RECORD_TABLES.map((t) => [t, Number(row[t] ?? 0)])) as Record<
     (typeof CLINIC_RECORD_TABLES)[number],
     number

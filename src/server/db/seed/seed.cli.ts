@@ -11,7 +11,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { format } from 'date-fns';
-import { migrateDatabase, openDatabase, projectRoot } from '../client';
+import { openDatabase, projectRoot } from '../client';
 import { clearClinicData, isDatabaseEmpty, seedDemoClinic } from './demo-seed';
 import { analyzeScale, generateScale } from './scale-seed';
 
@@ -39,12 +39,14 @@ async function main() {
   const log = { info: (m: string) => console.log(m), error: (m: string) => console.error(m) };
   const database = await openDatabase({
     databaseUrl: process.env.DATABASE_URL,
+    migrationDatabaseUrl: process.env.MIGRATION_DATABASE_URL,
     dataDir: process.env.DATA_DIR ?? path.join(projectRoot(), 'data'),
     log,
+    // The scale seed disables the rollup triggers while it loads, which only the tables' owner may do.
+    as: 'owner',
   });
   try {
     console.log(`database: ${database.description}`);
-    await migrateDatabase(database.pool);
     if (claims !== null) {
       // One transaction for clearing, the demo clinic and the generated one: the tables are truncated in
       // the transaction that fills them, which lets PostgreSQL (at wal_level=minimal) skip their WAL.
