@@ -42,7 +42,7 @@ test.describe('Security and Compliance', () => {
     await expectCheck('encryption', 'fail', 'AES 256 not verified');
     await expectCheck('tls', 'fail', 'TLS not active: this request came over plain HTTP');
     await expectCheck('rbac', 'pass', 'Pass: Restricted');
-    await expectCheck('mfa', 'pass', 'MFA required for every non-guest role');
+    await expectCheck('mfa', 'pass', 'MFA required for every role');
     await expectCheck('audit', 'pass', 'audit events recorded');
     expect(await seriousViolations(page)).toEqual([]);
   });

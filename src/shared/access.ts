@@ -179,9 +179,14 @@ export function canSearch(role: Role): boolean {
   return SEARCHABLE_SCREENS.some((screen) => canOpen(role, screen));
 }
 
-/** MFA is required for every role but guest. */
+/**
+ * Roles that sign in without a second factor: none. Sign-in asks every account for its one-time code, an
+ * admin-created guest account included, and the Compliance screen states this same list.
+ */
+export const MFA_EXEMPT_ROLES: readonly Role[] = [];
+
 export function requiresMfa(role: Role): boolean {
-  return role !== 'guest';
+  return !MFA_EXEMPT_ROLES.includes(role);
 }
 
 // ---------------------------------------------------------------------------------------------

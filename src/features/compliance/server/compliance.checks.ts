@@ -224,7 +224,7 @@ async function rbac(env: CheckEnvironment): Promise<Outcome> {
 async function mfa(env: CheckEnvironment): Promise<Outcome> {
   const issues: string[] = [];
   const details: string[] = [];
-  const notRequired = ROLES.filter((r) => r !== 'guest' && !requiresMfa(r));
+  const notRequired = ROLES.filter((r) => !requiresMfa(r));
   if (notRequired.length > 0) issues.push(`The policy does not require MFA for ${notRequired.join(', ')}`);
 
   const accounts = await activeAccountsByRole(env.deps.db);
@@ -253,7 +253,7 @@ async function mfa(env: CheckEnvironment): Promise<Outcome> {
     details.push(`An unknown sign-in attempt was refused (${probe.statusCode}) without a session`);
   }
   if (issues.length > 0) return fail('MFA requirement issue', [...issues, ...details]);
-  return pass('MFA required for every non-guest role', details);
+  return pass('MFA required for every role', details);
 }
 
 // ----- Audit: entries exist and the hash chain verifies -----------------------------------------------
@@ -304,7 +304,7 @@ export const SECURITY_CHECKS: readonly (SecurityCheck & { run(env: CheckEnvironm
       checkId: 'mfa',
       name: 'Multi-factor authentication',
       description:
-        'Checks that the policy requires MFA for every non-guest role, that accounts can complete it, and that an unknown sign-in attempt gets no session.',
+        'Checks that the policy requires MFA for every role (sign-in asks every account for a code), that accounts can complete it, and that an unknown sign-in attempt gets no session.',
       run: mfa,
     },
     {

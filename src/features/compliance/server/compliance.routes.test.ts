@@ -5,7 +5,7 @@ import { buildApp } from '@/server/app';
 import { DEFAULT_CONFIG, type AppConfig } from '@/server/context';
 import { HIPAA_AUDIT_ITEMS, WCAG_CHECKS } from '@/server/db/seed/compliance-data';
 import { withAuditEntryTampered } from '@/testing/audit-tamper';
-import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
+import { cookieFrom, createTestApp, demoAccount, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
 import { createTestDatabase, type TestDatabase } from '@/testing/test-db';
 import { TEST_TODAY, testClock } from '@/testing/test-clock';
 import { clearClinicData, seedDemoClinic } from '@/server/db/seed/demo-seed';
@@ -100,6 +100,23 @@ describe('overview', () => {
     }
     expect(o.matrix.roles.find((r) => r.role === 'admin')!.permissions).toContain('system:admin');
     expect(o.matrix.roles.find((r) => r.role === 'doctor')!.permissions).not.toContain('system:admin');
+  });
+
+  it('states MFA as sign-in enforces it: the guest account, too, is asked for a code', async () => {
+    const guest = demoAccount('guest');
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: guest.email, password: guest.password },
+    });
+    // A session needs the second step: the password alone gives a challenge, not a session.
+    expect(login.statusCode).toBe(200);
+    expect(login.json<{ challengeId: string }>().challengeId).toBeTruthy();
+    expect(cookieFrom(login)).toBeFalsy();
+    const res = await admin.request({ method: 'GET', url: '/api/compliance/overview' });
+    const o = res.json<ComplianceOverview>();
+    expect(o.mfa.roles.find((r) => r.role === 'guest')?.required).toBe(true);
+    expect(o.mfa.roles.every((r) => r.required)).toBe(true);
   });
 
   it('lists the HIPAA mock audit and the WCAG checklist from the database', async () => {
@@ -302,6 +319,11 @@ describe('security checks on a differently configured or broken system', () => {
       expect(mfa).toMatchObject({ status: 'fail', message: 'MFA requirement issue' });
       expect(mfa.details).toContain('1 active doctor account(s) have no authenticator enrolled');
       await database.pool.query(`update users set mfa_secret = 'JBSWY3DPEHPK3PXP' where role <> 'guest'`);
+      // The guest account signs in with a code too, so it needs an authenticator as well.
+      expect((await runCheck(on(strict), 'mfa')).details).toContain(
+        '1 active guest account(s) have no authenticator enrolled',
+      );
+      await database.pool.query(`update users set mfa_secret = 'JBSWY3DPEHPK3PXP' where role = 'guest'`);
       expect((await runCheck(on(strict), 'mfa')).status).toBe('pass');
 
       expect((await runCheck(viaDemo, 'rbac')).status).toBe('pass');
