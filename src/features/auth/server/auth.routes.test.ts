@@ -124,7 +124,8 @@ describe('lockout after 5 wrong codes', () => {
       const res = await submit(wrongCode(demoCode));
       expect(res.statusCode).toBe(401);
       expect(res.json<{ error: { message: string } }>().error.message).toBe(
-        `Incorrect MFA code. ${5 - attempt} attempts remaining.`,
+        // One left reads in the singular.
+        `Incorrect MFA code. ${5 - attempt} ${attempt === 4 ? 'attempt' : 'attempts'} remaining.`,
       );
     }
     const fifth = await submit(wrongCode(demoCode));

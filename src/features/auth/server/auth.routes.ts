@@ -18,6 +18,7 @@ import {
 } from '../auth.schema';
 import { destroySession, MFA_LOCK_SECONDS } from './auth.queries';
 import { confirmEnrolment, signInWithCode, signInWithPassword, startEnrolment } from './auth.sign-in';
+import { countOf } from '@/shared/plural';
 
 export const INVALID_CREDENTIALS = 'Please check your email and password.';
 export const TEMPORARY_PASSWORD_EXPIRED =
@@ -55,7 +56,7 @@ export function authRoutes(deps: AppDeps) {
     });
 
     const lockedError = (seconds: number) =>
-      new HttpError(423, 'ACCOUNT_LOCKED', `Too many failed attempts. Try again in ${seconds} seconds.`, {
+      new HttpError(423, 'ACCOUNT_LOCKED', `Too many failed attempts. Try again in ${countOf(seconds, 'second')}.`, {
         retryAfterSeconds: seconds,
       });
 
@@ -138,7 +139,7 @@ export function authRoutes(deps: AppDeps) {
               },
             );
           case 'wrong':
-            throw new HttpError(401, 'INVALID_CODE', `Incorrect MFA code. ${result.remaining} attempts remaining.`);
+            throw new HttpError(401, 'INVALID_CODE', `Incorrect MFA code. ${countOf(result.remaining, 'attempt')} remaining.`);
           case 'ok':
             setSessionCookie(reply, result.session.sessionId, result.session.expiresAt, deps.config.secureCookies);
             return sessionBody({
@@ -224,7 +225,7 @@ export function authRoutes(deps: AppDeps) {
               { retryAfterSeconds: MFA_LOCK_SECONDS },
             );
           case 'wrong':
-            throw new HttpError(401, 'INVALID_CODE', `Incorrect MFA code. ${result.remaining} attempts remaining.`);
+            throw new HttpError(401, 'INVALID_CODE', `Incorrect MFA code. ${countOf(result.remaining, 'attempt')} remaining.`);
           case 'ok':
             setSessionCookie(reply, result.session.sessionId, result.session.expiresAt, deps.config.secureCookies);
             return {

@@ -1,7 +1,7 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
-import { fakeApi } from '@/testing/fake-api';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { apiError, fakeApi } from '@/testing/fake-api';
 import { renderWithApp } from '@/testing/ui-render';
 import { SignInPage } from './SignInPage';
 
@@ -80,5 +80,43 @@ describe('SignInPage second step with an authenticator', () => {
     await reachCodeStep();
     expect(screen.getByTestId('demo-code').textContent).toContain('123456');
     expect(screen.queryByRole('button', { name: 'Lost your phone? Use a recovery code' })).toBeNull();
+  });
+});
+
+describe('SignInPage after too many wrong codes', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('counts the lock down and keeps Verify disabled until it ends', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const user = userEvent.setup({ advanceTimers: (ms) => vi.advanceTimersByTime(ms) });
+    fakeApi({
+      'POST /api/auth/login': { challengeId: 'c4', expiresAt: '2026-11-22T15:05:00Z', demoCode: '123456' },
+      'POST /api/auth/mfa': apiError(
+        423,
+        'ACCOUNT_LOCKED',
+        'Too many failed attempts. Account locked for 60 seconds.',
+        {
+          retryAfterSeconds: 2,
+        },
+      ),
+    });
+    renderWithApp(<SignInPage />, { route: '/' });
+    await user.type(screen.getByLabelText('Email'), 'nurse@healthcare.demo');
+    await user.type(screen.getByLabelText('Password'), 'nurse_manager');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await user.type(await screen.findByLabelText('6-digit code'), '111111');
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+
+    const countdown = await screen.findByTestId('lock-countdown');
+    expect(countdown.textContent).toBe('Too many wrong codes. Try again in 2 seconds.');
+    await user.type(screen.getByLabelText('6-digit code'), '123456');
+    expect(screen.getByRole('button', { name: 'Verify' }).hasAttribute('disabled')).toBe(true);
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    expect(screen.getByTestId('lock-countdown').textContent).toBe('Too many wrong codes. Try again in 1 second.');
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    expect(screen.queryByTestId('lock-countdown')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Verify' }).hasAttribute('disabled')).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
+import { countOf } from '@/shared/plural';
 import { HeartPulse, KeyRound, ShieldCheck } from 'lucide-react';
 import { roleLabel } from '@/shared/access';
 import { ApiError } from '@/client/lib/api-client';
@@ -53,6 +54,13 @@ export function SignInPage() {
   const [usingRecoveryCode, setUsingRecoveryCode] = useState(false);
   const [recoveryCode, setRecoveryCode] = useState('');
   const [challenge, setChallenge] = useState<LoginResponse | null>(null);
+  // While the account is locked after wrong codes: the seconds left, counted down here; Verify waits for 0.
+  const [lockedSeconds, setLockedSeconds] = useState(0);
+  useEffect(() => {
+    if (lockedSeconds <= 0) return;
+    const tick = setTimeout(() => setLockedSeconds((s) => s - 1), 1000);
+    return () => clearTimeout(tick);
+  }, [lockedSeconds]);
   const login = useLogin();
   const verify = useVerifyCode();
 
@@ -75,6 +83,8 @@ export function SignInPage() {
         onError: (error) => {
           showSignInError(error, 'code');
           if (error instanceof ApiError && error.code === 'CHALLENGE_EXPIRED') back();
+          if (error instanceof ApiError && error.code === 'ACCOUNT_LOCKED')
+            setLockedSeconds(error.retryAfterSeconds ?? 60);
           setCode('');
           setRecoveryCode('');
         },
@@ -215,6 +225,11 @@ export function SignInPage() {
                       />
                     </div>
                   )}
+                  {lockedSeconds > 0 && (
+                    <p role="status" className="text-sm font-medium text-destructive" data-testid="lock-countdown">
+                      Too many wrong codes. Try again in {countOf(lockedSeconds, 'second')}.
+                    </p>
+                  )}
                   <div className="flex gap-2">
                     <Button type="button" variant="outline" className="flex-1" onClick={back}>
                       Back
@@ -223,7 +238,9 @@ export function SignInPage() {
                       type="submit"
                       className="flex-1"
                       disabled={
-                        verify.isPending || (usingRecoveryCode ? recoveryCode.trim().length < 12 : code.length !== 6)
+                        lockedSeconds > 0 ||
+                        verify.isPending ||
+                        (usingRecoveryCode ? recoveryCode.trim().length < 12 : code.length !== 6)
                       }
                     >
                       {verify.isPending ? 'Verifying…' : 'Verify'}

@@ -8,6 +8,7 @@ import type { RegisteredRoute } from '@/server/plugins/access';
 import { SESSION_COOKIE } from '@/server/plugins/access';
 import type { SecurityCheck, SecurityCheckId, SecurityCheckResult } from '../compliance.schema';
 import { activeAccountsByRole, apiRoutesOf, countAuditEvents } from './compliance.queries';
+import { countOf } from '@/shared/plural';
 
 /** What a check looks at: the running app (to call itself), its dependencies, and the admin's request. */
 export interface CheckEnvironment {
@@ -190,7 +191,7 @@ async function rbac(env: CheckEnvironment): Promise<Outcome> {
       );
     }
   }
-  details.push(`${anonymousProbes} admin-only routes refused a forged X-User-Role: admin without a session`);
+  details.push(`${countOf(anonymousProbes, 'admin-only route')} refused a forged X-User-Role: admin without a session`);
 
   // With this admin's own session, routes of permissions the role lacks must answer 403.
   const role = request.auth?.user.role;
@@ -210,7 +211,7 @@ async function rbac(env: CheckEnvironment): Promise<Outcome> {
       sessionProbes += 1;
       if (res.statusCode !== 403) issues.push(`GET ${route.url} as ${role} answered ${res.statusCode}, not 403`);
     }
-    details.push(`${sessionProbes} routes outside the ${role} role answered 403 to its session`);
+    details.push(`${countOf(sessionProbes, 'route')} outside the ${role} role answered 403 to its session`);
   }
 
   const protectedCount = api.filter((r) => r.permission !== 'public').length;
@@ -268,7 +269,9 @@ async function audit(env: CheckEnvironment): Promise<Outcome> {
       `Entry ${id} (position ${position}) ${problem === 'modified' ? 'was modified' : 'does not follow the entry before it'}`,
     ]);
   }
-  return pass(`${events} audit events recorded`, [`Hash chain verified over ${chain.checked} entries`]);
+  return pass(`${countOf(events, 'audit event')} recorded`, [
+    `Hash chain verified over ${countOf(chain.checked, 'entry', 'entries')}`,
+  ]);
 }
 
 // -------------------------------------------------------------------------------------------------
