@@ -30,6 +30,14 @@ test.describe('sign-in and the shell', () => {
     await expect(page.getByText('Did you forget to add the page to the router?', { exact: true })).toBeVisible();
   });
 
+  test('a screen typed in another case opens that screen at its own address', async ({ page }) => {
+    await signIn(page, 'admin');
+    await page.goto('/CLAIMS?search=x');
+    await expect(page).toHaveURL(/\/claims\?search=x$/);
+    await expect(page.getByRole('heading', { name: '404 Page Not Found' })).toHaveCount(0);
+    await expect(page.getByRole('heading', { level: 1 })).toContainText('Claims');
+  });
+
   test('a wrong password shows the Invalid credentials toast', async ({ page }) => {
     await page.goto('/');
     await page.getByLabel('Email').fill('admin@healthcare.demo');

@@ -1,6 +1,14 @@
 import { lazy, Suspense, useEffect, type ComponentType, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
-import { SCREENS, canOpen, homePathFor, screenOf, type Role, type ScreenPath } from '@/shared/access';
+import {
+  SCREENS,
+  canOpen,
+  canonicalScreenPath,
+  homePathFor,
+  screenOf,
+  type Role,
+  type ScreenPath,
+} from '@/shared/access';
 import { toast } from '@/client/components/ui/toast';
 import { Skeleton } from '@/client/components/ui/skeleton';
 import { NotFoundPage } from '@/client/components/layout/NotFoundPage';
@@ -67,6 +75,11 @@ function PageFallback() {
 }
 
 export function AppRoutes({ role }: { role: Role }) {
+  const location = useLocation();
+  // The router matches paths in any case but the access policy names screens in lower case: `/CLAIMS`
+  // is the claims screen, at its own address.
+  const canonical = canonicalScreenPath(location.pathname);
+  if (canonical) return <Navigate to={{ pathname: canonical, search: location.search, hash: location.hash }} replace />;
   return (
     <Suspense fallback={<PageFallback />}>
       <Routes>

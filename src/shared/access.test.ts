@@ -17,6 +17,7 @@ import {
   roleLabel,
   rolesWith,
   screenOf,
+  canonicalScreenPath,
   type Role,
 } from './access';
 
@@ -201,5 +202,15 @@ describe('PHI masking (docs/access.md)', () => {
 describe('canSearch', () => {
   it('gives the search box only to roles that open a searchable screen', () => {
     expect(ROLES.filter(canSearch)).toEqual(['nurse_manager', 'doctor', 'billing_admin', 'admin']);
+  });
+});
+
+describe('canonicalScreenPath', () => {
+  it('gives a screen path typed in another case in lower case, and nothing for canonical or unknown paths', () => {
+    expect(canonicalScreenPath('/CLAIMS')).toBe('/claims');
+    expect(canonicalScreenPath('/Patients/')).toBe('/patients');
+    expect(canonicalScreenPath('/Overdue-Followups?x=1')).toBe('/overdue-followups');
+    expect(canonicalScreenPath('/claims')).toBeNull();
+    expect(canonicalScreenPath('/NO-SUCH-PAGE')).toBeNull();
   });
 });

@@ -92,6 +92,17 @@ export function screenOf(path: string): ScreenPath | null {
 }
 
 /** A role may open a route and its sub-paths. */
+/**
+ * A screen's path typed in another case (`/CLAIMS`, `/Patients/`) as the screen's own, so that the router
+ * and the access check agree on it; null when the path is already canonical or names no screen.
+ */
+export function canonicalScreenPath(path: string): string | null {
+  const p = normalisePath(path);
+  const lower = p.toLowerCase();
+  if (lower === p || screenOf(lower) === null) return null;
+  return lower;
+}
+
 export function canOpen(role: Role, path: string): boolean {
   const screen = screenOf(path);
   return screen !== null && SCREENS_BY_ROLE[role].includes(screen);
