@@ -106,11 +106,18 @@ test.describe('dashboard', () => {
     expect(await seriousViolations(page)).toEqual([]);
   });
 
-  test('the nurse manager sees no revenue card', async ({ page }) => {
-    await signIn(page, 'nurse_manager');
-    await expect(page.getByRole('region', { name: 'Total Patients' })).toBeVisible();
-    await expect(page.getByTestId('stat-value')).toHaveCount(3);
-    await expect(page.getByRole('region', { name: 'Revenue Collected' })).toHaveCount(0);
+  test('the nurse manager and the billing admin see the four stat cards too, revenue with its period', async ({
+    page,
+  }) => {
+    for (const role of ['nurse_manager', 'billing_admin'] as const) {
+      await signIn(page, role);
+      await page.goto('/home');
+      await expect(page.getByRole('region', { name: 'Total Patients' })).toBeVisible();
+      await expect(page.getByTestId('stat-value')).toHaveCount(4);
+      await expect(page.getByRole('region', { name: 'Revenue Collected' })).toContainText(
+        'Payments received in the last 30 days',
+      );
+    }
   });
 });
 

@@ -7,7 +7,13 @@ import HomeRoute from './HomeRoute';
 
 const nurseSummary: DashboardSummary = {
   today: '2026-11-22',
-  stats: { patients: 200, todaysAppointments: 16, pendingAuthorizations: 75, revenueCollectedCents: null },
+  stats: {
+    patients: 200,
+    todaysAppointments: 16,
+    pendingAuthorizations: 75,
+    revenueCollectedCents: 4_123_400,
+    revenuePeriodDays: 30,
+  },
   alerts: {
     agedAuthorizations: [{ id: 4, patient: 'Yuki Smith', service: 'MRI lumbar spine', payer: 'Aetna', ageDays: 12 }],
     deniedClaims: null,
@@ -35,13 +41,15 @@ describe('HomeRoute', () => {
     expect(api.requests).toEqual([]);
   });
 
-  it('leaves out the cards a role may not see, and says so honestly where a list is empty', async () => {
+  it('shows the four stat cards, leaves out the lists a role may not see, and says so where a list is empty', async () => {
     fakeApi({ 'GET /api/dashboard/summary': nurseSummary });
     renderHome('nurse_manager');
     expect(screen.getByRole('heading', { name: 'Dashboard Overview' })).toBeTruthy();
     expect(await screen.findByRole('region', { name: 'Total Patients' })).toBeTruthy();
-    expect(screen.getAllByTestId('stat-value').map((e) => e.textContent)).toEqual(['200', '16', '75']);
-    expect(screen.queryByRole('region', { name: 'Revenue Collected' })).toBeNull();
+    expect(screen.getAllByTestId('stat-value').map((e) => e.textContent)).toEqual(['200', '16', '75', '$41k']);
+    expect(screen.getByRole('region', { name: 'Revenue Collected' }).textContent).toContain(
+      'Payments received in the last 30 days',
+    );
     expect(screen.getByText('Authorization pending 12 days')).toBeTruthy();
     expect(screen.getByText('No recent activity')).toBeTruthy();
     expect(screen.queryByRole('heading', { name: 'Claims' })).toBeNull();

@@ -7,6 +7,8 @@ export const CRITICAL_AUTHORIZATION_AGE_DAYS = 7;
 export const AUTHORIZATION_ALERT_LIMIT = 3;
 /** …and at most this many denied claims. */
 export const DENIAL_ALERT_LIMIT = 2;
+/** Revenue Collected counts the payments of this many days ending today: the KPIs page's default period. */
+export const REVENUE_PERIOD_DAYS = 30;
 /** Recent activity shows the 5 newest audit entries. */
 export const RECENT_ACTIVITY_LIMIT = 5;
 
@@ -33,18 +35,20 @@ export const deniedClaimAlertSchema = z.object({
 });
 
 /**
- * GET /api/dashboard/summary. Every section the caller's role may not see is null (not zero): the
- * screen leaves that card out rather than show a number that is not true for the clinic.
+ * GET /api/dashboard/summary. The four stat cards are clinic-wide counts and sums, no one's PHI: every role
+ * that opens the dashboard gets all four. The alert lists and status counts a role may not see are null
+ * (not zero): the screen leaves that card out rather than show a number that is not true for the clinic.
  */
 export const dashboardSummarySchema = z.object({
   /** The server's calendar day that "today's appointments" counts. */
   today: z.string(),
   stats: z.object({
-    patients: z.number().int().nullable(),
-    todaysAppointments: z.number().int().nullable(),
-    pendingAuthorizations: z.number().int().nullable(),
-    /** Sum of what payers paid (claims.paid_cents), in cents. */
-    revenueCollectedCents: z.number().int().nullable(),
+    patients: z.number().int(),
+    todaysAppointments: z.number().int(),
+    pendingAuthorizations: z.number().int(),
+    /** Payments received in the last `revenuePeriodDays` days, in cents: the KPIs' Revenue Collected. */
+    revenueCollectedCents: z.number().int(),
+    revenuePeriodDays: z.number().int(),
   }),
   alerts: z.object({
     agedAuthorizations: z.array(agedAuthorizationAlertSchema).nullable(),
@@ -59,7 +63,12 @@ export const dashboardSummarySchema = z.object({
 });
 export type DashboardSummary = z.infer<typeof dashboardSummarySchema>;
 
-/** Revenue in thousands of dollars, rounded to a whole number, with a 'k' suffix ('$412k'). */
+/**
+ * Revenue in thousands of dollars, rounded to a whole number, with a 'k' suffix ('$412k'); under $1,000 in
+ * whole dollars ('$0', '$480'), where a rounded '$0k' would hide what was collected.
+ */
 export function formatRevenueThousands(cents: number): string {
-  return `$${Math.round(cents / 100 / 1000).toLocaleString('en-US')}k`;
+  const dollars = cents / 100;
+  if (Math.abs(dollars) < 999.5) return `$${Math.round(dollars).toLocaleString('en-US')}`;
+  return `$${Math.round(dollars / 1000).toLocaleString('en-US')}k`;
 }

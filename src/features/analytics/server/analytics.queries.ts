@@ -407,6 +407,18 @@ export async function rebuildRollups(db: DbOrTx): Promise<void> {
 const d = analyticsDaily;
 const e = analyticsEncountersDaily;
 
+/**
+ * Payments received in the period, from the rollup the KPIs' Revenue Collected reads (the same figure as
+ * computeKpis(…).totalPaidCents), for screens that show that one number.
+ */
+export async function collectionsInPeriod(db: DbOrTx, period: Period): Promise<number> {
+  const result = await db.execute<{ collections: string }>(
+    sql`select coalesce(sum(${analyticsDaily.collectionsCents}), 0)::bigint as collections
+      from ${analyticsDaily} where ${between(analyticsDaily.day, period)}`,
+  );
+  return Number(result.rows[0]?.collections ?? 0);
+}
+
 /** Every KPI of the period from the rollups; equals computeKpisRaw. */
 export async function computeKpis(db: DbOrTx, period: Period): Promise<KpiResult> {
   const n = period.days;

@@ -48,7 +48,12 @@ describe('GET /api/dashboard/summary', () => {
       patients: await scalar('select count(*) as n from patients'),
       todaysAppointments: await scalar('select count(*) as n from appointments where date = $1', [TEST_TODAY]),
       pendingAuthorizations: await scalar("select count(*) as n from authorizations where status = 'Pending'"),
-      revenueCollectedCents: await scalar('select sum(paid_cents) as n from claims'),
+      // Payments received in the last 30 days, as the KPIs page counts Revenue Collected.
+      revenueCollectedCents: await scalar(
+        'select sum(amount_cents) as n from payments where received_on between $1::date - 29 and $1::date',
+        [TEST_TODAY],
+      ),
+      revenuePeriodDays: 30,
     });
     expect(s.stats.patients).toBeGreaterThan(0);
     expect(s.stats.todaysAppointments).toBeGreaterThan(0);
@@ -106,10 +111,19 @@ describe('GET /api/dashboard/summary', () => {
     expect(s.recentActivity.every((e) => e.actor === demoAccount('doctor').email)).toBe(true);
   });
 
-  it('leaves revenue and claims out for the nurse manager', async () => {
+  it('agrees with the KPIs page on Revenue Collected for the same 30 days', async () => {
+    const billing = await signInAs(t.app, 'billing_admin');
+    const kpis = await billing.request({ method: 'GET', url: '/api/claims/analytics/kpis?periodDays=30' });
+    expect(kpis.statusCode).toBe(200);
+    expect((await summary(billing)).stats.revenueCollectedCents).toBe(
+      kpis.json<{ totalPaidCents: number }>().totalPaidCents,
+    );
+  });
+
+  it('gives the nurse manager the four stat cards but not the claims lists', async () => {
     const nurse = await signInAs(t.app, 'nurse_manager');
     const s = await summary(nurse);
-    expect(s.stats.revenueCollectedCents).toBeNull();
+    expect(s.stats.revenueCollectedCents).toBeGreaterThan(0);
     expect(s.alerts.deniedClaims).toBeNull();
     expect(s.statusCounts.claims).toBeNull();
     expect(s.stats.patients).toBeGreaterThan(0);
@@ -119,11 +133,12 @@ describe('GET /api/dashboard/summary', () => {
     expect(s.recentActivity.every((e) => e.actor === demoAccount('nurse_manager').email)).toBe(true);
   });
 
-  it('leaves patient, appointment and authorization data out for the billing admin', async () => {
+  it('gives the billing admin the four stat cards but not the appointment and authorization lists', async () => {
     const billing = await signInAs(t.app, 'billing_admin');
+    const admin = await summary(await signInAs(t.app, 'admin'));
     const s = await summary(billing);
-    expect(s.stats).toMatchObject({ patients: null, todaysAppointments: null, pendingAuthorizations: null });
-    expect(s.stats.revenueCollectedCents).toBeGreaterThan(0);
+    // Clinic-wide totals, no one's PHI: the same four numbers as the admin's.
+    expect(s.stats).toEqual(admin.stats);
     expect(s.alerts.agedAuthorizations).toBeNull();
     expect(s.alerts.deniedClaims).toHaveLength(2);
     expect(s.statusCounts).toMatchObject({ appointmentsToday: null, authorizations: null });

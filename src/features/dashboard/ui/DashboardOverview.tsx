@@ -11,7 +11,7 @@ import { PageHeader } from '@/client/components/layout/PageHeader';
 import { formatRevenueThousands, type DashboardSummary, type StatusCount } from '../dashboard.schema';
 import { useDashboardSummary } from './dashboard.api';
 
-function StatCard({ title, value, icon }: { title: string; value: string; icon: ReactNode }) {
+function StatCard({ title, value, icon, note }: { title: string; value: string; icon: ReactNode; note?: string }) {
   const id = `stat-${title.toLowerCase().replace(/[^a-z]+/g, '-')}`;
   return (
     <Card role="region" aria-labelledby={id}>
@@ -25,6 +25,7 @@ function StatCard({ title, value, icon }: { title: string; value: string; icon: 
         <p className="text-3xl font-bold" data-testid="stat-value">
           {value}
         </p>
+        {note && <p className="text-xs text-muted-foreground">{note}</p>}
       </CardContent>
     </Card>
   );
@@ -33,24 +34,27 @@ function StatCard({ title, value, icon }: { title: string; value: string; icon: 
 function stats(summary: DashboardSummary) {
   const icon = (Icon: typeof Users) => <Icon className="size-5 text-muted-foreground" aria-hidden="true" />;
   const { patients, todaysAppointments, pendingAuthorizations, revenueCollectedCents } = summary.stats;
+  const { revenuePeriodDays } = summary.stats;
   return [
-    patients !== null && { title: 'Total Patients', value: patients.toLocaleString('en-US'), icon: icon(Users) },
-    todaysAppointments !== null && {
+    { title: 'Total Patients', value: patients.toLocaleString('en-US'), icon: icon(Users) },
+    {
       title: "Today's Appointments",
       value: todaysAppointments.toLocaleString('en-US'),
       icon: icon(CalendarDays),
     },
-    pendingAuthorizations !== null && {
+    {
       title: 'Pending Authorizations',
       value: pendingAuthorizations.toLocaleString('en-US'),
       icon: icon(ClipboardCheck),
     },
-    revenueCollectedCents !== null && {
+    {
       title: 'Revenue Collected',
       value: formatRevenueThousands(revenueCollectedCents),
       icon: icon(DollarSign),
+      // The same figure as Revenue Collected on KPIs for this period.
+      note: `Payments received in the last ${revenuePeriodDays} days`,
     },
-  ].filter((s) => s !== false);
+  ];
 }
 
 function CriticalAlerts({ alerts }: { alerts: DashboardSummary['alerts'] }) {
