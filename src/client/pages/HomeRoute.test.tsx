@@ -55,4 +55,26 @@ describe('HomeRoute', () => {
     expect(screen.queryByRole('heading', { name: 'Claims' })).toBeNull();
     expect(screen.getByText('Scheduled: 16')).toBeTruthy();
   });
+
+  it('names recent activity in words, not action codes', async () => {
+    fakeApi({
+      'GET /api/dashboard/summary': {
+        ...nurseSummary,
+        recentActivity: [
+          {
+            id: 7,
+            time: '2026-11-22T15:04:00.000Z',
+            actor: 'nurse@healthcare.demo',
+            action: 'patients.list.view',
+            resource: 'patients',
+            detail: null,
+          },
+        ],
+      },
+    });
+    renderHome('nurse_manager');
+    const activity = await screen.findByRole('region', { name: 'Recent Activity' });
+    expect(activity.textContent).toContain('Viewed the patients list');
+    expect(activity.textContent).not.toContain('patients.list.view');
+  });
 });

@@ -8,6 +8,7 @@ import { Button } from '@/client/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/client/components/ui/card';
 import { Skeleton } from '@/client/components/ui/skeleton';
 import { PageHeader } from '@/client/components/layout/PageHeader';
+import { describeAuditAction } from '@/features/audit/audit.actions';
 import { formatRevenueThousands, type DashboardSummary, type StatusCount } from '../dashboard.schema';
 import { useDashboardSummary } from './dashboard.api';
 
@@ -100,7 +101,7 @@ function RecentActivity({ entries }: { entries: DashboardSummary['recentActivity
       {entries.map((e) => (
         <li key={e.id} className="py-2 text-sm">
           <p className="font-medium">
-            <span className="font-mono text-xs">{e.action}</span> · {e.resource}
+            {describeAuditAction(e.action)} · <span className="text-muted-foreground">{e.resource}</span>
           </p>
           <p className="text-muted-foreground">
             {e.actor} · <time dateTime={e.time}>{format(parseISO(e.time), 'MMM d, yyyy h:mm a')}</time>
