@@ -1,7 +1,7 @@
 import { ROLES, SCREENS, canOpen, roleLabel } from '../src/shared/access';
 import { seriousViolations } from './axe';
 import { expect, test } from './fixtures';
-import { signIn, signInWithForm } from './helpers';
+import { accountFor, signIn, signInWithForm } from './helpers';
 
 test.describe('sign-in and the shell', () => {
   for (const role of ROLES) {
@@ -66,6 +66,67 @@ test.describe('sign-in and the shell', () => {
     await expect(page.getByRole('button', { name: 'Continue' })).toBeVisible();
     await page.reload();
     await expect(page.getByRole('button', { name: 'Continue' })).toBeVisible();
+  });
+
+  test('an expired session asks to sign in again over the screen and keeps what was typed', async ({
+    page,
+    withDatabase,
+  }) => {
+    await signInWithForm(page, 'nurse_manager', '/patients');
+    await page.getByRole('searchbox').fill('ai');
+    await page.getByRole('button', { name: 'Add Patient' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add Patient' });
+    await dialog.getByLabel('Name').fill('Session Keeper');
+    await dialog.getByLabel('Date of birth').fill('1990-02-03');
+    await dialog.getByLabel('Phone').fill('(555) 610-3030');
+    await dialog.getByLabel('MRN').fill('MRN-E2E-SESSION');
+    // The server ends the session (as the idle timeout does) while the form is open and not yet sent.
+    const sid = (await page.context().cookies()).find((c) => c.name === 'sid')?.value ?? '';
+    expect(sid).not.toBe('');
+    await withDatabase((db) =>
+      db.query("DELETE FROM sessions WHERE id_hash = encode(sha256(convert_to($1, 'UTF8')), 'hex')", [sid]),
+    );
+    await dialog.getByRole('button', { name: 'Add Patient' }).click();
+    const again = page.getByRole('dialog', { name: 'Your session expired — sign in again' });
+    await expect(again).toBeVisible();
+    // Opaque over the whole window: nothing of the screen underneath shows on an unattended computer.
+    expect(await again.boundingBox()).toEqual({ x: 0, y: 0, ...page.viewportSize() });
+    await expect(again.getByLabel('Email')).toHaveValue(accountFor('nurse_manager').email);
+    await again.getByLabel('Password').fill(accountFor('nurse_manager').password);
+    await again.getByRole('button', { name: 'Continue' }).click();
+    const code = (await again.getByTestId('demo-code').locator('span').textContent())?.trim() ?? '';
+    await again.getByLabel('6-digit code').fill(code);
+    await again.getByRole('button', { name: 'Verify' }).click();
+    await expect(again).toBeHidden();
+    // The same person is back: the form is still open with what was typed.
+    await expect(dialog.getByLabel('Name')).toHaveValue('Session Keeper');
+    await expect(dialog.getByLabel('Phone')).toHaveValue('(555) 610-3030');
+    await expect(dialog.getByLabel('MRN')).toHaveValue('MRN-E2E-SESSION');
+    await expect(page.getByPlaceholder('Name, phone, or MRN')).toHaveValue('ai');
+    await dialog.getByRole('button', { name: 'Add Patient' }).click();
+    await expect(page.getByText('Patient created', { exact: true })).toBeVisible();
+
+    // Someone else signing in over an expired session gets fresh screens, not what the first person typed.
+    await page.getByRole('button', { name: 'Add Patient' }).click();
+    await dialog.getByLabel('Name').fill('Not For Others');
+    await dialog.getByLabel('Date of birth').fill('1991-03-04');
+    await dialog.getByLabel('Phone').fill('(555) 610-4040');
+    await dialog.getByLabel('MRN').fill('MRN-E2E-SESSION-2');
+    const sidNow = (await page.context().cookies()).find((c) => c.name === 'sid')?.value ?? '';
+    await withDatabase((db) =>
+      db.query("DELETE FROM sessions WHERE id_hash = encode(sha256(convert_to($1, 'UTF8')), 'hex')", [sidNow]),
+    );
+    await dialog.getByRole('button', { name: 'Add Patient' }).click();
+    await expect(again).toBeVisible();
+    await again.getByLabel('Email').fill(accountFor('doctor').email);
+    await again.getByLabel('Password').fill(accountFor('doctor').password);
+    await again.getByRole('button', { name: 'Continue' }).click();
+    const doctorCode = (await again.getByTestId('demo-code').locator('span').textContent())?.trim() ?? '';
+    await again.getByLabel('6-digit code').fill(doctorCode);
+    await again.getByRole('button', { name: 'Verify' }).click();
+    await expect(page.getByTestId('current-role')).toHaveText(roleLabel('doctor'));
+    await expect(dialog).toBeHidden();
+    await expect(page.getByText('Not For Others')).toHaveCount(0);
   });
 
   test('the sidebar collapses to icons with Ctrl+B and remembers it', async ({ page }) => {

@@ -8,6 +8,9 @@ import { ApiError } from '@/client/lib/api-client';
 import { createQueryClient } from '@/client/lib/query-client';
 import { authKeys, useLogout, useSession } from '@/features/auth/ui/auth.api';
 import { SignInPage } from '@/features/auth/ui/SignInPage';
+import type { SessionResponse } from '@/features/auth/auth.schema';
+import { SessionExpiredDialog } from '@/features/auth/ui/SessionExpiredDialog';
+import { noteSessionExpired, useSessionExpiredFor } from '@/features/auth/ui/session-expiry';
 import { PasswordChangeRequiredPage } from './pages/PasswordChangeRequiredPage';
 import { applyDisplaySettings, localDisplaySettings, useUserSettings } from '@/features/settings/ui/settings.api';
 import { AppRoutes, preloadScreen } from './routes';
@@ -16,12 +19,20 @@ const queryClient = createQueryClient();
 // A screen's address (a bookmark, a reload) is most often opened signed in: fetch the screen's code
 // alongside the session check rather than after it. The sign-in address '/' loads no screen.
 preloadScreen(window.location.pathname);
-// A 401 anywhere means the session ended (idle timeout, logout elsewhere): ask again who is signed in.
+// A 401 to a signed-in person's read or write means the session ended (idle timeout, logout elsewhere):
+// remember who it was, so that the sign-in asked for over the app keeps what they had typed, and ask
+// again who is signed in. A 401 while signed out is a sign-in step's own answer (a wrong password).
+function onUnauthenticated(error: Error) {
+  if (!(error instanceof ApiError) || error.status !== 401) return;
+  const user = queryClient.getQueryData<SessionResponse>(authKeys.session)?.user;
+  if (!user) return;
+  noteSessionExpired(user);
+  void queryClient.invalidateQueries({ queryKey: authKeys.session });
+}
 queryClient.getQueryCache().config.onError = (error, query) => {
-  if (error instanceof ApiError && error.status === 401 && query.queryKey[0] !== authKeys.session[0]) {
-    void queryClient.invalidateQueries({ queryKey: authKeys.session });
-  }
+  if (query.queryKey[0] !== authKeys.session[0]) onUnauthenticated(error);
 };
+queryClient.getMutationCache().config.onError = (error) => onUnauthenticated(error);
 
 function SignedInApp({ role }: { role: Role }) {
   useUserSettings(true);
@@ -44,10 +55,23 @@ function SessionGate() {
       </div>
     );
   }
-  const user = session.data?.user;
-  if (!user) return <SignInPage />;
-  if (session.data?.passwordChangeRequired) return <PasswordChangeRequiredPage />;
-  return <SignedInApp key={user.id} role={user.role} />;
+  return <SignedInOrNot session={session.data} />;
+}
+
+function SignedInOrNot({ session }: { session: SessionResponse | undefined }) {
+  const expiredFor = useSessionExpiredFor();
+  const user = session?.user ?? null;
+  const shown = user ?? expiredFor;
+  if (!shown) return <SignInPage />;
+  if (user && session?.passwordChangeRequired) return <PasswordChangeRequiredPage />;
+  // While the session is expired the app stays mounted under the sign-in overlay; keyed by person, so a
+  // different account signing in starts with fresh screens.
+  return (
+    <>
+      <SignedInApp key={shown.id} role={shown.role} />
+      {!user && expiredFor && <SessionExpiredDialog email={expiredFor.email} />}
+    </>
+  );
 }
 
 export function App() {

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { countOf } from '@/shared/plural';
 import { HeartPulse, KeyRound, ShieldCheck } from 'lucide-react';
 import { roleLabel } from '@/shared/access';
@@ -45,9 +45,16 @@ function showSignInError(error: unknown, step: 'credentials' | 'code') {
   }
 }
 
-export function SignInPage() {
+interface SignInPageProps {
+  /** Said above the form, e.g. why signing in is asked for again. */
+  notice?: ReactNode;
+  /** Filled into Email, e.g. the account whose session expired. */
+  initialEmail?: string;
+}
+
+export function SignInPage({ notice, initialEmail }: SignInPageProps = {}) {
   // After self-registration the new account's email is filled in.
-  const [email, setEmail] = useState(takeEmailForSignIn);
+  const [email, setEmail] = useState(() => initialEmail ?? takeEmailForSignIn());
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   // A lost phone: one of the recovery codes given at enrolment stands in for the authenticator's code.
@@ -108,6 +115,7 @@ export function SignInPage() {
           <h1 className="mt-2 text-2xl font-bold">Healthcare RCM</h1>
           <p className="text-muted-foreground">Next-Generation Healthcare Coordination</p>
         </div>
+        {notice}
         <Card>
           {challenge === null ? (
             <>

@@ -10,6 +10,7 @@ import type {
   Registration,
   SessionResponse,
 } from '../auth.schema';
+import { clearSessionExpired, sessionExpiredFor } from './session-expiry';
 
 export const authKeys = {
   session: ['/api/auth/session'] as const,
@@ -20,12 +21,33 @@ function forgetEverythingButSession(queryClient: QueryClient) {
   queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== authKeys.session[0] });
 }
 
+/**
+ * A completed sign-in. The same person signing in again after their session expired keeps the screens
+ * they had open (and what they had typed), which reload what they show; anyone else starts clean, since
+ * nothing the previous user had cached may show for them.
+ */
+function startSession(queryClient: QueryClient, session: SessionResponse) {
+  setRequestIdentity(session.user, session.csrfToken);
+  const resumed = session.user !== null && sessionExpiredFor()?.id === session.user.id;
+  if (!resumed) {
+    forgetEverythingButSession(queryClient);
+    clearSessionExpired();
+  }
+  // A resumed session leaves the note of who expired in place: clearing it here would re-render before
+  // the session's new answer reaches its observers, with nobody to show, and unmount the screens kept.
+  // It is harmless while someone is signed in, and replaced by the next expiry or cleared by Logout.
+  queryClient.setQueryData(authKeys.session, session);
+  if (resumed) void queryClient.invalidateQueries({ predicate: (query) => query.queryKey[0] !== authKeys.session[0] });
+}
+
 export function useSession() {
   return useQuery({
     queryKey: authKeys.session,
     queryFn: async ({ signal }) => {
       const session = await apiFetch<SessionResponse>('/api/auth/session', { signal });
       setRequestIdentity(session.user, session.csrfToken);
+      // A 401 that was not the session ending after all: the server still knows the same person.
+      if (session.user && sessionExpiredFor()?.id === session.user.id) clearSessionExpired();
       return session;
     },
   });
@@ -41,12 +63,7 @@ export function useVerifyCode() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: MfaRequest) => apiFetch<SessionResponse>('/api/auth/mfa', { method: 'POST', body }),
-    onSuccess: (session) => {
-      setRequestIdentity(session.user, session.csrfToken);
-      // Whatever the previous user had cached must not show for the new one.
-      forgetEverythingButSession(queryClient);
-      queryClient.setQueryData(authKeys.session, session);
-    },
+    onSuccess: (session) => startSession(queryClient, session),
   });
 }
 
@@ -64,11 +81,8 @@ export function useConfirmEnrolment() {
     mutationFn: (body: EnrolmentConfirmRequest) =>
       apiFetch<EnrolmentConfirmResponse>('/api/auth/mfa/enrol/confirm', { method: 'POST', body }),
   });
-  const finishSignIn = ({ recoveryCodes: _shownOnce, ...session }: EnrolmentConfirmResponse) => {
-    setRequestIdentity(session.user, session.csrfToken);
-    forgetEverythingButSession(queryClient);
-    queryClient.setQueryData(authKeys.session, session);
-  };
+  const finishSignIn = ({ recoveryCodes: _shownOnce, ...session }: EnrolmentConfirmResponse) =>
+    startSession(queryClient, session);
   return { ...mutation, finishSignIn };
 }
 
@@ -78,6 +92,7 @@ export function useLogout() {
     mutationFn: () => apiFetch<void>('/api/auth/logout', { method: 'POST' }),
     onSettled: () => {
       setRequestIdentity(null, null);
+      clearSessionExpired();
       forgetEverythingButSession(queryClient);
       queryClient.setQueryData(authKeys.session, { user: null, mfa: false, csrfToken: null, expiresAt: null });
     },
