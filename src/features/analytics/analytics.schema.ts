@@ -115,27 +115,6 @@ export const providerAnalyticsSchema = z.array(
 );
 export type ProviderAnalytics = z.infer<typeof providerAnalyticsSchema>;
 
-/**
- * CARC denial reasons in our own words. CO-45 (contractual adjustment) and PR-1/2/3
- * (deductible, coinsurance, copay) are not denials and never appear in denial analytics.
- */
-export const CARC_DENIAL_DESCRIPTIONS: Readonly<Record<string, string>> = {
-  'CO-4': 'Modifier missing or inconsistent with the procedure',
-  'CO-11': 'Diagnosis inconsistent with the procedure',
-  'CO-15': 'Authorization number missing or invalid',
-  'CO-16': 'Missing information or billing errors',
-  'OA-18': 'Exact duplicate claim or service',
-  'CO-22': 'Another payer may be primary',
-  'CO-27': 'Service after coverage ended',
-  'CO-29': 'Timely filing limit expired',
-  'CO-50': 'Not medically necessary per payer',
-  'CO-96': 'Non-covered charge',
-  'CO-97': 'Bundled into another service already paid',
-  'CO-109': 'Not covered by this payer',
-  'CO-197': 'Precertification or authorization absent',
-  'CO-204': "Not covered under the patient's benefit plan",
-};
-
 export const denialsByReasonSchema = z.array(
   z.object({ reason: z.string(), description: z.string(), count: z.number().int() }),
 );

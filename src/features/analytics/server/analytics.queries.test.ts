@@ -399,8 +399,8 @@ describe('KPI engine on the hand-computed fixture', () => {
   it('counts the denials of the period by CARC reason, never CO-45 or PR-*', async () => {
     // Denied first and adjudicated in the period: C3 (CO-197) and C9 (OA-18); C6's CO-16 was adjudicated in August.
     expect(await computeDenialsByReason(database.db, PERIOD_30)).toEqual([
-      { reason: 'CO-197', description: 'Precertification or authorization absent', count: 1 },
-      { reason: 'OA-18', description: 'Exact duplicate claim or service', count: 1 },
+      { reason: 'CO-197', description: 'Precertification or authorization was not obtained', count: 1 },
+      { reason: 'OA-18', description: 'Exact duplicate of a claim already received', count: 1 },
     ]);
     // 90 days (from 2026-08-25) still misses C6 (adjudicated 2026-08-20).
     const ninety = await computeDenialsByReason(database.db, periodEndingToday(NOW, 90));

@@ -7,6 +7,7 @@
  * A KPI whose denominator is zero is null ("No data"). Rates are percentages; KPIs are rounded to one
  * decimal, AR aging percentages to two.
  */
+import { DENIAL_DESCRIPTIONS } from '@/features/claims/claims.schema';
 import { sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { today } from '@/shared/api';
@@ -41,7 +42,6 @@ import type { RequestContext } from '@/server/context';
 import type { Db, DbOrTx } from '@/server/db/types';
 import {
   AR_AGING_BUCKETS,
-  CARC_DENIAL_DESCRIPTIONS,
   type ArAging,
   type DenialsByReason,
   type KpiExportAudit,
@@ -386,7 +386,7 @@ export async function computeDenialsByReasonRaw(db: DbOrTx, period: Period): Pro
   `);
   return result.rows.map((row) => ({
     reason: row.reason,
-    description: CARC_DENIAL_DESCRIPTIONS[row.reason] ?? row.stored_description ?? 'Other denial reason',
+    description: DENIAL_DESCRIPTIONS[row.reason] ?? row.stored_description ?? 'Other denial reason',
     count: row.count,
   }));
 }
@@ -618,7 +618,7 @@ export async function computeDenialsByReason(db: DbOrTx, period: Period): Promis
   `);
   return result.rows.map((row) => ({
     reason: row.reason,
-    description: CARC_DENIAL_DESCRIPTIONS[row.reason] ?? row.stored_description ?? 'Other denial reason',
+    description: DENIAL_DESCRIPTIONS[row.reason] ?? row.stored_description ?? 'Other denial reason',
     count: row.count,
   }));
 }

@@ -68,7 +68,7 @@ const AGING: ArAging = {
 };
 
 const DENIALS: DenialsByReason = [
-  { reason: 'CO-197', description: 'Precertification or authorization absent', count: 8 },
+  { reason: 'CO-197', description: 'Precertification or authorization was not obtained', count: 8 },
   { reason: 'CO-16', description: 'Missing information or billing errors', count: 6 },
   { reason: 'CO-50', description: 'Not medically necessary per payer', count: 2 },
   { reason: 'CO-97', description: 'Bundled into another service already paid', count: 1 },
@@ -164,7 +164,7 @@ describe('AnalyticsPage', () => {
     const doughnutLabel = charts.doughnut!.options.plugins!.tooltip!.callbacks!.label as (ctx: {
       dataIndex: number;
     }) => string;
-    expect(doughnutLabel({ dataIndex: 0 })).toBe('CO-197 Precertification or authorization absent: 8 (40%)');
+    expect(doughnutLabel({ dataIndex: 0 })).toBe('CO-197 Precertification or authorization was not obtained: 8 (40%)');
     expect(screen.getByText('Top 6 CARC reasons, last 30 days (20 denials)')).toBeTruthy();
 
     // Providers: the top 5 by collections.

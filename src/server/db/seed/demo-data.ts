@@ -1,5 +1,5 @@
 /** Reference lists for the demo clinic: real CARC, CPT and ICD-10 codes and payers; labels are our own short wording. */
-import type { PAYERS } from '@/features/claims/claims.schema';
+import { DENIAL_DESCRIPTIONS, type PAYERS } from '@/features/claims/claims.schema';
 
 export const FIRST_NAMES = [
   'James',
@@ -229,23 +229,30 @@ export const PAYER_MIX: readonly { payer: Payer; weight: number; denialRate: num
   { payer: 'Self-Pay', weight: 2, denialRate: 0 },
 ];
 
-/** CARC denial codes with how often each appears, its usual remark code, and a description in our words. */
-export const DENIALS: readonly { code: string; remark: string | null; description: string; weight: number }[] = [
-  { code: 'CO-197', remark: 'M62', description: 'Precertification or authorization was not obtained', weight: 16 },
-  { code: 'CO-16', remark: 'M51', description: 'Claim is missing information or has billing errors', weight: 18 },
-  { code: 'CO-50', remark: 'M127', description: 'Payer judged the service not medically necessary', weight: 10 },
-  { code: 'CO-97', remark: 'M15', description: 'Bundled: paid as part of another service on the same day', weight: 11 },
-  { code: 'CO-29', remark: null, description: 'Timely filing limit has passed', weight: 5 },
-  { code: 'OA-18', remark: 'M86', description: 'Exact duplicate of a claim already received', weight: 7 },
-  { code: 'CO-4', remark: null, description: 'Modifier missing or inconsistent with the procedure code', weight: 6 },
-  { code: 'CO-11', remark: null, description: 'Diagnosis does not support the procedure billed', weight: 6 },
-  { code: 'CO-15', remark: null, description: 'Authorization number missing or invalid', weight: 4 },
-  { code: 'CO-22', remark: null, description: 'Another payer may be primary (coordination of benefits)', weight: 5 },
-  { code: 'CO-27', remark: null, description: 'Service date falls after coverage ended', weight: 4 },
-  { code: 'CO-96', remark: null, description: 'Charge is not covered', weight: 3 },
-  { code: 'CO-109', remark: null, description: 'Not covered by this payer; bill the correct payer', weight: 3 },
-  { code: 'CO-204', remark: null, description: "Not covered under the patient's current benefit plan", weight: 2 },
+/** CARC denial codes with how often each appears and its usual remark code. */
+const DENIAL_MIX: readonly { code: string; remark: string | null; weight: number }[] = [
+  { code: 'CO-197', remark: 'M62', weight: 16 },
+  { code: 'CO-16', remark: 'M51', weight: 18 },
+  { code: 'CO-50', remark: 'M127', weight: 10 },
+  { code: 'CO-97', remark: 'M15', weight: 11 },
+  { code: 'CO-29', remark: null, weight: 5 },
+  { code: 'OA-18', remark: 'M86', weight: 7 },
+  { code: 'CO-4', remark: null, weight: 6 },
+  { code: 'CO-11', remark: null, weight: 6 },
+  { code: 'CO-15', remark: null, weight: 4 },
+  { code: 'CO-22', remark: null, weight: 5 },
+  { code: 'CO-27', remark: null, weight: 4 },
+  { code: 'CO-96', remark: null, weight: 3 },
+  { code: 'CO-109', remark: null, weight: 3 },
+  { code: 'CO-204', remark: null, weight: 2 },
 ];
+
+/** The mix with each code's description: the one wording of it the whole app uses. */
+export const DENIALS = DENIAL_MIX.map((denial) => {
+  const description = DENIAL_DESCRIPTIONS[denial.code];
+  if (!description) throw new Error(`${denial.code} has no description in DENIAL_DESCRIPTIONS`);
+  return { ...denial, description };
+});
 
 export const APPOINTMENT_REASONS = [
   'Annual physical',
