@@ -194,6 +194,8 @@ describe('KpisPage', () => {
     const user = userEvent.setup();
     renderPage();
     expect(await screen.findByText('The key performance indicators could not be loaded.')).toBeTruthy();
+    // Nothing is on its way any more: the header says so instead of 'Loading…'.
+    expect(screen.getByTestId('kpi-last-updated').textContent).toBe('Not loaded');
     await user.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByTestId('summary-total-claims')).toBeTruthy();
   });

@@ -206,7 +206,11 @@ export default function KpisPage() {
         {PERIOD_LABELS[periodDays]}
         {data && ` (${data.periodStart} to ${data.periodEnd})`} ·{' '}
         <span data-testid="kpi-last-updated">
-          {kpis.dataUpdatedAt ? `Last updated ${formatTime(kpis.dataUpdatedAt)}` : 'Loading…'}
+          {kpis.dataUpdatedAt
+            ? `Last updated ${formatTime(kpis.dataUpdatedAt)}`
+            : kpis.isError && !kpis.isFetching
+              ? 'Not loaded'
+              : 'Loading…'}
         </span>
       </p>
 

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { toast } from '@/client/components/ui/toast';
 import { DEFAULT_PRACTICE_HOURS } from '@/features/settings/practice.schema';
-import { apiError, fakeApi, type FakeRequest, type Route } from '@/testing/fake-api';
+import { apiError, fakeApi, reply, type FakeRequest, type Route } from '@/testing/fake-api';
 import { TEST_TODAY } from '@/testing/test-clock';
 import { renderWithApp } from '@/testing/ui-render';
 import type { Appointment } from '../appointments.schema';
@@ -158,6 +158,21 @@ describe('AppointmentsPage', () => {
     );
     expect(await screen.findByText('Could not update the status')).toBeTruthy();
     expect(screen.getByText('Dr. Kenji Watanabe already has an appointment')).toBeTruthy();
+  });
+
+  it('says the server could not complete a status change instead of its raw status line', async () => {
+    const user = userEvent.setup();
+    // A 500 without our error envelope, as a proxy or a crashed upstream answers.
+    fakeApi({ ...baseHandlers, 'PATCH /api/appointments/1': reply(500, 'Internal Server Error') });
+    renderPage();
+    await chooseOption(
+      user,
+      await screen.findByRole('combobox', { name: 'Status for Dmitri Young at 9:00 AM' }),
+      'No-Show',
+    );
+    expect(await screen.findByText('Could not update the status')).toBeTruthy();
+    expect(screen.getByText('The server could not complete the request. Please try again in a moment.')).toBeTruthy();
+    expect(screen.queryByText(/500/)).toBeNull();
   });
 
   it('needs both a new date and a new time to reschedule, then sends them', async () => {

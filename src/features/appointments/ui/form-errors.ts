@@ -1,14 +1,11 @@
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
 import { toast } from '@/client/components/ui/toast';
 import { ApiError } from '@/client/lib/api-client';
+import { errorTextFor } from '@/client/lib/error-text';
 
 /** What the server said, in words a person reads: the field messages when there are any. */
 export function serverMessageOf(error: unknown): string {
-  if (error instanceof ApiError) {
-    if (error.fields.length > 0) return error.fields.map((f) => f.message).join('; ');
-    return error.serverMessage ?? error.message;
-  }
-  return error instanceof Error ? error.message : String(error);
+  return errorTextFor(error);
 }
 
 /**

@@ -36,6 +36,7 @@ import {
 import { money } from './billing.money';
 import { DownloadStatementButton, PrintStatementButton } from './statement-actions';
 import { StatementSkeleton, StatementView } from './StatementView';
+import { errorTextFor } from '@/client/lib/error-text';
 
 function percentText(value: number | null): string {
   return value === null ? 'No data' : `${value.toFixed(1)}%`;
@@ -48,7 +49,7 @@ function periodText(days: number): string {
 function ErrorText({ what, error }: { what: string; error: Error }) {
   return (
     <p role="alert" className="text-sm text-destructive">
-      Could not load {what}: {error.message}
+      Could not load {what}: {errorTextFor(error)}
     </p>
   );
 }

@@ -5,6 +5,7 @@ import { useExportOwnStatement, useOwnStatement } from './billing.api';
 import { PayBalanceDialog } from './PayBalanceDialog';
 import { DownloadStatementButton, PrintStatementButton } from './statement-actions';
 import { StatementSkeleton, StatementView } from './StatementView';
+import { errorTextFor } from '@/client/lib/error-text';
 
 /**
  * The patient's 'My Billing' at /patient-portal/billing: their own statement with
@@ -44,7 +45,7 @@ export default function MyBillingPage() {
         <StatementSkeleton />
       ) : statement.isError ? (
         <p role="alert" className="text-sm text-destructive">
-          Could not load your statement: {statement.error.message}
+          Could not load your statement: {errorTextFor(statement.error)}
         </p>
       ) : statement.data ? (
         <StatementView statement={statement.data} claimsLabel="All claims" />

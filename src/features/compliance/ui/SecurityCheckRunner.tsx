@@ -6,6 +6,7 @@ import { Skeleton } from '@/client/components/ui/skeleton';
 import { toast } from '@/client/components/ui/toast';
 import { overallCheckMessage, type SecurityCheck, type SecurityCheckResult } from '../compliance.schema';
 import { runSecurityCheck, useSecurityChecks } from './compliance.api';
+import { errorTextFor } from '@/client/lib/error-text';
 
 /** The checks run one after the other, this far apart, so each result can be read as it lands. */
 export const CHECK_INTERVAL_MS = 500;
@@ -60,7 +61,7 @@ export function SecurityCheckRunner() {
       } catch (error) {
         // A check that could not run is not a pass.
         outcomes.push({ status: 'fail' });
-        const message = error instanceof Error ? error.message : 'The check could not run';
+        const message = errorTextFor(error);
         setStates((prev) => ({ ...prev, [check.checkId]: { state: 'error', message } }));
       }
     }

@@ -13,6 +13,7 @@ import { formatTime12 } from '@/features/appointments/appointments.schema';
 import { useSession } from '@/features/auth/ui/auth.api';
 import type { PortalClaim } from '../portal.schema';
 import { usePortalAppointments, usePortalClaims } from './portal.api';
+import { errorTextFor } from '@/client/lib/error-text';
 
 /** Portal dates read like 'March 4, 2026'. */
 export function formatPortalDate(isoDate: string): string {
@@ -27,7 +28,7 @@ export function greetingName(email: string | undefined): string {
 function ErrorText({ error }: { error: unknown }) {
   return (
     <p className="text-sm text-destructive" role="alert">
-      Could not load this list: {error instanceof Error ? error.message : String(error)}
+      Could not load this list: {errorTextFor(error)}
     </p>
   );
 }

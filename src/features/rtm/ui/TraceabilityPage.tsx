@@ -11,6 +11,7 @@ import { toast } from '@/client/components/ui/toast';
 import { cn } from '@/client/lib/cn';
 import type { Requirement, Verification } from '../rtm.schema';
 import { useRequirements, verifyRequirement } from './rtm.api';
+import { errorTextFor } from '@/client/lib/error-text';
 
 /** Items complete one after another, at least 300 ms apart, in list order. */
 export const STEP_MS = 300;
@@ -102,7 +103,7 @@ export default function TraceabilityPage() {
           testId: requirement.testId,
           passed: false,
           result: 'ERROR',
-          detail: err instanceof Error ? err.message : 'The verification could not be run.',
+          detail: errorTextFor(err),
         };
       }
       const left = STEP_MS - (Date.now() - started);
@@ -202,7 +203,7 @@ export default function TraceabilityPage() {
             </div>
           ) : requirements.isError ? (
             <p role="alert" className="text-destructive">
-              The requirements could not be loaded: {requirements.error.message}
+              The requirements could not be loaded: {errorTextFor(requirements.error)}
             </p>
           ) : shown.length === 0 ? (
             <p className="py-8 text-center text-muted-foreground">No requirements found matching your search.</p>
