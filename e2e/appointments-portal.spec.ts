@@ -228,7 +228,7 @@ test.describe('patient portal', () => {
     await expect(page).toHaveURL(/\/patient-portal$/);
     await expect(page.getByRole('heading', { name: 'My Health Portal' })).toBeVisible();
     await expect(page.getByText('View your appointments and billing information', { exact: true })).toBeVisible();
-    await expect(page.getByRole('heading', { name: 'Welcome, patient' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Welcome, Maria Lopez' })).toBeVisible();
 
     // What staff see of Maria Lopez's visits (the demo patient's record), over the whole seeded range.
     const staff = await browser.newPage();

@@ -66,9 +66,10 @@ function renderPage() {
 }
 
 describe('PatientPortalPage', () => {
-  it('formats dates as the portal shows them and greets by the part of the email before the @', () => {
+  it('formats dates as the portal shows them and greets by the name on the account', () => {
     expect(formatPortalDate('2026-03-04')).toBe('March 4, 2026');
-    expect(greetingName('maria.lopez@example.com')).toBe('maria.lopez');
+    expect(greetingName({ name: 'Maria Lopez', email: 'patient@healthcare.demo' })).toBe('Maria Lopez');
+    expect(greetingName({ name: ' ', email: 'maria.lopez@example.com' })).toBe('maria.lopez');
     expect(greetingName(undefined)).toBe('');
   });
 
@@ -84,7 +85,7 @@ describe('PatientPortalPage', () => {
   it("shows the patient's visits and claims: dates in words, 12-hour times, money with 2 decimals", async () => {
     serve(VISITS, CLAIMS);
     renderPage();
-    expect(await screen.findByRole('heading', { name: 'Welcome, patient' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Welcome, Maria Lopez' })).toBeTruthy();
     const visits = within(await screen.findByRole('list', { name: 'My appointments' })).getAllByRole('listitem');
     expect(visits.map((v) => v.textContent)).toEqual([
       'March 4, 2026 at 8:30 AMDr. Ana Gutierrez · Diabetes follow-upCompleted',

@@ -20,9 +20,12 @@ export function formatPortalDate(isoDate: string): string {
   return format(parseISO(isoDate), 'MMMM d, yyyy');
 }
 
-/** The greeting uses the part of the session email before the @. */
-export function greetingName(email: string | undefined): string {
-  return email?.split('@')[0] ?? '';
+/**
+ * The greeting names the person by the name on their account; only an account without one falls back to
+ * the part of its email before the @ (which reads 'patient' or 'maria.lopez', not a name).
+ */
+export function greetingName(user: { name: string; email: string } | null | undefined): string {
+  return user?.name.trim() || (user?.email.split('@')[0] ?? '');
 }
 
 function ErrorText({ error }: { error: unknown }) {
@@ -152,7 +155,7 @@ function MyClaims() {
 /** The patient's own visits and claims; the server decides whose they are. */
 export default function PatientPortalPage() {
   const session = useSession();
-  const name = greetingName(session.data?.user?.email);
+  const name = greetingName(session.data?.user);
   return (
     <section>
       <PageHeader title="My Health Portal" subtitle="View your appointments and billing information" />
