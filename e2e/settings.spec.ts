@@ -49,6 +49,22 @@ test.describe('settings', () => {
     }
   });
 
+  test("an admin sets the practice's time zone and sees the practice's day", async ({ page }) => {
+    await signIn(page, 'admin');
+    await page.goto('/settings');
+    await page.getByRole('tab', { name: 'Practice' }).click();
+    await expect(page.getByTestId('practice-today')).toContainText('Today in the practice:');
+    // The zone the browser tests' servers run in anyway, so that no other test's "today" moves.
+    const serverZone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+    await page.getByLabel('Practice time zone').selectOption(serverZone);
+    await page.getByRole('button', { name: 'Save time zone' }).click();
+    await expect(page.getByText('Time zone saved', { exact: true })).toBeVisible();
+    await page.reload();
+    await page.getByRole('tab', { name: 'Practice' }).click();
+    await expect(page.getByLabel('Practice time zone')).toHaveValue(serverZone);
+    await expect(page.getByRole('button', { name: 'Save time zone' })).toBeDisabled();
+  });
+
   test('integrations switch with a toast and stay switched', async ({ page }) => {
     await signIn(page, 'admin');
     await page.goto('/settings');

@@ -34,6 +34,7 @@ import { registerAnswerCache } from './plugins/answer-cache';
 import { registerAnswerEncoding } from './plugins/answer-encoding';
 import { frameworkErrors, registerErrorHandling, sendError } from './plugins/errors';
 import { registerSecurityHeaders } from './plugins/security-headers';
+import { applyPracticeTimeZone } from '@/features/settings/server/practice-zone.sync';
 
 export async function buildApp(deps: AppDeps, logger?: FastifyBaseLogger): Promise<FastifyInstance> {
   const app = Fastify({
@@ -80,6 +81,7 @@ export async function buildApp(deps: AppDeps, logger?: FastifyBaseLogger): Promi
   registerHostAllowList(app, deps.config.allowedHosts);
   await app.register(rateLimit, { global: false });
   registerAccessControl(app, deps);
+  await applyPracticeTimeZone(app, deps);
 
   await app.register(swagger, {
     openapi: { info: { title: 'Healthcare RCM API', version: '0.1.0' } },

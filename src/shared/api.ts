@@ -1,3 +1,4 @@
+import { dayInZone } from './practice-zone';
 /** Contracts shared by every feature: the error envelope, paging, and common value schemas. */
 import { z } from 'zod';
 import { ROLES } from './access';
@@ -89,13 +90,8 @@ export const cursorPageShape = {
   total: z.number().int().nullable(),
 };
 
-export const today = (now: Date = new Date()): string => {
-  // The clinic's calendar day in the server's local zone.
-  const y = now.getFullYear();
-  const m = String(now.getMonth() + 1).padStart(2, '0');
-  const d = String(now.getDate()).padStart(2, '0');
-  return `${y}-${m}-${d}`;
-};
+/** The clinic's calendar day at `now`, in the practice's time zone (shared/practice-zone.ts). */
+export const today = (now: Date = new Date()): string => dayInZone(now);
 
 /** The same calendar day `years` later (earlier when negative), as YYYY-MM-DD text for comparing with dates. */
 export function yearsFrom(day: string, years: number): string {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_ROW_ID, cursorPageShape, isoDateSchema, timeSchema, today, yearsFrom } from '@/shared/api';
 import { slotProblem, type PracticeHours } from '@/features/settings/practice.schema';
+import { timeInZone } from '@/shared/practice-zone';
 
 export const APPOINTMENT_STATUSES = ['Scheduled', 'Completed', 'Cancelled', 'No-Show', 'Rescheduled'] as const;
 export const appointmentStatusSchema = z.enum(APPOINTMENT_STATUSES);
@@ -124,12 +125,9 @@ export function practiceSlots(hours: PracticeHours): string[] {
   return slots;
 }
 
-/** The clinic's current day and clock time (HH:mm), in the local zone of whoever asks. */
+/** The clinic's current day and clock time (HH:mm), in the practice's time zone whoever asks. */
 export function clinicNow(now: Date): { day: string; time: string } {
-  return {
-    day: today(now),
-    time: `${String(now.getHours()).padStart(2, '0')}:${String(now.getMinutes()).padStart(2, '0')}`,
-  };
+  return { day: today(now), time: timeInZone(now) };
 }
 
 /** How far from today the schedule reaches: bookings up to this many years ahead, a day's list as far back. */

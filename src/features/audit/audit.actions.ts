@@ -56,6 +56,7 @@ const ACTION_LABELS: Record<string, string> = {
   'settings.integrations.update': 'Changed integrations',
   'settings.notifications.update': 'Changed notification settings',
   'settings.practice.update': 'Changed practice settings',
+  'settings.practice_time_zone.update': "Changed the practice's time zone",
   'settings.update': 'Changed display settings',
   'statement.export': 'Exported a statement',
   'statement.view': 'Viewed a statement',

@@ -52,6 +52,8 @@ export const sessionResponseSchema = z.object({
   expiresAt: z.string().nullable(),
   /** Signed in with a temporary password: a new one must be set before anything else. */
   passwordChangeRequired: z.boolean().optional(),
+  /** The practice's time zone: the browser keeps its "today" in it too (shared/practice-zone.ts). */
+  timeZone: z.string().optional(),
 });
 export type SessionResponse = z.infer<typeof sessionResponseSchema>;
 

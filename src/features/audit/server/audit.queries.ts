@@ -1,3 +1,4 @@
+import { startOfDayInZone } from '@/shared/practice-zone';
 import { createHmac, hash } from 'node:crypto';
 import { and, asc, desc, eq, gt, gte, ilike, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import { can } from '@/shared/access';
@@ -403,15 +404,14 @@ function decodeCursor(text: string): Cursor {
   });
 }
 
-/** Midnight starting a calendar day in the server's local zone, like `today()` in shared/api. */
+/** Midnight starting a calendar day in the practice's zone, the day `today()` in shared/api names. */
 function startOfDay(day: string): Date {
-  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  return new Date(y, m - 1, d);
+  return startOfDayInZone(day);
 }
 
 function nextDay(day: string): Date {
-  const start = startOfDay(day);
-  return new Date(start.getFullYear(), start.getMonth(), start.getDate() + 1);
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return startOfDayInZone(new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10));
 }
 
 function filterCondition(filter: AuditFilter): SQL | undefined {

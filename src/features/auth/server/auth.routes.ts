@@ -19,6 +19,7 @@ import {
 import { destroySession, MFA_LOCK_SECONDS } from './auth.queries';
 import { confirmEnrolment, signInWithCode, signInWithPassword, startEnrolment } from './auth.sign-in';
 import { countOf } from '@/shared/plural';
+import { currentPracticeTimeZone } from '@/shared/practice-zone';
 
 export const INVALID_CREDENTIALS = 'Please check your email and password.';
 export const TEMPORARY_PASSWORD_EXPIRED =
@@ -31,6 +32,7 @@ function sessionBody(auth: AuthContext | null) {
     csrfToken: auth?.csrfToken ?? null,
     expiresAt: auth?.expiresAt.toISOString() ?? null,
     passwordChangeRequired: auth?.passwordChangeRequired ?? false,
+    timeZone: currentPracticeTimeZone(),
   };
 }
 
@@ -139,7 +141,11 @@ export function authRoutes(deps: AppDeps) {
               },
             );
           case 'wrong':
-            throw new HttpError(401, 'INVALID_CODE', `Incorrect MFA code. ${countOf(result.remaining, 'attempt')} remaining.`);
+            throw new HttpError(
+              401,
+              'INVALID_CODE',
+              `Incorrect MFA code. ${countOf(result.remaining, 'attempt')} remaining.`,
+            );
           case 'ok':
             setSessionCookie(reply, result.session.sessionId, result.session.expiresAt, deps.config.secureCookies);
             return sessionBody({
@@ -225,7 +231,11 @@ export function authRoutes(deps: AppDeps) {
               { retryAfterSeconds: MFA_LOCK_SECONDS },
             );
           case 'wrong':
-            throw new HttpError(401, 'INVALID_CODE', `Incorrect MFA code. ${countOf(result.remaining, 'attempt')} remaining.`);
+            throw new HttpError(
+              401,
+              'INVALID_CODE',
+              `Incorrect MFA code. ${countOf(result.remaining, 'attempt')} remaining.`,
+            );
           case 'ok':
             setSessionCookie(reply, result.session.sessionId, result.session.expiresAt, deps.config.secureCookies);
             return {

@@ -11,6 +11,7 @@ import type {
   SessionResponse,
 } from '../auth.schema';
 import { clearSessionExpired, sessionExpiredFor } from './session-expiry';
+import { setPracticeTimeZone } from '@/shared/practice-zone';
 
 export const authKeys = {
   session: ['/api/auth/session'] as const,
@@ -28,6 +29,7 @@ function forgetEverythingButSession(queryClient: QueryClient) {
  */
 function startSession(queryClient: QueryClient, session: SessionResponse) {
   setRequestIdentity(session.user, session.csrfToken);
+  if (session.timeZone) setPracticeTimeZone(session.timeZone);
   const resumed = session.user !== null && sessionExpiredFor()?.id === session.user.id;
   if (!resumed) {
     forgetEverythingButSession(queryClient);
@@ -46,6 +48,7 @@ export function useSession() {
     queryFn: async ({ signal }) => {
       const session = await apiFetch<SessionResponse>('/api/auth/session', { signal });
       setRequestIdentity(session.user, session.csrfToken);
+      if (session.timeZone) setPracticeTimeZone(session.timeZone);
       // A 401 that was not the session ending after all: the server still knows the same person.
       if (session.user && sessionExpiredFor()?.id === session.user.id) clearSessionExpired();
       return session;

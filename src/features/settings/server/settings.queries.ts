@@ -26,6 +26,8 @@ import {
   type UserSettingsPatch,
 } from '../settings.schema';
 import { practiceSettings, userSettings } from './settings.table';
+import type { PracticeTimeZone, PracticeTimeZoneUpdate } from '../practice-zone.schema';
+import { dayInZone, isTimeZone, processTimeZone, setPracticeTimeZone } from '@/shared/practice-zone';
 
 function toSettings(row: typeof userSettings.$inferSelect): UserSettings {
   return {
@@ -230,4 +232,44 @@ export async function setIntegration(
     });
     return next;
   });
+}
+
+/** The zone the practice chose in Settings, or null for the server's own (the default). */
+export async function getChosenPracticeTimeZone(db: Db | Tx): Promise<string | null> {
+  const row = await practiceRow(db);
+  return row?.timeZone && isTimeZone(row.timeZone) ? row.timeZone : null;
+}
+
+/** The practice's zone as the server applies it now. */
+export async function getPracticeTimeZone(db: Db, now: Date): Promise<PracticeTimeZone> {
+  const chosen = await getChosenPracticeTimeZone(db);
+  const timeZone = chosen ?? processTimeZone();
+  return { timeZone, chosen: chosen !== null, today: dayInZone(now, timeZone) };
+}
+
+/**
+ * Changes the practice's zone, audited, and applies it to this server at once; other app servers apply it
+ * when they hear of the change (practice-zone.sync.ts).
+ */
+export async function updatePracticeTimeZone(
+  db: Db,
+  ctx: RequestContext,
+  input: PracticeTimeZoneUpdate,
+): Promise<PracticeTimeZone> {
+  await db.transaction(async (tx) => {
+    await lockedPracticeRow(tx);
+    const before = (await getChosenPracticeTimeZone(tx)) ?? `${processTimeZone()} (the server's)`;
+    await tx
+      .update(practiceSettings)
+      .set({ timeZone: input.timeZone })
+      .where(eq(practiceSettings.practiceId, PRACTICE_ID));
+    await record(tx, {
+      ...actorOf(ctx),
+      action: 'settings.practice_time_zone.update',
+      resource: `practice/${PRACTICE_ID}`,
+      detail: `${before} -> ${input.timeZone}`,
+    });
+  });
+  setPracticeTimeZone(input.timeZone);
+  return { timeZone: input.timeZone, chosen: true, today: dayInZone(ctx.now, input.timeZone) };
 }

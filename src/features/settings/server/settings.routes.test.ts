@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_TODAY } from '@/testing/test-clock';
 import { createTestApp, signInAs, type TestApp } from '@/testing/test-app';
 
 let t: TestApp;
@@ -264,5 +265,69 @@ describe('practice, notification and integration settings', () => {
     }>();
     expect(practice.scope).toBe('practice');
     expect(practice.settings.emailReminderHours).not.toBe(168);
+  });
+});
+
+describe('the practice time zone', () => {
+  afterAll(async () => {
+    const { processTimeZone, setPracticeTimeZone } = await import('@/shared/practice-zone');
+    setPracticeTimeZone(processTimeZone());
+    t.clock.set(new Date(`${TEST_TODAY}T15:00:00Z`));
+  });
+
+  it("keeps every today in the practice's zone: the dashboard's day turns over at the practice's midnight", async () => {
+    // 10:03 PM on Tuesday 24 November in Los Angeles; already Wednesday in UTC and Tokyo.
+    t.clock.set(new Date('2026-11-25T06:03:00Z'));
+    const admin = await signInAs(t.app, 'admin');
+    const la = await admin.request({
+      method: 'PUT',
+      url: '/api/settings/practice/time-zone',
+      payload: { timeZone: 'America/Los_Angeles' },
+    });
+    expect(la.statusCode).toBe(200);
+    expect(la.json()).toEqual({ timeZone: 'America/Los_Angeles', chosen: true, today: '2026-11-24' });
+    const dashboard = await admin.request({ method: 'GET', url: '/api/dashboard/summary' });
+    expect(dashboard.json<{ today: string }>().today).toBe('2026-11-24');
+    const session = await admin.request({ method: 'GET', url: '/api/auth/session' });
+    expect(session.json<{ timeZone: string }>().timeZone).toBe('America/Los_Angeles');
+
+    await admin.request({
+      method: 'PUT',
+      url: '/api/settings/practice/time-zone',
+      payload: { timeZone: 'Asia/Tokyo' },
+    });
+    expect(
+      (await admin.request({ method: 'GET', url: '/api/dashboard/summary' })).json<{ today: string }>().today,
+    ).toBe('2026-11-25');
+    const [entry] = (await auditActions('settings.practice_time_zone.update')).slice(-1);
+    expect(entry?.detail).toBe('America/Los_Angeles -> Asia/Tokyo');
+  });
+
+  it('is read back by a restarted server', async () => {
+    const { setPracticeTimeZone, currentPracticeTimeZone } = await import('@/shared/practice-zone');
+    setPracticeTimeZone('UTC');
+    const app = await restartedApp();
+    expect(currentPracticeTimeZone()).toBe('Asia/Tokyo');
+    await app.close();
+  });
+
+  it('refuses a zone that does not exist, naming the field, and keeps the one it had', async () => {
+    const admin = await signInAs(t.app, 'admin');
+    const bad = await admin.request({
+      method: 'PUT',
+      url: '/api/settings/practice/time-zone',
+      payload: { timeZone: 'Mars/Olympus_Mons' },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(fieldsOf(bad.json())).toEqual(['timeZone']);
+    const now = await admin.request({ method: 'GET', url: '/api/settings/practice/time-zone' });
+    expect(now.json<{ timeZone: string }>().timeZone).toBe('Asia/Tokyo');
+    const patient = await signInAs(t.app, 'patient');
+    const refused = await patient.request({
+      method: 'PUT',
+      url: '/api/settings/practice/time-zone',
+      payload: { timeZone: 'UTC' },
+    });
+    expect(refused.statusCode).toBe(403);
   });
 });

@@ -4,6 +4,7 @@ import { errorEnvelopeSchema } from '@/shared/api';
 import type { AppDeps } from '@/server/context';
 import { requestContext } from '@/server/request-context';
 import { practiceHoursSchema, practiceHoursUpdateSchema } from '../practice.schema';
+import { practiceTimeZoneSchema, practiceTimeZoneUpdateSchema } from '../practice-zone.schema';
 import {
   integrationParamsSchema,
   integrationsSchema,
@@ -21,6 +22,8 @@ import {
   setIntegration,
   updateNotifications,
   updatePracticeHours,
+  getPracticeTimeZone,
+  updatePracticeTimeZone,
   updateUserSettings,
 } from './settings.queries';
 
@@ -66,6 +69,28 @@ export function settingsRoutes(deps: AppDeps) {
         },
       },
       (request) => updatePracticeHours(deps.db, requestContext(request, deps), request.body),
+    );
+
+    api.get(
+      '/api/settings/practice/time-zone',
+      {
+        config: { permission: 'settings:practice' },
+        schema: { tags: ['settings'], response: { 200: practiceTimeZoneSchema, ...errors } },
+      },
+      () => getPracticeTimeZone(deps.db, deps.clock()),
+    );
+    api.put(
+      '/api/settings/practice/time-zone',
+      {
+        config: { permission: 'settings:practice' },
+        schema: {
+          tags: ['settings'],
+          description: "The practice's time zone: every today, due date, age and day boundary is kept in it.",
+          body: practiceTimeZoneUpdateSchema,
+          response: { 200: practiceTimeZoneSchema, ...errors },
+        },
+      },
+      (request) => updatePracticeTimeZone(deps.db, requestContext(request, deps), request.body),
     );
 
     api.get(

@@ -41,6 +41,8 @@ export const practiceSettings = pgTable(
     integrations: jsonb('integrations')
       .notNull()
       .default(sql`'{}'::jsonb`),
+    /** IANA zone of the practice's calendar day (shared/practice-zone.ts); null: the server's own zone. */
+    timeZone: text('time_zone'),
   },
   (t) => [
     check('practice_settings_duration_check', sql`${t.appointmentMinutes} in (15, 30, 45, 60)`),

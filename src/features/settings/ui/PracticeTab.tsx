@@ -18,6 +18,7 @@ import {
 } from '../practice.schema';
 import { usePracticeHours, useSavePracticeHours } from './settings.api';
 import { SettingsSkeleton, fieldErrors } from './SettingsSkeleton';
+import { PracticeTimeZoneCard } from './PracticeTimeZoneCard';
 
 const DAY_NAMES: Record<Weekday, string> = {
   Mon: 'Monday',
@@ -74,7 +75,12 @@ export function PracticeTab() {
   const { data, isLoading, isError } = usePracticeHours();
   if (isError) return <p className="text-destructive">The practice settings could not be loaded.</p>;
   if (isLoading || !data) return <SettingsSkeleton label="practice settings" />;
-  return <PracticeForm saved={data} />;
+  return (
+    <div className="grid gap-6">
+      <PracticeForm saved={data} />
+      <PracticeTimeZoneCard />
+    </div>
+  );
 }
 
 /** Appointment duration, buffer, working hours and days; saved for the whole practice. */

@@ -13,6 +13,8 @@ import type {
   UserSettings,
   UserSettingsPatch,
 } from '../settings.schema';
+import type { PracticeTimeZone, PracticeTimeZoneUpdate } from '../practice-zone.schema';
+import { setPracticeTimeZone } from '@/shared/practice-zone';
 
 export const settingsKeys = {
   user: ['/api/settings'] as const,
@@ -143,5 +145,28 @@ export function useChangePassword() {
   return useMutation({
     mutationFn: (input: PasswordChange) =>
       apiFetch<{ endedSessions: number }>('/api/account/password', { method: 'POST', body: input }),
+  });
+}
+
+const practiceTimeZoneKey = ['/api/settings/practice/time-zone'] as const;
+
+export function usePracticeTimeZone() {
+  return useQuery({
+    queryKey: practiceTimeZoneKey,
+    queryFn: () => apiFetch<PracticeTimeZone>('/api/settings/practice/time-zone'),
+  });
+}
+
+export function useSavePracticeTimeZone() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: PracticeTimeZoneUpdate) =>
+      apiFetch<PracticeTimeZone>('/api/settings/practice/time-zone', { method: 'PUT', body: input }),
+    onSuccess: (saved) => {
+      setPracticeTimeZone(saved.timeZone);
+      queryClient.setQueryData(practiceTimeZoneKey, saved);
+      // Every "today" the screens asked for may have moved to another day.
+      void queryClient.invalidateQueries({ predicate: (query) => query.queryKey[0] !== practiceTimeZoneKey[0] });
+    },
   });
 }

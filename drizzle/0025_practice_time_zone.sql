@@ -1,0 +1,1 @@
+ALTER TABLE "practice_settings" ADD COLUMN "time_zone" text;

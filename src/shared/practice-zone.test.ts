@@ -1,0 +1,45 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { today } from './api';
+import {
+  dayInZone,
+  isTimeZone,
+  processTimeZone,
+  setPracticeTimeZone,
+  startOfDayInZone,
+  timeInZone,
+} from './practice-zone';
+
+afterEach(() => setPracticeTimeZone(processTimeZone()));
+
+describe('the practice time zone', () => {
+  it("turns the day over at the practice's midnight, not the server's", () => {
+    // 10:03 PM on Tuesday 24 November in Los Angeles is already Wednesday in UTC.
+    const evening = new Date('2026-11-25T06:03:00Z');
+    expect(dayInZone(evening, 'America/Los_Angeles')).toBe('2026-11-24');
+    expect(dayInZone(evening, 'UTC')).toBe('2026-11-25');
+    expect(timeInZone(evening, 'America/Los_Angeles')).toBe('22:03');
+    setPracticeTimeZone('America/Los_Angeles');
+    expect(today(evening)).toBe('2026-11-24');
+    setPracticeTimeZone('Asia/Tokyo');
+    expect(today(evening)).toBe('2026-11-25');
+  });
+
+  it('finds the instant a day begins, across daylight-saving changes', () => {
+    expect(startOfDayInZone('2026-11-24', 'America/Los_Angeles').toISOString()).toBe('2026-11-24T08:00:00.000Z');
+    expect(startOfDayInZone('2026-07-01', 'America/Los_Angeles').toISOString()).toBe('2026-07-01T07:00:00.000Z');
+    // The day clocks go back (1 November 2026) and the day they go forward (8 March 2026) start at midnight PDT/PST.
+    expect(startOfDayInZone('2026-11-01', 'America/Los_Angeles').toISOString()).toBe('2026-11-01T07:00:00.000Z');
+    expect(startOfDayInZone('2026-03-08', 'America/Los_Angeles').toISOString()).toBe('2026-03-08T08:00:00.000Z');
+    expect(startOfDayInZone('2026-11-24', 'Asia/Kolkata').toISOString()).toBe('2026-11-23T18:30:00.000Z');
+    expect(startOfDayInZone('2026-11-24', 'UTC').toISOString()).toBe('2026-11-24T00:00:00.000Z');
+  });
+
+  it('knows real zone names and refuses others, keeping the zone it had', () => {
+    expect(isTimeZone('America/New_York')).toBe(true);
+    expect(isTimeZone('Mars/Olympus_Mons')).toBe(false);
+    expect(isTimeZone('')).toBe(false);
+    setPracticeTimeZone('America/Chicago');
+    setPracticeTimeZone('Not/AZone');
+    expect(dayInZone(new Date('2026-11-25T05:30:00Z'))).toBe('2026-11-24');
+  });
+});
