@@ -5,7 +5,7 @@ import { toast } from '@/client/components/ui/toast';
 import { DEFAULT_PRACTICE_HOURS } from '@/features/settings/practice.schema';
 import { apiError, fakeApi, type FakeRequest, type Route } from '@/testing/fake-api';
 import { TEST_TODAY } from '@/testing/test-clock';
-import { renderWithApp } from '@/testing/ui-render';
+import { ShowLocation, renderWithApp } from '@/testing/ui-render';
 import type { Appointment } from '../appointments.schema';
 import AppointmentsPage from './AppointmentsPage';
 
@@ -87,6 +87,24 @@ describe('AppointmentsPage', () => {
       'bg-destructive',
     );
     expect(within(first!).getByText('Scheduled', { selector: 'span.rounded-full' }).className).toContain('bg-primary');
+  });
+
+  it('opens on the day the address names (a search hit) and writes a chosen day back to it', async () => {
+    const api = fakeApi(baseHandlers);
+    renderWithApp(
+      <>
+        <AppointmentsPage />
+        <ShowLocation />
+      </>,
+      { route: `/appointments?date=${NEXT_MONDAY}` },
+    );
+    await waitFor(() => expect(api.sent(`GET /api/appointments?date=${NEXT_MONDAY}`)).not.toEqual([]));
+    expect(screen.getByLabelText<HTMLInputElement>('Date').value).toBe(NEXT_MONDAY);
+    expect(api.sent(`GET /api/appointments?date=${TODAY}`)).toEqual([]);
+
+    fireEvent.change(screen.getByLabelText('Date'), { target: { value: SATURDAY_BEFORE } });
+    expect(screen.getByTestId('location').textContent).toBe(`/appointments?date=${SATURDAY_BEFORE}`);
+    await waitFor(() => expect(api.sent(`GET /api/appointments?date=${SATURDAY_BEFORE}`)).not.toEqual([]));
   });
 
   it('asks for the chosen date and shows the empty text', async () => {

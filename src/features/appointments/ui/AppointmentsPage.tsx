@@ -8,6 +8,7 @@ import { Label } from '@/client/components/ui/label';
 import { Skeleton } from '@/client/components/ui/skeleton';
 import { toast } from '@/client/components/ui/toast';
 import { downloadCsv, toCsv, type CsvColumn } from '@/client/lib/csv';
+import { useUrlState } from '@/client/lib/url-state';
 import { formatTime12, type Appointment } from '../appointments.schema';
 import { fetchCallList, useAppointments } from './appointments.api';
 import { AppointmentCard } from './AppointmentCard';
@@ -34,9 +35,14 @@ function CardSkeletons() {
   );
 }
 
-/** One day's appointments as cards, with booking, status, reschedule and the call list. */
+/**
+ * One day's appointments as cards, with booking, status, reschedule and the call list. The day lives in the
+ * address (`?date=YYYY-MM-DD`, today when absent), so a search hit, a reload or Back shows that day.
+ */
 export default function AppointmentsPage() {
-  const [date, setDate] = useState(() => today());
+  const view = useUrlState({ date: today() });
+  const date = view.values.date;
+  const setDate = (day: string) => view.set({ date: day });
   const [booking, setBooking] = useState(false);
   const [exporting, setExporting] = useState(false);
   const appointments = useAppointments(date);

@@ -11,6 +11,7 @@ import { SearchCombobox } from '@/client/components/ui/search-combobox';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/client/components/ui/select';
 import { Skeleton } from '@/client/components/ui/skeleton';
 import { cn } from '@/client/lib/cn';
+import { useUrlState } from '@/client/lib/url-state';
 import {
   DEFAULT_KPI_PERIOD,
   KPI_PERIODS,
@@ -300,9 +301,13 @@ function StatementGenerator() {
   );
 }
 
-/** Staff's 'Financial Summary & Billing'. */
+/** Staff's 'Financial Summary & Billing'. The period lives in the address (`?period=90`), so a reload or a link keeps it. */
 export default function BillingPage() {
-  const [periodDays, setPeriodDays] = useState<number>(DEFAULT_KPI_PERIOD);
+  const view = useUrlState({ period: String(DEFAULT_KPI_PERIOD) });
+  const chosen = Number(view.values.period);
+  // An address naming no offered period shows the default one.
+  const periodDays = (KPI_PERIODS as readonly number[]).includes(chosen) ? chosen : DEFAULT_KPI_PERIOD;
+  const setPeriodDays = (days: number) => view.set({ period: String(days) });
   const kpis = useBillingKpis(periodDays);
   const providers = useProviderAnalytics(periodDays);
   const payers = usePayerPerformance(periodDays);
