@@ -73,7 +73,7 @@ describe('AppointmentsPage', () => {
     fakeApi(baseHandlers);
     renderPage();
     expect(screen.getByLabelText('Loading appointments').getAttribute('aria-busy')).toBe('true');
-    expect(await screen.findByText(`Showing 2 appointments for ${TODAY}`)).toBeTruthy();
+    expect(await screen.findByText('Showing 2 appointments for Nov 22, 2026')).toBeTruthy();
     expect(screen.getByLabelText<HTMLInputElement>('Date').value).toBe(TODAY);
     const cards = screen.getAllByRole('article');
     expect(cards.map((c) => within(c).getByRole('heading').textContent)).toEqual([
@@ -110,9 +110,9 @@ describe('AppointmentsPage', () => {
   it('asks for the chosen date and shows the empty text', async () => {
     const api = fakeApi({ ...baseHandlers, 'GET /api/appointments': { items: [], nextCursor: null, total: 0 } });
     renderPage();
-    await screen.findByText(`No appointments scheduled for ${TODAY}`);
+    await screen.findByText('No appointments scheduled for Nov 22, 2026');
     fireEvent.change(screen.getByLabelText('Date'), { target: { value: '2027-01-04' } });
-    expect(await screen.findByText('No appointments scheduled for 2027-01-04')).toBeTruthy();
+    expect(await screen.findByText('No appointments scheduled for Jan 4, 2027')).toBeTruthy();
     expect(api.requests.map((r) => r.url)).toContain('/api/appointments?date=2027-01-04&limit=50');
   });
 
@@ -127,11 +127,11 @@ describe('AppointmentsPage', () => {
           : { items: VISITS, nextCursor: 'after-hannah', total: 3 },
     });
     renderPage();
-    expect(await screen.findByText(`Showing 2 appointments for ${TODAY}`)).toBeTruthy();
+    expect(await screen.findByText('Showing 2 appointments for Nov 22, 2026')).toBeTruthy();
     const more = screen.getByRole('button', { name: 'Load more appointments (1 more)' });
     more.focus();
     await user.keyboard('{Enter}');
-    expect(await screen.findByText(`Showing 3 appointments for ${TODAY}`)).toBeTruthy();
+    expect(await screen.findByText('Showing 3 appointments for Nov 22, 2026')).toBeTruthy();
     expect(api.requests.map((r) => r.url)).toContain(`/api/appointments?date=${TODAY}&limit=50&cursor=after-hannah`);
     expect(screen.getAllByRole('article').map((c) => within(c).getByRole('heading').textContent)).toEqual([
       '9:00 AM, Dmitri Young',
@@ -212,9 +212,11 @@ describe('AppointmentsPage', () => {
       'PATCH /api/appointments/1': apiError(
         409,
         'DOUBLE_BOOKING',
-        `time: Dr. Ana Gutierrez already has an appointment on ${monday} at 10:30 AM`,
+        `time: Dr. Ana Gutierrez already has an appointment on Nov 30, 2026 at 10:30 AM`,
         {
-          fields: [{ field: 'time', message: `Dr. Ana Gutierrez already has an appointment on ${monday} at 10:30 AM` }],
+          fields: [
+            { field: 'time', message: `Dr. Ana Gutierrez already has an appointment on Nov 30, 2026 at 10:30 AM` },
+          ],
         },
       ),
     });
@@ -229,7 +231,7 @@ describe('AppointmentsPage', () => {
 
     fireEvent.change(within(dialog).getByLabelText('New date'), { target: { value: monday } });
     await user.click(within(dialog).getByRole('button', { name: 'Reschedule' }));
-    const clash = `Dr. Ana Gutierrez already has an appointment on ${monday} at 10:30 AM`;
+    const clash = `Dr. Ana Gutierrez already has an appointment on Nov 30, 2026 at 10:30 AM`;
     await waitFor(() => expect(within(dialog).getByRole('alert').textContent).toBe(clash));
     expect(screen.getByText('Could not reschedule')).toBeTruthy();
     expect(screen.getByRole('dialog', { name: 'Reschedule Appointment' })).toBeTruthy();

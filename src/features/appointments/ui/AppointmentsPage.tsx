@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { CalendarPlus, Download } from 'lucide-react';
 import { today } from '@/shared/api';
+import { formatDate } from '@/shared/dates';
 import { PageHeader } from '@/client/components/layout/PageHeader';
 import { Button } from '@/client/components/ui/button';
 import { Input } from '@/client/components/ui/input';
@@ -98,7 +99,7 @@ export default function AppointmentsPage() {
         </div>
       ) : list.length === 0 ? (
         <p className="rounded-md border border-dashed p-8 text-center text-muted-foreground">
-          No appointments scheduled for {date}
+          No appointments scheduled for {formatDate(date)}
         </p>
       ) : (
         <>
@@ -109,7 +110,7 @@ export default function AppointmentsPage() {
           </div>
           <div className="mt-4 flex flex-wrap items-center gap-3">
             <p className="text-sm text-muted-foreground" role="status">
-              Showing {list.length} appointments for {date}
+              Showing {list.length} appointments for {formatDate(date)}
             </p>
             {appointments.hasNextPage ? (
               <Button

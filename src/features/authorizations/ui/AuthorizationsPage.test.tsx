@@ -60,6 +60,7 @@ describe('AuthorizationsPage', () => {
     expect(within(rows[1]!).queryByText('At risk')).toBeNull();
     // Only pending rows can be decided.
     expect(within(rows[2]!).queryByRole('button', { name: /Approve/ })).toBeNull();
+    expect(within(rows[2]!).getByText('Decided Nov 20, 2026')).toBeTruthy();
     expect(api.requests[0]?.url).toBe('/api/authorizations?sort=ageDays&dir=desc&limit=50');
   });
 

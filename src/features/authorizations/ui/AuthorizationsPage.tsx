@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
 import { AlertTriangle, Check, Download, X } from 'lucide-react';
+import { formatDate } from '@/shared/dates';
 import { sortingOf, useUrlPaging, useUrlState } from '@/client/lib/url-state';
 import { DataTable } from '@/client/components/data-table/DataTable';
 import { PageHeader } from '@/client/components/layout/PageHeader';
@@ -185,7 +186,7 @@ function decisionColumns(onDecide: (authorization: Authorization, decision: Deci
           </span>
         ) : (
           <span className="text-xs text-muted-foreground">
-            {row.original.decidedOn ? `Decided ${row.original.decidedOn}` : 'Decided'}
+            {row.original.decidedOn ? `Decided ${formatDate(row.original.decidedOn)}` : 'Decided'}
           </span>
         ),
     },
