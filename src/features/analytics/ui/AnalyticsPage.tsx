@@ -211,7 +211,7 @@ export default function AnalyticsPage() {
           </ul>
         </div>
 
-        <div className="grid gap-6 lg:grid-cols-2">
+        <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
           <ArAgingChart aging={aging.data} loading={aging.isPending} />
           <DenialReasonsChart denials={denials.data} loading={denials.isPending} periodDays={periodDays} />
         </div>

@@ -322,7 +322,7 @@ export default function BillingPage() {
         />
         {kpis.isError && <ErrorText what="the summary" error={kpis.error} />}
         <SummaryCards periodDays={periodDays} kpis={kpis.data} performance={payers.data} />
-        <div className="mb-6 grid gap-6 2xl:grid-cols-2">
+        <div className="mb-6 grid grid-cols-1 gap-6 2xl:grid-cols-2">
           <TableCard
             title="Top Providers by Revenue"
             description={`The ${BILLING_TOP_LIMIT} providers with the most collections, ${period}.`}
