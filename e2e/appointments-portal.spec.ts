@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { addDays, format, isWeekend, parseISO } from 'date-fns';
 import type { Locator, Page } from '@playwright/test';
 import { APPOINTMENT_STATUSES } from '../src/features/appointments/appointments.schema';
+import { formatDate } from '../src/shared/dates';
 import { seriousViolations } from './axe';
 import { expect, test } from './fixtures';
 import { signIn } from './helpers';
@@ -37,12 +38,12 @@ function time12(time: string): string {
 async function showDate(page: Page, date: string) {
   await page.getByLabel('Date', { exact: true }).fill(date);
   await expect(
-    page.getByText(new RegExp(`(Showing \\d+ appointments|No appointments scheduled) for ${date}`)),
+    page.getByText(new RegExp(`(Showing \\d+ appointments|No appointments scheduled) for ${formatDate(date)}`)),
   ).toBeVisible();
 }
 
 async function shownCount(page: Page, date: string): Promise<number> {
-  const footer = page.getByText(new RegExp(`Showing \\d+ appointments for ${date}`));
+  const footer = page.getByText(new RegExp(`Showing \\d+ appointments for ${formatDate(date)}`));
   return Number(/Showing (\d+)/.exec((await footer.textContent()) ?? '')?.[1]);
 }
 
@@ -123,7 +124,7 @@ test.describe('appointments', () => {
     await expect(page.getByText('Appointment rescheduled', { exact: true })).toBeVisible();
     await expect(page.getByText('Appointment date and time have been updated', { exact: true })).toBeVisible();
     await expect(dialog).toBeHidden();
-    await expect(page.getByText(`Showing ${before - 1} appointments for ${date}`)).toBeVisible();
+    await expect(page.getByText(`Showing ${before - 1} appointments for ${formatDate(date)}`)).toBeVisible();
 
     await showDate(page, newDate);
     const moved = cards(page).filter({ hasText: moving.patient }).filter({ hasText: '2:30 PM' });
@@ -168,7 +169,7 @@ test.describe('appointments', () => {
     await choose(page, dialog.getByRole('combobox', { name: 'Time' }), taken.time);
     await dialog.getByRole('button', { name: 'Book Appointment' }).click();
 
-    const clash = `${taken.provider} already has an appointment on ${date} at ${taken.time}`;
+    const clash = `${taken.provider} already has an appointment on ${formatDate(date)} at ${taken.time}`;
     await expect(dialog.getByRole('alert')).toHaveText(clash);
     const refusal = page.locator('li').filter({ hasText: 'Appointment not booked' });
     await expect(refusal).toBeVisible();
@@ -179,7 +180,7 @@ test.describe('appointments', () => {
     await dialog.getByRole('button', { name: 'Book Appointment' }).click();
     await expect(page.getByText('Appointment booked', { exact: true })).toBeVisible();
     await expect(dialog).toBeHidden();
-    await expect(page.getByText(`Showing ${before + 1} appointments for ${date}`)).toBeVisible();
+    await expect(page.getByText(`Showing ${before + 1} appointments for ${formatDate(date)}`)).toBeVisible();
     const booked = cards(page).filter({ hasText: patientName }).filter({ hasText: 'Blood pressure check' });
     await expect(booked).toHaveCount(1);
     await expect(booked.getByRole('heading')).toContainText(freeTime);

@@ -147,7 +147,37 @@ test.describe('sign-in and the shell', () => {
     await search.fill('zzzzqq');
     await expect(page.getByText('No results found for "zzzzqq"')).toBeVisible();
     await search.fill('ACC-');
-    await expect(page.getByRole('region', { name: 'Claims' }).getByRole('link')).toHaveCount(3);
+    await expect(page.getByRole('group', { name: 'Claims' }).getByRole('option')).toHaveCount(3);
+  });
+
+  test('a global search hit, chosen by keyboard, opens its list filtered to it, and Back returns', async ({ page }) => {
+    await signIn(page, 'admin');
+    await page.goto('/patients');
+    await expect(page.getByText(/^Showing 25 of \d+ patients$/)).toBeVisible();
+    const name = (await page.getByRole('table').getByRole('row').nth(1).getByRole('cell').first().textContent()) ?? '';
+    const search = page.getByRole('combobox', { name: 'Global search' });
+    await search.fill(name);
+    const patients = page.getByRole('group', { name: 'Patients' });
+    await expect(patients.getByRole('option').first()).toBeVisible();
+    await search.press('ArrowDown');
+    await expect(patients.getByRole('option').first()).toHaveAttribute('aria-selected', 'true');
+    await search.press('Enter');
+    await expect(page).toHaveURL(`/patients?search=${encodeURIComponent(name)}`);
+    await expect(page.getByPlaceholder('Name, phone, or MRN')).toHaveValue(name);
+    await expect(page.getByText(/^Showing [1-9] of [1-9] patients$/)).toBeVisible();
+    await page.reload();
+    await expect(page.getByText(/^Showing [1-9] of [1-9] patients$/)).toBeVisible();
+
+    // An appointment hit (search matches the provider too) opens its day, its time in 12-hour form.
+    await search.fill('Dr.');
+    const visit = page.getByRole('group', { name: 'Appointments' }).getByRole('option').first();
+    await expect(visit).toHaveText(/[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M/);
+    await visit.click();
+    await expect(page).toHaveURL(/\/appointments\?date=\d{4}-\d{2}-\d{2}$/);
+    const day = new URL(page.url()).searchParams.get('date') ?? '';
+    await expect(page.getByLabel('Date', { exact: true })).toHaveValue(day);
+    await page.goBack();
+    await expect(page.getByPlaceholder('Name, phone, or MRN')).toHaveValue(name);
   });
 
   test('display settings apply at once and survive a reload and a new sign-in', async ({ page }) => {

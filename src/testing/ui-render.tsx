@@ -1,7 +1,7 @@
 import type { ReactElement } from 'react';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { render, type RenderResult } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter, useLocation, useNavigate } from 'react-router';
 import { Toaster } from '@/client/components/ui/toast';
 import { createQueryClient } from '@/client/lib/query-client';
 
@@ -24,4 +24,22 @@ export function renderWithApp(
     </QueryClientProvider>,
   );
   return { ...result, queryClient };
+}
+
+/** Shows the router's current address (path and query) as text, for tests of screens that keep their view in it. */
+export function ShowLocation() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  return (
+    <div>
+      <output data-testid="location">{`${location.pathname}${location.search}`}</output>
+      {/* The browser's own Back and Forward, which a screen cannot tell from any other change of address. */}
+      <button type="button" onClick={() => void navigate(-1)}>
+        History back
+      </button>
+      <button type="button" onClick={() => void navigate(1)}>
+        History forward
+      </button>
+    </div>
+  );
 }

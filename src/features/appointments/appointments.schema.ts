@@ -96,13 +96,8 @@ export const callListExportSchema = z.object({ date: isoDateSchema });
 /** The call list's columns, in order. */
 export const CALL_LIST_COLUMNS = ['Date', 'Time', 'Patient', 'Provider', 'Reason', 'Status'] as const;
 
-/** R 012: times show in 12-hour format. */
-export function formatTime12(time: string): string {
-  const [h = '0', m = '00'] = time.split(':');
-  const hour = Number(h);
-  const suffix = hour >= 12 ? 'PM' : 'AM';
-  return `${hour % 12 === 0 ? 12 : hour % 12}:${m} ${suffix}`;
-}
+/** R 012: times show in 12-hour format; the one formatter lives with the date formatter in src/shared/dates.ts. */
+export { formatTime12 } from '@/shared/dates';
 
 function minutesOf(time: string): number {
   return Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));

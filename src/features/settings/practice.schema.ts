@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { timeSchema } from '@/shared/api';
+import { formatTime12 } from '@/shared/dates';
 
 export const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
@@ -67,7 +68,7 @@ export function slotProblem(hours: PracticeHours, date: string, time: string): s
   const toMinutes = (t: string) => Number(t.slice(0, 2)) * 60 + Number(t.slice(3, 5));
   const start = toMinutes(time);
   if (start < toMinutes(hours.workdayStart) || start + hours.appointmentMinutes > toMinutes(hours.workdayEnd)) {
-    return `must start between ${hours.workdayStart} and ${hours.workdayEnd} with ${hours.appointmentMinutes} minutes before closing`;
+    return `must start between ${formatTime12(hours.workdayStart)} and ${formatTime12(hours.workdayEnd)} with ${hours.appointmentMinutes} minutes before closing`;
   }
   return null;
 }

@@ -22,10 +22,13 @@ describe('ChartCard', () => {
     expect(screen.getByRole('heading', { name: 'Denials by Payer' })).toBeTruthy();
     expect(screen.getByRole('img', { name: /Denials by Payer chart/ })).toBeTruthy();
     const dataTable = screen.getByRole('table', { name: 'Denials by Payer' });
-    expect(dataTable.className).toBe('sr-only');
+    // The box around the table is what hides it (a hidden table would still be as wide as its content).
+    const dataBox = dataTable.parentElement!;
+    expect(dataBox.className).toBe('sr-only');
+    expect(screen.getByRole('button', { name: 'Show data' }).getAttribute('aria-controls')).toBe(dataBox.id);
     expect(screen.getByRole('cell', { name: 'Aetna' })).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Show data' }));
-    expect(dataTable.className).not.toBe('sr-only');
+    expect(dataBox.className).not.toBe('sr-only');
     expect(screen.getByRole('button', { name: 'Hide data' }).getAttribute('aria-expanded')).toBe('true');
   });
 

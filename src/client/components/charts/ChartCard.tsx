@@ -80,30 +80,35 @@ export function ChartCard({
             >
               {showTable ? 'Hide data' : 'Show data'}
             </Button>
-            {/* Always in the accessibility tree; shown on screen on request. */}
-            <table id={tableId} className={showTable ? 'mt-2 w-full text-sm' : 'sr-only'}>
-              <caption className="sr-only">{title}</caption>
-              <thead>
-                <tr className="border-b border-border">
-                  {table.columns.map((c) => (
-                    <th key={c.header} scope="col" className={c.numeric ? 'py-1 text-right' : 'py-1 text-left'}>
-                      {c.header}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {table.rows.map((row, i) => (
-                  <tr key={i} className="border-b border-border/60">
-                    {row.map((cell, j) => (
-                      <td key={j} className={table.columns[j]?.numeric ? 'py-1 text-right tabular-nums' : 'py-1'}>
-                        {cell}
-                      </td>
+            {/*
+              Always in the accessibility tree; shown on screen on request. The box, not the table, is hidden:
+              a table keeps its content's width whatever its own width, so a hidden table widened the page.
+            */}
+            <div id={tableId} className={showTable ? 'relative mt-2 overflow-x-auto' : 'sr-only'}>
+              <table className="w-full text-sm">
+                <caption className="sr-only">{title}</caption>
+                <thead>
+                  <tr className="border-b border-border">
+                    {table.columns.map((c) => (
+                      <th key={c.header} scope="col" className={c.numeric ? 'py-1 text-right' : 'py-1 text-left'}>
+                        {c.header}
+                      </th>
                     ))}
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {table.rows.map((row, i) => (
+                    <tr key={i} className="border-b border-border/60">
+                      {row.map((cell, j) => (
+                        <td key={j} className={table.columns[j]?.numeric ? 'py-1 text-right tabular-nums' : 'py-1'}>
+                          {cell}
+                        </td>
+                      ))}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           </>
         )}
       </CardContent>

@@ -228,8 +228,10 @@ export function DataTable<T>({
 
       <div
         ref={scrollRef}
+        // Relative: a cell's absolutely placed parts (screen-reader-only text) stay inside this scroll box
+        // instead of widening the page.
         className={cn(
-          'rounded-md border border-border',
+          'relative rounded-md border border-border',
           virtual
             ? 'overflow-auto focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none'
             : 'overflow-x-auto',

@@ -147,6 +147,7 @@ describe('AnalyticsPage', () => {
     const tiles = within(screen.getByRole('list', { name: 'Key performance indicators' })).getAllByRole('listitem');
     expect(tiles).toHaveLength(10);
     expect(screen.getByTestId('kpi-value-avgDaysAR').textContent).toBe('27.1 days');
+    expect(screen.getByText(/^Outstanding A\/R as of Nov 22, 2026: /)).toBeTruthy();
 
     // AR aging: buckets labelled as days, the axis in thousands, the percentage in the tooltip.
     expect(charts.bar!.data.labels).toEqual(['0-30 days', '31-60 days', '61-90 days', '91-120 days', '120+ days']);

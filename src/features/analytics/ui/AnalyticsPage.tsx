@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
 import type { ChartOptions } from 'chart.js';
 import { Bar, Doughnut } from 'react-chartjs-2';
+import { formatDate } from '@/shared/dates';
 import { ChartCard } from '@/client/components/charts/ChartCard';
 import { CHART_COLOURS } from '@/client/components/charts/chart-setup';
 import { DataTable } from '@/client/components/data-table/DataTable';
@@ -77,7 +78,9 @@ function ArAgingChart({ aging, loading }: { aging: ArAging | undefined; loading:
   return (
     <ChartCard
       title="AR Aging"
-      description={aging ? `Outstanding A/R as of ${aging.asOf}: ${formatMoney(aging.totalCents)}` : 'Outstanding A/R'}
+      description={
+        aging ? `Outstanding A/R as of ${formatDate(aging.asOf)}: ${formatMoney(aging.totalCents)}` : 'Outstanding A/R'
+      }
       loading={loading}
       empty={!aging || aging.totalCents === 0}
       emptyText="Nothing is outstanding"
@@ -208,7 +211,7 @@ export default function AnalyticsPage() {
           </ul>
         </div>
 
-        <div className="grid gap-6 lg:grid-cols-2">
+        <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
           <ArAgingChart aging={aging.data} loading={aging.isPending} />
           <DenialReasonsChart denials={denials.data} loading={denials.isPending} periodDays={periodDays} />
         </div>

@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { Download, RefreshCw } from 'lucide-react';
+import { formatDate } from '@/shared/dates';
 import { PageHeader } from '@/client/components/layout/PageHeader';
 import { Button } from '@/client/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/client/components/ui/card';
@@ -204,7 +205,7 @@ export default function KpisPage() {
 
       <p className="mb-4 text-sm text-muted-foreground" aria-live="polite">
         {PERIOD_LABELS[periodDays]}
-        {data && ` (${data.periodStart} to ${data.periodEnd})`} ·{' '}
+        {data && ` (${formatDate(data.periodStart)} to ${formatDate(data.periodEnd)})`} ·{' '}
         <span data-testid="kpi-last-updated">
           {kpis.dataUpdatedAt
             ? `Last updated ${formatTime(kpis.dataUpdatedAt)}`

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, ilike, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import { today } from '@/shared/api';
+import { formatDateTime } from '@/shared/dates';
 import { actorOf, listReadEntry, record, recordNow, recordRead } from '@/features/audit/server/audit.queries';
 import { getPracticeHours } from '@/features/settings/server/settings.queries';
 import { patients } from '@/features/patients/server/patients.table';
@@ -15,7 +16,6 @@ import {
   appointmentStatusSchema,
   bookingProblem,
   clinicNow,
-  formatTime12,
   holdsSlot,
   type Appointment,
   type AppointmentDayQuery,
@@ -74,7 +74,7 @@ function slotTaken(provider: string, date: string, time: string): HttpError {
     409,
     'DOUBLE_BOOKING',
     'time',
-    `${provider} already has an appointment on ${date} at ${formatTime12(time)}`,
+    `${provider} already has an appointment on ${formatDateTime(date, time)}`,
   );
 }
 

@@ -399,7 +399,7 @@ describe('POST /api/appointments', () => {
       });
       expect(late.res.statusCode, time).toBe(400);
       expect(fieldsOf(late.res)).toEqual(['time']);
-      expect(late.res.json<ErrorBody>().error.message).toMatch(/must start between 08:00 and 17:00/);
+      expect(late.res.json<ErrorBody>().error.message).toMatch(/must start between 8:00 AM and 5:00 PM/);
       expect(late.audited).toBe(0);
     }
     expect(closed.audited).toBe(0);
@@ -437,7 +437,7 @@ describe('POST /api/appointments', () => {
     expect(res.statusCode).toBe(409);
     const body = res.json<ErrorBody>();
     expect(body.error.code).toBe('DOUBLE_BOOKING');
-    expect(body.error.message).toContain(`${name} already has an appointment on ${TUESDAY}`);
+    expect(body.error.message).toContain(`${name} already has an appointment on Nov 24, 2026 at `);
     expect(body.error.fields?.[0]?.field).toBe('time');
     expect(audited).toBe(0);
     expect(await appointmentCount()).toBe(before);

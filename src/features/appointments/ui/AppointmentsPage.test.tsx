@@ -5,7 +5,7 @@ import { toast } from '@/client/components/ui/toast';
 import { DEFAULT_PRACTICE_HOURS } from '@/features/settings/practice.schema';
 import { apiError, fakeApi, reply, type FakeRequest, type Route } from '@/testing/fake-api';
 import { TEST_TODAY } from '@/testing/test-clock';
-import { renderWithApp } from '@/testing/ui-render';
+import { ShowLocation, renderWithApp } from '@/testing/ui-render';
 import type { Appointment } from '../appointments.schema';
 import AppointmentsPage from './AppointmentsPage';
 
@@ -73,7 +73,7 @@ describe('AppointmentsPage', () => {
     fakeApi(baseHandlers);
     renderPage();
     expect(screen.getByLabelText('Loading appointments').getAttribute('aria-busy')).toBe('true');
-    expect(await screen.findByText(`Showing 2 appointments for ${TODAY}`)).toBeTruthy();
+    expect(await screen.findByText('Showing 2 appointments for Nov 22, 2026')).toBeTruthy();
     expect(screen.getByLabelText<HTMLInputElement>('Date').value).toBe(TODAY);
     const cards = screen.getAllByRole('article');
     expect(cards.map((c) => within(c).getByRole('heading').textContent)).toEqual([
@@ -89,12 +89,30 @@ describe('AppointmentsPage', () => {
     expect(within(first!).getByText('Scheduled', { selector: 'span.rounded-full' }).className).toContain('bg-primary');
   });
 
+  it('opens on the day the address names (a search hit) and writes a chosen day back to it', async () => {
+    const api = fakeApi(baseHandlers);
+    renderWithApp(
+      <>
+        <AppointmentsPage />
+        <ShowLocation />
+      </>,
+      { route: `/appointments?date=${NEXT_MONDAY}` },
+    );
+    await waitFor(() => expect(api.sent(`GET /api/appointments?date=${NEXT_MONDAY}`)).not.toEqual([]));
+    expect(screen.getByLabelText<HTMLInputElement>('Date').value).toBe(NEXT_MONDAY);
+    expect(api.sent(`GET /api/appointments?date=${TODAY}`)).toEqual([]);
+
+    fireEvent.change(screen.getByLabelText('Date'), { target: { value: SATURDAY_BEFORE } });
+    expect(screen.getByTestId('location').textContent).toBe(`/appointments?date=${SATURDAY_BEFORE}`);
+    await waitFor(() => expect(api.sent(`GET /api/appointments?date=${SATURDAY_BEFORE}`)).not.toEqual([]));
+  });
+
   it('asks for the chosen date and shows the empty text', async () => {
     const api = fakeApi({ ...baseHandlers, 'GET /api/appointments': { items: [], nextCursor: null, total: 0 } });
     renderPage();
-    await screen.findByText(`No appointments scheduled for ${TODAY}`);
+    await screen.findByText('No appointments scheduled for Nov 22, 2026');
     fireEvent.change(screen.getByLabelText('Date'), { target: { value: '2027-01-04' } });
-    expect(await screen.findByText('No appointments scheduled for 2027-01-04')).toBeTruthy();
+    expect(await screen.findByText('No appointments scheduled for Jan 4, 2027')).toBeTruthy();
     expect(api.requests.map((r) => r.url)).toContain('/api/appointments?date=2027-01-04&limit=50');
   });
 
@@ -109,11 +127,11 @@ describe('AppointmentsPage', () => {
           : { items: VISITS, nextCursor: 'after-hannah', total: 3 },
     });
     renderPage();
-    expect(await screen.findByText(`Showing 2 appointments for ${TODAY}`)).toBeTruthy();
+    expect(await screen.findByText('Showing 2 appointments for Nov 22, 2026')).toBeTruthy();
     const more = screen.getByRole('button', { name: 'Load more appointments (1 more)' });
     more.focus();
     await user.keyboard('{Enter}');
-    expect(await screen.findByText(`Showing 3 appointments for ${TODAY}`)).toBeTruthy();
+    expect(await screen.findByText('Showing 3 appointments for Nov 22, 2026')).toBeTruthy();
     expect(api.requests.map((r) => r.url)).toContain(`/api/appointments?date=${TODAY}&limit=50&cursor=after-hannah`);
     expect(screen.getAllByRole('article').map((c) => within(c).getByRole('heading').textContent)).toEqual([
       '9:00 AM, Dmitri Young',
@@ -209,9 +227,11 @@ describe('AppointmentsPage', () => {
       'PATCH /api/appointments/1': apiError(
         409,
         'DOUBLE_BOOKING',
-        `time: Dr. Ana Gutierrez already has an appointment on ${monday} at 10:30 AM`,
+        `time: Dr. Ana Gutierrez already has an appointment on Nov 30, 2026 at 10:30 AM`,
         {
-          fields: [{ field: 'time', message: `Dr. Ana Gutierrez already has an appointment on ${monday} at 10:30 AM` }],
+          fields: [
+            { field: 'time', message: `Dr. Ana Gutierrez already has an appointment on Nov 30, 2026 at 10:30 AM` },
+          ],
         },
       ),
     });
@@ -226,7 +246,7 @@ describe('AppointmentsPage', () => {
 
     fireEvent.change(within(dialog).getByLabelText('New date'), { target: { value: monday } });
     await user.click(within(dialog).getByRole('button', { name: 'Reschedule' }));
-    const clash = `Dr. Ana Gutierrez already has an appointment on ${monday} at 10:30 AM`;
+    const clash = `Dr. Ana Gutierrez already has an appointment on Nov 30, 2026 at 10:30 AM`;
     await waitFor(() => expect(within(dialog).getByRole('alert').textContent).toBe(clash));
     expect(screen.getByText('Could not reschedule')).toBeTruthy();
     expect(screen.getByRole('dialog', { name: 'Reschedule Appointment' })).toBeTruthy();

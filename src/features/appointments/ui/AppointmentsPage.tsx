@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { CalendarPlus, Download } from 'lucide-react';
 import { today } from '@/shared/api';
+import { formatDate } from '@/shared/dates';
 import { PageHeader } from '@/client/components/layout/PageHeader';
 import { Button } from '@/client/components/ui/button';
 import { Input } from '@/client/components/ui/input';
@@ -8,6 +9,7 @@ import { Label } from '@/client/components/ui/label';
 import { Skeleton } from '@/client/components/ui/skeleton';
 import { toast } from '@/client/components/ui/toast';
 import { downloadCsv, toCsv, type CsvColumn } from '@/client/lib/csv';
+import { useUrlState } from '@/client/lib/url-state';
 import { formatTime12, type Appointment } from '../appointments.schema';
 import { fetchCallList, useAppointments } from './appointments.api';
 import { AppointmentCard } from './AppointmentCard';
@@ -34,9 +36,14 @@ function CardSkeletons() {
   );
 }
 
-/** One day's appointments as cards, with booking, status, reschedule and the call list. */
+/**
+ * One day's appointments as cards, with booking, status, reschedule and the call list. The day lives in the
+ * address (`?date=YYYY-MM-DD`, today when absent), so a search hit, a reload or Back shows that day.
+ */
 export default function AppointmentsPage() {
-  const [date, setDate] = useState(() => today());
+  const view = useUrlState({ date: today() });
+  const date = view.values.date;
+  const setDate = (day: string) => view.set({ date: day });
   const [booking, setBooking] = useState(false);
   const [exporting, setExporting] = useState(false);
   const appointments = useAppointments(date);
@@ -92,7 +99,7 @@ export default function AppointmentsPage() {
         </div>
       ) : list.length === 0 ? (
         <p className="rounded-md border border-dashed p-8 text-center text-muted-foreground">
-          No appointments scheduled for {date}
+          No appointments scheduled for {formatDate(date)}
         </p>
       ) : (
         <>
@@ -103,7 +110,7 @@ export default function AppointmentsPage() {
           </div>
           <div className="mt-4 flex flex-wrap items-center gap-3">
             <p className="text-sm text-muted-foreground" role="status">
-              Showing {list.length} appointments for {date}
+              Showing {list.length} appointments for {formatDate(date)}
             </p>
             {appointments.hasNextPage ? (
               <Button

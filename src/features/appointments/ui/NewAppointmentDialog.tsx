@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
+import { formatDateTime } from '@/shared/dates';
 import { Button } from '@/client/components/ui/button';
 import {
   Dialog,
@@ -15,13 +16,7 @@ import { Input } from '@/client/components/ui/input';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/client/components/ui/select';
 import { toast } from '@/client/components/ui/toast';
 import type { PracticeHours } from '@/features/settings/practice.schema';
-import {
-  bookingProblem,
-  clinicNow,
-  formatTime12,
-  newAppointmentSchema,
-  type NewAppointment,
-} from '../appointments.schema';
+import { bookingProblem, clinicNow, newAppointmentSchema, type NewAppointment } from '../appointments.schema';
 import { useCreateAppointment, usePracticeHours, useProviders, type PatientName } from './appointments.api';
 import { FormField, invalidProps } from '@/client/components/ui/form-field';
 import { PatientPicker } from './PatientPicker';
@@ -74,7 +69,7 @@ export function NewAppointmentDialog({
       (booked) => {
         toast({
           title: 'Appointment booked',
-          description: `${booked.patient} with ${booked.provider} on ${booked.date} at ${formatTime12(booked.time)}`,
+          description: `${booked.patient} with ${booked.provider} on ${formatDateTime(booked.date, booked.time)}`,
         });
         onBooked(booked.date);
         close();

@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
+import { formatDateTime } from '@/shared/dates';
 import { Button } from '@/client/components/ui/button';
 import {
   Dialog,
@@ -13,14 +14,7 @@ import {
 import { Input } from '@/client/components/ui/input';
 import { toast } from '@/client/components/ui/toast';
 import type { PracticeHours } from '@/features/settings/practice.schema';
-import {
-  bookingProblem,
-  clinicNow,
-  formatTime12,
-  rescheduleSchema,
-  type Appointment,
-  type Reschedule,
-} from '../appointments.schema';
+import { bookingProblem, clinicNow, rescheduleSchema, type Appointment, type Reschedule } from '../appointments.schema';
 import { usePracticeHours, useReschedule } from './appointments.api';
 import { FormField, invalidProps } from '@/client/components/ui/form-field';
 import { TimeSelect } from './TimeSelect';
@@ -70,8 +64,8 @@ export function RescheduleDialog({
         <DialogHeader>
           <DialogTitle>Reschedule Appointment</DialogTitle>
           <DialogDescription>
-            {appointment.patient} with {appointment.provider}, now on {appointment.date} at{' '}
-            {formatTime12(appointment.time)}.
+            {appointment.patient} with {appointment.provider}, now on{' '}
+            {formatDateTime(appointment.date, appointment.time)}.
           </DialogDescription>
         </DialogHeader>
         <form noValidate onSubmit={(event) => void submit(event)} className="grid gap-4">

@@ -4,7 +4,7 @@ import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { apiError, fakeApi } from '@/testing/fake-api';
 import { catchDownloads, type Download } from '@/testing/ui-browser';
-import { renderWithApp } from '@/testing/ui-render';
+import { ShowLocation, renderWithApp } from '@/testing/ui-render';
 import type { Authorization, AuthorizationList } from '../authorizations.schema';
 import AuthorizationsPage from './AuthorizationsPage';
 
@@ -60,6 +60,7 @@ describe('AuthorizationsPage', () => {
     expect(within(rows[1]!).queryByText('At risk')).toBeNull();
     // Only pending rows can be decided.
     expect(within(rows[2]!).queryByRole('button', { name: /Approve/ })).toBeNull();
+    expect(within(rows[2]!).getByText('Decided Nov 20, 2026')).toBeTruthy();
     expect(api.requests[0]?.url).toBe('/api/authorizations?sort=ageDays&dir=desc&limit=50');
   });
 
@@ -76,6 +77,32 @@ describe('AuthorizationsPage', () => {
       expect(api.requests.at(-1)?.url).toBe(
         '/api/authorizations?payer=Aetna&status=Pending&sort=ageDays&dir=desc&limit=50',
       ),
+    );
+  });
+
+  it('opens with the filters, search and sort the address gives, and writes a new filter back to it', async () => {
+    const api = fakeApi({ 'GET /api/authorizations': listAnswer(ITEMS.slice(0, 1)) });
+    const user = userEvent.setup();
+    renderWithApp(
+      <>
+        <AuthorizationsPage />
+        <ShowLocation />
+      </>,
+      { route: '/authorizations?payer=Aetna&status=Pending&search=ana&sort=patient&dir=asc' },
+    );
+    expect(await screen.findByText('Ana Silva')).toBeTruthy();
+    expect(api.requests[0]?.url).toBe(
+      '/api/authorizations?payer=Aetna&status=Pending&search=ana&sort=patient&dir=asc&limit=50',
+    );
+    expect(screen.getByRole('combobox', { name: 'Status' }).textContent).toBe('Pending');
+    expect(screen.getByRole('combobox', { name: 'Payer' }).textContent).toBe('Aetna');
+    expect(screen.getByPlaceholderText<HTMLInputElement>('Search patient or service').value).toBe('ana');
+    expect(screen.getByRole('columnheader', { name: /Patient/ }).getAttribute('aria-sort')).toBe('ascending');
+
+    await user.click(screen.getByRole('combobox', { name: 'Status' }));
+    await user.click(await screen.findByRole('option', { name: 'All statuses' }));
+    expect(screen.getByTestId('location').textContent).toBe(
+      '/authorizations?payer=Aetna&search=ana&sort=patient&dir=asc',
     );
   });
 

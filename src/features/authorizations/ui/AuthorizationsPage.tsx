@@ -1,7 +1,8 @@
 import { useState } from 'react';
-import type { ColumnDef, SortingState } from '@tanstack/react-table';
+import type { ColumnDef } from '@tanstack/react-table';
 import { AlertTriangle, Check, Download, X } from 'lucide-react';
-import { useCursorPaging } from '@/client/lib/cursor-paging';
+import { formatDate } from '@/shared/dates';
+import { sortingOf, useUrlPaging, useUrlState } from '@/client/lib/url-state';
 import { DataTable } from '@/client/components/data-table/DataTable';
 import { PageHeader } from '@/client/components/layout/PageHeader';
 import { Badge } from '@/client/components/ui/badge';
@@ -35,7 +36,8 @@ import { fetchAuthorizationsExport, useAuthorizations, useDecideAuthorization } 
 
 const ALL = 'all';
 const PAGE_SIZE = 50;
-const DEFAULT_SORTING: SortingState = [{ id: 'ageDays', desc: true }];
+/** The view when the address names none: every authorization, the oldest request first. */
+const DEFAULT_VIEW = { payer: ALL, status: ALL, search: '', sort: 'ageDays', dir: 'desc' } as const;
 
 type Decision = 'Approved' | 'Denied';
 
@@ -184,7 +186,7 @@ function decisionColumns(onDecide: (authorization: Authorization, decision: Deci
           </span>
         ) : (
           <span className="text-xs text-muted-foreground">
-            {row.original.decidedOn ? `Decided ${row.original.decidedOn}` : 'Decided'}
+            {row.original.decidedOn ? `Decided ${formatDate(row.original.decidedOn)}` : 'Decided'}
           </span>
         ),
     },
@@ -227,23 +229,23 @@ function DecisionDialog({
   );
 }
 
+/** The filters, search, sort and page live in the address, so a reload, Back or a shared link shows the same list. */
 export default function AuthorizationsPage() {
-  const [payer, setPayer] = useState(ALL);
-  const [status, setStatus] = useState(ALL);
-  const [search, setSearch] = useState('');
-  const [sorting, setSorting] = useState<SortingState>(DEFAULT_SORTING);
-  const paging = useCursorPaging();
+  const view = useUrlState(DEFAULT_VIEW);
+  const { payer, status, search } = view.values;
+  const paging = useUrlPaging();
   const [target, setTarget] = useState<{ authorization: Authorization; decision: Decision } | null>(null);
   const [exporting, setExporting] = useState(false);
 
-  const sortId = sorting[0]?.id;
+  const sortId = view.values.sort;
   const filter = {
     payer: payer === ALL ? undefined : (payer as AuthorizationQueryInput['payer']),
     status: status === ALL ? undefined : (status as AuthorizationStatus),
     search,
-    sort: isSortKey(sortId) ? sortId : 'ageDays',
-    dir: sorting[0]?.desc === false ? ('asc' as const) : ('desc' as const),
+    sort: isSortKey(sortId) ? sortId : DEFAULT_VIEW.sort,
+    dir: view.values.dir === 'asc' ? ('asc' as const) : ('desc' as const),
   };
+  const sorting = sortingOf(filter.sort, filter.dir);
   const list = useAuthorizations({ ...filter, limit: PAGE_SIZE, cursor: paging.cursor });
   // The KPIs come with a first page only (the server does not recompute them per page): the first page's
   // query stays active while later pages show (cached, so paging costs no extra request), and refetches
@@ -251,15 +253,9 @@ export default function AuthorizationsPage() {
   const firstPage = useAuthorizations({ ...filter, limit: PAGE_SIZE, cursor: undefined });
   const kpis = firstPage.data?.kpis ?? undefined;
   paging.track(list.data?.total);
+  // A shared link to a later page carries no total: the first page's (always loaded, for the KPIs) gives it.
+  paging.track(firstPage.data?.total);
   const decide = useDecideAuthorization();
-
-  // Any change of what is listed starts again from the first page.
-  const refilter =
-    <T,>(set: (value: T) => void) =>
-    (value: T) => {
-      set(value);
-      paging.reset();
-    };
 
   const confirmDecision = () => {
     if (!target) return;
@@ -326,7 +322,7 @@ export default function AuthorizationsPage() {
           id="authorization-payer"
           label="Payer"
           value={payer}
-          onChange={refilter(setPayer)}
+          onChange={(value) => view.set({ payer: value })}
           allLabel="All Payers"
           options={AUTHORIZATION_PAYERS}
         />
@@ -334,7 +330,7 @@ export default function AuthorizationsPage() {
           id="authorization-status"
           label="Status"
           value={status}
-          onChange={refilter(setStatus)}
+          onChange={(value) => view.set({ status: value })}
           allLabel="All statuses"
           options={AUTHORIZATION_STATUSES}
         />
@@ -354,12 +350,18 @@ export default function AuthorizationsPage() {
           data={data?.items ?? []}
           getRowId={(a) => String(a.id)}
           loading={list.isFetching}
-          search={{ placeholder: 'Search patient or service', value: search, onChange: refilter(setSearch) }}
+          search={{
+            placeholder: 'Search patient or service',
+            value: search,
+            onChange: (text) => view.set({ search: text }, { replace: true }),
+          }}
           emptyMessage="No authorizations found"
           footer={(_, matching) =>
             data && kpis ? `Showing ${matching} of ${kpis.total} authorizations` : 'Loading authorizations…'
           }
-          server={paging.tableProps(data, PAGE_SIZE, sorting, setSorting)}
+          server={paging.tableProps(data, PAGE_SIZE, sorting, ([next]) =>
+            view.set({ sort: next?.id, dir: next?.desc ? 'desc' : 'asc' }),
+          )}
           rowClassName={(a) => (a.atRisk ? 'bg-amber-50/60' : undefined)}
         />
       )}

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { fakeApi, type Route } from '@/testing/fake-api';
 import { catchDownloads, catchPrint, type Download } from '@/testing/ui-browser';
-import { renderWithApp } from '@/testing/ui-render';
+import { ShowLocation, renderWithApp } from '@/testing/ui-render';
 import type { KpiResult, ProviderAnalytics } from '@/features/analytics/analytics.schema';
 import type { PayerPerformance } from '../billing.schema';
 import BillingPage, { DenialTrend, PayerDenialBadge } from './BillingPage';
@@ -129,6 +129,26 @@ describe('BillingPage', () => {
         ]),
       ),
     );
+  });
+
+  it('opens on the period the address names and writes a chosen period back to it', async () => {
+    const user = userEvent.setup();
+    const api = fakeApi(routes);
+    renderWithApp(
+      <>
+        <BillingPage />
+        <ShowLocation />
+      </>,
+      { route: '/billing?period=7' },
+    );
+    await screen.findByTestId('card-total-revenue');
+    expect(api.sent('GET /api/claims/analytics/kpis').map((r) => r.url)).toEqual([
+      '/api/claims/analytics/kpis?periodDays=7',
+    ]);
+    expect(screen.getByRole('combobox', { name: 'Period' }).textContent).toBe('7 days');
+    await user.click(screen.getByRole('combobox', { name: 'Period' }));
+    await user.click(await screen.findByRole('option', { name: '60 days' }));
+    expect(screen.getByTestId('location').textContent).toBe('/billing?period=60');
   });
 
   it('generates a statement for a chosen patient, exports it and prints it', async () => {

@@ -11,6 +11,7 @@ import { SearchCombobox } from '@/client/components/ui/search-combobox';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/client/components/ui/select';
 import { Skeleton } from '@/client/components/ui/skeleton';
 import { cn } from '@/client/lib/cn';
+import { useUrlState } from '@/client/lib/url-state';
 import {
   DEFAULT_KPI_PERIOD,
   KPI_PERIODS,
@@ -301,9 +302,13 @@ function StatementGenerator() {
   );
 }
 
-/** Staff's 'Financial Summary & Billing'. */
+/** Staff's 'Financial Summary & Billing'. The period lives in the address (`?period=90`), so a reload or a link keeps it. */
 export default function BillingPage() {
-  const [periodDays, setPeriodDays] = useState<number>(DEFAULT_KPI_PERIOD);
+  const view = useUrlState({ period: String(DEFAULT_KPI_PERIOD) });
+  const chosen = Number(view.values.period);
+  // An address naming no offered period shows the default one.
+  const periodDays = (KPI_PERIODS as readonly number[]).includes(chosen) ? chosen : DEFAULT_KPI_PERIOD;
+  const setPeriodDays = (days: number) => view.set({ period: String(days) });
   const kpis = useBillingKpis(periodDays);
   const providers = useProviderAnalytics(periodDays);
   const payers = usePayerPerformance(periodDays);
@@ -318,7 +323,7 @@ export default function BillingPage() {
         />
         {kpis.isError && <ErrorText what="the summary" error={kpis.error} />}
         <SummaryCards periodDays={periodDays} kpis={kpis.data} performance={payers.data} />
-        <div className="mb-6 grid gap-6 2xl:grid-cols-2">
+        <div className="mb-6 grid grid-cols-1 gap-6 2xl:grid-cols-2">
           <TableCard
             title="Top Providers by Revenue"
             description={`The ${BILLING_TOP_LIMIT} providers with the most collections, ${period}.`}

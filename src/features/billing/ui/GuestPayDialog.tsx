@@ -2,7 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
-import { format, parseISO } from 'date-fns';
+import { formatDate } from '@/shared/dates';
 import { CheckCircle2, CreditCard } from 'lucide-react';
 import { ApiError } from '@/client/lib/api-client';
 import { Button } from '@/client/components/ui/button';
@@ -48,7 +48,7 @@ function StatementDetails({ statement }: { statement: GuestStatement }) {
   return (
     <dl aria-label={`Statement for account ${statement.accountNumber}`}>
       <Row term="Account number">{statement.accountNumber}</Row>
-      <Row term="Service date">{format(parseISO(statement.serviceDate), 'MMM d, yyyy')}</Row>
+      <Row term="Service date">{formatDate(statement.serviceDate)}</Row>
       <Row term="Procedure">{statement.procedureCode}</Row>
       <Row term="Billed">{money(statement.billedCents)}</Row>
       <Row term="Insurance paid">{money(statement.insurancePaidCents)}</Row>

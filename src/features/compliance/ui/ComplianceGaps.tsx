@@ -1,4 +1,5 @@
 import type { ColumnDef } from '@tanstack/react-table';
+import { formatDate } from '@/shared/dates';
 import { DataTable } from '@/client/components/data-table/DataTable';
 import { Badge } from '@/client/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/client/components/ui/card';
@@ -68,7 +69,12 @@ const COLUMNS: ColumnDef<ComplianceGap>[] = [
     cell: ({ row }) => <Badge variant={SEVERITY_BADGE[row.original.severity]}>{row.original.severity}</Badge>,
   },
   { accessorKey: 'owner', header: 'Owner' },
-  { accessorKey: 'dueDate', header: 'Due date', meta: { className: 'whitespace-nowrap' } },
+  {
+    accessorKey: 'dueDate',
+    header: 'Due date',
+    meta: { className: 'whitespace-nowrap' },
+    cell: ({ row }) => formatDate(row.original.dueDate),
+  },
   { accessorKey: 'status', header: 'Status', cell: ({ row }) => <GapStatusSelect gap={row.original} /> },
 ];
 

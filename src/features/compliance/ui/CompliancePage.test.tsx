@@ -249,6 +249,7 @@ describe('CompliancePage', () => {
     const user = userEvent.setup();
     renderPage();
     expect(await screen.findByText('75%')).toBeTruthy();
+    expect(screen.getByRole('cell', { name: 'Dec 2, 2026' })).toBeTruthy();
     await user.click(
       screen.getByRole('combobox', { name: 'Status of Encryption at rest not verified on backup drives' }),
     );

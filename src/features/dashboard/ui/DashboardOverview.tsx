@@ -99,7 +99,8 @@ function RecentActivity({ entries }: { entries: DashboardSummary['recentActivity
   return (
     <ul className="divide-y divide-border">
       {entries.map((e) => (
-        <li key={e.id} className="py-2 text-sm">
+        // An audit detail may hold a long unbroken value (a header, a path): wrap it anywhere rather than widen the page.
+        <li key={e.id} className="py-2 text-sm wrap-anywhere">
           <p className="font-medium">
             {describeAuditAction(e.action)} · <span className="text-muted-foreground">{e.resource}</span>
           </p>
@@ -169,7 +170,7 @@ function LoadingOverview() {
           <Skeleton key={i} className="h-28" />
         ))}
       </div>
-      <div className="grid gap-4 lg:grid-cols-2">
+      <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
         <Skeleton className="h-64" />
         <Skeleton className="h-64" />
       </div>
@@ -204,7 +205,7 @@ export function DashboardOverview() {
               <StatCard key={s.title} {...s} />
             ))}
           </div>
-          <div className="grid gap-4 lg:grid-cols-2">
+          <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
             <Card role="region" aria-labelledby="critical-alerts">
               <CardHeader>
                 <CardTitle id="critical-alerts">Critical Alerts</CardTitle>

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { apiError, fakeApi } from '@/testing/fake-api';
-import { renderWithApp } from '@/testing/ui-render';
+import { ShowLocation, renderWithApp } from '@/testing/ui-render';
 import type { Patient, PatientPage } from '../patients.schema';
 import PatientsPage from './PatientsPage';
 
@@ -98,5 +98,49 @@ describe('PatientsPage', () => {
     expect(within(dialog).getByLabelText('MRN').getAttribute('aria-invalid')).toBe('true');
     expect(within(dialog).queryByText('Name is required')).toBeNull();
     await waitFor(() => expect(screen.getByText('Failed to create patient')).toBeTruthy());
+  });
+
+  it('opens with the search, sort and page the address gives (a global search hit), and writes changes back', async () => {
+    const api = fakeApi({
+      'GET /api/patients': (request) =>
+        request.query.get('cursor')
+          ? { ...page([{ ...maria, id: 2, name: 'Maria Lopez Jr' }], false), total: null }
+          : { ...page([maria], false), total: 30, nextCursor: 'after-maria' },
+    });
+    const user = userEvent.setup();
+    renderWithApp(
+      <>
+        <PatientsPage role="nurse_manager" />
+        <ShowLocation />
+      </>,
+      { route: '/patients?search=Maria%20Lopez' },
+    );
+    expect(await screen.findByText('Showing 1 of 30 patients')).toBeTruthy();
+    expect(screen.getByPlaceholderText<HTMLInputElement>('Name, phone, or MRN').value).toBe('Maria Lopez');
+    expect(api.sent('GET /api/patients?search=Maria+Lopez')).not.toEqual([]);
+
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByText('Maria Lopez Jr')).toBeTruthy();
+    expect(screen.getByText('Page 2 of 2')).toBeTruthy();
+    expect(screen.getByTestId('location').textContent).toBe('/patients?search=Maria+Lopez&page=2&cursor=after-maria');
+
+    await user.click(screen.getByRole('button', { name: /^DOB/ }));
+    await waitFor(() =>
+      expect(screen.getByTestId('location').textContent).toBe('/patients?search=Maria+Lopez&sort=dob'),
+    );
+    expect(api.sent('GET /api/patients?search=Maria+Lopez&sort=dob&dir=asc')).not.toEqual([]);
+  });
+
+  it('restores a later page from a shared link, counting the first page for its total', async () => {
+    const api = fakeApi({
+      'GET /api/patients': (request) =>
+        request.query.get('cursor') === 'page-3'
+          ? { ...page([{ ...maria, name: 'Page Three Person' }], false), total: null }
+          : { ...page([maria], false), total: 60, nextCursor: 'page-2' },
+    });
+    renderWithApp(<PatientsPage role="nurse_manager" />, { route: '/patients?sort=mrn&dir=desc&page=3&cursor=page-3' });
+    expect(await screen.findByText('Page Three Person')).toBeTruthy();
+    expect(await screen.findByText('Page 3 of 3')).toBeTruthy();
+    expect(api.sent('GET /api/patients?sort=mrn&dir=desc&cursor=page-3')).not.toEqual([]);
   });
 });

@@ -1,11 +1,11 @@
 import { useMemo, useState } from 'react';
-import type { ColumnDef, SortingState } from '@tanstack/react-table';
+import type { ColumnDef } from '@tanstack/react-table';
 import { Eye, Phone, RotateCcw } from 'lucide-react';
 import { can, type Role } from '@/shared/access';
 import { DataTable } from '@/client/components/data-table/DataTable';
 import { PageHeader } from '@/client/components/layout/PageHeader';
 import { Button } from '@/client/components/ui/button';
-import { useCursorPaging } from '@/client/lib/cursor-paging';
+import { sortingOf, useUrlPaging, useUrlState } from '@/client/lib/url-state';
 import { PATIENT_SORT_KEYS, type Patient, type PatientListQueryInput } from '../patients.schema';
 import { AddPatientDialog } from './AddPatientDialog';
 import { PatientSnapshotDialog } from './PatientSnapshotDialog';
@@ -13,7 +13,8 @@ import { usePatients } from './patients.api';
 import { readableDate, telHref } from './patients.format';
 
 const PAGE_SIZE = 25;
-const DEFAULT_SORTING: SortingState = [{ id: 'name', desc: false }];
+/** The view when the address names none: every patient by name, A to Z. */
+const DEFAULT_VIEW = { search: '', sort: 'name', dir: 'asc' } as const;
 
 function isSortKey(id: string): id is PatientListQueryInput['sort'] {
   return (PATIENT_SORT_KEYS as readonly string[]).includes(id);
@@ -73,30 +74,32 @@ function columns(onView: (patient: Patient) => void): ColumnDef<Patient>[] {
   ];
 }
 
-/** The server searches, sorts and pages the patient list. */
+/**
+ * The server searches, sorts and pages the patient list. The search, sort and page live in the address
+ * (`?search=…&sort=…&dir=…&page=…`), so a global search hit, a reload or Back shows the same list.
+ */
 export default function PatientsPage({ role }: { role: Role }) {
-  const [search, setSearch] = useState('');
-  const [sorting, setSorting] = useState<SortingState>(DEFAULT_SORTING);
-  const paging = useCursorPaging();
+  const view = useUrlState(DEFAULT_VIEW);
+  const paging = useUrlPaging();
   const [viewing, setViewing] = useState<Patient | null>(null);
 
-  const sort = sorting[0];
+  const search = view.values.search;
   const query: PatientListQueryInput = {
     search,
-    sort: sort && isSortKey(sort.id) ? sort.id : 'name',
-    dir: sort?.desc ? 'desc' : 'asc',
+    sort: isSortKey(view.values.sort) ? view.values.sort : DEFAULT_VIEW.sort,
+    dir: view.values.dir === 'desc' ? 'desc' : 'asc',
     limit: PAGE_SIZE,
     cursor: paging.cursor,
   };
+  const sorting = sortingOf(query.sort, query.dir);
   const patients = usePatients(query);
   const page = patients.data;
   paging.track(page?.total);
+  // A shared link to a later page carries no total: the first page (counted) gives it.
+  const firstPage = usePatients({ ...query, cursor: undefined }, paging.needsTotal);
+  paging.track(firstPage.data?.total);
 
-  const resetSearch = () => {
-    setSearch('');
-    setSorting(DEFAULT_SORTING);
-    paging.reset();
-  };
+  const resetSearch = () => view.set({ search: undefined, sort: undefined, dir: undefined });
 
   // The same columns from one render to the next, so the table's rows re-render only for new data.
   const tableColumns = useMemo(() => columns(setViewing), []);
@@ -133,12 +136,12 @@ export default function PatientsPage({ role }: { role: Role }) {
           placeholder: 'Name, phone, or MRN',
           label: 'Search patients by name, phone, or MRN',
           value: search,
-          onChange: (text) => {
-            setSearch(text);
-            paging.reset();
-          },
+          // Typing refines the one view rather than adding a history entry per pause.
+          onChange: (text) => view.set({ search: text }, { replace: true }),
         }}
-        server={paging.tableProps(page, PAGE_SIZE, sorting, setSorting)}
+        server={paging.tableProps(page, PAGE_SIZE, sorting, ([next]) =>
+          view.set({ sort: next?.id, dir: next?.desc ? 'desc' : 'asc' }),
+        )}
         emptyMessage={search ? 'No patients found' : 'No patients available'}
         footer={(shown, total) =>
           `Showing ${shown} of ${total} patients${page?.masked ? ' (PHI is masked for your role)' : ''}`

@@ -9,7 +9,7 @@ export const patientKeys = {
   snapshot: (id: number | null) => [...patientKeys.all, 'snapshot', id] as const,
 };
 
-export function usePatients(query: PatientListQueryInput) {
+export function usePatients(query: PatientListQueryInput, enabled = true) {
   const params = new URLSearchParams({
     search: query.search,
     sort: query.sort,
@@ -20,6 +20,7 @@ export function usePatients(query: PatientListQueryInput) {
   return useQuery({
     queryKey: patientKeys.list(query),
     queryFn: ({ signal }) => apiFetch<PatientPage>(`/api/patients?${params.toString()}`, { signal }),
+    enabled,
     // Keep the current page on screen while the next search or page loads.
     placeholderData: keepPreviousData,
   });

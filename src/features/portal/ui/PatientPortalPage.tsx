@@ -167,7 +167,8 @@ export default function PatientPortalPage() {
           <CardDescription>Your visits and your most recent claims are below.</CardDescription>
         </CardHeader>
       </Card>
-      <div className="grid gap-6">
+      {/* One column that may shrink below its tables' width: they scroll inside their own box. */}
+      <div className="grid grid-cols-1 gap-6">
         <MyAppointments />
         <MyClaims />
       </div>

@@ -208,7 +208,8 @@ export default function TraceabilityPage() {
           ) : shown.length === 0 ? (
             <p className="py-8 text-center text-muted-foreground">No requirements found matching your search.</p>
           ) : (
-            <div className="overflow-x-auto">
+            // Relative: absolutely placed parts of a cell stay inside this scroll box instead of widening the page.
+            <div className="relative overflow-x-auto">
               <table className="w-full text-sm">
                 <caption className="sr-only">Requirements traceability</caption>
                 <thead>

@@ -4,7 +4,7 @@ import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { apiError, fakeApi, pending, type FakeApi } from '@/testing/fake-api';
 import { catchDownloads, type Download } from '@/testing/ui-browser';
-import { renderWithApp } from '@/testing/ui-render';
+import { ShowLocation, renderWithApp } from '@/testing/ui-render';
 import type { OverdueFollowUp, WorklistSummary } from '../worklist.schema';
 import OverdueFollowupsPage from './OverdueFollowupsPage';
 
@@ -186,6 +186,48 @@ describe('OverdueFollowupsPage', () => {
     );
     // Columns no index serves are not offered for sorting.
     expect(screen.queryByRole('button', { name: /^Patient/ })).toBeNull();
+  });
+
+  it('keeps the filter, sort and page in the address, so Back, Forward and a shared link show the same rows', async () => {
+    const many = Array.from({ length: 60 }, (_, i) =>
+      item({ encounterId: i + 1, patientName: `Patient ${String(i + 1).padStart(2, '0')}`, daysOverdue: 300 - i }),
+    );
+    const api = fakeServer(many, { ...SUMMARY, total: 60, high: 60, medium: 0, low: 0 });
+    const user = userEvent.setup();
+    const location = () => screen.getByTestId('location').textContent;
+    renderWithApp(
+      <>
+        <OverdueFollowupsPage />
+        <ShowLocation />
+      </>,
+      { route: '/worklist?priority=High&sort=daysOverdue&dir=desc' },
+    );
+    expect(await screen.findByText('Patient 01')).toBeTruthy();
+    expect(pageCalls(api)[0]).toBe('/api/worklist/overdue-followups?priority=High&sort=daysOverdue&dir=desc&limit=50');
+    expect(screen.getByRole('combobox', { name: 'Priority' }).textContent).toBe('High');
+
+    await user.click(screen.getByRole('button', { name: /next/i }));
+    expect(await screen.findByText('Patient 51')).toBeTruthy();
+    expect(location()).toBe('/worklist?priority=High&sort=daysOverdue&dir=desc&page=2&cursor=50');
+    await user.click(screen.getByRole('button', { name: 'History back' }));
+    expect(await screen.findByText('Patient 01')).toBeTruthy();
+    expect(screen.getByText('Page 1 of 2')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'History forward' }));
+    expect(await screen.findByText('Patient 51')).toBeTruthy();
+    expect(screen.getByText('Showing 10 of 60 overdue follow-ups')).toBeTruthy();
+    // Previous reaches the first page through the cursors the history entry keeps.
+    await user.click(screen.getByRole('button', { name: /previous/i }));
+    expect(await screen.findByText('Patient 01')).toBeTruthy();
+    expect(location()).toBe('/worklist?priority=High&sort=daysOverdue&dir=desc');
+  });
+
+  it('opens a shared link to a later page with its rows and the whole count', async () => {
+    const many = Array.from({ length: 60 }, (_, i) => item({ encounterId: i + 1, patientName: `Patient ${i + 1}` }));
+    fakeServer(many);
+    renderWithApp(<OverdueFollowupsPage />, { route: '/worklist?page=2&cursor=50' });
+    expect(await screen.findByText('Patient 51')).toBeTruthy();
+    expect(await screen.findByText('Showing 10 of 60 overdue follow-ups')).toBeTruthy();
+    expect(screen.getByText('Page 2 of 2')).toBeTruthy();
   });
 
   it('downloads every filtered row the server serves for the export, with the export columns', async () => {

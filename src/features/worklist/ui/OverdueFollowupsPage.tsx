@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { ColumnDef, SortingState } from '@tanstack/react-table';
+import type { ColumnDef } from '@tanstack/react-table';
 import { Download } from 'lucide-react';
 import { DataTable } from '@/client/components/data-table/DataTable';
 import { PageHeader } from '@/client/components/layout/PageHeader';
@@ -10,8 +10,8 @@ import { Label } from '@/client/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/client/components/ui/select';
 import { Skeleton } from '@/client/components/ui/skeleton';
 import { toast } from '@/client/components/ui/toast';
-import { useCursorPaging } from '@/client/lib/cursor-paging';
 import { downloadCsv, toCsv } from '@/client/lib/csv';
+import { sortingOf, useUrlPaging, useUrlState } from '@/client/lib/url-state';
 import {
   FOLLOW_UP_PRIORITIES,
   WORKLIST_SORT_KEYS,
@@ -28,7 +28,8 @@ const TITLE = 'Overdue Follow-ups';
 const SUBTITLE = 'Patients whose follow-up is overdue with no later visit booked';
 const ALL = 'all';
 const PAGE_SIZE = 50;
-const DEFAULT_SORTING: SortingState = [{ id: 'priority', desc: false }];
+/** The view when the address names none: every overdue follow-up, the most urgent first. */
+const DEFAULT_VIEW = { priority: ALL, provider: ALL, sort: 'priority', dir: 'asc' } as const;
 
 function isSortKey(id: string): id is WorklistSortKey {
   return (WORKLIST_SORT_KEYS as readonly string[]).includes(id);
@@ -158,33 +159,30 @@ function FilterSelect({
   );
 }
 
+/** The filters, sort and page live in the address, so a reload, Back or a shared link shows the same list. */
 export default function OverdueFollowupsPage() {
   const summary = useWorklistSummary();
-  const [priority, setPriority] = useState(ALL);
-  const [provider, setProvider] = useState(ALL);
-  const [sorting, setSorting] = useState<SortingState>(DEFAULT_SORTING);
-  const paging = useCursorPaging();
+  const view = useUrlState(DEFAULT_VIEW);
+  const { priority, provider } = view.values;
+  const paging = useUrlPaging();
   const [exporting, setExporting] = useState(false);
 
+  // An address naming no known priority lists every priority rather than failing.
+  const chosenPriority = followUpPrioritySchema.safeParse(priority);
   const filter: WorklistFilterInput = {
-    priority: priority === ALL ? undefined : followUpPrioritySchema.parse(priority),
+    priority: chosenPriority.success ? chosenPriority.data : undefined,
     provider: provider === ALL ? undefined : provider,
   };
-  const sort = sorting[0];
-  const worklist = useOverdueFollowUps({
-    ...filter,
-    sort: sort && isSortKey(sort.id) ? sort.id : 'priority',
-    dir: sort?.desc ? 'desc' : 'asc',
-    limit: PAGE_SIZE,
-    cursor: paging.cursor,
-  });
+  const sort = isSortKey(view.values.sort) ? view.values.sort : DEFAULT_VIEW.sort;
+  const dir = view.values.dir === 'desc' ? 'desc' : 'asc';
+  const sorting = sortingOf(sort, dir);
+  const query = { ...filter, sort, dir, limit: PAGE_SIZE } as const;
+  const worklist = useOverdueFollowUps({ ...query, cursor: paging.cursor });
   const page = worklist.data;
   paging.track(page?.total);
-
-  const choose = (set: (value: string) => void) => (value: string) => {
-    set(value);
-    paging.reset();
-  };
+  // A shared link to a later page carries no total: the first page (counted) gives it.
+  const firstPage = useOverdueFollowUps(query, paging.needsTotal);
+  paging.track(firstPage.data?.total);
 
   const exportCsv = async () => {
     setExporting(true);
@@ -222,8 +220,8 @@ export default function OverdueFollowupsPage() {
         <FilterSelect
           id="worklist-priority"
           label="Priority"
-          value={priority}
-          onChange={choose(setPriority)}
+          value={filter.priority ?? ALL}
+          onChange={(value) => view.set({ priority: value })}
           allLabel="All priorities"
           options={FOLLOW_UP_PRIORITIES}
           disabled={!summary.data}
@@ -232,7 +230,7 @@ export default function OverdueFollowupsPage() {
           id="worklist-provider"
           label="Provider"
           value={provider}
-          onChange={choose(setProvider)}
+          onChange={(value) => view.set({ provider: value })}
           allLabel="All providers"
           options={summary.data?.providers ?? []}
           disabled={!summary.data}
@@ -260,7 +258,9 @@ export default function OverdueFollowupsPage() {
           getRowId={(r) => String(r.encounterId)}
           loading={worklist.isFetching}
           emptyMessage="No overdue follow-ups found"
-          server={paging.tableProps(page, PAGE_SIZE, sorting, setSorting)}
+          server={paging.tableProps(page, PAGE_SIZE, sorting, ([next]) =>
+            view.set({ sort: next?.id, dir: next?.desc ? 'desc' : 'asc' }),
+          )}
           footer={(shown, total) =>
             page ? `Showing ${shown} of ${total} overdue follow-ups` : 'Loading overdue follow-ups…'
           }

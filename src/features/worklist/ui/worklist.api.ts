@@ -16,7 +16,7 @@ export const worklistKeys = {
 };
 
 /** One page of the worklist, keyset-paged by the server (docs/paging.md). */
-export function useOverdueFollowUps(query: WorklistPageQueryInput) {
+export function useOverdueFollowUps(query: WorklistPageQueryInput, enabled = true) {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
     if (value !== undefined && value !== '') params.set(key, String(value));
@@ -25,6 +25,7 @@ export function useOverdueFollowUps(query: WorklistPageQueryInput) {
     queryKey: worklistKeys.page(query),
     queryFn: ({ signal }) =>
       apiFetch<OverdueFollowUpPage>(`${OVERDUE_FOLLOWUPS_PATH}?${params.toString()}`, { signal }),
+    enabled,
     // Keep the current page on screen while the next page, sort or filter loads.
     placeholderData: keepPreviousData,
   });
