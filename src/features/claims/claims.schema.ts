@@ -202,7 +202,8 @@ export type NewAppeal = z.input<typeof newAppealSchema>;
 
 // ---------------------------------------------------------------------------------------------
 // CSV import (Upload File). Every row is checked with this schema; the server adds the
-// checks that need the database (known MRN and provider, account number not taken).
+// checks that need the database (known MRN, provider and payer, account number not taken, the payer's
+// timely-filing limit).
 
 export const CLAIM_IMPORT_COLUMNS = [
   'accountNumber',
@@ -248,11 +249,8 @@ export const claimImportRowSchema = z
       .transform((code) => code.toUpperCase())
       .pipe(z.string().regex(/^(\d{4}[0-9A-Z]|[A-Z]\d{4})$/, 'must be a CPT or HCPCS code such as 99213 or G0439')),
     provider: requiredText(200),
-    payer: z
-      .string()
-      .trim()
-      .min(1, 'is required')
-      .pipe(z.enum(PAYERS, { message: `must be one of: ${PAYERS.join(', ')}` })),
+    // Checked against the practice's payers (Settings → Payers) by the server.
+    payer: requiredText(80),
     serviceDate: z.string().trim().min(1, 'is required').pipe(isoDateSchema),
     billedAmount: z
       .string()

@@ -97,10 +97,17 @@ function canonicalColumn(header: string): ClaimImportColumn | null {
   return CLAIM_IMPORT_COLUMNS.find((c) => c.toLowerCase() === key) ?? null;
 }
 
+export interface ImportPayer {
+  name: string;
+  timelyFilingDays: number;
+}
+
 export interface ImportReferences {
   patientIdByMrn: Map<string, number>;
   /** Keys are lower-case provider names. */
   providerIdByName: Map<string, number>;
+  /** The practice's active payers; keys are lower-case names. */
+  payerByName: Map<string, ImportPayer>;
   takenAccounts: Set<string>;
 }
 
@@ -135,6 +142,11 @@ export function resolveImportRows(
     if (checks('provider') && providerId === undefined) {
       problems.push({ row, field: 'provider', message: UNKNOWN_REFERENCE });
     }
+    const payer = refs.payerByName.get(raw.payer.toLowerCase());
+    if (checks('payer') && payer === undefined) {
+      const names = [...refs.payerByName.values()].map((p) => p.name);
+      problems.push({ row, field: 'payer', message: `must be one of the practice's payers: ${names.join(', ')}` });
+    }
     if (checks('accountNumber')) {
       const earlier = firstRowOfAccount.get(raw.accountNumber);
       if (earlier !== undefined) {
@@ -150,14 +162,14 @@ export function resolveImportRows(
       problems.push({ row, field: 'serviceDate', message: 'cannot be in the future' });
     }
     errors.push(...problems);
-    if (!value || problems.length > 0 || patientId === undefined || providerId === undefined) continue;
+    if (!value || problems.length > 0 || patientId === undefined || providerId === undefined || !payer) continue;
     const denied = value.status === 'Denied';
     values.push({
       patientId,
       providerId,
       accountNumber: value.accountNumber,
       procedureCode: value.procedureCode,
-      payer: value.payer,
+      payer: payer.name,
       serviceDate: value.serviceDate,
       billedCents: value.billedAmount,
       status: value.status,

@@ -16,6 +16,7 @@ import {
   type Keyset,
 } from '@/server/db/keyset';
 import { patients } from '@/features/patients/server/patients.table';
+import { payers } from '@/features/payers/server/payers.table';
 import { providers } from '@/features/providers/server/providers.table';
 import {
   CLAIM_EXPORT_MAX_ROWS,
@@ -34,7 +35,7 @@ import {
   type ClaimSortKey,
   type ImportError,
 } from '../claims.schema';
-import { parseClaimsCsv, resolveImportRows, sortImportErrors } from './claims.import';
+import { parseClaimsCsv, resolveImportRows, sortImportErrors, type ImportReferences } from './claims.import';
 import { claimAppeals, claims } from './claims.table';
 import { claimsDailyRollup, claimsStatusRollup } from './claims.rollup.table';
 import { claimFilterDetail, claimsRollupWhere, claimsWhere } from './claims.filter.queries';
@@ -673,12 +674,17 @@ export async function appealClaim(
 async function lookupImportReferences(
   db: DbOrTx,
   values: { mrns: string[]; accountNumbers: string[] },
-): Promise<{ patientIdByMrn: Map<string, number>; providerIdByName: Map<string, number>; takenAccounts: Set<string> }> {
-  const [patientRows, providerRows, takenRows] = await Promise.all([
+): Promise<ImportReferences> {
+  const [patientRows, providerRows, payerRows, takenRows] = await Promise.all([
     values.mrns.length
       ? db.select({ id: patients.id, mrn: patients.mrn }).from(patients).where(inArray(patients.mrn, values.mrns))
       : [],
     db.select({ id: providers.id, name: providers.name }).from(providers),
+    db
+      .select({ name: payers.name, timelyFilingDays: payers.timelyFilingDays })
+      .from(payers)
+      .where(eq(payers.active, true))
+      .orderBy(asc(payers.name)),
     values.accountNumbers.length
       ? db
           .select({ accountNumber: claims.accountNumber })
@@ -689,6 +695,7 @@ async function lookupImportReferences(
   return {
     patientIdByMrn: new Map(patientRows.map((p) => [p.mrn, p.id])),
     providerIdByName: new Map(providerRows.map((p) => [p.name.toLowerCase(), p.id])),
+    payerByName: new Map(payerRows.map((p) => [p.name.toLowerCase(), p])),
     takenAccounts: new Set(takenRows.map((r) => r.accountNumber)),
   };
 }

@@ -612,7 +612,7 @@ describe('POST /api/claims/import', () => {
         row: 11,
         field: 'payer',
         message:
-          'must be one of: Medicare, Medicaid, Aetna, Blue Cross Blue Shield, UnitedHealthcare, Cigna, Humana, Kaiser Permanente, Tricare, Self-Pay',
+          "must be one of the practice's payers: Aetna, Blue Cross Blue Shield, Cigna, Humana, Kaiser Permanente, Medicaid, Medicare, Self-Pay, Tricare, UnitedHealthcare",
       },
       { row: 11, field: 'billedAmount', message: 'must be more than 0.00' },
       { row: 12, field: 'patientMrn', message: 'does not match a record this import can use' },
