@@ -222,6 +222,9 @@ export const OPTIONAL_IMPORT_COLUMNS: readonly ClaimImportColumn[] = ['status', 
 
 /** An imported claim starts before payment: a paid claim comes with a remittance, which a file does not carry. */
 export const IMPORT_STATUSES = ['Draft', 'Submitted', 'Pending', 'Denied'] as const satisfies readonly ClaimStatus[];
+export type ImportStatus = (typeof IMPORT_STATUSES)[number];
+/** The ceiling of a procedure code without its own (charge_ceilings): above it an imported charge is flagged. */
+export const DEFAULT_CHARGE_CEILING_CENTS = 500_000;
 export const CLAIM_IMPORT_MAX_ROWS = 10_000;
 /** A 5 MB file holds about 50,000 rows; the route's body limit. */
 export const CLAIM_IMPORT_MAX_BYTES = 5 * 1024 * 1024;
@@ -238,59 +241,59 @@ export function dollarsToCents(text: string): number | null {
 const requiredText = (max: number) =>
   z.string().trim().min(1, 'is required').max(max, `must be at most ${max} characters`);
 
-export const claimImportRowSchema = z
-  .object({
-    accountNumber: requiredText(40).regex(/^[A-Za-z0-9-]+$/, 'may contain only letters, digits and -'),
-    patientMrn: requiredText(40),
-    procedureCode: z
-      .string()
-      .trim()
-      .min(1, 'is required')
-      .transform((code) => code.toUpperCase())
-      .pipe(z.string().regex(/^(\d{4}[0-9A-Z]|[A-Z]\d{4})$/, 'must be a CPT or HCPCS code such as 99213 or G0439')),
-    provider: requiredText(200),
-    // Checked against the practice's payers (Settings → Payers) by the server.
-    payer: requiredText(80),
-    serviceDate: z.string().trim().min(1, 'is required').pipe(isoDateSchema),
-    billedAmount: z
-      .string()
-      .trim()
-      .min(1, 'is required')
-      .transform((text, ctx) => {
-        const cents = dollarsToCents(text);
-        if (cents === null) {
-          ctx.addIssue({ code: 'custom', message: 'must be an amount in dollars such as 149.00' });
-          return z.NEVER;
-        }
-        return cents;
-      })
-      .pipe(z.number().int().min(1, 'must be more than 0.00').max(100_000_000, 'must be at most 1,000,000.00')),
-    status: z
-      .string()
-      .trim()
-      .transform((s) => (s === '' ? 'Submitted' : s))
-      .pipe(z.enum(IMPORT_STATUSES, { message: `must be one of: ${IMPORT_STATUSES.join(', ')} (default Submitted)` })),
-    reasonCode: z
-      .string()
-      .trim()
-      .transform((text) => text.toUpperCase().replace(/^([A-Z]{2})[\s_-]*/, '$1-'))
-      .pipe(z.union([z.literal(''), reasonCodeSchema])),
-  })
-  .superRefine((row, ctx) => {
-    if (row.status === 'Denied' && row.reasonCode === '') {
-      ctx.addIssue({ code: 'custom', path: ['reasonCode'], message: 'is required for a denied claim' });
-    }
-    if (row.status === 'Denied' && (NON_DENIAL_CODES as readonly string[]).includes(row.reasonCode)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['reasonCode'],
-        message: `${row.reasonCode} is an adjustment, not a denial reason`,
-      });
-    }
-    if (row.status !== 'Denied' && row.reasonCode !== '') {
-      ctx.addIssue({ code: 'custom', path: ['reasonCode'], message: 'is only given for a denied claim' });
-    }
-  });
+/** Each column's own check; a file's row is checked column by column, so every bad field is reported at once. */
+export const claimImportFieldsSchema = z.object({
+  accountNumber: requiredText(40).regex(/^[A-Za-z0-9-]+$/, 'may contain only letters, digits and -'),
+  patientMrn: requiredText(40),
+  procedureCode: z
+    .string()
+    .trim()
+    .min(1, 'is required')
+    .transform((code) => code.toUpperCase())
+    .pipe(z.string().regex(/^(\d{4}[0-9A-Z]|[A-Z]\d{4})$/, 'must be a CPT or HCPCS code such as 99213 or G0439')),
+  provider: requiredText(200),
+  // Checked against the practice's payers (Settings → Payers) by the server.
+  payer: requiredText(80),
+  serviceDate: z.string().trim().min(1, 'is required').pipe(isoDateSchema),
+  billedAmount: z
+    .string()
+    .trim()
+    .min(1, 'is required')
+    .transform((text, ctx) => {
+      const cents = dollarsToCents(text);
+      if (cents === null) {
+        ctx.addIssue({ code: 'custom', message: 'must be an amount in dollars such as 149.00' });
+        return z.NEVER;
+      }
+      return cents;
+    })
+    .pipe(z.number().int().min(1, 'must be more than 0.00').max(100_000_000, 'must be at most 1,000,000.00')),
+  status: z
+    .string()
+    .trim()
+    .transform((s) => (s === '' ? 'Submitted' : s))
+    .pipe(z.enum(IMPORT_STATUSES, { message: `must be one of: ${IMPORT_STATUSES.join(', ')} (default Submitted)` })),
+  reasonCode: z
+    .string()
+    .trim()
+    .transform((text) => text.toUpperCase().replace(/^([A-Z]{2})[\s_-]*/, '$1-'))
+    .pipe(z.union([z.literal(''), reasonCodeSchema])),
+});
+
+/** What is wrong with a row's reason code given its status (both already valid on their own), or null. */
+export function reasonCodeProblem(status: ImportStatus, reasonCode: string): string | null {
+  if (status === 'Denied' && reasonCode === '') return 'is required for a denied claim';
+  if (status === 'Denied' && (NON_DENIAL_CODES as readonly string[]).includes(reasonCode)) {
+    return `${reasonCode} is an adjustment, not a denial reason`;
+  }
+  if (status !== 'Denied' && reasonCode !== '') return 'is only given for a denied claim';
+  return null;
+}
+
+export const claimImportRowSchema = claimImportFieldsSchema.superRefine((row, ctx) => {
+  const problem = reasonCodeProblem(row.status, row.reasonCode);
+  if (problem) ctx.addIssue({ code: 'custom', path: ['reasonCode'], message: problem });
+});
 export type ClaimImportRow = z.output<typeof claimImportRowSchema>;
 
 export const claimImportRequestSchema = z.object({
@@ -307,10 +310,19 @@ export const importRejectedSchema = z.object({
   error: z.object({ code: z.string(), message: z.string() }),
   errors: z.array(importErrorSchema),
   errorCount: z.number().int(),
+  /** Charges above their code's ceiling: not refused, shown so they are checked while the file is fixed. */
+  warnings: z.array(importErrorSchema),
 });
 export type ImportRejected = z.infer<typeof importRejectedSchema>;
 
-export const importResultSchema = z.object({ imported: z.number().int() });
+export const importResultSchema = z.object({
+  imported: z.number().int(),
+  /**
+   * Rows imported but worth a second look (a charge above its code's ceiling): the claim is in, and can be
+   * voided from the Claims list if it was a mistake.
+   */
+  warnings: z.array(importErrorSchema),
+});
 export type ImportResult = z.infer<typeof importResultSchema>;
 
 /** Who paid: the payer (a remittance), the patient (the portal) or a guest paying a statement. */

@@ -232,7 +232,7 @@ describe('analytics rollups equal the raw reference', () => {
       `IMP-RT-2,${refs.mrn},99214,${refs.provider},Medicare,2026-11-12,214.00,Denied,CO-197`,
       `IMP-RT-3,${refs.mrn},80053,${refs.provider},Cigna,2026-11-14,116.00,Draft,`,
     ].join('\n');
-    expect(await importClaims(database.db, ctx, csv)).toEqual({ ok: true, imported: 3 });
+    expect(await importClaims(database.db, ctx, csv)).toEqual({ ok: true, imported: 3, warnings: [] });
     await expectRollupsEqualRaw('after an import');
 
     // Deletes: a claim with payments (they are kept, on no claim), then a patient with all their records.

@@ -36,7 +36,7 @@ import {
   type ImportError,
 } from '../claims.schema';
 import { parseClaimsCsv, resolveImportRows, sortImportErrors, type ImportReferences } from './claims.import';
-import { claimAppeals, claims } from './claims.table';
+import { chargeCeilings, claimAppeals, claims } from './claims.table';
 import { claimsDailyRollup, claimsStatusRollup } from './claims.rollup.table';
 import { claimFilterDetail, claimsRollupWhere, claimsWhere } from './claims.filter.queries';
 import { daysInArSql, deniedClaimSql } from './claims.summary.queries';
@@ -673,9 +673,9 @@ export async function appealClaim(
  */
 async function lookupImportReferences(
   db: DbOrTx,
-  values: { mrns: string[]; accountNumbers: string[] },
+  values: { mrns: string[]; accountNumbers: string[]; procedureCodes: string[] },
 ): Promise<ImportReferences> {
-  const [patientRows, providerRows, payerRows, takenRows] = await Promise.all([
+  const [patientRows, providerRows, payerRows, ceilingRows, takenRows] = await Promise.all([
     values.mrns.length
       ? db.select({ id: patients.id, mrn: patients.mrn }).from(patients).where(inArray(patients.mrn, values.mrns))
       : [],
@@ -685,6 +685,12 @@ async function lookupImportReferences(
       .from(payers)
       .where(eq(payers.active, true))
       .orderBy(asc(payers.name)),
+    values.procedureCodes.length
+      ? db
+          .select({ code: chargeCeilings.procedureCode, cents: chargeCeilings.ceilingCents })
+          .from(chargeCeilings)
+          .where(inArray(chargeCeilings.procedureCode, values.procedureCodes))
+      : [],
     values.accountNumbers.length
       ? db
           .select({ accountNumber: claims.accountNumber })
@@ -696,6 +702,7 @@ async function lookupImportReferences(
     patientIdByMrn: new Map(patientRows.map((p) => [p.mrn, p.id])),
     providerIdByName: new Map(providerRows.map((p) => [p.name.toLowerCase(), p.id])),
     payerByName: new Map(payerRows.map((p) => [p.name.toLowerCase(), p])),
+    ceilingByCode: new Map(ceilingRows.map((c) => [c.code, c.cents])),
     takenAccounts: new Set(takenRows.map((r) => r.accountNumber)),
   };
 }
@@ -705,6 +712,7 @@ async function insertImportedClaims(
   db: Db,
   ctx: RequestContext,
   rows: (typeof claims.$inferInsert)[],
+  flagged: number,
 ): Promise<number> {
   try {
     return await db.transaction(async (tx) => {
@@ -713,7 +721,7 @@ async function insertImportedClaims(
         ...actorOf(ctx),
         action: 'claims.import',
         resource: 'claims',
-        detail: `imported ${rows.length} claims from a CSV file`,
+        detail: `imported ${rows.length} claims from a CSV file${flagged > 0 ? ` (${flagged} charge${flagged === 1 ? '' : 's'} above the code's ceiling)` : ''}`,
       });
       return rows.length;
     });
@@ -730,20 +738,25 @@ async function insertImportedClaims(
   }
 }
 
-export type ImportOutcome = { ok: true; imported: number } | { ok: false; errors: ImportError[] };
+export type ImportOutcome =
+  | { ok: true; imported: number; warnings: ImportError[] }
+  | { ok: false; errors: ImportError[]; warnings: ImportError[] };
 
 /**
- * Upload File: every row is checked (schema, then MRN, provider and account number against
- * the database); any problem rejects the whole file with the list of problems, and nothing is written.
+ * Upload File: every row is checked (each field, then MRN, provider, payer, account number and the payer's
+ * timely-filing limit against the database); any problem rejects the whole file with the list of problems,
+ * and nothing is written. Charges above their code's ceiling are warnings: imported, and listed.
  */
 export async function importClaims(db: Db, ctx: RequestContext, csv: string): Promise<ImportOutcome> {
   const parsed = parseClaimsCsv(csv);
   const refs = await lookupImportReferences(db, {
     mrns: [...new Set(parsed.rows.map((r) => r.raw.patientMrn).filter(Boolean))],
     accountNumbers: [...new Set(parsed.rows.map((r) => r.raw.accountNumber).filter(Boolean))],
+    procedureCodes: [...new Set(parsed.rows.map((r) => r.fields.procedureCode).filter((c) => c !== undefined))],
   });
   const resolved = resolveImportRows(parsed.rows, refs, today(ctx.now));
   const errors = [...parsed.errors, ...resolved.errors];
+  const warnings = sortImportErrors(resolved.warnings);
   if (errors.length > 0) {
     // Repeated refused files are how references would be probed: each is audited, with counts and no values.
     const rows = new Set(errors.map((e) => e.row)).size;
@@ -753,7 +766,7 @@ export async function importClaims(db: Db, ctx: RequestContext, csv: string): Pr
       resource: 'claims',
       detail: `refused a CSV file: ${errors.length} problem${errors.length === 1 ? '' : 's'} in ${rows} row${rows === 1 ? '' : 's'}`,
     });
-    return { ok: false, errors: sortImportErrors(errors) };
+    return { ok: false, errors: sortImportErrors(errors), warnings };
   }
-  return { ok: true, imported: await insertImportedClaims(db, ctx, resolved.values) };
+  return { ok: true, imported: await insertImportedClaims(db, ctx, resolved.values, warnings.length), warnings };
 }

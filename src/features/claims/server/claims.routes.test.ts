@@ -675,6 +675,110 @@ describe('POST /api/claims/import', () => {
     expect(fieldsOf(noBody.body)).toEqual(['csv']);
   });
 
+  it('reports every problem of every row in one pass: a future date and a denial without reason beside other errors', async () => {
+    const { mrn } = await fixtures();
+    const csv = [
+      header,
+      // A bad amount, a future date and a Denied claim without a reason, all in one row.
+      `IMP-0301,${mrn},99213,Dr. Sarah Mitchell,Aetna,2099-01-01,abc,Denied,`,
+      // An unknown MRN beside a denial code on a claim that is not denied.
+      `IMP-0302,MRN-NOPE,99213,Dr. Sarah Mitchell,Aetna,2026-11-02,149.00,Pending,CO-16`,
+    ].join('\n');
+    const res = await importCsv(csv);
+    expect(res.statusCode).toBe(400);
+    expect(res.json<ImportRejected>().errors).toEqual([
+      { row: 2, field: 'serviceDate', message: 'cannot be in the future' },
+      { row: 2, field: 'billedAmount', message: 'must be an amount in dollars such as 149.00' },
+      { row: 2, field: 'reasonCode', message: 'is required for a denied claim' },
+      { row: 3, field: 'patientMrn', message: 'does not match a record this import can use' },
+      { row: 3, field: 'reasonCode', message: 'is only given for a denied claim' },
+    ]);
+  });
+
+  it("refuses service dates older than the payer's timely-filing limit (365 days for an unknown payer)", async () => {
+    const { mrn } = await fixtures();
+    const admin = await signInAs(t.app, 'admin');
+    // Today is 2026-11-22: Aetna's 90 days reach back to 2026-08-24.
+    const csv = [
+      header,
+      `IMP-0401,${mrn},99213,Dr. Sarah Mitchell,Aetna,2026-08-23,149.00,,`,
+      `IMP-0402,${mrn},99213,Dr. Sarah Mitchell,Medicare,1990-01-01,149.00,,`,
+      `IMP-0403,${mrn},99213,Dr. Sarah Mitchell,Acme,1990-01-01,149.00,,`,
+    ].join('\n');
+    const res = await importCsv(csv);
+    expect(res.statusCode).toBe(400);
+    const errors = res.json<ImportRejected>().errors.filter((e) => e.field === 'serviceDate');
+    expect(errors).toEqual([
+      {
+        row: 2,
+        field: 'serviceDate',
+        message: "is older than Aetna's timely-filing limit of 90 days: it must be on or after Aug 24, 2026",
+      },
+      {
+        row: 3,
+        field: 'serviceDate',
+        message: "is older than Medicare's timely-filing limit of 365 days: it must be on or after Nov 22, 2025",
+      },
+      {
+        row: 4,
+        field: 'serviceDate',
+        message: 'is older than the timely-filing limit of 365 days: it must be on or after Nov 22, 2025',
+      },
+    ]);
+    // The limit is the payer's as the admin keeps it: the last day inside it imports, and so does an older
+    // one once the limit is raised.
+    const onTheLimit = [header, `IMP-0404,${mrn},99213,Dr. Sarah Mitchell,Aetna,2026-08-24,149.00,,`].join('\n');
+    expect((await importCsv(onTheLimit)).statusCode).toBe(200);
+    const payers = (await admin.request({ method: 'GET', url: '/api/admin/payers' })).json<{
+      items: { id: number; name: string }[];
+    }>();
+    const aetna = payers.items.find((p) => p.name === 'Aetna');
+    await admin.request({ method: 'PATCH', url: `/api/admin/payers/${aetna?.id}`, payload: { timelyFilingDays: 120 } });
+    const older = [header, `IMP-0405,${mrn},99213,Dr. Sarah Mitchell,Aetna,2026-08-23,149.00,,`].join('\n');
+    expect((await importCsv(older)).statusCode).toBe(200);
+    // A deactivated payer is refused by new imports.
+    await admin.request({ method: 'PATCH', url: `/api/admin/payers/${aetna?.id}`, payload: { active: false } });
+    const refused = await importCsv(
+      [header, `IMP-0406,${mrn},99213,Dr. Sarah Mitchell,Aetna,2026-11-02,149.00,,`].join('\n'),
+    );
+    expect(refused.json<ImportRejected>().errors.map((e) => e.field)).toEqual(['payer']);
+    await admin.request({
+      method: 'PATCH',
+      url: `/api/admin/payers/${aetna?.id}`,
+      payload: { active: true, timelyFilingDays: 90 },
+    });
+  });
+
+  it("imports a charge above its code's ceiling with a warning, and audits that it was flagged", async () => {
+    const { mrn } = await fixtures();
+    const csv = [
+      header,
+      `IMP-0501,${mrn},36415,Dr. Sarah Mitchell,Aetna,2026-11-02,"999,999.00",,`,
+      `IMP-0502,${mrn},36415,Dr. Sarah Mitchell,Aetna,2026-11-02,17.00,,`,
+      // A code without its own ceiling uses the default ($5,000.00).
+      `IMP-0503,${mrn},99499,Dr. Sarah Mitchell,Aetna,2026-11-02,"5,000.01",,`,
+    ].join('\n');
+    const res = await importCsv(csv);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({
+      imported: 3,
+      warnings: [
+        {
+          row: 2,
+          field: 'billedAmount',
+          message: '$999,999.00 is above the usual ceiling of $170.00 for 36415: check the amount',
+        },
+        {
+          row: 4,
+          field: 'billedAmount',
+          message: '$5,000.01 is above the usual ceiling of $5,000.00 for 99499: check the amount',
+        },
+      ],
+    });
+    const [entry] = await sql<{ detail: string }>(`select detail from audit_log order by id desc limit 1`);
+    expect(entry?.detail).toBe("imported 3 claims from a CSV file (2 charges above the code's ceiling)");
+  });
+
   it('inserts every row of a good file in one go, with one audit entry', async () => {
     const { mrn } = await fixtures();
     const csv = [
@@ -688,7 +792,7 @@ describe('POST /api/claims/import', () => {
     const audits = await auditCount();
     const res = await importCsv(csv);
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toEqual({ imported: 3 });
+    expect(res.json()).toEqual({ imported: 3, warnings: [] });
     expect(await claimCount()).toBe(claims + 3);
     const stored = await sql<Record<string, unknown>>(
       `select c.account_number, p.mrn, c.procedure_code, v.name as provider, c.payer, c.service_date::text,

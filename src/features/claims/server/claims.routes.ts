@@ -102,7 +102,7 @@ export function claimsRoutes(deps: AppDeps) {
       },
       async (request, reply) => {
         const outcome = await importClaims(deps.db, requestContext(request, deps), request.body.csv);
-        if (outcome.ok) return { imported: outcome.imported };
+        if (outcome.ok) return { imported: outcome.imported, warnings: outcome.warnings.slice(0, IMPORT_ERRORS_SHOWN) };
         const rowsWithProblems = new Set(outcome.errors.map((e) => e.row)).size;
         const body: ImportRejected = {
           error: {
@@ -111,6 +111,7 @@ export function claimsRoutes(deps: AppDeps) {
           },
           errors: outcome.errors.slice(0, IMPORT_ERRORS_SHOWN),
           errorCount: outcome.errors.length,
+          warnings: outcome.warnings.slice(0, IMPORT_ERRORS_SHOWN),
         };
         return reply.code(400).send(body);
       },

@@ -230,10 +230,11 @@ describe('ClaimsPage', () => {
       error: { code: 'IMPORT_INVALID', message: '1 problem in 1 row: nothing was imported.' },
       errors: [{ row: 3, field: 'serviceDate', message: 'must be a real calendar date' }],
       errorCount: 1,
+      warnings: [],
     };
     let attempt = 0;
     const api = serve(ITEMS, OVERVIEW, {
-      'POST /api/claims/import': () => (++attempt === 1 ? reply(400, report) : { imported: 2 }),
+      'POST /api/claims/import': () => (++attempt === 1 ? reply(400, report) : { imported: 2, warnings: [] }),
     });
     const user = userEvent.setup();
     renderPage();
@@ -255,6 +256,44 @@ describe('ClaimsPage', () => {
     expect(await screen.findByText('Claims imported')).toBeTruthy();
     expect(screen.getByText('2 claims added')).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('lists the charges to check: with the problems of a refused file, and after an import, which stays open on them', async () => {
+    const warning = {
+      row: 2,
+      field: 'billedAmount',
+      message: '$999,999.00 is above the usual ceiling of $170.00 for 36415: check the amount',
+    };
+    const report: ImportRejected = {
+      error: { code: 'IMPORT_INVALID', message: '1 problem in 1 row: nothing was imported.' },
+      errors: [{ row: 3, field: 'serviceDate', message: 'cannot be in the future' }],
+      errorCount: 1,
+      warnings: [warning],
+    };
+    let attempt = 0;
+    serve(ITEMS, OVERVIEW, {
+      'POST /api/claims/import': () => (++attempt === 1 ? reply(400, report) : { imported: 2, warnings: [warning] }),
+    });
+    const user = userEvent.setup();
+    renderPage();
+    await screen.findByText('Ana Silva');
+    await user.click(screen.getByRole('button', { name: 'Upload File' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Upload claims' });
+    await user.upload(within(dialog).getByLabelText('CSV file'), new File(['a\nb'], 'a.csv', { type: 'text/csv' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Import' }));
+    const toCheck = await within(dialog).findByRole('table', { name: 'Charges to check' });
+    expect(within(toCheck).getAllByRole('row')[1]?.textContent).toBe(`2billedAmount${warning.message}`);
+
+    await user.upload(within(dialog).getByLabelText('CSV file'), new File(['a\nc'], 'b.csv', { type: 'text/csv' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Import' }));
+    expect(await screen.findByText('2 claims added')).toBeTruthy();
+    expect(
+      await within(dialog).findByText(
+        '1 charge to check: imported. Void a claim on the Claims list if its amount was a mistake.',
+      ),
+    ).toBeTruthy();
+    expect(within(dialog).getByRole('table', { name: 'Charges to check' })).toBeTruthy();
+    expect(within(dialog).queryByRole('table', { name: 'Problems in the file' })).toBeNull();
   });
 
   it('offers the import template with every column', async () => {
