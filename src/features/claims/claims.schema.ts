@@ -15,6 +15,14 @@ export const CLAIM_STATUSES = [
 export const claimStatusSchema = z.enum(CLAIM_STATUSES);
 export type ClaimStatus = z.infer<typeof claimStatusSchema>;
 
+/**
+ * What the Claims list shows as a claim's status: its stored status, or Voided for a claim entered by
+ * mistake and voided (it keeps its stored status underneath, for the record).
+ */
+export const CLAIM_ROW_STATUSES = [...CLAIM_STATUSES, 'Voided'] as const;
+export const claimRowStatusSchema = z.enum(CLAIM_ROW_STATUSES);
+export type ClaimRowStatus = z.infer<typeof claimRowStatusSchema>;
+
 export const PAYERS = [
   'Medicare',
   'Medicaid',
@@ -98,7 +106,7 @@ export const claimRowSchema = z.object({
   paidCents: z.number().int(),
   /** Days from the service date to resolution, or to today while the claim is unresolved. */
   daysAR: z.number().int(),
-  status: claimStatusSchema,
+  status: claimRowStatusSchema,
   /** The denial or main adjustment CARC code; null when nothing was adjusted. */
   reason: z.string().nullable(),
   denialDescription: z.string().nullable(),
@@ -188,8 +196,8 @@ export type ClaimOverview = z.infer<typeof claimOverviewSchema>;
 
 /** Statuses from which a claim can be appealed. */
 export const APPEALABLE_STATUSES = ['Denied', 'Partially Paid'] as const satisfies readonly ClaimStatus[];
-export function isAppealable(status: ClaimStatus): boolean {
-  return (APPEALABLE_STATUSES as readonly ClaimStatus[]).includes(status);
+export function isAppealable(status: ClaimRowStatus): boolean {
+  return (APPEALABLE_STATUSES as readonly ClaimRowStatus[]).includes(status);
 }
 
 export const newAppealSchema = z
@@ -199,6 +207,12 @@ export const newAppealSchema = z
   })
   .strict();
 export type NewAppeal = z.input<typeof newAppealSchema>;
+
+/** `POST /api/claims/:id/void`: why a claim entered by mistake is voided (kept in the audit trail). */
+export const voidClaimSchema = z
+  .object({ reason: z.string().trim().min(1, 'is required').max(200, 'must be at most 200 characters') })
+  .strict();
+export type VoidClaim = z.infer<typeof voidClaimSchema>;
 
 // ---------------------------------------------------------------------------------------------
 // CSV import (Upload File). Every row is checked with this schema; the server adds the

@@ -23,6 +23,7 @@ import {
   DENIAL_DESCRIPTIONS,
   TOP_DENIAL_REASONS,
   TREND_WEEKS,
+  claimRowStatusSchema,
   claimStatusSchema,
   isAppealable,
   type ClaimExport,
@@ -34,12 +35,13 @@ import {
   type ClaimRow,
   type ClaimSortKey,
   type ImportError,
+  type VoidClaim,
 } from '../claims.schema';
 import { parseClaimsCsv, resolveImportRows, sortImportErrors, type ImportReferences } from './claims.import';
-import { chargeCeilings, claimAppeals, claims } from './claims.table';
+import { chargeCeilings, claimAppeals, claims, payments } from './claims.table';
 import { claimsDailyRollup, claimsStatusRollup } from './claims.rollup.table';
 import { claimFilterDetail, claimsRollupWhere, claimsWhere } from './claims.filter.queries';
-import { daysInArSql, deniedClaimSql } from './claims.summary.queries';
+import { daysInArSql, deniedClaimSql, notVoidedSql } from './claims.summary.queries';
 
 // ---------------------------------------------------------------------------------------------
 // The Claims screen: list, overview, export, appeal and import. Everything is filtered,
@@ -57,14 +59,17 @@ function rowColumns(ctx: RequestContext) {
     billedCents: claims.billedCents,
     paidCents: claims.paidCents,
     daysAR: daysInArSql(today(ctx.now)),
-    status: claims.status,
+    status: shownStatusSql,
     reason: claims.reasonCode,
     denialDescription: claims.denialDescription,
   };
 }
 
+/** The status the list shows: Voided for a voided claim, else the stored one. */
+const shownStatusSql = sql<string>`case when ${claims.voidedAt} is not null then 'Voided' else ${claims.status} end`;
+
 function toClaimRow(row: Omit<ClaimRow, 'status'> & { status: string }): ClaimRow {
-  return { ...row, status: claimStatusSchema.parse(row.status) };
+  return { ...row, status: claimRowStatusSchema.parse(row.status) };
 }
 
 /**
@@ -353,7 +358,7 @@ export async function listClaims(db: Db, ctx: RequestContext, query: ClaimListQu
       ${claims.accountNumber} as "accountNumber", ${claims.procedureCode} as procedure,
       ${providers.name} as provider, ${claims.payer} as payer, ${claims.serviceDate}::text as "serviceDate",
       ${claims.billedCents} as "billedCents", ${claims.paidCents} as "paidCents",
-      ${daysInArSql(today(ctx.now))} as "daysAR", ${claims.status} as status, ${claims.reasonCode} as reason,
+      ${daysInArSql(today(ctx.now))} as "daysAR", ${shownStatusSql} as status, ${claims.reasonCode} as reason,
       ${claims.denialDescription} as "denialDescription", ${claims.patientId} as "patientId", page.*
     from (${pageKeysSql(ctx, query, cursor)}) page
     join ${claims} on ${claims.id} = page.id
@@ -422,7 +427,7 @@ function weekStarts(day: string, weeks: number): string[] {
  * (status Paid) and the denied ones. The raw reference of claimsOverview (and its answer when searching).
  */
 export async function claimsOverviewRaw(db: Db, ctx: RequestContext, filter: ClaimFilter): Promise<ClaimOverview> {
-  const where = claimsWhere(filter);
+  const where = and(claimsWhere(filter), notVoidedSql);
   const weeks = weekStarts(today(ctx.now), TREND_WEEKS);
   const first = weeks[0] ?? today(ctx.now);
   const weekStart = sql`(${claims.serviceDate} - extract(dow from ${claims.serviceDate})::int)`;
@@ -639,13 +644,18 @@ export async function appealClaim(
   return db.transaction(async (tx) => {
     // Row lock: two people appealing at once cannot both see it Denied.
     const [current] = await tx
-      .select({ status: claims.status, patientId: claims.patientId, accountNumber: claims.accountNumber })
+      .select({
+        status: claims.status,
+        patientId: claims.patientId,
+        accountNumber: claims.accountNumber,
+        voidedAt: claims.voidedAt,
+      })
       .from(claims)
       .where(eq(claims.id, id))
       .limit(1)
       .for('update');
     if (!current) throw new HttpError(404, 'NOT_FOUND', 'No claim with that id.');
-    const status = claimStatusSchema.parse(current.status);
+    const status = current.voidedAt ? 'Voided' : claimStatusSchema.parse(current.status);
     if (!isAppealable(status)) {
       const message = `is ${status}: only a Denied or Partially Paid claim can be appealed`;
       throw new HttpError(409, 'NOT_APPEALABLE', `status: ${message}`, { fields: [{ field: 'status', message }] });
@@ -663,6 +673,55 @@ export async function appealClaim(
     });
     const [row] = await claimRowsQuery(tx, ctx).where(eq(claims.id, id));
     if (!row) throw new Error('appealed claim vanished');
+    return toClaimRow(row);
+  });
+}
+
+/**
+ * Voids a claim entered by mistake (a bad import): it stays in the list as Voided and in the audit trail
+ * with its values, and leaves every KPI, rollup and dashboard total (the rollups skip voided claims). A claim
+ * with payments is refused: money was received against it, so it is not a mistake to erase.
+ */
+export async function voidClaim(db: Db, ctx: RequestContext, id: number, input: VoidClaim): Promise<ClaimRow> {
+  return db.transaction(async (tx) => {
+    const [current] = await tx
+      .select({
+        accountNumber: claims.accountNumber,
+        patientId: claims.patientId,
+        billedCents: claims.billedCents,
+        serviceDate: claims.serviceDate,
+        voidedAt: claims.voidedAt,
+      })
+      .from(claims)
+      .where(eq(claims.id, id))
+      .limit(1)
+      .for('update');
+    if (!current) throw new HttpError(404, 'NOT_FOUND', 'No claim with that id.');
+    if (current.voidedAt) {
+      const message = 'is already voided';
+      throw new HttpError(409, 'ALREADY_VOIDED', `status: ${message}`, { fields: [{ field: 'status', message }] });
+    }
+    const [paid] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(payments)
+      .where(eq(payments.claimId, id));
+    if ((paid?.n ?? 0) > 0) {
+      const message = 'has payments recorded against it: only a claim without payments can be voided';
+      throw new HttpError(409, 'HAS_PAYMENTS', `status: ${message}`, { fields: [{ field: 'status', message }] });
+    }
+    await tx
+      .update(claims)
+      .set({ voidedAt: ctx.now, voidedBy: ctx.user.id, voidReason: input.reason })
+      .where(eq(claims.id, id));
+    await record(tx, {
+      ...actorOf(ctx),
+      action: 'claim.void',
+      resource: `claim/${id}`,
+      detail: `${current.accountNumber}: voided (service date ${current.serviceDate}, billed ${current.billedCents} cents); reason: ${input.reason}`,
+      patientId: current.patientId,
+    });
+    const [row] = await claimRowsQuery(tx, ctx).where(eq(claims.id, id));
+    if (!row) throw new Error('voided claim vanished');
     return toClaimRow(row);
   });
 }

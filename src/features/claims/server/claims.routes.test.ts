@@ -920,3 +920,105 @@ describe('export limit', () => {
     expect(narrow.statusCode).toBe(200);
   });
 });
+
+describe('POST /api/claims/:id/void', () => {
+  const header = CLAIM_IMPORT_COLUMNS.join(',');
+  const kpis = async () =>
+    (await biller.request({ method: 'GET', url: '/api/claims/analytics/kpis?periodDays=30' })).json<{
+      billingCycleTime: number | null;
+      totalClaims: number;
+      totalBilledCents: number;
+    }>();
+
+  it('takes a bad imported claim out of the KPIs and totals, keeps it listed as Voided, and audits it', async () => {
+    const [patient] = await sql<{ mrn: string }>(`select mrn from patients order by id limit 1 offset 5`);
+    const beforeKpis = await kpis();
+    const beforeOverview = await overview();
+    // A claim for a visit 300 days ago (inside Medicare's year) imported today, with a $999,999.00 venipuncture
+    // for a visit in the period: Billing Cycle Time and the totals jump.
+    const imported = await biller.request({
+      method: 'POST',
+      url: '/api/claims/import',
+      payload: {
+        csv: [
+          header,
+          `VOID-1,${patient?.mrn},99213,Dr. Sarah Mitchell,Medicare,2026-01-26,149.00,,`,
+          `VOID-2,${patient?.mrn},36415,Dr. Sarah Mitchell,Aetna,2026-11-10,"999,999.00",,`,
+        ].join('\n'),
+      },
+    });
+    expect(imported.statusCode, imported.body).toBe(200);
+    const afterImport = await kpis();
+    expect(afterImport.billingCycleTime).toBeGreaterThan(beforeKpis.billingCycleTime ?? 0);
+    expect(afterImport.totalBilledCents).toBe(beforeKpis.totalBilledCents + 99_999_900);
+    expect((await overview()).summary.claims).toBe(beforeOverview.summary.claims + 2);
+
+    const voidIds = await sql<{ id: number }>(`select id from claims where account_number like 'VOID-%' order by id`);
+    for (const { id } of voidIds) {
+      const res = await biller.request({
+        method: 'POST',
+        url: `/api/claims/${id}/void`,
+        payload: { reason: 'wrong date and amount in the imported file' },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json<{ status: string }>().status).toBe('Voided');
+    }
+    // Back to what they were, to the cent.
+    expect(await kpis()).toEqual(beforeKpis);
+    expect(await overview()).toEqual(beforeOverview);
+    // Still in the list, shown as Voided; still in the database with its values.
+    const listed = await list('?search=VOID-');
+    expect(listed.items.map((c: { accountNumber: string; status: string }) => [c.accountNumber, c.status])).toEqual([
+      ['VOID-2', 'Voided'],
+      ['VOID-1', 'Voided'],
+    ]);
+    const [stored] = await sql<{ billed_cents: number; void_reason: string }>(
+      `select billed_cents, void_reason from claims where account_number = 'VOID-2'`,
+    );
+    expect(stored).toEqual({ billed_cents: 99_999_900, void_reason: 'wrong date and amount in the imported file' });
+    const entries = await sql<{ action: string; resource: string; detail: string }>(
+      `select action, resource, detail from audit_log where action = 'claim.void' order by id`,
+    );
+    expect(entries.map((e) => e.resource)).toEqual(voidIds.map(({ id }) => `claim/${id}`));
+    expect(entries[1]?.detail).toBe(
+      'VOID-2: voided (service date 2026-11-10, billed 99999900 cents); reason: wrong date and amount in the imported file',
+    );
+
+    // Voided once: a second void and an appeal are refused.
+    const again = await biller.request({
+      method: 'POST',
+      url: `/api/claims/${voidIds[0]?.id}/void`,
+      payload: { reason: 'x' },
+    });
+    expect(again.statusCode).toBe(409);
+  });
+
+  it('refuses a claim with payments, a missing reason, an unknown claim, and a role that may not write claims', async () => {
+    const [paid] = await sql<{ id: number }>(`select claim_id as id from payments where claim_id is not null limit 1`);
+    const withPayments = await biller.request({
+      method: 'POST',
+      url: `/api/claims/${paid?.id}/void`,
+      payload: { reason: 'mistake' },
+    });
+    expect(withPayments.statusCode).toBe(409);
+    expect(fieldsOf(withPayments.body)).toEqual(['status']);
+    const noReason = await biller.request({
+      method: 'POST',
+      url: `/api/claims/${paid?.id}/void`,
+      payload: { reason: ' ' },
+    });
+    expect(noReason.statusCode).toBe(400);
+    expect(fieldsOf(noReason.body)).toEqual(['reason']);
+    const unknown = await biller.request({ method: 'POST', url: '/api/claims/9999999/void', payload: { reason: 'x' } });
+    expect(unknown.statusCode).toBe(404);
+    const doctor = await signInAs(t.app, 'doctor');
+    const refused = await doctor.request({
+      method: 'POST',
+      url: `/api/claims/${paid?.id}/void`,
+      payload: { reason: 'x' },
+    });
+    expect(refused.statusCode).toBe(403);
+    const [still] = await sql<{ voided_at: string | null }>(`select voided_at from claims where id = $1`, [paid?.id]);
+    expect(still?.voided_at).toBeNull();
+  });
+});

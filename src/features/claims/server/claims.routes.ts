@@ -18,9 +18,10 @@ import {
   importRejectedSchema,
   importResultSchema,
   newAppealSchema,
+  voidClaimSchema,
   type ImportRejected,
 } from '../claims.schema';
-import { appealClaim, claimsOverview, exportClaims, importClaims, listClaims } from './claims.queries';
+import { appealClaim, claimsOverview, exportClaims, importClaims, listClaims, voidClaim } from './claims.queries';
 
 const errors = { 400: errorEnvelopeSchema, 404: errorEnvelopeSchema, 409: errorEnvelopeSchema };
 
@@ -82,6 +83,21 @@ export function claimsRoutes(deps: AppDeps) {
         },
       },
       (request) => appealClaim(deps.db, requestContext(request, deps), request.params.id, request.body),
+    );
+    api.post(
+      '/api/claims/:id/void',
+      {
+        config: { permission: 'claims:write' },
+        schema: {
+          tags: ['claims'],
+          description:
+            'Voids a claim entered by mistake: it stays listed as Voided and in the audit trail, and leaves every KPI and total. A claim with payments is refused.',
+          params: idParamsSchema,
+          body: voidClaimSchema,
+          response: { 200: claimRowSchema, ...errors },
+        },
+      },
+      (request) => voidClaim(deps.db, requestContext(request, deps), request.params.id, request.body),
     );
     api.post(
       '/api/claims/import',

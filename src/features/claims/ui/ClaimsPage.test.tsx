@@ -296,6 +296,31 @@ describe('ClaimsPage', () => {
     expect(within(dialog).queryByRole('table', { name: 'Problems in the file' })).toBeNull();
   });
 
+  it('voids a claim after a reason is given; a voided claim shows Voided and offers neither Void nor Appeal', async () => {
+    const voided = claim({ id: 4, patient: 'Dan Wu', accountNumber: 'ACC-2026-100004', status: 'Voided' });
+    const api = serve([...ITEMS, voided], OVERVIEW, {
+      'POST /api/claims/:id/void': (r) => ({ ...ITEMS[0], status: 'Voided', ...(r.body as object) }),
+    });
+    const user = userEvent.setup();
+    renderPage();
+    await screen.findByText('Dan Wu');
+    expect(screen.getByRole('button', { name: 'Void claim ACC-2026-100004' }).hasAttribute('disabled')).toBe(true);
+    expect(screen.getByRole('button', { name: 'Appeal claim ACC-2026-100004' }).hasAttribute('disabled')).toBe(true);
+
+    await user.click(screen.getByRole('button', { name: 'Void claim ACC-2026-100001' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Void claim ACC-2026-100001?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Void claim' }));
+    expect(await within(dialog).findByText('Reason is required')).toBeTruthy();
+    expect(api.sent('POST /api/claims/:id/void')).toEqual([]);
+    await user.type(within(dialog).getByLabelText('Reason'), 'Wrong amount in the imported file');
+    await user.click(within(dialog).getByRole('button', { name: 'Void claim' }));
+    expect(await screen.findByText('Claim ACC-2026-100001 no longer counts in the KPIs and totals.')).toBeTruthy();
+    expect(api.sent('POST /api/claims/:id/void').map((r) => [r.path, r.body])).toEqual([
+      ['/api/claims/1/void', { reason: 'Wrong amount in the imported file' }],
+    ]);
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
   it('offers the import template with every column', async () => {
     serve();
     const downloads = catchDownloads();

@@ -11,6 +11,7 @@ import {
   type ImportRejected,
   type ImportResult,
   type NewAppeal,
+  type VoidClaim,
 } from '../claims.schema';
 
 export const CLAIMS_PATH = '/api/claims';
@@ -70,6 +71,15 @@ export function useAppealClaim() {
     mutationFn: ({ id, ...appeal }: { id: number } & NewAppeal) =>
       apiFetch<ClaimRow>(`${CLAIMS_PATH}/${id}/appeals`, { method: 'POST', body: appeal }),
     // Settled, not only on success: a 409 means someone else changed the claim, and the list must show it.
+    onSettled: refresh,
+  });
+}
+
+export function useVoidClaim() {
+  const refresh = useRefreshClaims();
+  return useMutation({
+    mutationFn: ({ id, ...body }: { id: number } & VoidClaim) =>
+      apiFetch<ClaimRow>(`${CLAIMS_PATH}/${id}/void`, { method: 'POST', body }),
     onSettled: refresh,
   });
 }
