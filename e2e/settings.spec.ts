@@ -137,6 +137,7 @@ test.describe('settings', () => {
       'Users',
       'Providers',
       'Payers',
+      'Charge ceilings',
       'Notifications',
       'Integrations',
       'Security',

@@ -252,6 +252,8 @@ const CANDIDATES: unknown[] = [
   'Fuzz Test',
   'FUZZ-1',
   'x',
+  // A procedure code (the charge ceilings' path).
+  '99213',
   999_999,
   1,
   0,

@@ -33,6 +33,7 @@ const ACTION_LABELS: Record<string, string> = {
   'authorizations.list.view': 'Viewed the authorizations list',
   'claim.appeal': 'Appealed a claim',
   'claim.void': 'Voided a claim',
+  'claims.charge_ceiling.update': 'Changed a charge ceiling',
   'claims.import': 'Imported claims',
   'claims.import.refused': 'Claims import refused',
   'claims.list.view': 'Viewed the claims list',

@@ -239,6 +239,35 @@ export const IMPORT_STATUSES = ['Draft', 'Submitted', 'Pending', 'Denied'] as co
 export type ImportStatus = (typeof IMPORT_STATUSES)[number];
 /** The ceiling of a procedure code without its own (charge_ceilings): above it an imported charge is flagged. */
 export const DEFAULT_CHARGE_CEILING_CENTS = 500_000;
+
+/** A CPT or HCPCS code as the import and the charge ceilings take it. */
+export const procedureCodeSchema = z
+  .string()
+  .trim()
+  .min(1, 'is required')
+  .transform((code) => code.toUpperCase())
+  .pipe(z.string().regex(/^(\d{4}[0-9A-Z]|[A-Z]\d{4})$/, 'must be a CPT or HCPCS code such as 99213 or G0439'));
+
+/** Settings → Charge ceilings (admin): the charge above which an imported claim is flagged, per code. */
+export const chargeCeilingSchema = z.object({ procedureCode: z.string(), ceilingCents: z.number().int() });
+export type ChargeCeiling = z.infer<typeof chargeCeilingSchema>;
+export const chargeCeilingListSchema = z.object({
+  items: z.array(chargeCeilingSchema),
+  /** What a code without its own ceiling uses. */
+  defaultCeilingCents: z.number().int(),
+});
+export type ChargeCeilingList = z.infer<typeof chargeCeilingListSchema>;
+export const chargeCeilingParamsSchema = z.object({ code: procedureCodeSchema });
+export const chargeCeilingUpdateSchema = z
+  .object({
+    ceilingCents: z
+      .number({ error: 'must be an amount in cents' })
+      .int('must be whole cents')
+      .min(1, 'must be more than 0.00')
+      .max(100_000_000, 'must be at most 1,000,000.00'),
+  })
+  .strict();
+export type ChargeCeilingUpdate = z.infer<typeof chargeCeilingUpdateSchema>;
 export const CLAIM_IMPORT_MAX_ROWS = 10_000;
 /** A 5 MB file holds about 50,000 rows; the route's body limit. */
 export const CLAIM_IMPORT_MAX_BYTES = 5 * 1024 * 1024;
@@ -259,12 +288,7 @@ const requiredText = (max: number) =>
 export const claimImportFieldsSchema = z.object({
   accountNumber: requiredText(40).regex(/^[A-Za-z0-9-]+$/, 'may contain only letters, digits and -'),
   patientMrn: requiredText(40),
-  procedureCode: z
-    .string()
-    .trim()
-    .min(1, 'is required')
-    .transform((code) => code.toUpperCase())
-    .pipe(z.string().regex(/^(\d{4}[0-9A-Z]|[A-Z]\d{4})$/, 'must be a CPT or HCPCS code such as 99213 or G0439')),
+  procedureCode: procedureCodeSchema,
   provider: requiredText(200),
   // Checked against the practice's payers (Settings → Payers) by the server.
   payer: requiredText(80),

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, isNotNull, lte, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { today } from '@/shared/api';
+import { formatCents, today } from '@/shared/api';
 import { actorOf, listReadEntry, record, recordNow, recordRead } from '@/features/audit/server/audit.queries';
 import type { RequestContext } from '@/server/context';
 import type { Db, DbOrTx } from '@/server/db/types';
@@ -34,6 +34,10 @@ import {
   type ClaimPage,
   type ClaimRow,
   type ClaimSortKey,
+  DEFAULT_CHARGE_CEILING_CENTS,
+  type ChargeCeiling,
+  type ChargeCeilingList,
+  type ChargeCeilingUpdate,
   type ImportError,
   type VoidClaim,
 } from '../claims.schema';
@@ -723,6 +727,45 @@ export async function voidClaim(db: Db, ctx: RequestContext, id: number, input: 
     const [row] = await claimRowsQuery(tx, ctx).where(eq(claims.id, id));
     if (!row) throw new Error('voided claim vanished');
     return toClaimRow(row);
+  });
+}
+
+/** The charge ceilings the import flags charges above (Settings → Charge ceilings), by code. */
+export async function listChargeCeilings(db: Db): Promise<ChargeCeilingList> {
+  const items = await db
+    .select({ procedureCode: chargeCeilings.procedureCode, ceilingCents: chargeCeilings.ceilingCents })
+    .from(chargeCeilings)
+    .orderBy(asc(chargeCeilings.procedureCode));
+  return { items, defaultCeilingCents: DEFAULT_CHARGE_CEILING_CENTS };
+}
+
+/** Sets a code's ceiling (adding the code when it has none); audited in the same transaction. */
+export async function setChargeCeiling(
+  db: Db,
+  ctx: RequestContext,
+  procedureCode: string,
+  update: ChargeCeilingUpdate,
+): Promise<ChargeCeiling> {
+  return db.transaction(async (tx) => {
+    const [before] = await tx
+      .select({ cents: chargeCeilings.ceilingCents })
+      .from(chargeCeilings)
+      .where(eq(chargeCeilings.procedureCode, procedureCode))
+      .for('update');
+    const [row] = await tx
+      .insert(chargeCeilings)
+      .values({ procedureCode, ceilingCents: update.ceilingCents })
+      .onConflictDoUpdate({ target: chargeCeilings.procedureCode, set: { ceilingCents: update.ceilingCents } })
+      .returning({ procedureCode: chargeCeilings.procedureCode, ceilingCents: chargeCeilings.ceilingCents });
+    if (!row) throw new Error('charge ceiling upsert returned nothing');
+    const was = before ? `$${formatCents(before.cents)}` : `the default $${formatCents(DEFAULT_CHARGE_CEILING_CENTS)}`;
+    await record(tx, {
+      ...actorOf(ctx),
+      action: 'claims.charge_ceiling.update',
+      resource: `charge_ceiling/${procedureCode}`,
+      detail: `${procedureCode}: ceiling ${was} -> $${formatCents(row.ceilingCents)}`,
+    });
+    return row;
   });
 }
 

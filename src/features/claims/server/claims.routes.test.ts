@@ -1022,3 +1022,72 @@ describe('POST /api/claims/:id/void', () => {
     expect(still?.voided_at).toBeNull();
   });
 });
+
+describe('charge ceilings (Settings → Charge ceilings)', () => {
+  it('are listed and set by the admin, audited, and the import flags charges against the new ceiling', async () => {
+    const admin = await signInAs(t.app, 'admin');
+    const listed = (await admin.request({ method: 'GET', url: '/api/admin/charge-ceilings' })).json<{
+      items: { procedureCode: string; ceilingCents: number }[];
+      defaultCeilingCents: number;
+    }>();
+    expect(listed.items.find((c) => c.procedureCode === '99213')).toEqual({
+      procedureCode: '99213',
+      ceilingCents: 149_000,
+    });
+    expect(listed.defaultCeilingCents).toBe(500_000);
+
+    const set = await admin.request({
+      method: 'PUT',
+      url: '/api/admin/charge-ceilings/j1100',
+      payload: { ceilingCents: 2_500 },
+    });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json()).toEqual({ procedureCode: 'J1100', ceilingCents: 2_500 });
+    const [entry] = await sql<{ action: string; detail: string }>(
+      `select action, detail from audit_log order by id desc limit 1`,
+    );
+    expect(entry).toEqual({
+      action: 'claims.charge_ceiling.update',
+      detail: 'J1100: ceiling the default $5,000.00 -> $25.00',
+    });
+
+    const [patient] = await sql<{ mrn: string }>(`select mrn from patients order by id limit 1 offset 6`);
+    const res = await biller.request({
+      method: 'POST',
+      url: '/api/claims/import',
+      payload: {
+        csv: [
+          CLAIM_IMPORT_COLUMNS.join(','),
+          `CEIL-1,${patient?.mrn},J1100,Dr. Sarah Mitchell,Aetna,2026-11-02,30.00,,`,
+        ].join('\n'),
+      },
+    });
+    expect(res.json<{ warnings: { message: string }[] }>().warnings.map((w) => w.message)).toEqual([
+      '$30.00 is above the usual ceiling of $25.00 for J1100: check the amount',
+    ]);
+  });
+
+  it('refuses a bad code or amount, and every role but admin', async () => {
+    const admin = await signInAs(t.app, 'admin');
+    const badCode = await admin.request({
+      method: 'PUT',
+      url: '/api/admin/charge-ceilings/12',
+      payload: { ceilingCents: 100 },
+    });
+    expect(badCode.statusCode).toBe(400);
+    expect(fieldsOf(badCode.body)).toEqual(['code']);
+    const badAmount = await admin.request({
+      method: 'PUT',
+      url: '/api/admin/charge-ceilings/99213',
+      payload: { ceilingCents: 0 },
+    });
+    expect(badAmount.statusCode).toBe(400);
+    expect(fieldsOf(badAmount.body)).toEqual(['ceilingCents']);
+    const refused = await biller.request({
+      method: 'PUT',
+      url: '/api/admin/charge-ceilings/99213',
+      payload: { ceilingCents: 100 },
+    });
+    expect(refused.statusCode).toBe(403);
+  });
+});

@@ -17,11 +17,24 @@ import {
   claimRowSchema,
   importRejectedSchema,
   importResultSchema,
+  chargeCeilingListSchema,
+  chargeCeilingParamsSchema,
+  chargeCeilingSchema,
+  chargeCeilingUpdateSchema,
   newAppealSchema,
   voidClaimSchema,
   type ImportRejected,
 } from '../claims.schema';
-import { appealClaim, claimsOverview, exportClaims, importClaims, listClaims, voidClaim } from './claims.queries';
+import {
+  appealClaim,
+  claimsOverview,
+  exportClaims,
+  importClaims,
+  listChargeCeilings,
+  listClaims,
+  setChargeCeiling,
+  voidClaim,
+} from './claims.queries';
 
 const errors = { 400: errorEnvelopeSchema, 404: errorEnvelopeSchema, 409: errorEnvelopeSchema };
 
@@ -98,6 +111,29 @@ export function claimsRoutes(deps: AppDeps) {
         },
       },
       (request) => voidClaim(deps.db, requestContext(request, deps), request.params.id, request.body),
+    );
+    // Settings → Charge ceilings: what the import flags, per procedure code (admin).
+    api.get(
+      '/api/admin/charge-ceilings',
+      {
+        config: { permission: 'system:admin' },
+        schema: { tags: ['claims'], response: { 200: chargeCeilingListSchema } },
+      },
+      () => listChargeCeilings(deps.db),
+    );
+    api.put(
+      '/api/admin/charge-ceilings/:code',
+      {
+        config: { permission: 'system:admin' },
+        schema: {
+          tags: ['claims'],
+          description: "Sets a procedure code's charge ceiling: imported charges above it are flagged; audited.",
+          params: chargeCeilingParamsSchema,
+          body: chargeCeilingUpdateSchema,
+          response: { 200: chargeCeilingSchema, ...errors },
+        },
+      },
+      (request) => setChargeCeiling(deps.db, requestContext(request, deps), request.params.code, request.body),
     );
     api.post(
       '/api/claims/import',

@@ -10,6 +10,8 @@ import {
   type ClaimRow,
   type ImportRejected,
   type ImportResult,
+  type ChargeCeiling,
+  type ChargeCeilingList,
   type NewAppeal,
   type VoidClaim,
 } from '../claims.schema';
@@ -72,6 +74,27 @@ export function useAppealClaim() {
       apiFetch<ClaimRow>(`${CLAIMS_PATH}/${id}/appeals`, { method: 'POST', body: appeal }),
     // Settled, not only on success: a 409 means someone else changed the claim, and the list must show it.
     onSettled: refresh,
+  });
+}
+
+const CHARGE_CEILINGS = ['/api/admin/charge-ceilings'] as const;
+
+export function useChargeCeilings() {
+  return useQuery({
+    queryKey: CHARGE_CEILINGS,
+    queryFn: ({ signal }) => apiFetch<ChargeCeilingList>('/api/admin/charge-ceilings', { signal }),
+  });
+}
+
+export function useSetChargeCeiling() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ procedureCode, ceilingCents }: ChargeCeiling) =>
+      apiFetch<ChargeCeiling>(`/api/admin/charge-ceilings/${encodeURIComponent(procedureCode)}`, {
+        method: 'PUT',
+        body: { ceilingCents },
+      }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: CHARGE_CEILINGS }),
   });
 }
 

@@ -14,6 +14,7 @@ const TAB_LABELS = {
   users: 'Users',
   providers: 'Providers',
   payers: 'Payers',
+  charges: 'Charge ceilings',
   notifications: 'Notifications',
   integrations: 'Integrations',
   security: 'Security',
@@ -23,13 +24,14 @@ type Tab = keyof typeof TAB_LABELS;
 /**
  * The Settings tabs from the one policy: a tab shows when the role holds the permission behind it (a guest
  * sees Display and Notifications only, a patient Security too); Users shows to staff, enabled for admins;
- * Providers and Payers show to admins, who maintain them.
+ * Providers, Payers and Charge ceilings show to admins, who maintain them.
  */
 const TAB_PERMISSION: Partial<Record<Tab, Permission>> = {
   practice: 'settings:practice',
   users: 'settings:practice',
   providers: 'system:admin',
   payers: 'system:admin',
+  charges: 'system:admin',
   integrations: 'settings:practice',
   security: 'account:password',
 };
@@ -44,7 +46,7 @@ export function visibleTabs(role: Role): { tab: Tab; disabled: boolean }[] {
 }
 
 /**
- * The Settings screen. The Users, Providers and Payers tabs belong to their features, so the client shell
+ * The Settings screen. The Users, Providers, Payers and Charge ceilings tabs belong to their features, so the client shell
  * passes them in (src/client/pages/SettingsRoute.tsx); a feature's screens never import another feature's
  * screens.
  */
@@ -53,11 +55,13 @@ export default function SettingsPage({
   usersTab,
   providersTab,
   payersTab,
+  chargesTab,
 }: {
   role: Role;
   usersTab?: ReactNode;
   providersTab?: ReactNode;
   payersTab?: ReactNode;
+  chargesTab?: ReactNode;
 }) {
   const tabs = visibleTabs(role);
   const content: Record<Tab, ReactNode> = {
@@ -66,6 +70,7 @@ export default function SettingsPage({
     users: usersTab ?? null,
     providers: providersTab ?? null,
     payers: payersTab ?? null,
+    charges: chargesTab ?? null,
     notifications: <NotificationsTab />,
     integrations: <IntegrationsTab />,
     security: <SecurityTab />,
