@@ -294,6 +294,8 @@ describe('ClaimsPage', () => {
     ).toBeTruthy();
     expect(within(dialog).getByRole('table', { name: 'Charges to check' })).toBeTruthy();
     expect(within(dialog).queryByRole('table', { name: 'Problems in the file' })).toBeNull();
+    await user.click(within(dialog).getByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
   it('voids a claim after a reason is given; a voided claim shows Voided and offers neither Void nor Appeal', async () => {

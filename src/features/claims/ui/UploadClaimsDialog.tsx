@@ -245,7 +245,7 @@ export function UploadClaimsDialog() {
                 }}
                 disabled={importClaims.isPending}
               >
-                Cancel
+                {flagged.length > 0 ? 'Done' : 'Cancel'}
               </Button>
               <Button type="submit" disabled={importClaims.isPending}>
                 {importClaims.isPending ? 'Importing…' : 'Import'}
