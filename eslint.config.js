@@ -43,6 +43,7 @@ const featureBoundaryZones = FEATURES.flatMap((feature) =>
 const FEATURE_ORDER = [
   'audit',
   'providers',
+  'payers',
   'patients',
   'auth',
   'settings',

@@ -183,6 +183,49 @@ test.describe('claims', () => {
   });
 });
 
+test.describe('a bad import corrected', () => {
+  test('a $999,999.00 venipuncture is imported with a warning, then voided: listed as Voided, out of the totals', async ({
+    page,
+  }) => {
+    await signIn(page, 'billing_admin');
+    await page.goto('/claims');
+    const before = await apiGet<ClaimOverview>(page, '/api/claims/overview');
+    const tag = Date.now().toString(36).toUpperCase();
+    const account = `E2E-${tag}-V`;
+    const header = 'accountNumber,patientMrn,procedureCode,provider,payer,serviceDate,billedAmount,status,reasonCode';
+    await page.getByRole('button', { name: 'Upload File' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Upload claims' });
+    await dialog.getByLabel('CSV file').setInputFiles({
+      name: 'claims.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(
+        [header, `${account},MRN-100001,36415,Dr. Sarah Mitchell,Aetna,${daysAgo(2)},"999,999.00",,`].join('\n'),
+      ),
+    });
+    await dialog.getByRole('button', { name: 'Import' }).click();
+    await expect(page.getByText('1 claim added', { exact: true })).toBeVisible();
+    await expect(dialog.getByRole('table', { name: 'Charges to check' }).locator('tbody tr')).toHaveText([
+      '2billedAmount$999,999.00 is above the usual ceiling of $170.00 for 36415: check the amount',
+    ]);
+    await dialog.getByRole('button', { name: 'Done', exact: true }).click();
+    await expect(dialog).toBeHidden();
+    await expect
+      .poll(async () => (await apiGet<ClaimOverview>(page, '/api/claims/overview')).summary.totalBilledCents)
+      .toBe(before.summary.totalBilledCents + 99_999_900);
+
+    await page.getByRole('searchbox', { name: /Search claims/ }).fill(account);
+    await page.getByRole('button', { name: `Void claim ${account}` }).click();
+    const voiding = page.getByRole('dialog', { name: `Void claim ${account}?` });
+    await voiding.getByLabel('Reason').fill('Amount typed wrong in the file');
+    await voiding.getByRole('button', { name: 'Void claim' }).click();
+    await expect(page.getByText('Claim voided', { exact: true })).toBeVisible();
+    const row = page.getByRole('table', { name: 'All Claims' }).locator('tbody tr').filter({ hasText: account });
+    await expect(row).toContainText('Voided');
+    await expect(page.getByRole('button', { name: `Void claim ${account}` })).toBeDisabled();
+    expect((await apiGet<ClaimOverview>(page, '/api/claims/overview')).summary).toEqual(before.summary);
+  });
+});
+
 test.describe('accessibility', () => {
   // axe checks every cell of a full table; on a busy 2-core machine that takes a while.
   test.describe.configure({ timeout: 90_000 });

@@ -74,6 +74,17 @@ test.describe('Security and Compliance', () => {
     await expect(dialog).toBeHidden();
   });
 
+  test('Seed demo data asks for confirmation before replacing the clinic data (cancelled here)', async ({ page }) => {
+    await openCompliance(page);
+    await page.getByRole('button', { name: 'Seed demo data' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Seed demo data' });
+    await expect(dialog.getByText(/^This replaces every patient, appointment, claim/)).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByText('Demo data successfully re-seeded', { exact: true })).toHaveCount(0);
+  });
+
   test('runs the unit and integration tests and shows each result', async ({ page }) => {
     await openCompliance(page);
     // On the healthy demo system every real check passes; a failure here is a real regression.

@@ -147,7 +147,17 @@ test.describe('settings', () => {
   test('every tab has no serious accessibility violations', async ({ page }) => {
     await signIn(page, 'admin');
     await page.goto('/settings');
-    for (const tab of ['Display', 'Practice', 'Users', 'Notifications', 'Integrations', 'Security']) {
+    for (const tab of [
+      'Display',
+      'Practice',
+      'Users',
+      'Providers',
+      'Payers',
+      'Charge ceilings',
+      'Notifications',
+      'Integrations',
+      'Security',
+    ]) {
       await page.getByRole('tab', { name: tab }).click();
       await expect(page.getByRole('heading', { name: tab, level: 2 })).toBeVisible();
       await expect(page.getByRole('status', { name: /Loading/ })).toHaveCount(0);

@@ -17,6 +17,7 @@ import { claimsRoutes } from '@/features/claims/server/claims.routes';
 import { complianceRoutes } from '@/features/compliance/server/compliance.routes';
 import { dashboardRoutes } from '@/features/dashboard/server/dashboard.routes';
 import { patientsRoutes } from '@/features/patients/server/patients.routes';
+import { payersRoutes } from '@/features/payers/server/payers.routes';
 import { portalRoutes } from '@/features/portal/server/portal.routes';
 import { providersRoutes } from '@/features/providers/server/providers.routes';
 import { registrationRoutes } from '@/features/users/server/users.registration.routes';
@@ -98,6 +99,7 @@ export async function buildApp(deps: AppDeps, logger?: FastifyBaseLogger): Promi
   await app.register(worklistRoutes(deps));
   await app.register(patientsRoutes(deps));
   await app.register(providersRoutes(deps));
+  await app.register(payersRoutes(deps));
   await app.register(appointmentsRoutes(deps));
   await app.register(portalRoutes(deps));
   await app.register(registrationRoutes(deps));

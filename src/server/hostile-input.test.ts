@@ -32,11 +32,16 @@ interface Target {
 }
 
 /**
- * Routes whose valid input does something a fuzz run must not trigger (wiping the clinic, running the
+ * Routes whose valid input does something a fuzz run must not trigger (wiping or re-seeding the clinic, running the
  * self-test suite, replacing the signed-in user's password). They are fuzzed with invalid values only: the
  * "valid request plus an extra field" probe is skipped for them.
  */
-const NO_VALID_REQUEST = new Set(['POST /api/system/reset', 'POST /api/run-tests', 'POST /api/account/password']);
+const NO_VALID_REQUEST = new Set([
+  'POST /api/system/reset',
+  'POST /api/seed',
+  'POST /api/run-tests',
+  'POST /api/account/password',
+]);
 
 /** The preferred role for a route: the widest staff role the policy allows, the patient for portal routes. */
 const ROLE_PREFERENCE: Role[] = ['admin', 'billing_admin', 'doctor', 'nurse_manager', 'patient', 'guest'];
@@ -247,6 +252,8 @@ const CANDIDATES: unknown[] = [
   'Fuzz Test',
   'FUZZ-1',
   'x',
+  // A procedure code (the charge ceilings' path).
+  '99213',
   999_999,
   1,
   0,

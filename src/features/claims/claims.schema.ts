@@ -15,6 +15,14 @@ export const CLAIM_STATUSES = [
 export const claimStatusSchema = z.enum(CLAIM_STATUSES);
 export type ClaimStatus = z.infer<typeof claimStatusSchema>;
 
+/**
+ * What the Claims list shows as a claim's status: its stored status, or Voided for a claim entered by
+ * mistake and voided (it keeps its stored status underneath, for the record).
+ */
+export const CLAIM_ROW_STATUSES = [...CLAIM_STATUSES, 'Voided'] as const;
+export const claimRowStatusSchema = z.enum(CLAIM_ROW_STATUSES);
+export type ClaimRowStatus = z.infer<typeof claimRowStatusSchema>;
+
 export const PAYERS = [
   'Medicare',
   'Medicaid',
@@ -98,7 +106,7 @@ export const claimRowSchema = z.object({
   paidCents: z.number().int(),
   /** Days from the service date to resolution, or to today while the claim is unresolved. */
   daysAR: z.number().int(),
-  status: claimStatusSchema,
+  status: claimRowStatusSchema,
   /** The denial or main adjustment CARC code; null when nothing was adjusted. */
   reason: z.string().nullable(),
   denialDescription: z.string().nullable(),
@@ -188,8 +196,8 @@ export type ClaimOverview = z.infer<typeof claimOverviewSchema>;
 
 /** Statuses from which a claim can be appealed. */
 export const APPEALABLE_STATUSES = ['Denied', 'Partially Paid'] as const satisfies readonly ClaimStatus[];
-export function isAppealable(status: ClaimStatus): boolean {
-  return (APPEALABLE_STATUSES as readonly ClaimStatus[]).includes(status);
+export function isAppealable(status: ClaimRowStatus): boolean {
+  return (APPEALABLE_STATUSES as readonly ClaimRowStatus[]).includes(status);
 }
 
 export const newAppealSchema = z
@@ -200,9 +208,16 @@ export const newAppealSchema = z
   .strict();
 export type NewAppeal = z.input<typeof newAppealSchema>;
 
+/** `POST /api/claims/:id/void`: why a claim entered by mistake is voided (kept in the audit trail). */
+export const voidClaimSchema = z
+  .object({ reason: z.string().trim().min(1, 'is required').max(200, 'must be at most 200 characters') })
+  .strict();
+export type VoidClaim = z.infer<typeof voidClaimSchema>;
+
 // ---------------------------------------------------------------------------------------------
 // CSV import (Upload File). Every row is checked with this schema; the server adds the
-// checks that need the database (known MRN and provider, account number not taken).
+// checks that need the database (known MRN, provider and payer, account number not taken, the payer's
+// timely-filing limit).
 
 export const CLAIM_IMPORT_COLUMNS = [
   'accountNumber',
@@ -221,6 +236,38 @@ export const OPTIONAL_IMPORT_COLUMNS: readonly ClaimImportColumn[] = ['status', 
 
 /** An imported claim starts before payment: a paid claim comes with a remittance, which a file does not carry. */
 export const IMPORT_STATUSES = ['Draft', 'Submitted', 'Pending', 'Denied'] as const satisfies readonly ClaimStatus[];
+export type ImportStatus = (typeof IMPORT_STATUSES)[number];
+/** The ceiling of a procedure code without its own (charge_ceilings): above it an imported charge is flagged. */
+export const DEFAULT_CHARGE_CEILING_CENTS = 500_000;
+
+/** A CPT or HCPCS code as the import and the charge ceilings take it. */
+export const procedureCodeSchema = z
+  .string()
+  .trim()
+  .min(1, 'is required')
+  .transform((code) => code.toUpperCase())
+  .pipe(z.string().regex(/^(\d{4}[0-9A-Z]|[A-Z]\d{4})$/, 'must be a CPT or HCPCS code such as 99213 or G0439'));
+
+/** Settings → Charge ceilings (admin): the charge above which an imported claim is flagged, per code. */
+export const chargeCeilingSchema = z.object({ procedureCode: z.string(), ceilingCents: z.number().int() });
+export type ChargeCeiling = z.infer<typeof chargeCeilingSchema>;
+export const chargeCeilingListSchema = z.object({
+  items: z.array(chargeCeilingSchema),
+  /** What a code without its own ceiling uses. */
+  defaultCeilingCents: z.number().int(),
+});
+export type ChargeCeilingList = z.infer<typeof chargeCeilingListSchema>;
+export const chargeCeilingParamsSchema = z.object({ code: procedureCodeSchema });
+export const chargeCeilingUpdateSchema = z
+  .object({
+    ceilingCents: z
+      .number({ error: 'must be an amount in cents' })
+      .int('must be whole cents')
+      .min(1, 'must be more than 0.00')
+      .max(100_000_000, 'must be at most 1,000,000.00'),
+  })
+  .strict();
+export type ChargeCeilingUpdate = z.infer<typeof chargeCeilingUpdateSchema>;
 export const CLAIM_IMPORT_MAX_ROWS = 10_000;
 /** A 5 MB file holds about 50,000 rows; the route's body limit. */
 export const CLAIM_IMPORT_MAX_BYTES = 5 * 1024 * 1024;
@@ -237,62 +284,54 @@ export function dollarsToCents(text: string): number | null {
 const requiredText = (max: number) =>
   z.string().trim().min(1, 'is required').max(max, `must be at most ${max} characters`);
 
-export const claimImportRowSchema = z
-  .object({
-    accountNumber: requiredText(40).regex(/^[A-Za-z0-9-]+$/, 'may contain only letters, digits and -'),
-    patientMrn: requiredText(40),
-    procedureCode: z
-      .string()
-      .trim()
-      .min(1, 'is required')
-      .transform((code) => code.toUpperCase())
-      .pipe(z.string().regex(/^(\d{4}[0-9A-Z]|[A-Z]\d{4})$/, 'must be a CPT or HCPCS code such as 99213 or G0439')),
-    provider: requiredText(200),
-    payer: z
-      .string()
-      .trim()
-      .min(1, 'is required')
-      .pipe(z.enum(PAYERS, { message: `must be one of: ${PAYERS.join(', ')}` })),
-    serviceDate: z.string().trim().min(1, 'is required').pipe(isoDateSchema),
-    billedAmount: z
-      .string()
-      .trim()
-      .min(1, 'is required')
-      .transform((text, ctx) => {
-        const cents = dollarsToCents(text);
-        if (cents === null) {
-          ctx.addIssue({ code: 'custom', message: 'must be an amount in dollars such as 149.00' });
-          return z.NEVER;
-        }
-        return cents;
-      })
-      .pipe(z.number().int().min(1, 'must be more than 0.00').max(100_000_000, 'must be at most 1,000,000.00')),
-    status: z
-      .string()
-      .trim()
-      .transform((s) => (s === '' ? 'Submitted' : s))
-      .pipe(z.enum(IMPORT_STATUSES, { message: `must be one of: ${IMPORT_STATUSES.join(', ')} (default Submitted)` })),
-    reasonCode: z
-      .string()
-      .trim()
-      .transform((text) => text.toUpperCase().replace(/^([A-Z]{2})[\s_-]*/, '$1-'))
-      .pipe(z.union([z.literal(''), reasonCodeSchema])),
-  })
-  .superRefine((row, ctx) => {
-    if (row.status === 'Denied' && row.reasonCode === '') {
-      ctx.addIssue({ code: 'custom', path: ['reasonCode'], message: 'is required for a denied claim' });
-    }
-    if (row.status === 'Denied' && (NON_DENIAL_CODES as readonly string[]).includes(row.reasonCode)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['reasonCode'],
-        message: `${row.reasonCode} is an adjustment, not a denial reason`,
-      });
-    }
-    if (row.status !== 'Denied' && row.reasonCode !== '') {
-      ctx.addIssue({ code: 'custom', path: ['reasonCode'], message: 'is only given for a denied claim' });
-    }
-  });
+/** Each column's own check; a file's row is checked column by column, so every bad field is reported at once. */
+export const claimImportFieldsSchema = z.object({
+  accountNumber: requiredText(40).regex(/^[A-Za-z0-9-]+$/, 'may contain only letters, digits and -'),
+  patientMrn: requiredText(40),
+  procedureCode: procedureCodeSchema,
+  provider: requiredText(200),
+  // Checked against the practice's payers (Settings → Payers) by the server.
+  payer: requiredText(80),
+  serviceDate: z.string().trim().min(1, 'is required').pipe(isoDateSchema),
+  billedAmount: z
+    .string()
+    .trim()
+    .min(1, 'is required')
+    .transform((text, ctx) => {
+      const cents = dollarsToCents(text);
+      if (cents === null) {
+        ctx.addIssue({ code: 'custom', message: 'must be an amount in dollars such as 149.00' });
+        return z.NEVER;
+      }
+      return cents;
+    })
+    .pipe(z.number().int().min(1, 'must be more than 0.00').max(100_000_000, 'must be at most 1,000,000.00')),
+  status: z
+    .string()
+    .trim()
+    .transform((s) => (s === '' ? 'Submitted' : s))
+    .pipe(z.enum(IMPORT_STATUSES, { message: `must be one of: ${IMPORT_STATUSES.join(', ')} (default Submitted)` })),
+  reasonCode: z
+    .string()
+    .trim()
+    .transform((text) => text.toUpperCase().replace(/^([A-Z]{2})[\s_-]*/, '$1-'))
+    .pipe(z.union([z.literal(''), reasonCodeSchema])),
+});
+
+/** What is wrong with a row's reason code given its status (both already valid on their own), or null. */
+export function reasonCodeProblem(status: ImportStatus, reasonCode: string): string | null {
+  if (status === 'Denied' && reasonCode === '') return 'is required for a denied claim';
+  if (status === 'Denied' && (NON_DENIAL_CODES as readonly string[]).includes(reasonCode)) {
+    return `${reasonCode} is an adjustment, not a denial reason`;
+  }
+  if (status !== 'Denied' && reasonCode !== '') return 'is only given for a denied claim';
+  return null;
+}
+
+export const claimImportRowSchema = claimImportFieldsSchema.superRefine((row, ctx) => {
+  const problem = reasonCodeProblem(row.status, row.reasonCode);
+  if (problem) ctx.addIssue({ code: 'custom', path: ['reasonCode'], message: problem });
+});
 export type ClaimImportRow = z.output<typeof claimImportRowSchema>;
 
 export const claimImportRequestSchema = z.object({
@@ -309,10 +348,19 @@ export const importRejectedSchema = z.object({
   error: z.object({ code: z.string(), message: z.string() }),
   errors: z.array(importErrorSchema),
   errorCount: z.number().int(),
+  /** Charges above their code's ceiling: not refused, shown so they are checked while the file is fixed. */
+  warnings: z.array(importErrorSchema),
 });
 export type ImportRejected = z.infer<typeof importRejectedSchema>;
 
-export const importResultSchema = z.object({ imported: z.number().int() });
+export const importResultSchema = z.object({
+  imported: z.number().int(),
+  /**
+   * Rows imported but worth a second look (a charge above its code's ceiling): the claim is in, and can be
+   * voided from the Claims list if it was a mistake.
+   */
+  warnings: z.array(importErrorSchema),
+});
 export type ImportResult = z.infer<typeof importResultSchema>;
 
 /** Who paid: the payer (a remittance), the patient (the portal) or a guest paying a statement. */

@@ -26,7 +26,7 @@ import {
   patientPaymentRateSql,
   percentSql,
 } from '@/features/claims/server/claims.formulas';
-import { deniedClaimSql, denialReasonSql } from '@/features/claims/server/claims.summary.queries';
+import { deniedClaimSql, denialReasonSql, notVoidedSql } from '@/features/claims/server/claims.summary.queries';
 import { claims, payments } from '@/features/claims/server/claims.table';
 import { providers } from '@/features/providers/server/providers.table';
 import { encounters } from '@/features/worklist/server/worklist.table';
@@ -76,7 +76,7 @@ export function outstandingArRowsSql(): SQL {
       greatest(0, ${claims.billedCents} - ${claims.paidCents} - ${claims.contractualAdjustmentCents} - ${patientPaidCents})::bigint
         as outstanding_cents
     from ${claims}
-    where ${claims.resolvedOn} is null and ${claims.submittedOn} is not null
+    where ${claims.resolvedOn} is null and ${claims.submittedOn} is not null and ${notVoidedSql}
       and ${claims.status} not in ('Draft', 'Written Off')
   ) receivable where outstanding_cents > 0`;
 }
@@ -140,13 +140,13 @@ export async function computeKpisRaw(db: DbOrTx, period: Period): Promise<KpiRes
         count(*) filter (where ${claims.status} in ('Paid', 'Partially Paid'))::int as paid_claims,
         count(*) filter (where ${deniedClaimSql})::int as denied_claims,
         coalesce(sum(${claims.billedCents}), 0)::bigint as billed_cents
-      from ${claims} where ${between(claims.serviceDate, period)}
+      from ${claims} where ${between(claims.serviceDate, period)} and ${notVoidedSql}
     ),
     submitted as (
       select count(*)::int as submitted,
         count(*) filter (where ${claims.cleanSubmission})::int as clean,
         avg(${claims.submittedOn} - ${claims.serviceDate})::float8 as cycle_days
-      from ${claims} where ${between(claims.submittedOn, period)}
+      from ${claims} where ${between(claims.submittedOn, period)} and ${notVoidedSql}
     ),
     adjudicated as (
       select count(*)::int as adjudicated,
@@ -161,7 +161,7 @@ export async function computeKpisRaw(db: DbOrTx, period: Period): Promise<KpiRes
         coalesce(sum(least(pp.patient_paid, ${claims.patientResponsibilityCents})), 0)::bigint as patient_collected,
         coalesce(sum(${claims.patientResponsibilityCents}), 0)::bigint as patient_billed
       from ${claims} ${patientPaidLateral()}
-      where ${between(claims.adjudicatedOn, period)}
+      where ${between(claims.adjudicatedOn, period)} and ${notVoidedSql}
     ),
     -- Collections: every payment received in the period (payer remittances and patient payments).
     collections as (
@@ -201,7 +201,7 @@ export async function computeKpisRaw(db: DbOrTx, period: Period): Promise<KpiRes
       select coalesce(sum(greatest(0, ${claims.billedCents} - ${claims.paidCents}
         - ${claims.contractualAdjustmentCents} - pp.patient_paid)), 0)::bigint as lost
       from ${claims} ${patientPaidLateral()}
-      where ${claims.status} = 'Written Off' and ${between(claims.resolvedOn, period)}
+      where ${claims.status} = 'Written Off' and ${between(claims.resolvedOn, period)} and ${notVoidedSql}
     )
     select
       -- Days in A/R = outstanding A/R ÷ (charges in the period ÷ N)
@@ -329,7 +329,8 @@ export async function computeProviderAnalyticsRaw(db: DbOrTx, period: Period): P
     charges as (
       select ${claims.providerId} as provider_id, count(*)::int as claim_count,
         sum(${claims.billedCents})::bigint as billed_cents
-      from ${claims} where ${between(claims.serviceDate, period)} group by ${claims.providerId}
+      from ${claims} where ${between(claims.serviceDate, period)} and ${notVoidedSql}
+      group by ${claims.providerId}
     ),
     collections as (
       select ${claims.providerId} as provider_id, sum(${payments.amountCents})::bigint as collected
@@ -341,7 +342,7 @@ export async function computeProviderAnalyticsRaw(db: DbOrTx, period: Period): P
         sum(${claims.paidCents} + pp.patient_paid)::bigint as collected,
         sum(${claims.billedCents} - ${claims.contractualAdjustmentCents})::bigint as collectible
       from ${claims} ${patientPaidLateral()}
-      where ${between(claims.adjudicatedOn, period)} group by ${claims.providerId}
+      where ${between(claims.adjudicatedOn, period)} and ${notVoidedSql} group by ${claims.providerId}
     ),
     receivables as (
       select provider_id, sum(outstanding_cents)::bigint as outstanding from open_ar group by provider_id
@@ -380,7 +381,7 @@ export async function computeDenialsByReasonRaw(db: DbOrTx, period: Period): Pro
     select ${claims.reasonCode} as reason, count(*)::int as count,
       mode() within group (order by ${claims.denialDescription}) as stored_description
     from ${claims}
-    where ${deniedClaimSql} and ${denialReasonSql} and ${between(claims.adjudicatedOn, period)}
+    where ${deniedClaimSql} and ${denialReasonSql} and ${between(claims.adjudicatedOn, period)} and ${notVoidedSql}
     group by ${claims.reasonCode}
     order by count desc, reason
   `);

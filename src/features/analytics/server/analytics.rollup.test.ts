@@ -13,7 +13,13 @@ import { periodEndingToday } from '@/shared/period';
 import { countAuthorizationsByStatus } from '@/features/authorizations/server/authorizations.queries';
 import { getPayerPerformance, getPayerPerformanceRaw, payAsGuest } from '@/features/billing/server/billing.queries';
 import { countPatients } from '@/features/patients/server/patients.queries';
-import { appealClaim, claimsOverview, claimsOverviewRaw, importClaims } from '@/features/claims/server/claims.queries';
+import {
+  appealClaim,
+  claimsOverview,
+  claimsOverviewRaw,
+  importClaims,
+  voidClaim,
+} from '@/features/claims/server/claims.queries';
 import { CLAIM_FILTER_FIELDS } from '@/features/claims/server/claims.filter.queries';
 import { summariseClaims, summariseClaimsRaw } from '@/features/claims/server/claims.summary.queries';
 import { reseedDemoClinic, resetSystem } from '@/features/system/server/system.queries';
@@ -232,8 +238,17 @@ describe('analytics rollups equal the raw reference', () => {
       `IMP-RT-2,${refs.mrn},99214,${refs.provider},Medicare,2026-11-12,214.00,Denied,CO-197`,
       `IMP-RT-3,${refs.mrn},80053,${refs.provider},Cigna,2026-11-14,116.00,Draft,`,
     ].join('\n');
-    expect(await importClaims(database.db, ctx, csv)).toEqual({ ok: true, imported: 3 });
+    expect(await importClaims(database.db, ctx, csv)).toEqual({ ok: true, imported: 3, warnings: [] });
     await expectRollupsEqualRaw('after an import');
+
+    // Voiding imported claims (a denied one too) takes them out of every rollup and raw answer alike.
+    for (const account of ['IMP-RT-1', 'IMP-RT-2']) {
+      const [row] = (
+        await database.db.execute<{ id: number }>(sql`select id from claims where account_number = ${account}`)
+      ).rows;
+      await voidClaim(database.db, ctx, row?.id ?? 0, { reason: 'entered by mistake' });
+    }
+    await expectRollupsEqualRaw('after a void');
 
     // Deletes: a claim with payments (they are kept, on no claim), then a patient with all their records.
     await exec(`delete from claims where id = (select claim_id from payments where claim_id is not null

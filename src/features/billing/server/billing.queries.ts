@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { formatCents, today } from '@/shared/api';
 import { periodEndingToday, previousPeriod } from '@/shared/period';
 import { actorOf, record, recordNow } from '@/features/audit/server/audit.queries';
 import { claimBalanceSql, denialRateSql, PATIENT_SIDE_SOURCES } from '@/features/claims/server/claims.formulas';
 import { findClaimByAccountAndDob, markPatientBalanceSettled } from '@/features/claims/server/claims.portal.queries';
-import { deniedClaimSql } from '@/features/claims/server/claims.summary.queries';
+import { deniedClaimSql, notVoidedSql } from '@/features/claims/server/claims.summary.queries';
 import { claims, payments } from '@/features/claims/server/claims.table';
 import { claimStatusSchema } from '@/features/claims/claims.schema';
 import { listPatientNames } from '@/features/patients/server/patients.queries';
@@ -236,7 +236,7 @@ async function statementTotals(db: DbOrTx, patientId: number) {
       amountDueCents: sql<string>`coalesce(sum(${balance.amountDueCents}), 0)::bigint`,
     })
     .from(claims)
-    .where(eq(claims.patientId, patientId));
+    .where(and(eq(claims.patientId, patientId), notVoidedSql));
   const payerPaidCents = Number(row?.payerPaidCents ?? 0);
   const patientPaidCents = Number(row?.patientPaidCents ?? 0);
   return {
@@ -266,7 +266,7 @@ async function statementClaims(db: DbOrTx, patientId: number, limit: number | nu
     })
     .from(claims)
     .innerJoin(providers, eq(providers.id, claims.providerId))
-    .where(eq(claims.patientId, patientId))
+    .where(and(eq(claims.patientId, patientId), notVoidedSql))
     .orderBy(desc(claims.serviceDate), desc(claims.id));
   const rows = limit === null ? await query : await query.limit(limit);
   return rows.map((row) => ({ ...row, status: claimStatusSchema.parse(row.status) }));
@@ -390,7 +390,7 @@ export async function payOwnBalance(db: Db, ctx: RequestContext, amountCents: nu
       await tx
         .select({ id: claims.id, accountNumber: claims.accountNumber, amountDueCents: balance.amountDueCents })
         .from(claims)
-        .where(eq(claims.patientId, patientId))
+        .where(and(eq(claims.patientId, patientId), notVoidedSql))
         .orderBy(asc(claims.serviceDate), asc(claims.id))
     ).filter((claim) => claim.amountDueCents > 0);
     const balanceCents = owed.reduce((sum, claim) => sum + claim.amountDueCents, 0);
@@ -436,7 +436,7 @@ async function denialRate(db: Db, period: { start: string; end: string }): Promi
       rate: denialRateSql(sql`count(*) filter (where ${deniedClaimSql})`, sql`count(*)`),
     })
     .from(claims)
-    .where(sql`${claims.adjudicatedOn} between ${period.start} and ${period.end}`);
+    .where(sql`${claims.adjudicatedOn} between ${period.start} and ${period.end} and ${notVoidedSql}`);
   return row?.rate ?? null;
 }
 
@@ -464,7 +464,7 @@ export async function getPayerPerformanceRaw(
       select ${claims.payer} as payer, count(*)::int as adjudicated_claims,
         (count(*) filter (where ${deniedClaimSql}))::int as denied_claims
       from ${claims}
-      where ${claims.adjudicatedOn} between ${current.start} and ${current.end}
+      where ${claims.adjudicatedOn} between ${current.start} and ${current.end} and ${notVoidedSql}
       group by ${claims.payer}
     ), collected as (
       select ${claims.payer} as payer, sum(${payments.amountCents})::bigint as collections_cents

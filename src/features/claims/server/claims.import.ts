@@ -1,10 +1,14 @@
 import Papa from 'papaparse';
+import { format, parseISO, subDays } from 'date-fns';
+import { formatCents } from '@/shared/api';
 import {
   CLAIM_IMPORT_COLUMNS,
   CLAIM_IMPORT_MAX_ROWS,
+  DEFAULT_CHARGE_CEILING_CENTS,
   DENIAL_DESCRIPTIONS,
   OPTIONAL_IMPORT_COLUMNS,
-  claimImportRowSchema,
+  claimImportFieldsSchema,
+  reasonCodeProblem,
   type ClaimImportColumn,
   type ClaimImportRow,
   type ImportError,
@@ -20,6 +24,8 @@ export interface ParsedRow {
   raw: Record<ClaimImportColumn, string>;
   /** The checked row, or null when the schema refused a field. */
   value: ClaimImportRow | null;
+  /** The fields that passed their own check, so the database checks still run on them in a bad row. */
+  fields: Partial<ClaimImportRow>;
   /** Fields the schema refused: the database checks skip them, so each field gets one problem. */
   badFields: ReadonlySet<string>;
 }
@@ -79,15 +85,30 @@ export function parseClaimsCsv(csv: string): ParsedImport {
       ClaimImportColumn,
       string
     >;
-    const result = claimImportRowSchema.safeParse(raw);
-    // One problem per field is enough to fix it (a malformed date would otherwise be reported twice).
+    // Each column is checked on its own, then the reason code against the status, so one pass reports
+    // every problem of the row (a row-level check would wait for every field to be right first).
+    const fields: Partial<Record<ClaimImportColumn, unknown>> = {};
     const badFields = new Set<string>();
-    for (const issue of result.error?.issues ?? []) {
-      const field = String(issue.path[0] ?? 'row');
-      if (!badFields.has(field)) errors.push({ row, field, message: issue.message });
-      badFields.add(field);
+    for (const column of CLAIM_IMPORT_COLUMNS) {
+      const result = claimImportFieldsSchema.shape[column].safeParse(raw[column]);
+      if (result.success) {
+        fields[column] = result.data;
+      } else {
+        // One problem per field is enough to fix it (a malformed date would otherwise be reported twice).
+        errors.push({ row, field: column, message: result.error.issues[0]?.message ?? 'is not valid' });
+        badFields.add(column);
+      }
     }
-    rows.push({ row, raw, value: result.success ? result.data : null, badFields });
+    const checked = fields as Partial<ClaimImportRow>;
+    if (checked.status !== undefined && checked.reasonCode !== undefined) {
+      const problem = reasonCodeProblem(checked.status, checked.reasonCode);
+      if (problem) {
+        errors.push({ row, field: 'reasonCode', message: problem });
+        badFields.add('reasonCode');
+      }
+    }
+    const value = badFields.size === 0 ? (checked as ClaimImportRow) : null;
+    rows.push({ row, raw, value, fields: checked, badFields });
   });
   return { rows, errors };
 }
@@ -97,12 +118,26 @@ function canonicalColumn(header: string): ClaimImportColumn | null {
   return CLAIM_IMPORT_COLUMNS.find((c) => c.toLowerCase() === key) ?? null;
 }
 
+export interface ImportPayer {
+  name: string;
+  timelyFilingDays: number;
+}
+
 export interface ImportReferences {
   patientIdByMrn: Map<string, number>;
   /** Keys are lower-case provider names. */
   providerIdByName: Map<string, number>;
+  /** The practice's active payers; keys are lower-case names. */
+  payerByName: Map<string, ImportPayer>;
+  /** The ceiling of each procedure code that has its own; others use DEFAULT_CHARGE_CEILING_CENTS. */
+  ceilingByCode: Map<string, number>;
   takenAccounts: Set<string>;
 }
+
+/** The timely-filing limit of a payer the import does not know (docs/payers.md). */
+export const DEFAULT_TIMELY_FILING_DAYS = 365;
+
+const displayDate = (day: string) => format(parseISO(day), 'MMM d, yyyy');
 
 /**
  * One answer for every reference the database does not accept (an unknown MRN or provider, an account number
@@ -112,19 +147,22 @@ export interface ImportReferences {
 export const UNKNOWN_REFERENCE = 'does not match a record this import can use';
 
 /**
- * The checks that need the database's answers: the MRN and provider exist, the account number is new
- * (in the database and earlier in the file), the service date is not in the future. Returns the rows
- * ready to insert, or the problems.
+ * The checks that need the database's answers: the MRN and provider exist, the payer is one of the
+ * practice's active payers, the account number is new (in the database and earlier in the file), the
+ * service date is neither in the future nor older than the payer's timely-filing limit. They run on every
+ * field that passed its own check, so all problems of a row come in one answer. Returns the rows ready to
+ * insert, the problems, and the warnings (charges above their code's ceiling: imported, but flagged).
  */
 export function resolveImportRows(
   rows: readonly ParsedRow[],
   refs: ImportReferences,
   day: string,
-): { values: (typeof claims.$inferInsert)[]; errors: ImportError[] } {
+): { values: (typeof claims.$inferInsert)[]; errors: ImportError[]; warnings: ImportError[] } {
   const errors: ImportError[] = [];
+  const warnings: ImportError[] = [];
   const values: (typeof claims.$inferInsert)[] = [];
   const firstRowOfAccount = new Map<string, number>();
-  for (const { row, raw, value, badFields } of rows) {
+  for (const { row, raw, value, fields, badFields } of rows) {
     const problems: ImportError[] = [];
     const checks = (field: ClaimImportColumn) => !badFields.has(field) && raw[field] !== '';
     const patientId = refs.patientIdByMrn.get(raw.patientMrn);
@@ -134,6 +172,11 @@ export function resolveImportRows(
     const providerId = refs.providerIdByName.get(raw.provider.toLowerCase());
     if (checks('provider') && providerId === undefined) {
       problems.push({ row, field: 'provider', message: UNKNOWN_REFERENCE });
+    }
+    const payer = refs.payerByName.get(raw.payer.toLowerCase());
+    if (checks('payer') && payer === undefined) {
+      const names = [...refs.payerByName.values()].map((p) => p.name);
+      problems.push({ row, field: 'payer', message: `must be one of the practice's payers: ${names.join(', ')}` });
     }
     if (checks('accountNumber')) {
       const earlier = firstRowOfAccount.get(raw.accountNumber);
@@ -146,18 +189,39 @@ export function resolveImportRows(
         }
       }
     }
-    if (value && value.serviceDate > day) {
-      problems.push({ row, field: 'serviceDate', message: 'cannot be in the future' });
+    if (fields.serviceDate !== undefined) {
+      const limitDays = payer?.timelyFilingDays ?? DEFAULT_TIMELY_FILING_DAYS;
+      const earliest = format(subDays(parseISO(day), limitDays), 'yyyy-MM-dd');
+      if (fields.serviceDate > day) {
+        problems.push({ row, field: 'serviceDate', message: 'cannot be in the future' });
+      } else if (fields.serviceDate < earliest) {
+        const whose = payer ? `${payer.name}'s timely-filing limit` : 'the timely-filing limit';
+        problems.push({
+          row,
+          field: 'serviceDate',
+          message: `is older than ${whose} of ${limitDays} days: it must be on or after ${displayDate(earliest)}`,
+        });
+      }
+    }
+    if (fields.billedAmount !== undefined && fields.procedureCode !== undefined) {
+      const ceiling = refs.ceilingByCode.get(fields.procedureCode) ?? DEFAULT_CHARGE_CEILING_CENTS;
+      if (fields.billedAmount > ceiling) {
+        warnings.push({
+          row,
+          field: 'billedAmount',
+          message: `$${formatCents(fields.billedAmount)} is above the usual ceiling of $${formatCents(ceiling)} for ${fields.procedureCode}: check the amount`,
+        });
+      }
     }
     errors.push(...problems);
-    if (!value || problems.length > 0 || patientId === undefined || providerId === undefined) continue;
+    if (!value || problems.length > 0 || patientId === undefined || providerId === undefined || !payer) continue;
     const denied = value.status === 'Denied';
     values.push({
       patientId,
       providerId,
       accountNumber: value.accountNumber,
       procedureCode: value.procedureCode,
-      payer: value.payer,
+      payer: payer.name,
       serviceDate: value.serviceDate,
       billedCents: value.billedAmount,
       status: value.status,
@@ -170,7 +234,7 @@ export function resolveImportRows(
       deniedOnFirstAdjudication: denied,
     });
   }
-  return { values, errors };
+  return { values, errors, warnings };
 }
 
 /** Problems in file order: by row, then in the template's column order. */

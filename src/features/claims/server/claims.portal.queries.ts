@@ -6,6 +6,7 @@ import { patients } from '@/features/patients/server/patients.table';
 import { providers } from '@/features/providers/server/providers.table';
 import { claimStatusSchema } from '../claims.schema';
 import { claims, payments } from './claims.table';
+import { notVoidedSql } from './claims.summary.queries';
 
 /**
  * The claim with this account number whose patient was born on `dob`, or null. Both must match in one
@@ -32,7 +33,7 @@ export async function findClaimByAccountAndDob(
     })
     .from(claims)
     .innerJoin(patients, eq(patients.id, claims.patientId))
-    .where(and(eq(claims.accountNumber, accountNumber), eq(patients.dob, dob)))
+    .where(and(eq(claims.accountNumber, accountNumber), eq(patients.dob, dob), notVoidedSql))
     .limit(1);
   const [row] = options.forUpdate ? await query.for('update', { of: claims }) : await query;
   return row ?? null;
@@ -85,7 +86,7 @@ export async function listOwnRecentClaims(db: DbOrTx, ctx: RequestContext, limit
     .from(claims)
     .innerJoin(providers, eq(providers.id, claims.providerId))
     .leftJoin(patientPaid, eq(patientPaid.claimId, claims.id))
-    .where(eq(claims.patientId, patientId))
+    .where(and(eq(claims.patientId, patientId), notVoidedSql))
     .orderBy(desc(claims.serviceDate), desc(claims.id))
     .limit(limit);
   return rows.map((row) => ({ ...row, status: claimStatusSchema.parse(row.status) }));

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, isNotNull, lte, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { today } from '@/shared/api';
+import { formatCents, today } from '@/shared/api';
 import { actorOf, listReadEntry, record, recordNow, recordRead } from '@/features/audit/server/audit.queries';
 import type { RequestContext } from '@/server/context';
 import type { Db, DbOrTx } from '@/server/db/types';
@@ -16,12 +16,14 @@ import {
   type Keyset,
 } from '@/server/db/keyset';
 import { patients } from '@/features/patients/server/patients.table';
+import { payers } from '@/features/payers/server/payers.table';
 import { providers } from '@/features/providers/server/providers.table';
 import {
   CLAIM_EXPORT_MAX_ROWS,
   DENIAL_DESCRIPTIONS,
   TOP_DENIAL_REASONS,
   TREND_WEEKS,
+  claimRowStatusSchema,
   claimStatusSchema,
   isAppealable,
   type ClaimExport,
@@ -32,13 +34,18 @@ import {
   type ClaimPage,
   type ClaimRow,
   type ClaimSortKey,
+  DEFAULT_CHARGE_CEILING_CENTS,
+  type ChargeCeiling,
+  type ChargeCeilingList,
+  type ChargeCeilingUpdate,
   type ImportError,
+  type VoidClaim,
 } from '../claims.schema';
-import { parseClaimsCsv, resolveImportRows, sortImportErrors } from './claims.import';
-import { claimAppeals, claims } from './claims.table';
+import { parseClaimsCsv, resolveImportRows, sortImportErrors, type ImportReferences } from './claims.import';
+import { chargeCeilings, claimAppeals, claims, payments } from './claims.table';
 import { claimsDailyRollup, claimsStatusRollup } from './claims.rollup.table';
 import { claimFilterDetail, claimsRollupWhere, claimsWhere } from './claims.filter.queries';
-import { daysInArSql, deniedClaimSql } from './claims.summary.queries';
+import { daysInArSql, deniedClaimSql, notVoidedSql } from './claims.summary.queries';
 
 // ---------------------------------------------------------------------------------------------
 // The Claims screen: list, overview, export, appeal and import. Everything is filtered,
@@ -56,14 +63,17 @@ function rowColumns(ctx: RequestContext) {
     billedCents: claims.billedCents,
     paidCents: claims.paidCents,
     daysAR: daysInArSql(today(ctx.now)),
-    status: claims.status,
+    status: shownStatusSql,
     reason: claims.reasonCode,
     denialDescription: claims.denialDescription,
   };
 }
 
+/** The status the list shows: Voided for a voided claim, else the stored one. */
+const shownStatusSql = sql<string>`case when ${claims.voidedAt} is not null then 'Voided' else ${claims.status} end`;
+
 function toClaimRow(row: Omit<ClaimRow, 'status'> & { status: string }): ClaimRow {
-  return { ...row, status: claimStatusSchema.parse(row.status) };
+  return { ...row, status: claimRowStatusSchema.parse(row.status) };
 }
 
 /**
@@ -352,7 +362,7 @@ export async function listClaims(db: Db, ctx: RequestContext, query: ClaimListQu
       ${claims.accountNumber} as "accountNumber", ${claims.procedureCode} as procedure,
       ${providers.name} as provider, ${claims.payer} as payer, ${claims.serviceDate}::text as "serviceDate",
       ${claims.billedCents} as "billedCents", ${claims.paidCents} as "paidCents",
-      ${daysInArSql(today(ctx.now))} as "daysAR", ${claims.status} as status, ${claims.reasonCode} as reason,
+      ${daysInArSql(today(ctx.now))} as "daysAR", ${shownStatusSql} as status, ${claims.reasonCode} as reason,
       ${claims.denialDescription} as "denialDescription", ${claims.patientId} as "patientId", page.*
     from (${pageKeysSql(ctx, query, cursor)}) page
     join ${claims} on ${claims.id} = page.id
@@ -421,7 +431,7 @@ function weekStarts(day: string, weeks: number): string[] {
  * (status Paid) and the denied ones. The raw reference of claimsOverview (and its answer when searching).
  */
 export async function claimsOverviewRaw(db: Db, ctx: RequestContext, filter: ClaimFilter): Promise<ClaimOverview> {
-  const where = claimsWhere(filter);
+  const where = and(claimsWhere(filter), notVoidedSql);
   const weeks = weekStarts(today(ctx.now), TREND_WEEKS);
   const first = weeks[0] ?? today(ctx.now);
   const weekStart = sql`(${claims.serviceDate} - extract(dow from ${claims.serviceDate})::int)`;
@@ -638,13 +648,18 @@ export async function appealClaim(
   return db.transaction(async (tx) => {
     // Row lock: two people appealing at once cannot both see it Denied.
     const [current] = await tx
-      .select({ status: claims.status, patientId: claims.patientId, accountNumber: claims.accountNumber })
+      .select({
+        status: claims.status,
+        patientId: claims.patientId,
+        accountNumber: claims.accountNumber,
+        voidedAt: claims.voidedAt,
+      })
       .from(claims)
       .where(eq(claims.id, id))
       .limit(1)
       .for('update');
     if (!current) throw new HttpError(404, 'NOT_FOUND', 'No claim with that id.');
-    const status = claimStatusSchema.parse(current.status);
+    const status = current.voidedAt ? 'Voided' : claimStatusSchema.parse(current.status);
     if (!isAppealable(status)) {
       const message = `is ${status}: only a Denied or Partially Paid claim can be appealed`;
       throw new HttpError(409, 'NOT_APPEALABLE', `status: ${message}`, { fields: [{ field: 'status', message }] });
@@ -667,18 +682,117 @@ export async function appealClaim(
 }
 
 /**
+ * Voids a claim entered by mistake (a bad import): it stays in the list as Voided and in the audit trail
+ * with its values, and leaves every KPI, rollup and dashboard total (the rollups skip voided claims). A claim
+ * with payments is refused: money was received against it, so it is not a mistake to erase.
+ */
+export async function voidClaim(db: Db, ctx: RequestContext, id: number, input: VoidClaim): Promise<ClaimRow> {
+  return db.transaction(async (tx) => {
+    const [current] = await tx
+      .select({
+        accountNumber: claims.accountNumber,
+        patientId: claims.patientId,
+        billedCents: claims.billedCents,
+        serviceDate: claims.serviceDate,
+        voidedAt: claims.voidedAt,
+      })
+      .from(claims)
+      .where(eq(claims.id, id))
+      .limit(1)
+      .for('update');
+    if (!current) throw new HttpError(404, 'NOT_FOUND', 'No claim with that id.');
+    if (current.voidedAt) {
+      const message = 'is already voided';
+      throw new HttpError(409, 'ALREADY_VOIDED', `status: ${message}`, { fields: [{ field: 'status', message }] });
+    }
+    const [paid] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(payments)
+      .where(eq(payments.claimId, id));
+    if ((paid?.n ?? 0) > 0) {
+      const message = 'has payments recorded against it: only a claim without payments can be voided';
+      throw new HttpError(409, 'HAS_PAYMENTS', `status: ${message}`, { fields: [{ field: 'status', message }] });
+    }
+    await tx
+      .update(claims)
+      .set({ voidedAt: ctx.now, voidedBy: ctx.user.id, voidReason: input.reason })
+      .where(eq(claims.id, id));
+    await record(tx, {
+      ...actorOf(ctx),
+      action: 'claim.void',
+      resource: `claim/${id}`,
+      detail: `${current.accountNumber}: voided (service date ${current.serviceDate}, billed ${current.billedCents} cents); reason: ${input.reason}`,
+      patientId: current.patientId,
+    });
+    const [row] = await claimRowsQuery(tx, ctx).where(eq(claims.id, id));
+    if (!row) throw new Error('voided claim vanished');
+    return toClaimRow(row);
+  });
+}
+
+/** The charge ceilings the import flags charges above (Settings → Charge ceilings), by code. */
+export async function listChargeCeilings(db: Db): Promise<ChargeCeilingList> {
+  const items = await db
+    .select({ procedureCode: chargeCeilings.procedureCode, ceilingCents: chargeCeilings.ceilingCents })
+    .from(chargeCeilings)
+    .orderBy(asc(chargeCeilings.procedureCode));
+  return { items, defaultCeilingCents: DEFAULT_CHARGE_CEILING_CENTS };
+}
+
+/** Sets a code's ceiling (adding the code when it has none); audited in the same transaction. */
+export async function setChargeCeiling(
+  db: Db,
+  ctx: RequestContext,
+  procedureCode: string,
+  update: ChargeCeilingUpdate,
+): Promise<ChargeCeiling> {
+  return db.transaction(async (tx) => {
+    const [before] = await tx
+      .select({ cents: chargeCeilings.ceilingCents })
+      .from(chargeCeilings)
+      .where(eq(chargeCeilings.procedureCode, procedureCode))
+      .for('update');
+    const [row] = await tx
+      .insert(chargeCeilings)
+      .values({ procedureCode, ceilingCents: update.ceilingCents })
+      .onConflictDoUpdate({ target: chargeCeilings.procedureCode, set: { ceilingCents: update.ceilingCents } })
+      .returning({ procedureCode: chargeCeilings.procedureCode, ceilingCents: chargeCeilings.ceilingCents });
+    if (!row) throw new Error('charge ceiling upsert returned nothing');
+    const was = before ? `$${formatCents(before.cents)}` : `the default $${formatCents(DEFAULT_CHARGE_CEILING_CENTS)}`;
+    await record(tx, {
+      ...actorOf(ctx),
+      action: 'claims.charge_ceiling.update',
+      resource: `charge_ceiling/${procedureCode}`,
+      detail: `${procedureCode}: ceiling ${was} -> $${formatCents(row.ceilingCents)}`,
+    });
+    return row;
+  });
+}
+
+/**
  * The database's part of checking an import: which MRNs and provider names exist, and which account
  * numbers are taken. Only the values the file names are looked up.
  */
 async function lookupImportReferences(
   db: DbOrTx,
-  values: { mrns: string[]; accountNumbers: string[] },
-): Promise<{ patientIdByMrn: Map<string, number>; providerIdByName: Map<string, number>; takenAccounts: Set<string> }> {
-  const [patientRows, providerRows, takenRows] = await Promise.all([
+  values: { mrns: string[]; accountNumbers: string[]; procedureCodes: string[] },
+): Promise<ImportReferences> {
+  const [patientRows, providerRows, payerRows, ceilingRows, takenRows] = await Promise.all([
     values.mrns.length
       ? db.select({ id: patients.id, mrn: patients.mrn }).from(patients).where(inArray(patients.mrn, values.mrns))
       : [],
     db.select({ id: providers.id, name: providers.name }).from(providers),
+    db
+      .select({ name: payers.name, timelyFilingDays: payers.timelyFilingDays })
+      .from(payers)
+      .where(eq(payers.active, true))
+      .orderBy(asc(payers.name)),
+    values.procedureCodes.length
+      ? db
+          .select({ code: chargeCeilings.procedureCode, cents: chargeCeilings.ceilingCents })
+          .from(chargeCeilings)
+          .where(inArray(chargeCeilings.procedureCode, values.procedureCodes))
+      : [],
     values.accountNumbers.length
       ? db
           .select({ accountNumber: claims.accountNumber })
@@ -689,6 +803,8 @@ async function lookupImportReferences(
   return {
     patientIdByMrn: new Map(patientRows.map((p) => [p.mrn, p.id])),
     providerIdByName: new Map(providerRows.map((p) => [p.name.toLowerCase(), p.id])),
+    payerByName: new Map(payerRows.map((p) => [p.name.toLowerCase(), p])),
+    ceilingByCode: new Map(ceilingRows.map((c) => [c.code, c.cents])),
     takenAccounts: new Set(takenRows.map((r) => r.accountNumber)),
   };
 }
@@ -698,6 +814,7 @@ async function insertImportedClaims(
   db: Db,
   ctx: RequestContext,
   rows: (typeof claims.$inferInsert)[],
+  flagged: number,
 ): Promise<number> {
   try {
     return await db.transaction(async (tx) => {
@@ -706,7 +823,7 @@ async function insertImportedClaims(
         ...actorOf(ctx),
         action: 'claims.import',
         resource: 'claims',
-        detail: `imported ${rows.length} claims from a CSV file`,
+        detail: `imported ${rows.length} claims from a CSV file${flagged > 0 ? ` (${flagged} charge${flagged === 1 ? '' : 's'} above the code's ceiling)` : ''}`,
       });
       return rows.length;
     });
@@ -723,20 +840,25 @@ async function insertImportedClaims(
   }
 }
 
-export type ImportOutcome = { ok: true; imported: number } | { ok: false; errors: ImportError[] };
+export type ImportOutcome =
+  | { ok: true; imported: number; warnings: ImportError[] }
+  | { ok: false; errors: ImportError[]; warnings: ImportError[] };
 
 /**
- * Upload File: every row is checked (schema, then MRN, provider and account number against
- * the database); any problem rejects the whole file with the list of problems, and nothing is written.
+ * Upload File: every row is checked (each field, then MRN, provider, payer, account number and the payer's
+ * timely-filing limit against the database); any problem rejects the whole file with the list of problems,
+ * and nothing is written. Charges above their code's ceiling are warnings: imported, and listed.
  */
 export async function importClaims(db: Db, ctx: RequestContext, csv: string): Promise<ImportOutcome> {
   const parsed = parseClaimsCsv(csv);
   const refs = await lookupImportReferences(db, {
     mrns: [...new Set(parsed.rows.map((r) => r.raw.patientMrn).filter(Boolean))],
     accountNumbers: [...new Set(parsed.rows.map((r) => r.raw.accountNumber).filter(Boolean))],
+    procedureCodes: [...new Set(parsed.rows.map((r) => r.fields.procedureCode).filter((c) => c !== undefined))],
   });
   const resolved = resolveImportRows(parsed.rows, refs, today(ctx.now));
   const errors = [...parsed.errors, ...resolved.errors];
+  const warnings = sortImportErrors(resolved.warnings);
   if (errors.length > 0) {
     // Repeated refused files are how references would be probed: each is audited, with counts and no values.
     const rows = new Set(errors.map((e) => e.row)).size;
@@ -746,7 +868,7 @@ export async function importClaims(db: Db, ctx: RequestContext, csv: string): Pr
       resource: 'claims',
       detail: `refused a CSV file: ${errors.length} problem${errors.length === 1 ? '' : 's'} in ${rows} row${rows === 1 ? '' : 's'}`,
     });
-    return { ok: false, errors: sortImportErrors(errors) };
+    return { ok: false, errors: sortImportErrors(errors), warnings };
   }
-  return { ok: true, imported: await insertImportedClaims(db, ctx, resolved.values) };
+  return { ok: true, imported: await insertImportedClaims(db, ctx, resolved.values, warnings.length), warnings };
 }

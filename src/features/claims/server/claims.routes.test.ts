@@ -612,7 +612,7 @@ describe('POST /api/claims/import', () => {
         row: 11,
         field: 'payer',
         message:
-          'must be one of: Medicare, Medicaid, Aetna, Blue Cross Blue Shield, UnitedHealthcare, Cigna, Humana, Kaiser Permanente, Tricare, Self-Pay',
+          "must be one of the practice's payers: Aetna, Blue Cross Blue Shield, Cigna, Humana, Kaiser Permanente, Medicaid, Medicare, Self-Pay, Tricare, UnitedHealthcare",
       },
       { row: 11, field: 'billedAmount', message: 'must be more than 0.00' },
       { row: 12, field: 'patientMrn', message: 'does not match a record this import can use' },
@@ -675,6 +675,110 @@ describe('POST /api/claims/import', () => {
     expect(fieldsOf(noBody.body)).toEqual(['csv']);
   });
 
+  it('reports every problem of every row in one pass: a future date and a denial without reason beside other errors', async () => {
+    const { mrn } = await fixtures();
+    const csv = [
+      header,
+      // A bad amount, a future date and a Denied claim without a reason, all in one row.
+      `IMP-0301,${mrn},99213,Dr. Sarah Mitchell,Aetna,2099-01-01,abc,Denied,`,
+      // An unknown MRN beside a denial code on a claim that is not denied.
+      `IMP-0302,MRN-NOPE,99213,Dr. Sarah Mitchell,Aetna,2026-11-02,149.00,Pending,CO-16`,
+    ].join('\n');
+    const res = await importCsv(csv);
+    expect(res.statusCode).toBe(400);
+    expect(res.json<ImportRejected>().errors).toEqual([
+      { row: 2, field: 'serviceDate', message: 'cannot be in the future' },
+      { row: 2, field: 'billedAmount', message: 'must be an amount in dollars such as 149.00' },
+      { row: 2, field: 'reasonCode', message: 'is required for a denied claim' },
+      { row: 3, field: 'patientMrn', message: 'does not match a record this import can use' },
+      { row: 3, field: 'reasonCode', message: 'is only given for a denied claim' },
+    ]);
+  });
+
+  it("refuses service dates older than the payer's timely-filing limit (365 days for an unknown payer)", async () => {
+    const { mrn } = await fixtures();
+    const admin = await signInAs(t.app, 'admin');
+    // Today is 2026-11-22: Aetna's 90 days reach back to 2026-08-24.
+    const csv = [
+      header,
+      `IMP-0401,${mrn},99213,Dr. Sarah Mitchell,Aetna,2026-08-23,149.00,,`,
+      `IMP-0402,${mrn},99213,Dr. Sarah Mitchell,Medicare,1990-01-01,149.00,,`,
+      `IMP-0403,${mrn},99213,Dr. Sarah Mitchell,Acme,1990-01-01,149.00,,`,
+    ].join('\n');
+    const res = await importCsv(csv);
+    expect(res.statusCode).toBe(400);
+    const errors = res.json<ImportRejected>().errors.filter((e) => e.field === 'serviceDate');
+    expect(errors).toEqual([
+      {
+        row: 2,
+        field: 'serviceDate',
+        message: "is older than Aetna's timely-filing limit of 90 days: it must be on or after Aug 24, 2026",
+      },
+      {
+        row: 3,
+        field: 'serviceDate',
+        message: "is older than Medicare's timely-filing limit of 365 days: it must be on or after Nov 22, 2025",
+      },
+      {
+        row: 4,
+        field: 'serviceDate',
+        message: 'is older than the timely-filing limit of 365 days: it must be on or after Nov 22, 2025',
+      },
+    ]);
+    // The limit is the payer's as the admin keeps it: the last day inside it imports, and so does an older
+    // one once the limit is raised.
+    const onTheLimit = [header, `IMP-0404,${mrn},99213,Dr. Sarah Mitchell,Aetna,2026-08-24,149.00,,`].join('\n');
+    expect((await importCsv(onTheLimit)).statusCode).toBe(200);
+    const payers = (await admin.request({ method: 'GET', url: '/api/admin/payers' })).json<{
+      items: { id: number; name: string }[];
+    }>();
+    const aetna = payers.items.find((p) => p.name === 'Aetna');
+    await admin.request({ method: 'PATCH', url: `/api/admin/payers/${aetna?.id}`, payload: { timelyFilingDays: 120 } });
+    const older = [header, `IMP-0405,${mrn},99213,Dr. Sarah Mitchell,Aetna,2026-08-23,149.00,,`].join('\n');
+    expect((await importCsv(older)).statusCode).toBe(200);
+    // A deactivated payer is refused by new imports.
+    await admin.request({ method: 'PATCH', url: `/api/admin/payers/${aetna?.id}`, payload: { active: false } });
+    const refused = await importCsv(
+      [header, `IMP-0406,${mrn},99213,Dr. Sarah Mitchell,Aetna,2026-11-02,149.00,,`].join('\n'),
+    );
+    expect(refused.json<ImportRejected>().errors.map((e) => e.field)).toEqual(['payer']);
+    await admin.request({
+      method: 'PATCH',
+      url: `/api/admin/payers/${aetna?.id}`,
+      payload: { active: true, timelyFilingDays: 90 },
+    });
+  });
+
+  it("imports a charge above its code's ceiling with a warning, and audits that it was flagged", async () => {
+    const { mrn } = await fixtures();
+    const csv = [
+      header,
+      `IMP-0501,${mrn},36415,Dr. Sarah Mitchell,Aetna,2026-11-02,"999,999.00",,`,
+      `IMP-0502,${mrn},36415,Dr. Sarah Mitchell,Aetna,2026-11-02,17.00,,`,
+      // A code without its own ceiling uses the default ($5,000.00).
+      `IMP-0503,${mrn},99499,Dr. Sarah Mitchell,Aetna,2026-11-02,"5,000.01",,`,
+    ].join('\n');
+    const res = await importCsv(csv);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({
+      imported: 3,
+      warnings: [
+        {
+          row: 2,
+          field: 'billedAmount',
+          message: '$999,999.00 is above the usual ceiling of $170.00 for 36415: check the amount',
+        },
+        {
+          row: 4,
+          field: 'billedAmount',
+          message: '$5,000.01 is above the usual ceiling of $5,000.00 for 99499: check the amount',
+        },
+      ],
+    });
+    const [entry] = await sql<{ detail: string }>(`select detail from audit_log order by id desc limit 1`);
+    expect(entry?.detail).toBe("imported 3 claims from a CSV file (2 charges above the code's ceiling)");
+  });
+
   it('inserts every row of a good file in one go, with one audit entry', async () => {
     const { mrn } = await fixtures();
     const csv = [
@@ -688,7 +792,7 @@ describe('POST /api/claims/import', () => {
     const audits = await auditCount();
     const res = await importCsv(csv);
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toEqual({ imported: 3 });
+    expect(res.json()).toEqual({ imported: 3, warnings: [] });
     expect(await claimCount()).toBe(claims + 3);
     const stored = await sql<Record<string, unknown>>(
       `select c.account_number, p.mrn, c.procedure_code, v.name as provider, c.payer, c.service_date::text,
@@ -814,5 +918,176 @@ describe('export limit', () => {
     // A narrower filter still exports.
     const narrow = await biller.request({ method: 'GET', url: '/api/claims/export?payer=Tricare&reason=CO' });
     expect(narrow.statusCode).toBe(200);
+  });
+});
+
+describe('POST /api/claims/:id/void', () => {
+  const header = CLAIM_IMPORT_COLUMNS.join(',');
+  const kpis = async () =>
+    (await biller.request({ method: 'GET', url: '/api/claims/analytics/kpis?periodDays=30' })).json<{
+      billingCycleTime: number | null;
+      totalClaims: number;
+      totalBilledCents: number;
+    }>();
+
+  it('takes a bad imported claim out of the KPIs and totals, keeps it listed as Voided, and audits it', async () => {
+    const [patient] = await sql<{ mrn: string }>(`select mrn from patients order by id limit 1 offset 5`);
+    const beforeKpis = await kpis();
+    const beforeOverview = await overview();
+    // A claim for a visit 300 days ago (inside Medicare's year) imported today, with a $999,999.00 venipuncture
+    // for a visit in the period: Billing Cycle Time and the totals jump.
+    const imported = await biller.request({
+      method: 'POST',
+      url: '/api/claims/import',
+      payload: {
+        csv: [
+          header,
+          `VOID-1,${patient?.mrn},99213,Dr. Sarah Mitchell,Medicare,2026-01-26,149.00,,`,
+          `VOID-2,${patient?.mrn},36415,Dr. Sarah Mitchell,Aetna,2026-11-10,"999,999.00",,`,
+        ].join('\n'),
+      },
+    });
+    expect(imported.statusCode, imported.body).toBe(200);
+    const afterImport = await kpis();
+    expect(afterImport.billingCycleTime).toBeGreaterThan(beforeKpis.billingCycleTime ?? 0);
+    expect(afterImport.totalBilledCents).toBe(beforeKpis.totalBilledCents + 99_999_900);
+    expect((await overview()).summary.claims).toBe(beforeOverview.summary.claims + 2);
+
+    const voidIds = await sql<{ id: number }>(`select id from claims where account_number like 'VOID-%' order by id`);
+    for (const { id } of voidIds) {
+      const res = await biller.request({
+        method: 'POST',
+        url: `/api/claims/${id}/void`,
+        payload: { reason: 'wrong date and amount in the imported file' },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json<{ status: string }>().status).toBe('Voided');
+    }
+    // Back to what they were, to the cent.
+    expect(await kpis()).toEqual(beforeKpis);
+    expect(await overview()).toEqual(beforeOverview);
+    // Still in the list, shown as Voided; still in the database with its values.
+    const listed = await list('?search=VOID-');
+    expect(listed.items.map((c: { accountNumber: string; status: string }) => [c.accountNumber, c.status])).toEqual([
+      ['VOID-2', 'Voided'],
+      ['VOID-1', 'Voided'],
+    ]);
+    const [stored] = await sql<{ billed_cents: number; void_reason: string }>(
+      `select billed_cents, void_reason from claims where account_number = 'VOID-2'`,
+    );
+    expect(stored).toEqual({ billed_cents: 99_999_900, void_reason: 'wrong date and amount in the imported file' });
+    const entries = await sql<{ action: string; resource: string; detail: string }>(
+      `select action, resource, detail from audit_log where action = 'claim.void' order by id`,
+    );
+    expect(entries.map((e) => e.resource)).toEqual(voidIds.map(({ id }) => `claim/${id}`));
+    expect(entries[1]?.detail).toBe(
+      'VOID-2: voided (service date 2026-11-10, billed 99999900 cents); reason: wrong date and amount in the imported file',
+    );
+
+    // Voided once: a second void and an appeal are refused.
+    const again = await biller.request({
+      method: 'POST',
+      url: `/api/claims/${voidIds[0]?.id}/void`,
+      payload: { reason: 'x' },
+    });
+    expect(again.statusCode).toBe(409);
+  });
+
+  it('refuses a claim with payments, a missing reason, an unknown claim, and a role that may not write claims', async () => {
+    const [paid] = await sql<{ id: number }>(`select claim_id as id from payments where claim_id is not null limit 1`);
+    const withPayments = await biller.request({
+      method: 'POST',
+      url: `/api/claims/${paid?.id}/void`,
+      payload: { reason: 'mistake' },
+    });
+    expect(withPayments.statusCode).toBe(409);
+    expect(fieldsOf(withPayments.body)).toEqual(['status']);
+    const noReason = await biller.request({
+      method: 'POST',
+      url: `/api/claims/${paid?.id}/void`,
+      payload: { reason: ' ' },
+    });
+    expect(noReason.statusCode).toBe(400);
+    expect(fieldsOf(noReason.body)).toEqual(['reason']);
+    const unknown = await biller.request({ method: 'POST', url: '/api/claims/9999999/void', payload: { reason: 'x' } });
+    expect(unknown.statusCode).toBe(404);
+    const doctor = await signInAs(t.app, 'doctor');
+    const refused = await doctor.request({
+      method: 'POST',
+      url: `/api/claims/${paid?.id}/void`,
+      payload: { reason: 'x' },
+    });
+    expect(refused.statusCode).toBe(403);
+    const [still] = await sql<{ voided_at: string | null }>(`select voided_at from claims where id = $1`, [paid?.id]);
+    expect(still?.voided_at).toBeNull();
+  });
+});
+
+describe('charge ceilings (Settings → Charge ceilings)', () => {
+  it('are listed and set by the admin, audited, and the import flags charges against the new ceiling', async () => {
+    const admin = await signInAs(t.app, 'admin');
+    const listed = (await admin.request({ method: 'GET', url: '/api/admin/charge-ceilings' })).json<{
+      items: { procedureCode: string; ceilingCents: number }[];
+      defaultCeilingCents: number;
+    }>();
+    expect(listed.items.find((c) => c.procedureCode === '99213')).toEqual({
+      procedureCode: '99213',
+      ceilingCents: 149_000,
+    });
+    expect(listed.defaultCeilingCents).toBe(500_000);
+
+    const set = await admin.request({
+      method: 'PUT',
+      url: '/api/admin/charge-ceilings/j1100',
+      payload: { ceilingCents: 2_500 },
+    });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json()).toEqual({ procedureCode: 'J1100', ceilingCents: 2_500 });
+    const [entry] = await sql<{ action: string; detail: string }>(
+      `select action, detail from audit_log order by id desc limit 1`,
+    );
+    expect(entry).toEqual({
+      action: 'claims.charge_ceiling.update',
+      detail: 'J1100: ceiling the default $5,000.00 -> $25.00',
+    });
+
+    const [patient] = await sql<{ mrn: string }>(`select mrn from patients order by id limit 1 offset 6`);
+    const res = await biller.request({
+      method: 'POST',
+      url: '/api/claims/import',
+      payload: {
+        csv: [
+          CLAIM_IMPORT_COLUMNS.join(','),
+          `CEIL-1,${patient?.mrn},J1100,Dr. Sarah Mitchell,Aetna,2026-11-02,30.00,,`,
+        ].join('\n'),
+      },
+    });
+    expect(res.json<{ warnings: { message: string }[] }>().warnings.map((w) => w.message)).toEqual([
+      '$30.00 is above the usual ceiling of $25.00 for J1100: check the amount',
+    ]);
+  });
+
+  it('refuses a bad code or amount, and every role but admin', async () => {
+    const admin = await signInAs(t.app, 'admin');
+    const badCode = await admin.request({
+      method: 'PUT',
+      url: '/api/admin/charge-ceilings/12',
+      payload: { ceilingCents: 100 },
+    });
+    expect(badCode.statusCode).toBe(400);
+    expect(fieldsOf(badCode.body)).toEqual(['code']);
+    const badAmount = await admin.request({
+      method: 'PUT',
+      url: '/api/admin/charge-ceilings/99213',
+      payload: { ceilingCents: 0 },
+    });
+    expect(badAmount.statusCode).toBe(400);
+    expect(fieldsOf(badAmount.body)).toEqual(['ceilingCents']);
+    const refused = await biller.request({
+      method: 'PUT',
+      url: '/api/admin/charge-ceilings/99213',
+      payload: { ceilingCents: 100 },
+    });
+    expect(refused.statusCode).toBe(403);
   });
 });

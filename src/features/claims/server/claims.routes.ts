@@ -17,10 +17,24 @@ import {
   claimRowSchema,
   importRejectedSchema,
   importResultSchema,
+  chargeCeilingListSchema,
+  chargeCeilingParamsSchema,
+  chargeCeilingSchema,
+  chargeCeilingUpdateSchema,
   newAppealSchema,
+  voidClaimSchema,
   type ImportRejected,
 } from '../claims.schema';
-import { appealClaim, claimsOverview, exportClaims, importClaims, listClaims } from './claims.queries';
+import {
+  appealClaim,
+  claimsOverview,
+  exportClaims,
+  importClaims,
+  listChargeCeilings,
+  listClaims,
+  setChargeCeiling,
+  voidClaim,
+} from './claims.queries';
 
 const errors = { 400: errorEnvelopeSchema, 404: errorEnvelopeSchema, 409: errorEnvelopeSchema };
 
@@ -84,6 +98,44 @@ export function claimsRoutes(deps: AppDeps) {
       (request) => appealClaim(deps.db, requestContext(request, deps), request.params.id, request.body),
     );
     api.post(
+      '/api/claims/:id/void',
+      {
+        config: { permission: 'claims:write' },
+        schema: {
+          tags: ['claims'],
+          description:
+            'Voids a claim entered by mistake: it stays listed as Voided and in the audit trail, and leaves every KPI and total. A claim with payments is refused.',
+          params: idParamsSchema,
+          body: voidClaimSchema,
+          response: { 200: claimRowSchema, ...errors },
+        },
+      },
+      (request) => voidClaim(deps.db, requestContext(request, deps), request.params.id, request.body),
+    );
+    // Settings → Charge ceilings: what the import flags, per procedure code (admin).
+    api.get(
+      '/api/admin/charge-ceilings',
+      {
+        config: { permission: 'system:admin' },
+        schema: { tags: ['claims'], response: { 200: chargeCeilingListSchema } },
+      },
+      () => listChargeCeilings(deps.db),
+    );
+    api.put(
+      '/api/admin/charge-ceilings/:code',
+      {
+        config: { permission: 'system:admin' },
+        schema: {
+          tags: ['claims'],
+          description: "Sets a procedure code's charge ceiling: imported charges above it are flagged; audited.",
+          params: chargeCeilingParamsSchema,
+          body: chargeCeilingUpdateSchema,
+          response: { 200: chargeCeilingSchema, ...errors },
+        },
+      },
+      (request) => setChargeCeiling(deps.db, requestContext(request, deps), request.params.code, request.body),
+    );
+    api.post(
       '/api/claims/import',
       {
         config: { permission: 'claims:write' },
@@ -102,7 +154,7 @@ export function claimsRoutes(deps: AppDeps) {
       },
       async (request, reply) => {
         const outcome = await importClaims(deps.db, requestContext(request, deps), request.body.csv);
-        if (outcome.ok) return { imported: outcome.imported };
+        if (outcome.ok) return { imported: outcome.imported, warnings: outcome.warnings.slice(0, IMPORT_ERRORS_SHOWN) };
         const rowsWithProblems = new Set(outcome.errors.map((e) => e.row)).size;
         const body: ImportRejected = {
           error: {
@@ -111,6 +163,7 @@ export function claimsRoutes(deps: AppDeps) {
           },
           errors: outcome.errors.slice(0, IMPORT_ERRORS_SHOWN),
           errorCount: outcome.errors.length,
+          warnings: outcome.warnings.slice(0, IMPORT_ERRORS_SHOWN),
         };
         return reply.code(400).send(body);
       },

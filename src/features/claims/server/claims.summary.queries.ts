@@ -1,5 +1,5 @@
 // Claims figures and definitions that other features read: the dashboard, the global search and analytics.
-import { asc, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { RequestContext } from '@/server/context';
 import type { Db } from '@/server/db/types';
 import { containsPattern } from '@/server/db/like';
@@ -34,10 +34,14 @@ export async function summariseClaimsRaw(
   db: Db,
 ): Promise<{ collectedCents: number; byStatus: { status: string; count: number }[] }> {
   const [[totals], byStatus] = await Promise.all([
-    db.select({ collectedCents: sql<string>`coalesce(sum(${claims.paidCents}), 0)::bigint` }).from(claims),
+    db
+      .select({ collectedCents: sql<string>`coalesce(sum(${claims.paidCents}), 0)::bigint` })
+      .from(claims)
+      .where(notVoidedSql),
     db
       .select({ status: claims.status, count: sql<number>`count(*)::int` })
       .from(claims)
+      .where(notVoidedSql)
       .groupBy(claims.status)
       .orderBy(asc(claims.status)),
   ]);
@@ -91,7 +95,7 @@ export async function listNewestDenials(db: Db, limit: number) {
     })
     .from(claims)
     .innerJoin(patients, eq(patients.id, claims.patientId))
-    .where(eq(claims.status, 'Denied'))
+    .where(and(eq(claims.status, 'Denied'), notVoidedSql))
     .orderBy(sql`${claims.adjudicatedOn} desc nulls last`, desc(claims.serviceDate), desc(claims.id))
     .limit(limit);
 }
@@ -112,6 +116,12 @@ export async function listNewestDenials(db: Db, limit: number) {
 export function daysInArSql(asOf: string): SQL<number> {
   return sql<number>`greatest(0, least(coalesce(${claims.resolvedOn}, ${asOf}::date), ${asOf}::date) - ${claims.serviceDate})::int`;
 }
+
+/**
+ * A claim that counts: not voided. Voided claims (entered by mistake) stay listed but leave every KPI,
+ * total and rollup (the rollups' one contribution definition skips them too; docs/payers.md).
+ */
+export const notVoidedSql = sql`${claims.voidedAt} is null`;
 
 /**
  * A DENIED CLAIM is one whose first adjudication was a denial (claims.denied_on_first_adjudication),

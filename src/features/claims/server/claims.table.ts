@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { pgTable, integer, text, date, timestamp, boolean, index, check } from 'drizzle-orm/pg-core';
 import { oneOf } from '@/server/db/sql-helpers';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { CLAIM_STATUSES, PAYERS, PAYMENT_SOURCES } from '../claims.schema';
+import { CLAIM_STATUSES, PAYMENT_SOURCES } from '../claims.schema';
 import { patients } from '@/features/patients/server/patients.table';
 import { providers } from '@/features/providers/server/providers.table';
 import { users } from '@/features/auth/server/auth.table';
@@ -59,10 +59,18 @@ export const claims = pgTable(
     /** The first adjudication was a denial (later appeals do not change this fact). */
     deniedOnFirstAdjudication: boolean('denied_on_first_adjudication').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * A claim entered by mistake (a bad import) is voided, not deleted: it stays in the list as Voided and in
+     * the audit trail, and no KPI, rollup or balance counts it (docs/payers.md).
+     */
+    voidedAt: timestamp('voided_at', { withTimezone: true }),
+    voidedBy: integer('voided_by').references(() => users.id),
+    voidReason: text('void_reason'),
   },
   (t) => [
     check('claims_status_check', oneOf(t.status, CLAIM_STATUSES)),
-    check('claims_payer_check', oneOf(t.payer, PAYERS)),
+    // The payer is one of the payers table's names (checked where claims are written: the import), not a
+    // fixed list, so an admin can add a payer (docs/payers.md).
     check(
       'claims_money_check',
       sql`${t.billedCents} >= 0 and ${t.paidCents} >= 0 and ${t.contractualAdjustmentCents} >= 0 and ${t.patientResponsibilityCents} >= 0`,
@@ -105,6 +113,20 @@ export const claims = pgTable(
       .on(t.adjudicatedOn.desc().nullsLast(), t.serviceDate.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql.raw(`status = 'Denied'`)),
   ],
+);
+
+/**
+ * The most a procedure is expected to be billed at: an imported charge above it is imported with a warning
+ * (a typo such as $999,999.00 for a venipuncture), not refused. Codes without a row use
+ * DEFAULT_CHARGE_CEILING_CENTS (claims.schema.ts).
+ */
+export const chargeCeilings = pgTable(
+  'charge_ceilings',
+  {
+    procedureCode: text('procedure_code').primaryKey(),
+    ceilingCents: integer('ceiling_cents').notNull(),
+  },
+  (t) => [check('charge_ceilings_positive_check', sql`${t.ceilingCents} > 0`)],
 );
 
 export const claimAppeals = pgTable(

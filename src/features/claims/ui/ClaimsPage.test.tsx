@@ -230,10 +230,11 @@ describe('ClaimsPage', () => {
       error: { code: 'IMPORT_INVALID', message: '1 problem in 1 row: nothing was imported.' },
       errors: [{ row: 3, field: 'serviceDate', message: 'must be a real calendar date' }],
       errorCount: 1,
+      warnings: [],
     };
     let attempt = 0;
     const api = serve(ITEMS, OVERVIEW, {
-      'POST /api/claims/import': () => (++attempt === 1 ? reply(400, report) : { imported: 2 }),
+      'POST /api/claims/import': () => (++attempt === 1 ? reply(400, report) : { imported: 2, warnings: [] }),
     });
     const user = userEvent.setup();
     renderPage();
@@ -254,6 +255,71 @@ describe('ClaimsPage', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Import' }));
     expect(await screen.findByText('Claims imported')).toBeTruthy();
     expect(screen.getByText('2 claims added')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('lists the charges to check: with the problems of a refused file, and after an import, which stays open on them', async () => {
+    const warning = {
+      row: 2,
+      field: 'billedAmount',
+      message: '$999,999.00 is above the usual ceiling of $170.00 for 36415: check the amount',
+    };
+    const report: ImportRejected = {
+      error: { code: 'IMPORT_INVALID', message: '1 problem in 1 row: nothing was imported.' },
+      errors: [{ row: 3, field: 'serviceDate', message: 'cannot be in the future' }],
+      errorCount: 1,
+      warnings: [warning],
+    };
+    let attempt = 0;
+    serve(ITEMS, OVERVIEW, {
+      'POST /api/claims/import': () => (++attempt === 1 ? reply(400, report) : { imported: 2, warnings: [warning] }),
+    });
+    const user = userEvent.setup();
+    renderPage();
+    await screen.findByText('Ana Silva');
+    await user.click(screen.getByRole('button', { name: 'Upload File' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Upload claims' });
+    await user.upload(within(dialog).getByLabelText('CSV file'), new File(['a\nb'], 'a.csv', { type: 'text/csv' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Import' }));
+    const toCheck = await within(dialog).findByRole('table', { name: 'Charges to check' });
+    expect(within(toCheck).getAllByRole('row')[1]?.textContent).toBe(`2billedAmount${warning.message}`);
+
+    await user.upload(within(dialog).getByLabelText('CSV file'), new File(['a\nc'], 'b.csv', { type: 'text/csv' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Import' }));
+    expect(await screen.findByText('2 claims added')).toBeTruthy();
+    expect(
+      await within(dialog).findByText(
+        '1 charge to check: imported. Void a claim on the Claims list if its amount was a mistake.',
+      ),
+    ).toBeTruthy();
+    expect(within(dialog).getByRole('table', { name: 'Charges to check' })).toBeTruthy();
+    expect(within(dialog).queryByRole('table', { name: 'Problems in the file' })).toBeNull();
+    await user.click(within(dialog).getByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('voids a claim after a reason is given; a voided claim shows Voided and offers neither Void nor Appeal', async () => {
+    const voided = claim({ id: 4, patient: 'Dan Wu', accountNumber: 'ACC-2026-100004', status: 'Voided' });
+    const api = serve([...ITEMS, voided], OVERVIEW, {
+      'POST /api/claims/:id/void': (r) => ({ ...ITEMS[0], status: 'Voided', ...(r.body as object) }),
+    });
+    const user = userEvent.setup();
+    renderPage();
+    await screen.findByText('Dan Wu');
+    expect(screen.getByRole('button', { name: 'Void claim ACC-2026-100004' }).hasAttribute('disabled')).toBe(true);
+    expect(screen.getByRole('button', { name: 'Appeal claim ACC-2026-100004' }).hasAttribute('disabled')).toBe(true);
+
+    await user.click(screen.getByRole('button', { name: 'Void claim ACC-2026-100001' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Void claim ACC-2026-100001?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Void claim' }));
+    expect(await within(dialog).findByText('Reason is required')).toBeTruthy();
+    expect(api.sent('POST /api/claims/:id/void')).toEqual([]);
+    await user.type(within(dialog).getByLabelText('Reason'), 'Wrong amount in the imported file');
+    await user.click(within(dialog).getByRole('button', { name: 'Void claim' }));
+    expect(await screen.findByText('Claim ACC-2026-100001 no longer counts in the KPIs and totals.')).toBeTruthy();
+    expect(api.sent('POST /api/claims/:id/void').map((r) => [r.path, r.body])).toEqual([
+      ['/api/claims/1/void', { reason: 'Wrong amount in the imported file' }],
+    ]);
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 

@@ -30,6 +30,7 @@ import {
   type Payer,
 } from '../claims.schema';
 import { AppealDialog } from './AppealDialog';
+import { VoidClaimDialog } from './VoidClaimDialog';
 import { ClaimsChartsSkeleton } from './ClaimsChartsSkeleton';
 import { UploadClaimsDialog } from './UploadClaimsDialog';
 import { useCursorPaging } from '@/client/lib/cursor-paging';
@@ -86,7 +87,9 @@ export function DaysAr({ days }: { days: number }) {
   );
 }
 
-function columns(onAppeal: ((claim: ClaimRow) => void) | null): ColumnDef<ClaimRow>[] {
+type ClaimAction = (claim: ClaimRow) => void;
+
+function columns(actions: { onAppeal: ClaimAction; onVoid: ClaimAction } | null): ColumnDef<ClaimRow>[] {
   const list: ColumnDef<ClaimRow>[] = [
     { id: 'serviceDate', accessorKey: 'serviceDate', header: 'Service Date', meta: { className: 'whitespace-nowrap' } },
     { id: 'patient', accessorKey: 'patient', header: 'Patient', meta: { className: 'font-medium whitespace-nowrap' } },
@@ -135,22 +138,33 @@ function columns(onAppeal: ((claim: ClaimRow) => void) | null): ColumnDef<ClaimR
       ),
     },
   ];
-  if (onAppeal) {
+  if (actions) {
     list.push({
       id: 'actions',
       header: 'Actions',
       enableSorting: false,
       meta: { align: 'right' },
       cell: ({ row }) => (
-        <Button
-          size="sm"
-          variant="outline"
-          disabled={!isAppealable(row.original.status)}
-          aria-label={`Appeal claim ${row.original.accountNumber}`}
-          onClick={() => onAppeal(row.original)}
-        >
-          Appeal
-        </Button>
+        <div className="flex justify-end gap-2">
+          <Button
+            size="sm"
+            variant="outline"
+            disabled={!isAppealable(row.original.status)}
+            aria-label={`Appeal claim ${row.original.accountNumber}`}
+            onClick={() => actions.onAppeal(row.original)}
+          >
+            Appeal
+          </Button>
+          <Button
+            size="sm"
+            variant="outline"
+            disabled={row.original.status === 'Voided'}
+            aria-label={`Void claim ${row.original.accountNumber}`}
+            onClick={() => actions.onVoid(row.original)}
+          >
+            Void
+          </Button>
+        </div>
       ),
     });
   }
@@ -193,6 +207,7 @@ export default function ClaimsPage({ role }: { role: Role }) {
   const paging = useCursorPaging();
   const resetPaging = paging.reset;
   const [appealing, setAppealing] = useState<ClaimRow | null>(null);
+  const [voiding, setVoiding] = useState<ClaimRow | null>(null);
   const [exporting, setExporting] = useState(false);
 
   const reasonCheck = reasonFilterSchema.safeParse(reasonText);
@@ -236,7 +251,10 @@ export default function ClaimsPage({ role }: { role: Role }) {
 
   const canWrite = can(role, 'claims:write');
   // The same columns from one render to the next, so the table's rows re-render only for new data.
-  const tableColumns = useMemo(() => columns(canWrite ? setAppealing : null), [canWrite]);
+  const tableColumns = useMemo(
+    () => columns(canWrite ? { onAppeal: setAppealing, onVoid: setVoiding } : null),
+    [canWrite],
+  );
   const page = list.data;
   return (
     <section>
@@ -346,6 +364,7 @@ export default function ClaimsPage({ role }: { role: Role }) {
       </Card>
 
       <AppealDialog claim={appealing} onClose={() => setAppealing(null)} />
+      {voiding && <VoidClaimDialog key={voiding.id} claim={voiding} onClose={() => setVoiding(null)} />}
     </section>
   );
 }

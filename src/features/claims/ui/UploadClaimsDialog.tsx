@@ -21,6 +21,7 @@ import {
   CLAIM_IMPORT_MAX_ROWS,
   IMPORT_STATUSES,
   type ClaimImportColumn,
+  type ImportError,
   type ImportRejected,
 } from '../claims.schema';
 import { importReportOf, useImportClaims } from './claims.api';
@@ -31,9 +32,9 @@ const COLUMN_HELP: Record<ClaimImportColumn, string> = {
   patientMrn: "the patient's MRN",
   procedureCode: 'CPT or HCPCS code, e.g. 99213',
   provider: "the provider's name as the clinic lists it",
-  payer: 'e.g. Medicare, Aetna, Self-Pay',
-  serviceDate: 'YYYY-MM-DD, not in the future',
-  billedAmount: 'dollars, e.g. 149.00',
+  payer: "one of the practice's payers (Settings → Payers), e.g. Medicare, Aetna, Self-Pay",
+  serviceDate: "YYYY-MM-DD, not in the future nor older than the payer's timely-filing limit",
+  billedAmount: "dollars, e.g. 149.00; a charge above the code's usual ceiling is imported with a warning",
   status: `${IMPORT_STATUSES.join(', ')} (empty: Submitted)`,
   reasonCode: 'denial code for a Denied claim, e.g. CO-197',
 };
@@ -72,43 +73,66 @@ export function claimsTemplateCsv(): string {
   );
 }
 
+function ProblemTable({ caption, problems }: { caption: string; problems: readonly ImportError[] }) {
+  return (
+    <div className="max-h-64 overflow-auto">
+      <table className="w-full text-sm">
+        <caption className="sr-only">{caption}</caption>
+        <thead>
+          <tr className="border-b border-border text-left">
+            <th scope="col" className="py-1 pr-2">
+              Row
+            </th>
+            <th scope="col" className="py-1 pr-2">
+              Column
+            </th>
+            <th scope="col" className="py-1">
+              Problem
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {problems.map((e, i) => (
+            <tr key={i} className="border-b border-border/60 align-top">
+              <td className="py-1 pr-2 tabular-nums">{e.row}</td>
+              <td className="py-1 pr-2 font-mono text-xs">{e.field}</td>
+              <td className="py-1">{e.message}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Charges above their code's ceiling: imported (or not refused for it), listed so they are checked. */
+function ChargeWarnings({ warnings, imported }: { warnings: readonly ImportError[]; imported: boolean }) {
+  if (warnings.length === 0) return null;
+  return (
+    <div role="status" className="grid gap-2 rounded-md border border-amber-500 p-3">
+      <p className="text-sm font-medium">
+        {warnings.length} charge{warnings.length === 1 ? '' : 's'} to check
+        {imported ? ': imported. Void a claim on the Claims list if its amount was a mistake.' : '.'}
+      </p>
+      <ProblemTable caption="Charges to check" problems={warnings} />
+    </div>
+  );
+}
+
 function ImportReport({ report }: { report: ImportRejected }) {
   return (
-    <div role="alert" className="grid gap-2 rounded-md border border-destructive p-3">
-      <p className="text-sm font-medium text-destructive">{report.error.message}</p>
-      {report.errorCount > report.errors.length && (
-        <p className="text-xs text-muted-foreground">
-          Showing the first {report.errors.length} of {report.errorCount} problems.
-        </p>
-      )}
-      <div className="max-h-64 overflow-auto">
-        <table className="w-full text-sm">
-          <caption className="sr-only">Problems in the file</caption>
-          <thead>
-            <tr className="border-b border-border text-left">
-              <th scope="col" className="py-1 pr-2">
-                Row
-              </th>
-              <th scope="col" className="py-1 pr-2">
-                Column
-              </th>
-              <th scope="col" className="py-1">
-                Problem
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {report.errors.map((e, i) => (
-              <tr key={i} className="border-b border-border/60 align-top">
-                <td className="py-1 pr-2 tabular-nums">{e.row}</td>
-                <td className="py-1 pr-2 font-mono text-xs">{e.field}</td>
-                <td className="py-1">{e.message}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+    <>
+      <div role="alert" className="grid gap-2 rounded-md border border-destructive p-3">
+        <p className="text-sm font-medium text-destructive">{report.error.message}</p>
+        {report.errorCount > report.errors.length && (
+          <p className="text-xs text-muted-foreground">
+            Showing the first {report.errors.length} of {report.errorCount} problems.
+          </p>
+        )}
+        <ProblemTable caption="Problems in the file" problems={report.errors} />
       </div>
-    </div>
+      <ChargeWarnings warnings={report.warnings} imported={false} />
+    </>
   );
 }
 
@@ -117,27 +141,32 @@ export function UploadClaimsDialog() {
   const [open, setOpen] = useState(false);
   const [file, setFile] = useState<File | null>(null);
   const [fileError, setFileError] = useState<string | undefined>();
+  // An import with charges to check stays open on its warnings until closed.
+  const [flagged, setFlagged] = useState<readonly ImportError[]>([]);
   const importClaims = useImportClaims();
   const report = importReportOf(importClaims.error);
 
   const reset = () => {
     setFile(null);
     setFileError(undefined);
+    setFlagged([]);
     importClaims.reset();
   };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     importClaims.reset();
+    setFlagged([]);
     if (!file) return setFileError('is required: choose a CSV file');
     if (file.size > CLAIM_IMPORT_MAX_BYTES) return setFileError('must be at most 5 MB');
     setFileError(undefined);
     const csv = await file.text();
     importClaims.mutate(csv, {
-      onSuccess: ({ imported }) => {
+      onSuccess: ({ imported, warnings }) => {
         toast({ title: 'Claims imported', description: `${imported} claim${imported === 1 ? '' : 's'} added` });
         reset();
-        setOpen(false);
+        if (warnings.length > 0) setFlagged(warnings);
+        else setOpen(false);
       },
       onError: (error) => {
         if (importReportOf(error)) return;
@@ -198,6 +227,7 @@ export function UploadClaimsDialog() {
             )}
           </FormField>
           {report && <ImportReport report={report} />}
+          <ChargeWarnings warnings={flagged} imported />
           <DialogFooter className="sm:justify-between">
             <Button
               variant="link"
@@ -215,7 +245,7 @@ export function UploadClaimsDialog() {
                 }}
                 disabled={importClaims.isPending}
               >
-                Cancel
+                {flagged.length > 0 ? 'Done' : 'Cancel'}
               </Button>
               <Button type="submit" disabled={importClaims.isPending}>
                 {importClaims.isPending ? 'Importing…' : 'Import'}

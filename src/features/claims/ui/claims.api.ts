@@ -10,7 +10,10 @@ import {
   type ClaimRow,
   type ImportRejected,
   type ImportResult,
+  type ChargeCeiling,
+  type ChargeCeilingList,
   type NewAppeal,
+  type VoidClaim,
 } from '../claims.schema';
 
 export const CLAIMS_PATH = '/api/claims';
@@ -70,6 +73,36 @@ export function useAppealClaim() {
     mutationFn: ({ id, ...appeal }: { id: number } & NewAppeal) =>
       apiFetch<ClaimRow>(`${CLAIMS_PATH}/${id}/appeals`, { method: 'POST', body: appeal }),
     // Settled, not only on success: a 409 means someone else changed the claim, and the list must show it.
+    onSettled: refresh,
+  });
+}
+
+const CHARGE_CEILINGS = ['/api/admin/charge-ceilings'] as const;
+
+export function useChargeCeilings() {
+  return useQuery({
+    queryKey: CHARGE_CEILINGS,
+    queryFn: ({ signal }) => apiFetch<ChargeCeilingList>('/api/admin/charge-ceilings', { signal }),
+  });
+}
+
+export function useSetChargeCeiling() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ procedureCode, ceilingCents }: ChargeCeiling) =>
+      apiFetch<ChargeCeiling>(`/api/admin/charge-ceilings/${encodeURIComponent(procedureCode)}`, {
+        method: 'PUT',
+        body: { ceilingCents },
+      }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: CHARGE_CEILINGS }),
+  });
+}
+
+export function useVoidClaim() {
+  const refresh = useRefreshClaims();
+  return useMutation({
+    mutationFn: ({ id, ...body }: { id: number } & VoidClaim) =>
+      apiFetch<ClaimRow>(`${CLAIMS_PATH}/${id}/void`, { method: 'POST', body }),
     onSettled: refresh,
   });
 }

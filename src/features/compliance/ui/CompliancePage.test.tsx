@@ -8,7 +8,7 @@ import type { RunTestsResponse } from '@/features/selftest/selftest.schema';
 import type { ComplianceOverview, GapsResponse, SecurityCheckResult } from '../compliance.schema';
 import CompliancePage from './CompliancePage';
 import { CHECK_INTERVAL_MS } from './SecurityCheckRunner';
-import { RESET_WARNING } from './SystemActions';
+import { RESET_WARNING, SEED_WARNING } from './SystemActions';
 
 const OVERVIEW: ComplianceOverview = {
   rbac: {
@@ -266,19 +266,37 @@ describe('CompliancePage', () => {
     const seed = await screen.findByRole('button', { name: 'Seed demo data' });
     const overviewCalls = () => api.sent('GET /api/compliance/overview').length;
     const before = overviewCalls();
-    await user.click(seed);
+    const seedConfirmed = async () => {
+      await user.click(seed);
+      const dialog = await screen.findByRole('dialog', { name: 'Seed demo data' });
+      await user.click(within(dialog).getByRole('button', { name: 'Replace all clinic data' }));
+    };
+    await seedConfirmed();
     expect(await screen.findByText('Demo data successfully re-seeded')).toBeTruthy();
+    expect(api.sent('POST /api/seed').map((r) => r.body)).toEqual([{ confirm: 'SEED' }]);
     // Every cached query is refetched.
     await waitFor(() => expect(overviewCalls()).toBe(before + 1));
 
     answer = FORBIDDEN;
-    await user.click(seed);
+    await seedConfirmed();
     expect(await screen.findByText('Only Admin can seed data.')).toBeTruthy();
     expect(screen.getByText('Unauthorized')).toBeTruthy();
 
     answer = SERVER_DOWN;
-    await user.click(seed);
+    await seedConfirmed();
     expect(await screen.findByText('Failed to seed data')).toBeTruthy();
+  });
+
+  it('re-seeds only after the confirmation: one click on Seed demo data replaces nothing', async () => {
+    const api = serve({ 'POST /api/seed': () => ({ summary: { patients: 200 } }) });
+    const user = userEvent.setup();
+    renderPage();
+    await user.click(await screen.findByRole('button', { name: 'Seed demo data' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Seed demo data' });
+    expect(within(dialog).getByText(SEED_WARNING)).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(api.sent('POST /api/seed')).toEqual([]);
   });
 
   it('resets only after the confirmation, sending the confirmation word', async () => {

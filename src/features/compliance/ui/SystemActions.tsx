@@ -16,6 +16,8 @@ import { ApiError } from '@/client/lib/api-client';
 import { useGlobalReset, useSeedDemoData } from './compliance.api';
 
 export const RESET_WARNING = 'WARNING: This will clear ALL data for this app. Proceed?';
+export const SEED_WARNING =
+  "This replaces every patient, appointment, claim, payment, authorization and encounter with the demo clinic's. Users, settings, providers, payers and the audit trail are kept. Proceed?";
 
 const isForbidden = (error: unknown) => error instanceof ApiError && error.status === 403;
 
@@ -23,14 +25,22 @@ export function SystemActions() {
   const seed = useSeedDemoData();
   const reset = useGlobalReset();
   const [confirming, setConfirming] = useState(false);
+  const [confirmingSeed, setConfirmingSeed] = useState(false);
 
   const seedNow = () =>
     seed.mutate(undefined, {
-      onSuccess: () => toast({ title: 'Demo data successfully re-seeded' }),
-      onError: (error) =>
-        isForbidden(error)
-          ? toast({ title: 'Unauthorized', description: 'Only Admin can seed data.', variant: 'destructive' })
-          : toast({ title: 'Error', description: 'Failed to seed data', variant: 'destructive' }),
+      onSuccess: () => {
+        setConfirmingSeed(false);
+        toast({ title: 'Demo data successfully re-seeded' });
+      },
+      onError: (error) => {
+        setConfirmingSeed(false);
+        if (isForbidden(error)) {
+          toast({ title: 'Unauthorized', description: 'Only Admin can seed data.', variant: 'destructive' });
+        } else {
+          toast({ title: 'Error', description: 'Failed to seed data', variant: 'destructive' });
+        }
+      },
     });
 
   const resetNow = () =>
@@ -39,7 +49,8 @@ export function SystemActions() {
         setConfirming(false);
         toast({
           title: 'System reset',
-          description: 'All clinic data has been cleared. Staff accounts and the audit trail were kept.',
+          description:
+            'All clinic data has been cleared. Staff accounts, providers, payers and the audit trail were kept.',
         });
       },
       onError: (error) => {
@@ -61,10 +72,26 @@ export function SystemActions() {
         </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-wrap gap-2">
-        <Button variant="outline" onClick={seedNow} disabled={seed.isPending}>
+        <Button variant="outline" onClick={() => setConfirmingSeed(true)} disabled={seed.isPending}>
           <Database aria-hidden className="mr-2 size-4" />
           {seed.isPending ? 'Seeding…' : 'Seed demo data'}
         </Button>
+        <Dialog open={confirmingSeed} onOpenChange={(open) => !seed.isPending && setConfirmingSeed(open)}>
+          <DialogContent>
+            <DialogHeader>
+              <DialogTitle>Seed demo data</DialogTitle>
+              <DialogDescription>{SEED_WARNING}</DialogDescription>
+            </DialogHeader>
+            <DialogFooter>
+              <DialogClose asChild>
+                <Button variant="outline">Cancel</Button>
+              </DialogClose>
+              <Button variant="destructive" onClick={seedNow} disabled={seed.isPending}>
+                {seed.isPending ? 'Seeding…' : 'Replace all clinic data'}
+              </Button>
+            </DialogFooter>
+          </DialogContent>
+        </Dialog>
         <Button variant="destructive" onClick={() => setConfirming(true)} disabled={reset.isPending}>
           <RotateCcw aria-hidden className="mr-2 size-4" />
           Global reset

@@ -87,7 +87,7 @@ export function useRunTests() {
 export function useSeedDemoData() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => apiFetch<SeedResponse>('/api/seed', { method: 'POST' }),
+    mutationFn: () => apiFetch<SeedResponse>('/api/seed', { method: 'POST', body: { confirm: 'SEED' } }),
     onSuccess: () => queryClient.invalidateQueries(),
   });
 }

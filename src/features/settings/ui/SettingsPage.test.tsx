@@ -33,6 +33,12 @@ describe('SettingsPage', () => {
     expect(visibleTabs('guest').map((t) => t.tab)).toEqual(['display', 'notifications']);
     expect(visibleTabs('doctor').find((t) => t.tab === 'users')?.disabled).toBe(true);
     expect(visibleTabs('admin').every((t) => !t.disabled)).toBe(true);
+    // The reference data a reset keeps is the admin's to maintain: the tabs show to no one else.
+    expect(visibleTabs('admin').map((t) => t.tab)).toEqual(expect.arrayContaining(['providers', 'payers', 'charges']));
+    for (const role of ['doctor', 'nurse_manager', 'billing_admin', 'patient', 'guest'] as const) {
+      expect(visibleTabs(role).map((t) => t.tab)).not.toEqual(expect.arrayContaining(['providers']));
+      expect(visibleTabs(role).map((t) => t.tab)).not.toEqual(expect.arrayContaining(['payers']));
+    }
   });
 
   it('saves the practice settings with a toast', async () => {

@@ -12,6 +12,9 @@ const TAB_LABELS = {
   display: 'Display',
   practice: 'Practice',
   users: 'Users',
+  providers: 'Providers',
+  payers: 'Payers',
+  charges: 'Charge ceilings',
   notifications: 'Notifications',
   integrations: 'Integrations',
   security: 'Security',
@@ -20,11 +23,15 @@ type Tab = keyof typeof TAB_LABELS;
 
 /**
  * The Settings tabs from the one policy: a tab shows when the role holds the permission behind it (a guest
- * sees Display and Notifications only, a patient Security too); Users shows to staff, enabled for admins.
+ * sees Display and Notifications only, a patient Security too); Users shows to staff, enabled for admins;
+ * Providers, Payers and Charge ceilings show to admins, who maintain them.
  */
 const TAB_PERMISSION: Partial<Record<Tab, Permission>> = {
   practice: 'settings:practice',
   users: 'settings:practice',
+  providers: 'system:admin',
+  payers: 'system:admin',
+  charges: 'system:admin',
   integrations: 'settings:practice',
   security: 'account:password',
 };
@@ -39,15 +46,31 @@ export function visibleTabs(role: Role): { tab: Tab; disabled: boolean }[] {
 }
 
 /**
- * The Settings screen. The Users tab belongs to the users feature, so the client shell passes it in
- * (src/client/pages/SettingsRoute.tsx); a feature's screens never import another feature's screens.
+ * The Settings screen. The Users, Providers, Payers and Charge ceilings tabs belong to their features, so the client shell
+ * passes them in (src/client/pages/SettingsRoute.tsx); a feature's screens never import another feature's
+ * screens.
  */
-export default function SettingsPage({ role, usersTab }: { role: Role; usersTab?: ReactNode }) {
+export default function SettingsPage({
+  role,
+  usersTab,
+  providersTab,
+  payersTab,
+  chargesTab,
+}: {
+  role: Role;
+  usersTab?: ReactNode;
+  providersTab?: ReactNode;
+  payersTab?: ReactNode;
+  chargesTab?: ReactNode;
+}) {
   const tabs = visibleTabs(role);
   const content: Record<Tab, ReactNode> = {
     display: <DisplayTab />,
     practice: <PracticeTab />,
     users: usersTab ?? null,
+    providers: providersTab ?? null,
+    payers: payersTab ?? null,
+    charges: chargesTab ?? null,
     notifications: <NotificationsTab />,
     integrations: <IntegrationsTab />,
     security: <SecurityTab />,

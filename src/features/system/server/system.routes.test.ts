@@ -17,6 +17,7 @@ async function counts() {
   const result = await t.database.db.execute<Record<string, string>>(sql`select
     (select count(*) from patients) as patients,
     (select count(*) from providers) as providers,
+    (select count(*) from payers) as payers,
     (select count(*) from appointments) as appointments,
     (select count(*) from claims) as claims,
     (select count(*) from payments) as payments,
@@ -30,6 +31,8 @@ async function counts() {
   return Object.fromEntries(Object.entries(result.rows[0] ?? {}).map(([k, v]) => [k, Number(v)]));
 }
 
+const SEED = { confirm: 'SEED' };
+
 async function auditOf(action: string) {
   return t.database.db.select().from(auditLog).where(eq(auditLog.action, action));
 }
@@ -39,11 +42,11 @@ describe('seed and reset', () => {
     const before = await counts();
     for (const role of ['doctor', 'nurse_manager', 'billing_admin', 'patient', 'guest'] as const) {
       const s = await signInAs(t.app, role);
-      expect((await s.request({ method: 'POST', url: '/api/seed' })).statusCode).toBe(403);
+      expect((await s.request({ method: 'POST', url: '/api/seed', payload: SEED })).statusCode).toBe(403);
       const reset = await s.request({ method: 'POST', url: '/api/system/reset', payload: { confirm: 'RESET' } });
       expect(reset.statusCode).toBe(403);
     }
-    expect((await t.app.inject({ method: 'POST', url: '/api/seed' })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'POST', url: '/api/seed', payload: SEED })).statusCode).toBe(401);
     const after = await counts();
     // Only the denials (and the sign-ins) were added to the trail.
     expect({ ...after, audit_log: 0 }).toEqual({ ...before, audit_log: 0 });
@@ -59,6 +62,19 @@ describe('seed and reset', () => {
     expect((await counts()).patients).toBeGreaterThan(0);
   });
 
+  it('refuses a re-seed without the confirmation, and changes nothing', async () => {
+    const admin = await signInAs(t.app, 'admin');
+    const before = await counts();
+    for (const payload of [undefined, {}, { confirm: 'yes' }]) {
+      const res = await admin.request({ method: 'POST', url: '/api/seed', payload });
+      expect(res.statusCode).toBe(400);
+    }
+    const res = await admin.request({ method: 'POST', url: '/api/seed', payload: { confirm: 'yes' } });
+    expect(res.json<{ error: { fields: { field: string }[] } }>().error.fields[0]?.field).toBe('confirm');
+    expect({ ...(await counts()), audit_log: 0 }).toEqual({ ...before, audit_log: 0 });
+    expect(await auditOf('system.seed')).toEqual([]);
+  });
+
   it('re-seeds the clinic deterministically; users, settings, compliance and the audit trail stay', async () => {
     const admin = await signInAs(t.app, 'admin');
     const patient = await signInAs(t.app, 'patient');
@@ -71,7 +87,7 @@ describe('seed and reset', () => {
     await admin.request({ method: 'PUT', url: '/api/settings/integrations/crm', payload: { connected: true } });
     const before = await counts();
 
-    const res = await admin.request({ method: 'POST', url: '/api/seed' });
+    const res = await admin.request({ method: 'POST', url: '/api/seed', payload: SEED });
     expect(res.statusCode).toBe(200);
     const { summary } = res.json<SeedResponse>();
     expect(summary).toMatchObject({ providers: 8, patients: 200, authorizations: 150, patientAccountsRelinked: 1 });
@@ -92,7 +108,7 @@ describe('seed and reset', () => {
     expect(after.audit_log).toBeGreaterThan(before.audit_log ?? 0);
 
     // Deterministic: a second re-seed gives the same counts.
-    const again = await admin.request({ method: 'POST', url: '/api/seed' });
+    const again = await admin.request({ method: 'POST', url: '/api/seed', payload: SEED });
     expect(again.json<SeedResponse>().summary).toEqual(summary);
 
     const [entry] = await auditOf('system.seed');
@@ -123,7 +139,9 @@ describe('seed and reset', () => {
     expect(res.json<ResetResponse>().cleared).toEqual(expect.arrayContaining(['patients', 'claims', 'appointments']));
     expect(await counts()).toMatchObject({
       patients: 0,
-      providers: 0,
+      // The providers and payers stay: the clinic can book and bill again at once.
+      providers: before.providers,
+      payers: before.payers,
       appointments: 0,
       claims: 0,
       payments: 0,
@@ -146,8 +164,37 @@ describe('seed and reset', () => {
     }
     expect((await admin.request({ method: 'GET', url: '/api/patients' })).statusCode).toBe(200);
 
+    // After the reset a new patient can be booked with a kept provider and billed through an import.
+    const created = await admin.request({
+      method: 'POST',
+      url: '/api/patients',
+      payload: { name: 'Ada Newcomer', dob: '1985-04-02', phone: '(555) 010-2030', mrn: 'MRN-NEW-1' },
+    });
+    expect(created.statusCode).toBe(201);
+    const patientId = created.json<{ id: number }>().id;
+    const providers = (await admin.request({ method: 'GET', url: '/api/providers' })).json<
+      { id: number; name: string }[]
+    >();
+    expect(providers.length).toBe(before.providers);
+    const provider = providers[0];
+    const booked = await admin.request({
+      method: 'POST',
+      url: '/api/appointments',
+      payload: { patientId, providerId: provider?.id, reason: 'New patient visit', date: '2026-12-01', time: '09:00' },
+    });
+    expect(booked.statusCode).toBe(201);
+    const imported = await admin.request({
+      method: 'POST',
+      url: '/api/claims/import',
+      payload: {
+        csv: `accountNumber,patientMrn,procedureCode,provider,payer,serviceDate,billedAmount\nACC-AFTER-RESET-1,MRN-NEW-1,99203,${provider?.name},Aetna,2026-11-20,165.00\n`,
+      },
+    });
+    expect(imported.statusCode).toBe(200);
+    expect(imported.json()).toEqual({ imported: 1 });
+
     // A re-seed brings the patient account back with its record.
-    const seed = await admin.request({ method: 'POST', url: '/api/seed' });
+    const seed = await admin.request({ method: 'POST', url: '/api/seed', payload: SEED });
     expect(seed.json<SeedResponse>().summary).toMatchObject({ patientAccountsRelinked: 1 });
     await expect(signInAs(t.app, 'patient')).resolves.toBeTruthy();
   }, 60_000);

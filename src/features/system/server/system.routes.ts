@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { errorEnvelopeSchema } from '@/shared/api';
 import type { AppDeps } from '@/server/context';
 import { requestContext } from '@/server/request-context';
-import { resetRequestSchema, resetResponseSchema, seedResponseSchema } from '../system.schema';
+import { resetRequestSchema, resetResponseSchema, seedRequestSchema, seedResponseSchema } from '../system.schema';
 import { databaseIsUp, reseedDemoClinic, resetSystem } from './system.queries';
 
 export function systemRoutes(deps: AppDeps) {
@@ -26,7 +26,8 @@ export function systemRoutes(deps: AppDeps) {
         schema: {
           tags: ['system'],
           description:
-            "Replaces the clinic's records with the demo clinic; users, settings, compliance lists and the audit trail stay.",
+            "Replaces the clinic's records with the demo clinic; users, settings, providers, payers, compliance lists and the audit trail stay.",
+          body: seedRequestSchema,
           response: { 200: seedResponseSchema, ...errors },
         },
       },
@@ -39,7 +40,7 @@ export function systemRoutes(deps: AppDeps) {
         schema: {
           tags: ['system'],
           description:
-            "Clears the clinic's records; staff accounts, settings and the audit trail stay; patient accounts are deactivated.",
+            "Clears the clinic's records; staff accounts, settings, providers, payers and the audit trail stay; patient accounts are deactivated.",
           body: resetRequestSchema,
           response: { 200: resetResponseSchema, ...errors },
         },

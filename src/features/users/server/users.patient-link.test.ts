@@ -51,7 +51,9 @@ async function account(email: string) {
 }
 
 async function seed() {
-  expect((await admin.request({ method: 'POST', url: '/api/seed' })).statusCode).toBe(200);
+  expect((await admin.request({ method: 'POST', url: '/api/seed', payload: { confirm: 'SEED' } })).statusCode).toBe(
+    200,
+  );
 }
 
 async function reset() {

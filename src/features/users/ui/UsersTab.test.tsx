@@ -1,5 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { roleLabel } from '@/shared/access';
 import { apiError, fakeApi } from '@/testing/fake-api';
 import { renderWithApp } from '@/testing/ui-render';
 import type { ManagedUser } from '../users.schema';
@@ -119,5 +121,67 @@ describe('UsersTab: resetting a lost authenticator', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Reset the authenticator of Nora Kim?' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Reset MFA' }));
     expect(await screen.findByText('user not found')).toBeTruthy();
+  });
+});
+
+describe('UsersTab: role changes and deactivation ask first; the last active admin stays', () => {
+  const otherAdmin: ManagedUser = { ...nurse, id: 3, name: 'Bo Admin', email: 'bo@x.test', role: 'admin' };
+
+  it('changes a role only after the confirmation', async () => {
+    const api = fakeApi({
+      'GET /api/auth/session': session,
+      'GET /api/users': { items: [self, nurse] },
+      'PATCH /api/users/:id': { ...nurse, role: 'doctor' },
+    });
+    const user = userEvent.setup();
+    renderWithApp(<UsersTab />, { route: '/settings' });
+    await user.click(await screen.findByRole('combobox', { name: 'Role of Nora Kim' }));
+    await user.click(await screen.findByRole('option', { name: roleLabel('doctor') }));
+    const dialog = await screen.findByRole('dialog', {
+      name: `Change the role of Nora Kim to ${roleLabel('doctor')}?`,
+    });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(api.sent('PATCH /api/users/:id')).toEqual([]);
+
+    await user.click(screen.getByRole('combobox', { name: 'Role of Nora Kim' }));
+    await user.click(await screen.findByRole('option', { name: roleLabel('doctor') }));
+    const again = await screen.findByRole('dialog', { name: `Change the role of Nora Kim to ${roleLabel('doctor')}?` });
+    await user.click(within(again).getByRole('button', { name: 'Change role' }));
+    await waitFor(() =>
+      expect(api.sent('PATCH /api/users/:id').map((r) => [r.path, r.body])).toEqual([
+        ['/api/users/2', { role: 'doctor' }],
+      ]),
+    );
+  });
+
+  it('deactivates only after the confirmation', async () => {
+    const api = fakeApi({
+      'GET /api/auth/session': session,
+      'GET /api/users': { items: [self, nurse] },
+      'PATCH /api/users/:id': { ...nurse, status: 'Deactivated' },
+    });
+    renderWithApp(<UsersTab />, { route: '/settings' });
+    fireEvent.click(await screen.findByRole('button', { name: /^Deactivate\s*Nora Kim$/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Deactivate Nora Kim?' });
+    expect(api.sent('PATCH /api/users/:id')).toEqual([]);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Deactivate' }));
+    await waitFor(() => expect(api.sent('PATCH /api/users/:id').map((r) => r.body)).toEqual([{ active: false }]));
+  });
+
+  it('offers neither Deactivate nor a role change for the last active admin, and both once another admin is active', async () => {
+    fakeApi({ 'GET /api/auth/session': session, 'GET /api/users': { items: [self, nurse] } });
+    const { unmount } = renderWithApp(<UsersTab />, { route: '/settings' });
+    await screen.findByText('nora@x.test');
+    expect(screen.queryByRole('button', { name: /^Deactivate\s*Ada Admin$/ })).toBeNull();
+    expect(screen.getByRole('combobox', { name: 'Role of Ada Admin' }).hasAttribute('disabled')).toBe(true);
+    expect(screen.getByRole('button', { name: /^Deactivate\s*Nora Kim$/ })).toBeTruthy();
+    unmount();
+
+    fakeApi({ 'GET /api/auth/session': session, 'GET /api/users': { items: [self, otherAdmin, nurse] } });
+    renderWithApp(<UsersTab />, { route: '/settings' });
+    await screen.findByText('bo@x.test');
+    expect(screen.getByRole('button', { name: /^Deactivate\s*Ada Admin$/ })).toBeTruthy();
+    expect(screen.getByRole('button', { name: /^Deactivate\s*Bo Admin$/ })).toBeTruthy();
+    expect(screen.getByRole('combobox', { name: 'Role of Ada Admin' }).hasAttribute('disabled')).toBe(false);
   });
 });

@@ -24,6 +24,8 @@ import { CreateUserDialog } from './CreateUserDialog';
 import { LinkPatientDialog } from './LinkPatientDialog';
 import { useResetMfa, useUpdateUser, useUsers } from './users.api';
 
+type AssignableRole = (typeof ASSIGNABLE_ROLES)[number];
+
 function useApplyChange() {
   const update = useUpdateUser();
   const apply = (user: ManagedUser, patch: UserPatch, done: string) =>
@@ -61,6 +63,11 @@ export function UsersTab() {
   const [creating, setCreating] = useState(false);
   const [deactivating, setDeactivating] = useState<ManagedUser | null>(null);
   const [linking, setLinking] = useState<ManagedUser | null>(null);
+  const [changingRole, setChangingRole] = useState<{ user: ManagedUser; role: AssignableRole } | null>(null);
+  // The server refuses to demote or deactivate the last active admin; the screen does not offer it either.
+  const activeAdmins = (users.data?.items ?? []).filter((u) => u.role === 'admin' && u.status === 'Active').length;
+  const isLastActiveAdmin = (user: ManagedUser) =>
+    user.role === 'admin' && user.status === 'Active' && activeAdmins <= 1;
 
   const columns: ColumnDef<ManagedUser>[] = [
     { accessorKey: 'name', header: 'Name' },
@@ -74,10 +81,10 @@ export function UsersTab() {
         return (
           <Select
             value={user.role}
-            disabled={pending}
+            disabled={pending || isLastActiveAdmin(user)}
             onValueChange={(value) => {
               const role = roleSchema.parse(value);
-              if (role !== 'patient' && role !== user.role) apply(user, { role }, `is now ${roleLabel(role)}`);
+              if (role !== 'patient' && role !== user.role) setChangingRole({ user, role });
             }}
           >
             <SelectTrigger className="h-8 w-40 capitalize" aria-label={`Role of ${user.name}`}>
@@ -119,9 +126,11 @@ export function UsersTab() {
         const user = row.original;
         const status =
           user.status === 'Active' ? (
-            <Button size="sm" variant="outline" disabled={pending} onClick={() => setDeactivating(user)}>
-              Deactivate<span className="sr-only"> {user.name}</span>
-            </Button>
+            isLastActiveAdmin(user) ? null : (
+              <Button size="sm" variant="outline" disabled={pending} onClick={() => setDeactivating(user)}>
+                Deactivate<span className="sr-only"> {user.name}</span>
+              </Button>
+            )
           ) : (
             <Button
               size="sm"
@@ -212,6 +221,36 @@ export function UsersTab() {
               }}
             >
               Reset MFA
+            </Button>
+          </DialogFooter>
+        </DialogContent>
+      </Dialog>
+      <Dialog open={changingRole !== null} onOpenChange={(open) => !open && setChangingRole(null)}>
+        <DialogContent>
+          <DialogHeader>
+            <DialogTitle>
+              Change the role of {changingRole?.user.name} to {changingRole ? roleLabel(changingRole.role) : ''}?
+            </DialogTitle>
+            <DialogDescription>
+              {changingRole?.user.email} is signed out at once and, at the next sign-in, sees what the{' '}
+              {changingRole ? roleLabel(changingRole.role) : ''} role may see instead of the{' '}
+              {changingRole ? roleLabel(changingRole.user.role) : ''} role.
+            </DialogDescription>
+          </DialogHeader>
+          <DialogFooter>
+            <Button variant="outline" onClick={() => setChangingRole(null)}>
+              Cancel
+            </Button>
+            <Button
+              onClick={() => {
+                if (changingRole) {
+                  const { user, role } = changingRole;
+                  apply(user, { role }, `is now ${roleLabel(role)}`);
+                }
+                setChangingRole(null);
+              }}
+            >
+              Change role
             </Button>
           </DialogFooter>
         </DialogContent>

@@ -1,4 +1,4 @@
-import { count, sql } from 'drizzle-orm';
+import { count, inArray, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { DEMO_ACCOUNTS } from '@/features/auth/auth.demo-accounts';
 import { hashPassword } from '@/features/auth/server/auth.passwords';
@@ -89,7 +89,11 @@ async function restartIdentities(tx: Tx, tables: readonly string[]): Promise<voi
   );
 }
 
-/** The clinic's records that a re-seed replaces and a global reset clears, children before parents. */
+/**
+ * The clinic's records that a re-seed replaces and a global reset clears, children before parents. The
+ * providers and payers stay (admins maintain them in Settings): without a provider no appointment could be
+ * booked and no claim imported after a reset.
+ */
 export const CLINIC_RECORD_TABLES = [
   'claim_appeals',
   'payments',
@@ -99,13 +103,12 @@ export const CLINIC_RECORD_TABLES = [
   'encounters',
   'operating_expenses',
   'billing_staff_hours',
-  'providers',
   'patients',
 ] as const;
 
 /**
  * Deletes the clinic's records inside the caller's transaction and returns how many rows each table held.
- * Users, sessions, settings, compliance lists and the audit trail stay. Patient accounts must be detached
+ * Users, sessions, settings, providers, payers, compliance lists and the audit trail stay. Patient accounts must be detached
  * from their records first (users.patient_id points at patients). Identities restart, so a re-seed gives
  * the same ids as the first seed.
  */
@@ -118,7 +121,7 @@ export async function deleteClinicRecords(tx: Tx): Promise<Record<(typeof CLINIC
   // patients, which is deleted (users keep a foreign key to it).
   await tx.execute(sql`truncate table
     claim_appeals, payments, claims, appointments, authorizations, encounters, operating_expenses,
-    billing_staff_hours, providers`);
+    billing_staff_hours`);
   await tx.execute(sql`delete from patients`);
   await restartIdentities(tx, CLINIC_RECORD_TABLES);
   return Object.fromEntries(CLINIC_RECORD_TABLES.map((t) => [t, Number(row[t] ?? 0)])) as Record<
@@ -165,11 +168,26 @@ export async function seedClinicData(
 ): Promise<SeededClinic> {
   const r = options.random ?? new Random(options.seed ?? DEFAULT_SEED);
   const today = options.today;
-  const providerRows = await tx
+  // The demo providers are added where missing and active again where an admin deactivated them (a re-seed
+  // books them); providers an admin added stay, with no seeded records.
+  await tx
     .insert(providers)
     .values([...PROVIDERS])
-    .returning({ id: providers.id });
-  const providerIds = providerRows.map((p) => p.id);
+    .onConflictDoUpdate({
+      target: providers.name,
+      set: { specialty: sql`excluded.specialty`, active: true },
+    });
+  const providerRows = await tx
+    .select({ id: providers.id, name: providers.name })
+    .from(providers)
+    .where(
+      inArray(
+        providers.name,
+        PROVIDERS.map((p) => p.name),
+      ),
+    );
+  const providerIdByName = new Map(providerRows.map((p) => [p.name, p.id]));
+  const providerIds = PROVIDERS.map((p) => providerIdByName.get(p.name) ?? 0);
 
   // Patients. The first is the demo patient account's own record.
   const patientValues: (typeof patients.$inferInsert)[] = [];

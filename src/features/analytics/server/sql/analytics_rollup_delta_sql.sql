@@ -1,12 +1,13 @@
--- The current definition of analytics_rollup_delta_sql, last (re)defined by drizzle/0016_faster_rollup_rebuild.sql.
+-- The current definition of analytics_rollup_delta_sql, last (re)defined by drizzle/0026_voided_claims_leave_rollups.sql.
 -- A migration that changes it copies this statement, and this file changes with it (docs/database-functions.md).
 --
 -- A statement's claims (`source`: rows of claims with a sign, + new, − old) as the SQL that adds their
--- contribution to every claims rollup: the one definition the triggers and the full rebuild both use.
+-- contribution to every claims rollup: the one definition the triggers and the full rebuild both use. A
+-- voided claim (`voided_at` set) contributes nothing, so voiding one takes it out of every rollup.
 CREATE OR REPLACE FUNCTION analytics_rollup_delta_sql(source text) RETURNS text
 LANGUAGE sql IMMUTABLE AS $fn$
 SELECT format($tpl$
-with s as materialized (%s),
+with s as materialized (select * from (%s) src where src.voided_at is null),
 daily as (
   insert into analytics_daily as t (day, provider_id, charge_claims, charge_paid_claims, charge_denied_claims,
     charge_billed_cents, submitted_claims, submitted_clean_claims, submitted_cycle_days, adjudicated_claims,

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+/** A payer as the Settings → Payers tab (admin) shows it. */
+export const payerRecordSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  /** The electronic (EDI) payer id; null where none applies or it is not yet known. */
+  payerId: z.string().nullable(),
+  timelyFilingDays: z.number().int(),
+  active: z.boolean(),
+});
+export type PayerRecord = z.infer<typeof payerRecordSchema>;
+export const payerListSchema = z.object({ items: z.array(payerRecordSchema) });
+
+/** The timely-filing limit assumed for a payer the import does not know. */
+export const DEFAULT_TIMELY_FILING_DAYS = 365;
+
+const payerIdSchema = z
+  .string()
+  .trim()
+  .max(20, 'must be at most 20 characters')
+  .regex(/^[A-Za-z0-9-]*$/, 'must be letters, digits and dashes')
+  .transform((v) => (v === '' ? null : v.toUpperCase()))
+  .nullable();
+const timelyFilingDaysSchema = z
+  .number({ error: 'must be a whole number of days' })
+  .int('must be a whole number of days')
+  .min(1, 'must be at least 1 day')
+  .max(3650, 'must be at most 3650 days');
+
+export const newPayerSchema = z
+  .object({
+    name: z.string().trim().min(1, 'is required').max(80, 'must be at most 80 characters'),
+    payerId: payerIdSchema.default(null),
+    timelyFilingDays: timelyFilingDaysSchema,
+  })
+  .strict();
+export type NewPayer = z.output<typeof newPayerSchema>;
+
+/** The name is not editable: claims store it. */
+export const payerPatchSchema = z
+  .object({ payerId: payerIdSchema, timelyFilingDays: timelyFilingDaysSchema, active: z.boolean() })
+  .partial()
+  .strict()
+  .refine((p) => Object.keys(p).length > 0, { message: 'must change at least one field', path: ['payerId'] });
+export type PayerPatch = z.output<typeof payerPatchSchema>;

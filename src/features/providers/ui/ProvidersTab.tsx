@@ -1,0 +1,244 @@
+import { useState } from 'react';
+import type { ColumnDef } from '@tanstack/react-table';
+import { UserPlus } from 'lucide-react';
+import { DataTable } from '@/client/components/data-table/DataTable';
+import { Badge } from '@/client/components/ui/badge';
+import { Button } from '@/client/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/client/components/ui/card';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@/client/components/ui/dialog';
+import { FormField } from '@/client/components/ui/form-field';
+import { Input } from '@/client/components/ui/input';
+import { toast } from '@/client/components/ui/toast';
+import { ApiError } from '@/client/lib/api-client';
+import { newProviderSchema, type ManagedProvider } from '../providers.schema';
+import { useCreateProvider, useManagedProviders, useUpdateProvider } from './providers.api';
+
+type FieldErrors = Partial<Record<'name' | 'specialty', string>>;
+
+function failure(error: unknown): string {
+  return error instanceof ApiError && error.serverMessage ? error.serverMessage : 'Please try again.';
+}
+
+/** Adds a provider (editing is null) or edits one; the server's refusals show under their fields. Mounted while open. */
+function ProviderDialog({ editing, onClose }: { editing: ManagedProvider | null; onClose: () => void }) {
+  const create = useCreateProvider();
+  const update = useUpdateProvider();
+  const [name, setName] = useState(editing?.name ?? '');
+  const [specialty, setSpecialty] = useState(editing?.specialty ?? '');
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const pending = create.isPending || update.isPending;
+
+  const submit = () => {
+    const checked = newProviderSchema.safeParse({ name, specialty });
+    if (!checked.success) {
+      const found: FieldErrors = {};
+      for (const issue of checked.error.issues) {
+        const field = issue.path[0];
+        if ((field === 'name' || field === 'specialty') && !found[field]) found[field] = issue.message;
+      }
+      setErrors(found);
+      return;
+    }
+    const onError = (error: unknown) => {
+      const fields = error instanceof ApiError ? error.fields : [];
+      const found: FieldErrors = {};
+      for (const f of fields) if (f.field === 'name' || f.field === 'specialty') found[f.field] = f.message;
+      setErrors(found);
+      if (Object.keys(found).length === 0) {
+        toast({ title: 'Provider not saved', description: failure(error), variant: 'destructive' });
+      }
+    };
+    if (editing) {
+      update.mutate(
+        { id: editing.id, patch: checked.data },
+        {
+          onSuccess: (saved) => {
+            toast({ title: 'Provider updated', description: `${saved.name} was saved.` });
+            onClose();
+          },
+          onError,
+        },
+      );
+    } else {
+      create.mutate(checked.data, {
+        onSuccess: (saved) => {
+          toast({ title: 'Provider added', description: `${saved.name} can now be booked.` });
+          onClose();
+        },
+        onError,
+      });
+    }
+  };
+
+  return (
+    <Dialog open onOpenChange={(next) => !next && !pending && onClose()}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>{editing ? `Edit ${editing.name}` : 'Add provider'}</DialogTitle>
+          <DialogDescription>
+            {editing
+              ? 'Past visits and claims show the new name.'
+              : 'The provider is offered for new bookings at once.'}
+          </DialogDescription>
+        </DialogHeader>
+        <form
+          noValidate
+          className="grid gap-4"
+          onSubmit={(event) => {
+            event.preventDefault();
+            submit();
+          }}
+        >
+          <FormField id="provider-name" label="Name" error={errors.name}>
+            {(control) => (
+              <Input {...control} autoComplete="off" value={name} onChange={(e) => setName(e.target.value)} />
+            )}
+          </FormField>
+          <FormField id="provider-specialty" label="Specialty" error={errors.specialty}>
+            {(control) => (
+              <Input {...control} autoComplete="off" value={specialty} onChange={(e) => setSpecialty(e.target.value)} />
+            )}
+          </FormField>
+          <DialogFooter>
+            <Button type="button" variant="outline" onClick={onClose} disabled={pending}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={pending}>
+              {pending ? 'Saving…' : editing ? 'Save provider' : 'Add provider'}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+/**
+ * Settings → Providers (admin): the providers appointments are booked with and claims are billed under. A
+ * global reset keeps them; a deactivated provider keeps their past records but is not offered for new bookings.
+ */
+export function ProvidersTab() {
+  const providers = useManagedProviders();
+  const update = useUpdateProvider();
+  const [dialog, setDialog] = useState<{ editing: ManagedProvider | null } | null>(null);
+  const [deactivating, setDeactivating] = useState<ManagedProvider | null>(null);
+
+  const setActive = (provider: ManagedProvider, active: boolean) =>
+    update.mutate(
+      { id: provider.id, patch: { active } },
+      {
+        onSuccess: () =>
+          toast({
+            title: 'Provider updated',
+            description: active
+              ? `${provider.name} can be booked again.`
+              : `${provider.name} is no longer offered for new bookings.`,
+          }),
+        onError: (error) => toast({ title: 'Provider not saved', description: failure(error), variant: 'destructive' }),
+      },
+    );
+
+  const columns: ColumnDef<ManagedProvider>[] = [
+    { accessorKey: 'name', header: 'Name' },
+    { accessorKey: 'specialty', header: 'Specialty' },
+    {
+      id: 'status',
+      accessorFn: (p) => (p.active ? 'Active' : 'Deactivated'),
+      header: 'Status',
+      cell: ({ row }) => (
+        <Badge variant={row.original.active ? 'default' : 'destructive'}>
+          {row.original.active ? 'Active' : 'Deactivated'}
+        </Badge>
+      ),
+    },
+    {
+      id: 'actions',
+      header: 'Actions',
+      enableSorting: false,
+      cell: ({ row }) => {
+        const provider = row.original;
+        return (
+          <div className="flex gap-2">
+            <Button size="sm" variant="outline" onClick={() => setDialog({ editing: provider })}>
+              Edit<span className="sr-only"> {provider.name}</span>
+            </Button>
+            {provider.active ? (
+              <Button size="sm" variant="outline" disabled={update.isPending} onClick={() => setDeactivating(provider)}>
+                Deactivate<span className="sr-only"> {provider.name}</span>
+              </Button>
+            ) : (
+              <Button size="sm" variant="outline" disabled={update.isPending} onClick={() => setActive(provider, true)}>
+                Reactivate<span className="sr-only"> {provider.name}</span>
+              </Button>
+            )}
+          </div>
+        );
+      },
+    },
+  ];
+
+  return (
+    <Card>
+      <CardHeader className="flex flex-row items-start justify-between gap-4">
+        <div>
+          <CardTitle as="h2">Providers</CardTitle>
+          <CardDescription>
+            Who appointments are booked with and claims are billed under. A global reset keeps them; a deactivated
+            provider keeps their past visits and claims but is not offered for new bookings.
+          </CardDescription>
+        </div>
+        <Button onClick={() => setDialog({ editing: null })}>
+          <UserPlus aria-hidden="true" className="size-4" /> Add provider
+        </Button>
+      </CardHeader>
+      <CardContent>
+        {providers.isError ? (
+          <p className="text-sm text-destructive">The providers could not be loaded.</p>
+        ) : (
+          <DataTable
+            label="Providers"
+            columns={columns}
+            data={providers.data?.items ?? []}
+            getRowId={(p) => String(p.id)}
+            loading={providers.isLoading}
+            search={{ placeholder: 'Name or specialty', label: 'Search providers' }}
+          />
+        )}
+      </CardContent>
+      {dialog && (
+        <ProviderDialog key={dialog.editing?.id ?? 'new'} editing={dialog.editing} onClose={() => setDialog(null)} />
+      )}
+      <Dialog open={deactivating !== null} onOpenChange={(open) => !open && setDeactivating(null)}>
+        <DialogContent>
+          <DialogHeader>
+            <DialogTitle>Deactivate {deactivating?.name}?</DialogTitle>
+            <DialogDescription>
+              They are no longer offered for new bookings. Their booked visits, past visits and claims stay.
+            </DialogDescription>
+          </DialogHeader>
+          <DialogFooter>
+            <Button variant="outline" onClick={() => setDeactivating(null)}>
+              Cancel
+            </Button>
+            <Button
+              variant="destructive"
+              onClick={() => {
+                if (deactivating) setActive(deactivating, false);
+                setDeactivating(null);
+              }}
+            >
+              Deactivate
+            </Button>
+          </DialogFooter>
+        </DialogContent>
+      </Dialog>
+    </Card>
+  );
+}
