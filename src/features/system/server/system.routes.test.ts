@@ -191,7 +191,7 @@ describe('seed and reset', () => {
       },
     });
     expect(imported.statusCode).toBe(200);
-    expect(imported.json()).toEqual({ imported: 1 });
+    expect(imported.json()).toEqual({ imported: 1, warnings: [] });
 
     // A re-seed brings the patient account back with its record.
     const seed = await admin.request({ method: 'POST', url: '/api/seed', payload: SEED });
