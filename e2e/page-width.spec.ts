@@ -9,13 +9,26 @@ const VIEWPORTS = [
   { width: 390, height: 844 },
 ] as const;
 
-/** Staff roles between them open every screen; the patient has the portal and its billing page. */
-const ROLES: Role[] = ['admin', 'billing_admin', 'patient'];
+/**
+ * The admin opens every staff screen but the KPIs, which are the billing admin's alone (checked as the
+ * admin's addition, below); the patient has the portal and its billing page.
+ */
+const ROLES: Role[] = ['admin', 'patient'];
 
 function pathsOf(role: Role): string[] {
   const paths: string[] = SCREENS.map((s) => s.path).filter((p) => SCREENS_BY_ROLE[role].includes(p));
   return role === 'patient' ? [...paths, '/patient-portal/billing'] : paths;
 }
+
+/** Screens of other staff roles the admin cannot open, each checked signed in as a role that can. */
+const OTHER_STAFF_SCREENS: { role: Role; path: string }[] = SCREENS.filter(
+  (s) => !SCREENS_BY_ROLE.admin.includes(s.path) && !SCREENS_BY_ROLE.patient.includes(s.path),
+).map((s) => ({
+  role:
+    (['billing_admin', 'doctor', 'nurse_manager'] as const).find((r) => SCREENS_BY_ROLE[r].includes(s.path)) ??
+    'billing_admin',
+  path: s.path,
+}));
 
 /** How much wider than the window the page is, once its data has arrived (0 when it fits). */
 async function overflow(page: Page): Promise<number> {
@@ -40,3 +53,18 @@ for (const role of ROLES) {
     });
   }
 }
+
+test('no screen only other staff open is wider than the window at 1440 or 390 px', async ({ page }) => {
+  const tooWide: string[] = [];
+  for (const { role, path } of OTHER_STAFF_SCREENS) {
+    await signIn(page, role, path);
+    for (const viewport of VIEWPORTS) {
+      await page.setViewportSize(viewport);
+      await page.reload();
+      const extra = await overflow(page);
+      if (extra > 0) tooWide.push(`${role} ${path} at ${viewport.width}: ${extra} px too wide`);
+    }
+  }
+  expect(OTHER_STAFF_SCREENS.map((s) => s.path)).toContain('/kpis');
+  expect(tooWide).toEqual([]);
+});
