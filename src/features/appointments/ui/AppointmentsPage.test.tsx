@@ -44,6 +44,10 @@ const baseHandlers: Record<string, Route> = {
   'GET /api/appointments/practice-hours': DEFAULT_PRACTICE_HOURS,
   'GET /api/providers': [{ id: 2, name: 'Dr. Ana Gutierrez', specialty: 'Family Medicine' }],
   'GET /api/patients/names': [{ id: 10, name: 'Dmitri Young' }],
+  // The practice is closed on Saturdays; on other days the server leaves these times free.
+  'GET /api/appointments/free-slots': ({ query }: FakeRequest) => ({
+    times: query.get('date') === SATURDAY_BEFORE ? [] : ['08:00', '10:30', '11:10'],
+  }),
 };
 
 /** The PATCH answer: the appointment with the change applied. */
@@ -185,35 +189,55 @@ describe('AppointmentsPage', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
-  it('refuses a closed day before sending, and shows a server refusal on its field', async () => {
+  it('offers no time on a closed day, and shows a server refusal on its field', async () => {
     const user = userEvent.setup();
     const monday = NEXT_MONDAY;
     const saturday = SATURDAY_BEFORE;
+    const message = `Dr. Ana Gutierrez already has an appointment from 10:30 AM to 11:00 AM on Nov 30, 2026`;
     const api = fakeApi({
       ...baseHandlers,
-      'PATCH /api/appointments/1': apiError(
-        409,
-        'DOUBLE_BOOKING',
-        `time: Dr. Ana Gutierrez already has an appointment on ${monday} at 10:30 AM`,
-        {
-          fields: [{ field: 'time', message: `Dr. Ana Gutierrez already has an appointment on ${monday} at 10:30 AM` }],
-        },
-      ),
+      'PATCH /api/appointments/1': apiError(409, 'PROVIDER_BUSY', `time: ${message}`, {
+        fields: [{ field: 'time', message }],
+      }),
     });
     renderPage();
     await user.click(await screen.findByRole('button', { name: 'Reschedule Dmitri Young at 9:00 AM' }));
     const dialog = screen.getByRole('dialog', { name: 'Reschedule Appointment' });
     fireEvent.change(within(dialog).getByLabelText('New date'), { target: { value: saturday } });
-    await chooseOption(user, within(dialog).getByRole('combobox', { name: 'New time' }), '10:30 AM');
-    await user.click(within(dialog).getByRole('button', { name: 'Reschedule' }));
-    expect((await within(dialog).findByRole('alert')).textContent).toMatch(/closed on Sat/);
-    expect(api.requests.some((r) => r.method === 'PATCH')).toBe(false);
+    const time = within(dialog).getByRole('combobox', { name: 'New time' });
+    await waitFor(() => expect(time.textContent).toBe('No free times that day'));
+    expect(time.hasAttribute('disabled')).toBe(true);
+    expect(api.sent('GET /api/appointments/free-slots').at(-1)?.query.get('appointmentId')).toBe('1');
 
     fireEvent.change(within(dialog).getByLabelText('New date'), { target: { value: monday } });
+    await chooseOption(user, within(dialog).getByRole('combobox', { name: 'New time' }), '10:30 AM');
     await user.click(within(dialog).getByRole('button', { name: 'Reschedule' }));
-    const clash = `Dr. Ana Gutierrez already has an appointment on ${monday} at 10:30 AM`;
-    await waitFor(() => expect(within(dialog).getByRole('alert').textContent).toBe(clash));
+    await waitFor(() => expect(within(dialog).getByRole('alert').textContent).toBe(message));
     expect(screen.getByText('Could not reschedule')).toBeTruthy();
     expect(screen.getByRole('dialog', { name: 'Reschedule Appointment' })).toBeTruthy();
+  });
+
+  it('offers only the times the server has free for the chosen provider, patient and day', async () => {
+    const user = userEvent.setup();
+    const api = fakeApi(baseHandlers);
+    renderPage();
+    await user.click(await screen.findByRole('button', { name: 'New Appointment' }));
+    const dialog = screen.getByRole('dialog', { name: 'New Appointment' });
+    const time = within(dialog).getByRole('combobox', { name: 'Time' });
+    expect(time.textContent).toBe('Choose a provider first');
+    expect(api.sent('GET /api/appointments/free-slots')).toEqual([]);
+
+    await user.type(within(dialog).getByRole('combobox', { name: 'Patient' }), 'Dm');
+    await user.click(await within(dialog).findByRole('option', { name: 'Dmitri Young' }));
+    await chooseOption(
+      user,
+      within(dialog).getByRole('combobox', { name: 'Provider' }),
+      'Dr. Ana Gutierrez (Family Medicine)',
+    );
+    await user.click(time);
+    const offered = (await screen.findAllByRole('option')).map((o) => o.textContent);
+    expect(offered).toEqual(['8:00 AM', '10:30 AM', '11:10 AM']);
+    const asked = api.sent('GET /api/appointments/free-slots').at(-1)?.query;
+    expect(Object.fromEntries(asked ?? [])).toEqual({ date: TODAY, providerId: '2', patientId: '10' });
   });
 });

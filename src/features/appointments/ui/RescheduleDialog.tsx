@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button } from '@/client/components/ui/button';
 import {
@@ -48,6 +48,7 @@ export function RescheduleDialog({
   const schema = useMemo(() => rescheduleRules(hours.data), [hours.data]);
   const form = useForm<Reschedule>({ resolver: zodResolver(schema), defaultValues: { date: '', time: '' } });
   const { errors } = form.formState;
+  const chosenDate = useWatch({ control: form.control, name: 'date' });
   const idPrefix = `reschedule-${appointment.id}`;
   const close = () => {
     form.reset();
@@ -93,6 +94,8 @@ export function RescheduleDialog({
                   value={field.value}
                   onChange={field.onChange}
                   error={errors.time?.message}
+                  slotsFor={{ date: chosenDate, appointmentId: appointment.id }}
+                  waitingFor="Choose a date first"
                 />
               )}
             />
