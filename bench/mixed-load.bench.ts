@@ -126,6 +126,8 @@ const createPatient: Step = async (call) => {
     dob: '1980-05-06',
     phone: '(555) 020-0000',
     mrn: `LOAD-${Date.now().toString(36)}-${n}`,
+    // Load-test patients are alike on purpose (the likely-duplicate check would otherwise refuse them).
+    confirmDuplicate: true,
   });
   if (status === 201) acknowledged.patients.push((json as { id: number }).id);
 };

@@ -157,8 +157,11 @@ test.describe('appointments', () => {
     await patient.fill('an');
     // Only options that match what was typed: the unfiltered list may still be showing while the search runs.
     const option = dialog.getByRole('option').filter({ hasText: /an/i }).filter({ hasNotText: 'Maria Lopez' }).first();
-    const patientName = (await option.textContent())?.split(' · ')[0] ?? '';
+    // Each option shows the name, then the date of birth and MRN.
+    const patientName = (await option.textContent())?.replace(/ DOB .*$/, '') ?? '';
+    await expect(option).toContainText(/ DOB (XX-XX-\d{4}|\w{3} \d{1,2}, \d{4}) · MRN \S+$/);
     await option.click();
+    await expect(patient).toHaveValue(patientName);
     await choose(page, dialog.getByRole('combobox', { name: 'Provider' }), new RegExp(`^${taken.provider} \\(`));
     await dialog.getByLabel('Reason').fill('Blood pressure check');
     await expect(dialog.getByLabel('Date')).toHaveValue(date);

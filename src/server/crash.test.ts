@@ -173,7 +173,8 @@ async function oneWrite(baseUrl: string, session: Session): Promise<void> {
     const response = await post(baseUrl, session, '/api/patients', {
       name: `Crash Test ${n}`,
       dob: '1970-01-01',
-      phone: '(555) 010-0000',
+      // A phone of its own: a second patient with one already on file would be refused as a likely duplicate.
+      phone: `(555) 01${String(Math.floor(n / 10_000) % 10)}-${String(n % 10_000).padStart(4, '0')}`,
       mrn: `CRASH-${SEED}-${n}`,
       notes: 'written while the server may be killed',
     });
@@ -367,7 +368,7 @@ describe(`crash safety (CRASH_SEED=${SEED})`, () => {
       post(running.baseUrl, session, '/api/patients', {
         name: `Sigterm Test ${i}`,
         dob: '1970-01-01',
-        phone: '(555) 010-0001',
+        phone: `(555) 020-000${i}`,
         mrn: `CRASH-TERM-${SEED}-${i}`,
       }),
     );

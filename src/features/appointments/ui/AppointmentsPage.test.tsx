@@ -43,7 +43,7 @@ const baseHandlers: Record<string, Route> = {
   'GET /api/appointments': { items: VISITS, nextCursor: null, total: VISITS.length },
   'GET /api/appointments/practice-hours': DEFAULT_PRACTICE_HOURS,
   'GET /api/providers': [{ id: 2, name: 'Dr. Ana Gutierrez', specialty: 'Family Medicine' }],
-  'GET /api/patients/names': [{ id: 10, name: 'Dmitri Young' }],
+  'GET /api/patients/names': [{ id: 10, name: 'Dmitri Young', dob: 'XX-XX-1958', mrn: 'MRN-100071' }],
   // The practice is closed on Saturdays; on other days the server leaves these times free.
   'GET /api/appointments/free-slots': ({ query }: FakeRequest) => ({
     times: query.get('date') === SATURDAY_BEFORE ? [] : ['08:00', '10:30', '11:10'],
@@ -228,7 +228,10 @@ describe('AppointmentsPage', () => {
     expect(api.sent('GET /api/appointments/free-slots')).toEqual([]);
 
     await user.type(within(dialog).getByRole('combobox', { name: 'Patient' }), 'Dm');
-    await user.click(await within(dialog).findByRole('option', { name: 'Dmitri Young' }));
+    // Each patient shows with date of birth and MRN (as the role sees them), to tell namesakes apart.
+    await user.click(
+      await within(dialog).findByRole('option', { name: 'Dmitri Young DOB XX-XX-1958 · MRN MRN-100071' }),
+    );
     await chooseOption(
       user,
       within(dialog).getByRole('combobox', { name: 'Provider' }),

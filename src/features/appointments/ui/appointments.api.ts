@@ -2,6 +2,7 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tansta
 import { apiFetch } from '@/client/lib/api-client';
 import type { PracticeHours } from '@/features/settings/practice.schema';
 import type { Provider } from '@/features/providers/providers.schema';
+import type { PatientOption } from '@/features/patients/patients.schema';
 import type {
   Appointment,
   AppointmentPage,
@@ -73,12 +74,9 @@ export function useFreeSlots(slotsFor: SlotsFor) {
   });
 }
 
-export interface PatientName {
-  id: number;
-  name: string;
-}
+export type PatientName = PatientOption;
 
-/** Names only (no other PHI) for the booking form's patient picker. */
+/** The booking form's patient picker: names with date of birth and MRN (masked for the role). */
 export function usePatientNames(search: string) {
   return useQuery({
     queryKey: appointmentKeys.patientNames(search),

@@ -36,6 +36,7 @@ import {
 import { money } from './billing.money';
 import { DownloadStatementButton, PrintStatementButton } from './statement-actions';
 import { StatementSkeleton, StatementView } from './StatementView';
+import { patientOptionDetail } from '@/features/patients/patients.schema';
 
 function percentText(value: number | null): string {
   return value === null ? 'No data' : `${value.toFixed(1)}%`;
@@ -273,6 +274,7 @@ function StatementGenerator() {
                 placeholder="Search patients by name"
                 listLabel="Patients"
                 emptyText="No patients found"
+                describe={patientOptionDetail}
               />
             </FormField>
           </div>

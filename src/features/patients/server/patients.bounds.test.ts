@@ -28,7 +28,11 @@ async function rowCount(table: 'patients' | 'users' | 'audit_log'): Promise<numb
 
 describe('dates of birth are bounded on the server’s clock', () => {
   let n = 0;
-  const patient = (dob: string) => ({ name: 'Bound Test', dob, phone: '(555) 300-0000', mrn: `MRN-BOUND-${++n}` });
+  const patient = (dob: string) => {
+    n += 1;
+    // A phone of its own each: two records with one phone would be refused as likely duplicates.
+    return { name: 'Bound Test', dob, phone: `(555) 300-${String(n).padStart(4, '0')}`, mrn: `MRN-BOUND-${n}` };
+  };
   const registration = (dob: string) => ({
     name: 'Bound Test',
     dob,

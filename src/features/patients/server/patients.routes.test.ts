@@ -379,6 +379,99 @@ describe('POST /api/patients', () => {
   });
 });
 
+describe('likely duplicate patients', () => {
+  interface Conflict {
+    error: { code: string; message: string };
+    duplicates: { id: number; name: string; dob: string; phone: string; mrn: string }[];
+  }
+  async function maria() {
+    const { rows } = await t.database.pool.query<{ id: number; name: string; dob: string; phone: string; mrn: string }>(
+      "select id, name, dob::text as dob, phone, mrn from patients where name = 'Maria Lopez' order by id limit 1",
+    );
+    if (!rows[0]) throw new Error('the seed has no Maria Lopez');
+    return rows[0];
+  }
+
+  it('refuses the same name and date of birth with 409 and the match (masked for the role), writing nothing', async () => {
+    const on = await maria();
+    const patients = await scalar('select count(*) as n from patients');
+    const creates = await scalar("select count(*) as n from audit_log where action = 'patient.create'");
+    const res = await nurse.request({
+      method: 'POST',
+      url: '/api/patients',
+      payload: { name: '  maria   LOPEZ ', dob: on.dob, phone: '(555) 777-0101', mrn: 'MRN-DUP-1' },
+    });
+    expect(res.statusCode).toBe(409);
+    const body = res.json<Conflict>();
+    expect(body.error.code).toBe('LIKELY_DUPLICATE');
+    expect(body.error.message).toMatch(
+      /^\d+ patients? on file ha(s|ve) the same name and date of birth, or the same phone/,
+    );
+    // The nurse manager sees phone and MRN in full, the date of birth as its year only.
+    expect(body.duplicates).toContainEqual({
+      id: on.id,
+      name: on.name,
+      dob: `XX-XX-${on.dob.slice(0, 4)}`,
+      phone: on.phone,
+      mrn: on.mrn,
+    });
+    expect(await scalar('select count(*) as n from patients')).toBe(patients);
+    expect(await scalar("select count(*) as n from audit_log where action = 'patient.create'")).toBe(creates);
+    // Showing the matches is a read of those records.
+    expect(
+      await scalar("select count(*) as n from audit_log where action = 'patients.duplicates.view' and detail like $1", [
+        `%${on.id}%`,
+      ]),
+    ).toBeGreaterThan(0);
+
+    const confirmed = await nurse.request({
+      method: 'POST',
+      url: '/api/patients',
+      payload: { name: 'Maria Lopez', dob: on.dob, phone: '(555) 777-0101', mrn: 'MRN-DUP-1', confirmDuplicate: true },
+    });
+    expect(confirmed.statusCode, confirmed.body).toBe(201);
+    expect(await scalar('select count(*) as n from patients')).toBe(patients + 1);
+  });
+
+  it('refuses the same phone (however it is written) under another name; a phone of few digits matches nothing', async () => {
+    const on = await maria();
+    const digits = on.phone.replace(/\D/g, '');
+    const res = await admin.request({
+      method: 'POST',
+      url: '/api/patients',
+      payload: { name: 'Someone Else', dob: '1971-02-03', phone: digits, mrn: 'MRN-DUP-2' },
+    });
+    expect(res.statusCode).toBe(409);
+    expect(res.json<Conflict>().duplicates.map((d) => d.id)).toContain(on.id);
+
+    const shortPhone = { name: 'Short Phone', dob: '1972-02-03', phone: '555', mrn: 'MRN-DUP-3' };
+    expect((await admin.request({ method: 'POST', url: '/api/patients', payload: shortPhone })).statusCode).toBe(201);
+    const again = { ...shortPhone, name: 'Other Short Phone', mrn: 'MRN-DUP-4' };
+    expect((await admin.request({ method: 'POST', url: '/api/patients', payload: again })).statusCode).toBe(201);
+  });
+
+  it('lets only one of two identical unconfirmed creations sent together through', async () => {
+    const twin = { name: 'Twin Sender', dob: '1966-06-06', phone: '(555) 606-0606' };
+    const answers = await Promise.all([
+      admin.request({ method: 'POST', url: '/api/patients', payload: { ...twin, mrn: 'MRN-TWIN-1' } }),
+      admin.request({ method: 'POST', url: '/api/patients', payload: { ...twin, mrn: 'MRN-TWIN-2' } }),
+    ]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 409]);
+  });
+
+  it('pickers list names with date of birth and MRN, masked for the role', async () => {
+    const on = await maria();
+    const res = await nurse.request({ method: 'GET', url: '/api/patients/names?search=maria%20lopez' });
+    expect(res.statusCode).toBe(200);
+    const found = res.json<{ id: number; name: string; dob: string; mrn: string }[]>();
+    expect(found).toContainEqual({ id: on.id, name: on.name, dob: `XX-XX-${on.dob.slice(0, 4)}`, mrn: on.mrn });
+    const forDoctor = (await doctor.request({ method: 'GET', url: '/api/patients/names?search=maria%20lopez' })).json<
+      { id: number; dob: string }[]
+    >();
+    expect(forDoctor.find((p) => p.id === on.id)?.dob).toBe(on.dob);
+  });
+});
+
 describe('who may use the patients API', () => {
   for (const role of ['billing_admin', 'patient', 'guest'] as Role[]) {
     it(`refuses ${role} with 403 and shows no PHI`, async () => {

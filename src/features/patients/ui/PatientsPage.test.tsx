@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { apiError, fakeApi } from '@/testing/fake-api';
+import { apiError, fakeApi, reply, type FakeRequest } from '@/testing/fake-api';
 import { renderWithApp } from '@/testing/ui-render';
 import type { Patient, PatientPage } from '../patients.schema';
 import PatientsPage from './PatientsPage';
@@ -98,5 +98,48 @@ describe('PatientsPage', () => {
     expect(within(dialog).getByLabelText('MRN').getAttribute('aria-invalid')).toBe('true');
     expect(within(dialog).queryByText('Name is required')).toBeNull();
     await waitFor(() => expect(screen.getByText('Failed to create patient')).toBeTruthy());
+  });
+
+  it('warns of a likely duplicate with the matches, and creates only when confirmed', async () => {
+    const duplicate = {
+      error: {
+        code: 'LIKELY_DUPLICATE',
+        message:
+          '1 patient on file has the same name and date of birth, or the same phone. Check them, or confirm to create this patient anyway.',
+      },
+      duplicates: [{ id: 1, name: 'Maria Lopez', dob: 'XX-XX-1979', phone: '(555) 214-7788', mrn: 'MRN-100001' }],
+    };
+    const api = fakeApi({
+      'GET /api/patients': page([maria], true),
+      'POST /api/patients': ({ body }: FakeRequest) =>
+        (body as { confirmDuplicate?: boolean }).confirmDuplicate
+          ? reply(201, { ...maria, id: 2 })
+          : reply(409, duplicate),
+    });
+    const user = userEvent.setup();
+    renderPage();
+    await user.click(await screen.findByRole('button', { name: 'Add Patient' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add Patient' });
+    await user.type(within(dialog).getByLabelText('Name'), 'Maria Lopez');
+    await user.type(within(dialog).getByLabelText('Date of birth'), '1979-04-12');
+    await user.type(within(dialog).getByLabelText('Phone'), '(555) 214-7788');
+    await user.type(within(dialog).getByLabelText('MRN'), 'MRN-200002');
+    await user.click(within(dialog).getByRole('button', { name: 'Add Patient' }));
+
+    const warning = await within(dialog).findByRole('alert');
+    expect(within(warning).getByText('Possible duplicate patient')).toBeTruthy();
+    expect(warning.textContent).toContain(duplicate.error.message);
+    expect(warning.textContent).toContain('Maria Lopez · DOB XX-XX-1979 · Phone (555) 214-7788 · MRN MRN-100001');
+    expect(screen.queryByText('Patient created')).toBeNull();
+    expect(
+      api.sent('POST /api/patients').map((r) => (r.body as { confirmDuplicate: boolean }).confirmDuplicate),
+    ).toEqual([false]);
+
+    await user.click(within(dialog).getByRole('button', { name: 'Create anyway' }));
+    expect(await screen.findByText('Patient created')).toBeTruthy();
+    expect(
+      api.sent('POST /api/patients').map((r) => (r.body as { confirmDuplicate: boolean }).confirmDuplicate),
+    ).toEqual([false, true]);
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 });

@@ -230,13 +230,16 @@ async function verifyWritesAudited({ deps, ctx }: VerifyEnv): Promise<Measured> 
     const [last] = await tx.select({ id: sql<number>`coalesce(max(${auditLog.id}), 0)::int` }).from(auditLog);
     const since = last?.id ?? 0;
     const performed: { action: string; resource: string }[] = [];
-    const created = await createPatient(tx, ctx, {
+    // Confirmed: this checks that a write is audited, whatever records the clinic already has.
+    const result = await createPatient(tx, ctx, {
       name: 'RTM Verification Patient',
       dob: '1980-01-01',
       phone: '(555) 000-0000',
       mrn: `RTM-${Date.now()}`,
+      confirmDuplicate: true,
     });
-    performed.push({ action: 'patient.create', resource: `patient/${created.id}` });
+    if (!('created' in result)) throw new Error('a confirmed patient creation was refused');
+    performed.push({ action: 'patient.create', resource: `patient/${result.created.id}` });
     const [appointment] = await tx
       .select({ id: appointments.id, status: appointments.status })
       .from(appointments)
