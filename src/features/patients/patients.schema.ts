@@ -40,7 +40,12 @@ export const newPatientSchema = z.object({
     .trim()
     .min(1, 'is required')
     .max(40, 'must be at most 40 characters')
-    .regex(/^[0-9()+\-.\s]+$/, 'may contain only digits, spaces and ( ) + - .'),
+    .regex(/^[0-9()+\-.\s]+$/, 'may contain only digits, spaces and ( ) + - .')
+    // Punctuation alone ('---') or a fragment is no number to call; 15 digits is the longest (E.164).
+    .refine((phone) => {
+      const digits = phone.replace(/\D/g, '').length;
+      return digits >= 7 && digits <= 15;
+    }, 'must have 7 to 15 digits'),
   mrn: z
     .string()
     .trim()

@@ -17,7 +17,7 @@ import {
 import { FormField } from '@/client/components/ui/form-field';
 import { Input } from '@/client/components/ui/input';
 import { toast } from '@/client/components/ui/toast';
-import { today } from '@/shared/api';
+import { EARLIEST_DOB, today } from '@/shared/api';
 import { dobSchemaOn, newPatientSchema, type CreatePatientConflict, type DuplicatePatient } from '../patients.schema';
 import { readableDate } from './patients.format';
 import { useCreatePatient } from './patients.api';
@@ -113,7 +113,14 @@ export function AddPatientDialog() {
             )}
           </FormField>
           <FormField id="new-patient-dob" label="Date of birth" error={errors.dob?.message}>
-            {(control) => <Input {...control} type="date" {...form.register('dob', { onChange: clearDuplicates })} />}
+            {(control) => (
+              <Input
+                {...control}
+                type="date"
+                min={EARLIEST_DOB}
+                {...form.register('dob', { onChange: clearDuplicates })}
+              />
+            )}
           </FormField>
           <FormField id="new-patient-phone" label="Phone" error={errors.phone?.message}>
             {(control) => (

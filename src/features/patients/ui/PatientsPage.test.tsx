@@ -142,4 +142,20 @@ describe('PatientsPage', () => {
     ).toEqual([false, true]);
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
+
+  it('refuses a phone of punctuation only and a date of birth before 1900 before sending', async () => {
+    const api = fakeApi({ 'GET /api/patients': page([maria], true) });
+    const user = userEvent.setup();
+    renderPage();
+    await user.click(await screen.findByRole('button', { name: 'Add Patient' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add Patient' });
+    await user.type(within(dialog).getByLabelText('Name'), 'Old Timer');
+    await user.type(within(dialog).getByLabelText('Date of birth'), '1899-12-31');
+    await user.type(within(dialog).getByLabelText('Phone'), '---');
+    await user.type(within(dialog).getByLabelText('MRN'), 'MRN-300003');
+    await user.click(within(dialog).getByRole('button', { name: 'Add Patient' }));
+    expect(await within(dialog).findByText('Phone must have 7 to 15 digits')).toBeTruthy();
+    expect(within(dialog).getByText('Date of birth cannot be before Jan 1, 1900')).toBeTruthy();
+    expect(api.sent('POST /api/patients')).toEqual([]);
+  });
 });
