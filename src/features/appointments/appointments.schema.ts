@@ -12,6 +12,25 @@ export type AppointmentStatus = z.infer<typeof appointmentStatusSchema>;
  */
 export const SLOT_FREEING_STATUSES: readonly AppointmentStatus[] = ['Cancelled', 'Rescheduled', 'No-Show'];
 
+/** Statuses that say how a visit went: they can be set once its start time has come, not before. */
+export const AFTER_THE_VISIT_STATUSES: readonly AppointmentStatus[] = ['Completed', 'No-Show'];
+
+/**
+ * Why a visit cannot take this status now: Completed and No-Show record what happened, so a visit that
+ * has not started yet cannot have them. The server enforces it; the status dropdown does not offer them.
+ */
+export function statusProblem(
+  status: AppointmentStatus,
+  visit: { date: string; time: string },
+  now: { day: string; time: string },
+): string | null {
+  if (!AFTER_THE_VISIT_STATUSES.includes(status)) return null;
+  const started = visit.date < now.day || (visit.date === now.day && visit.time <= now.time);
+  return started
+    ? null
+    : `cannot be ${status} before the visit starts (${formatDay(visit.date)} at ${formatTime12(visit.time)})`;
+}
+
 export function holdsSlot(status: AppointmentStatus): boolean {
   return !SLOT_FREEING_STATUSES.includes(status);
 }

@@ -20,6 +20,7 @@ import {
   freeSlots,
   holdsSlot,
   minutesOf,
+  statusProblem,
   timeOf,
   visitClash,
   type Appointment,
@@ -294,7 +295,8 @@ export async function listOwnAppointments(db: DbOrTx, ctx: RequestContext): Prom
 }
 
 /**
- * A status change (any value from any other) or a reschedule (new date and time, same status).
+ * A status change (any value from any other, but Completed and No-Show only once the visit has started)
+ * or a reschedule (new date and time, same status).
  * Either way a visit that holds its time keeps fitting the provider's day (buffer included) and the
  * patient's, and the change is audited in its transaction.
  */
@@ -316,6 +318,9 @@ export async function updateAppointment(
         let detail: string;
         if (patch.status !== undefined) {
           wanted = { providerId: current.providerId, date: current.date, time: current.time };
+          const problem =
+            patch.status === currentStatus ? null : statusProblem(patch.status, current, clinicNow(ctx.now));
+          if (problem) throw fieldError(422, 'VISIT_NOT_STARTED', 'status', problem);
           // Bringing a cancelled visit back needs its time to be free again.
           if (holdsSlot(patch.status) && !holdsSlot(currentStatus)) {
             await assertVisitFits(tx, current.date, { ...current, minutes: current.durationMinutes, exceptId: id });

@@ -182,23 +182,20 @@ describe('GET /api/appointments', () => {
 });
 
 describe('PATCH /api/appointments/:id — status', () => {
-  it('changes to any of the five values from any other, each change audited once', async () => {
-    // An own visit on a free day: a seeded day's neighbours may sit closer than the buffer allows.
-    const [patient] = await sql<{ id: number }>('select id from patients order by id limit 1 offset 5');
-    const [provider] = await sql<{ id: number }>('select id from providers order by id desc limit 1');
-    const booked = await nurse.request({
-      method: 'POST',
-      url: '/api/appointments',
-      payload: {
-        patientId: patient?.id,
-        providerId: provider?.id,
-        reason: 'Check-up',
-        date: FAR_THURSDAY,
-        time: '15:00',
-      },
-    });
-    expect(booked.statusCode, booked.body).toBe(201);
-    const appt = { ...booked.json<Appointment>(), patient_id: patient?.id };
+  it('changes a visit that has started to any of the five values from any other, each change audited once', async () => {
+    // A past visit with no other visit of its provider (with the buffer) or its patient near it: bringing it
+    // back from Cancelled must not clash with a seeded neighbour.
+    const [appt] = await sql<{ id: number; patient_id: number; date: string; time: string; status: string }>(
+      `select a.id, a.patient_id, a.date::text as date, a.time, a.status from appointments a
+       where a.date < $1 and not exists (
+         select 1 from appointments b where b.id <> a.id and b.date = a.date
+           and (b.provider_id = a.provider_id or b.patient_id = a.patient_id)
+           and abs((split_part(b.time, ':', 1)::int * 60 + split_part(b.time, ':', 2)::int)
+                 - (split_part(a.time, ':', 1)::int * 60 + split_part(a.time, ':', 2)::int)) < 40)
+       order by a.date desc, a.id limit 1`,
+      [TEST_TODAY],
+    );
+    if (!appt) throw new Error('the seed has no isolated past visit');
     let previous = appt.status;
     for (const from of APPOINTMENT_STATUSES) {
       for (const to of APPOINTMENT_STATUSES) {
@@ -211,7 +208,7 @@ describe('PATCH /api/appointments/:id — status', () => {
             payload: { status },
           });
           expect(res.statusCode, `${previous} → ${status}`).toBe(200);
-          expect(res.json<Appointment>()).toMatchObject({ id: appt.id, status, date: FAR_THURSDAY, time: appt.time });
+          expect(res.json<Appointment>()).toMatchObject({ id: appt.id, status, date: appt.date, time: appt.time });
           expect(audited).toBe(1);
           previous = status;
         }
@@ -227,6 +224,68 @@ describe('PATCH /api/appointments/:id — status', () => {
       actor: 'nurse.manager@healthcare.demo',
       patient_id: appt.patient_id,
     });
+  });
+
+  it('refuses Completed and No-Show before the visit starts (422 naming status), and allows the rest', async () => {
+    const [patient] = await sql<{ id: number }>('select id from patients order by id limit 1 offset 5');
+    const [provider] = await sql<{ id: number }>('select id from providers order by id desc limit 1');
+    const booked = await nurse.request({
+      method: 'POST',
+      url: '/api/appointments',
+      payload: {
+        patientId: patient?.id,
+        providerId: provider?.id,
+        reason: 'Check-up',
+        date: FAR_THURSDAY,
+        time: '15:00',
+      },
+    });
+    expect(booked.statusCode, booked.body).toBe(201);
+    const { id } = booked.json<Appointment>();
+    for (const status of ['Completed', 'No-Show']) {
+      const { res, audited } = await write(nurse, {
+        method: 'PATCH',
+        url: `/api/appointments/${id}`,
+        payload: { status },
+      });
+      expect(res.statusCode, status).toBe(422);
+      expect(res.json<ErrorBody>().error).toMatchObject({
+        code: 'VISIT_NOT_STARTED',
+        fields: [{ field: 'status', message: `cannot be ${status} before the visit starts (Mar 4, 2027 at 3:00 PM)` }],
+      });
+      expect(audited).toBe(0);
+    }
+    for (const status of ['Cancelled', 'Scheduled', 'Rescheduled', 'Scheduled']) {
+      const res = await nurse.request({ method: 'PATCH', url: `/api/appointments/${id}`, payload: { status } });
+      expect(res.statusCode, status).toBe(200);
+    }
+    const [row] = await sql<{ status: string }>('select status from appointments where id = $1', [id]);
+    expect(row?.status).toBe('Scheduled');
+  });
+
+  it("takes Completed and No-Show from the visit's start time on the day itself", async () => {
+    // The test clock reads 15:00 on TEST_TODAY.
+    const visits = await sql<{ id: number; time: string; status: string }>(
+      'select id, time, status from appointments where date = $1 order by time',
+      [TEST_TODAY],
+    );
+    const started = visits.find((v) => v.time <= '15:00');
+    const later = visits.find((v) => v.time > '15:00');
+    if (!started || !later) throw new Error(`the seed has no visit before and after 15:00 on ${TEST_TODAY}`);
+    // No-Show gives the slot back, so no neighbour of the visit can stand in the way.
+    const shown = started.status === 'No-Show' ? 'Completed' : 'No-Show';
+    const done = await nurse.request({
+      method: 'PATCH',
+      url: `/api/appointments/${started.id}`,
+      payload: { status: shown },
+    });
+    expect(done.statusCode, done.body).toBe(200);
+    const early = await nurse.request({
+      method: 'PATCH',
+      url: `/api/appointments/${later.id}`,
+      payload: { status: later.status === 'No-Show' ? 'Completed' : 'No-Show' },
+    });
+    expect(early.statusCode).toBe(422);
   });
 
   it('refuses an unknown status, naming the field, and writes nothing', async () => {

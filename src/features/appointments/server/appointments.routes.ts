@@ -24,7 +24,12 @@ import {
   updateAppointment,
 } from './appointments.queries';
 
-const errors = { 400: errorEnvelopeSchema, 404: errorEnvelopeSchema, 409: errorEnvelopeSchema };
+const errors = {
+  400: errorEnvelopeSchema,
+  404: errorEnvelopeSchema,
+  409: errorEnvelopeSchema,
+  422: errorEnvelopeSchema,
+};
 
 export function appointmentsRoutes(deps: AppDeps) {
   return async function plugin(app: FastifyInstance) {

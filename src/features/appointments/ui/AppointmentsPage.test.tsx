@@ -6,7 +6,7 @@ import { DEFAULT_PRACTICE_HOURS } from '@/features/settings/practice.schema';
 import { apiError, fakeApi, type FakeRequest, type Route } from '@/testing/fake-api';
 import { TEST_TODAY } from '@/testing/test-clock';
 import { renderWithApp } from '@/testing/ui-render';
-import type { Appointment } from '../appointments.schema';
+import { APPOINTMENT_STATUSES, type Appointment } from '../appointments.schema';
 import AppointmentsPage from './AppointmentsPage';
 
 // The screen opens on today: the clock is fixed to a Sunday, so the dates below hold on any real day.
@@ -139,6 +139,22 @@ describe('AppointmentsPage', () => {
     expect(await screen.findByText('Status updated')).toBeTruthy();
     expect(screen.getByText('Appointment status has been changed')).toBeTruthy();
     expect(api.sent('PATCH /api/appointments/1').map((r) => r.body)).toEqual([{ status: 'No-Show' }]);
+  });
+
+  it('offers Completed and No-Show only for a visit that has started', async () => {
+    const user = userEvent.setup();
+    // The clock reads 10:00: the 9:00 visit has started, the 1:30 PM one has not.
+    fakeApi(baseHandlers);
+    renderPage();
+    await user.click(await screen.findByRole('combobox', { name: 'Status for Dmitri Young at 9:00 AM' }));
+    expect((await screen.findAllByRole('option')).map((o) => o.textContent)).toEqual([...APPOINTMENT_STATUSES]);
+    await user.keyboard('{Escape}');
+    await user.click(screen.getByRole('combobox', { name: 'Status for Hannah Silva at 1:30 PM' }));
+    expect((await screen.findAllByRole('option')).map((o) => o.textContent)).toEqual([
+      'Scheduled',
+      'Cancelled',
+      'Rescheduled',
+    ]);
   });
 
   it("shows a refused status change as a destructive toast with the server's message", async () => {

@@ -5,7 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { and, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import {
   canOpen,
@@ -243,10 +243,11 @@ async function verifyWritesAudited({ deps, ctx }: VerifyEnv): Promise<Measured> 
     const [appointment] = await tx
       .select({ id: appointments.id, status: appointments.status })
       .from(appointments)
-      .where(eq(appointments.status, 'Scheduled'))
+      // A visit already past: No-Show cannot be set on one still to come (and frees its slot, so no clash).
+      .where(and(ne(appointments.status, 'No-Show'), lt(appointments.date, today(ctx.now))))
       .limit(1);
     if (appointment) {
-      await updateAppointment(tx, ctx, appointment.id, { status: 'Completed' });
+      await updateAppointment(tx, ctx, appointment.id, { status: 'No-Show' });
       performed.push({ action: 'appointment.update', resource: `appointment/${appointment.id}` });
     }
     const [pending] = await tx
