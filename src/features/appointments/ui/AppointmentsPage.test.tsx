@@ -259,4 +259,23 @@ describe('AppointmentsPage', () => {
     const asked = api.sent('GET /api/appointments/free-slots').at(-1)?.query;
     expect(Object.fromEntries(asked ?? [])).toEqual({ date: TODAY, providerId: '2', patientId: '10' });
   });
+
+  it('gives focus back to the Reschedule and New Appointment buttons when their dialogs close', async () => {
+    const user = userEvent.setup();
+    fakeApi(baseHandlers);
+    renderPage();
+    const reschedule = await screen.findByRole('button', { name: 'Reschedule Dmitri Young at 9:00 AM' });
+    await user.click(reschedule);
+    const dialog = await screen.findByRole('dialog', { name: 'Reschedule Appointment' });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(reschedule));
+
+    const book = screen.getByRole('button', { name: 'New Appointment' });
+    await user.click(book);
+    await screen.findByRole('dialog', { name: 'New Appointment' });
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(book));
+  });
 });

@@ -158,4 +158,16 @@ describe('PatientsPage', () => {
     expect(within(dialog).getByText('Date of birth cannot be before Jan 1, 1900')).toBeTruthy();
     expect(api.sent('POST /api/patients')).toEqual([]);
   });
+
+  it('gives focus back to the snapshot button when the snapshot closes', async () => {
+    fakeApi({ 'GET /api/patients': page([maria], true), 'GET /api/patients/1': maria });
+    const user = userEvent.setup();
+    renderPage();
+    const opener = await screen.findByRole('button', { name: 'View snapshot for Maria Lopez' });
+    await user.click(opener);
+    await screen.findByRole('dialog', { name: 'Maria Lopez' });
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(opener));
+  });
 });
