@@ -30,6 +30,8 @@ interface Pools {
   providerIds: number[];
   deniedClaimIds: number[];
   pendingAuthorizationIds: number[];
+  /** The practice's hours, visit length and buffer (Settings → Practice), which bookings must fit. */
+  practice: { open: number; close: number; minutes: number; buffer: number };
 }
 
 interface Outcome {
@@ -67,17 +69,26 @@ function mondayAfter(days: number): Date {
  * 400 days ahead is past anything the seeds book and well inside the two years ahead a visit may be booked.
  */
 let firstMonday = mondayAfter(400);
-/** A slot no other booking takes: weekdays from `firstMonday` on, minute by minute inside opening hours. */
-function nextSlot(providerIds: number[]) {
+/**
+ * A booking no other booking clashes with: each provider's visits one visit plus the buffer apart inside
+ * opening hours, weekdays from `firstMonday` on; each patient books with one provider only (patients are
+ * shared out among the providers), so no patient is booked twice at one time.
+ */
+function nextBooking(pools: Pools) {
+  const { providerIds, patientIds, practice } = pools;
   const index = slots++;
-  const providerId = providerIds[index % providerIds.length] ?? 0;
+  const providerIndex = index % providerIds.length;
+  const providerId = providerIds[providerIndex] ?? 0;
+  const ownPatients = patientIds.filter((_, i) => i % providerIds.length === providerIndex);
   const perProvider = Math.floor(index / providerIds.length);
-  const dayIndex = Math.floor(perProvider / 500);
+  const step = practice.minutes + practice.buffer;
+  const perDay = Math.floor((practice.close - practice.open - practice.minutes) / step) + 1;
+  const dayIndex = Math.floor(perProvider / perDay);
   const day = new Date(firstMonday);
   day.setUTCDate(day.getUTCDate() + Math.floor(dayIndex / 5) * 7 + (dayIndex % 5));
-  const minutes = 8 * 60 + (perProvider % 500);
+  const minutes = practice.open + (perProvider % perDay) * step;
   const time = `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
-  return { providerId, date: day.toISOString().slice(0, 10), time };
+  return { patientId: pick(ownPatients), providerId, date: day.toISOString().slice(0, 10), time };
 }
 
 const pick = <T>(items: readonly T[]): T | undefined => items[Math.floor(Math.random() * items.length)];
@@ -115,14 +126,15 @@ const createPatient: Step = async (call) => {
     dob: '1980-05-06',
     phone: '(555) 020-0000',
     mrn: `LOAD-${Date.now().toString(36)}-${n}`,
+    // Load-test patients are alike on purpose (the likely-duplicate check would otherwise refuse them).
+    confirmDuplicate: true,
   });
   if (status === 201) acknowledged.patients.push((json as { id: number }).id);
 };
 const createAppointment: Step = async (call, pools) => {
   const { status, json } = await call('create appointment', 'POST', '/api/appointments', {
-    patientId: pick(pools.patientIds),
     reason: 'Load test visit',
-    ...nextSlot(pools.providerIds),
+    ...nextBooking(pools),
   });
   if (status === 201) acknowledged.appointments.push((json as { id: number }).id);
 };
@@ -246,7 +258,22 @@ async function loadPools(client: pg.Client): Promise<Pools> {
     next.setUTCDate(next.getUTCDate() + 1 + ((8 - next.getUTCDay()) % 7)); // the Monday after
     firstMonday = next;
   }
+  const toMinutes = (t: string) => Number(t.slice(0, 2)) * 60 + Number(t.slice(3, 5));
+  const [hours] = (
+    await client.query<{
+      appointment_minutes: number;
+      buffer_minutes: number;
+      workday_start: string;
+      workday_end: string;
+    }>('select appointment_minutes, buffer_minutes, workday_start, workday_end from practice_settings limit 1')
+  ).rows;
   return {
+    practice: {
+      open: toMinutes(hours?.workday_start ?? '08:00'),
+      close: toMinutes(hours?.workday_end ?? '17:00'),
+      minutes: hours?.appointment_minutes ?? 30,
+      buffer: hours?.buffer_minutes ?? 10,
+    },
     patientIds: await ids('select id from patients order by random() limit 2000'),
     providerIds: await ids('select id from providers where active order by id'),
     deniedClaimIds: await ids(`select id from claims where status = 'Denied' order by random() limit 20000`),

@@ -106,8 +106,13 @@ test.describe('appointments', () => {
     const [target, moving] = (await readCards(page)).filter((c) => c.patient !== 'Maria Lopez');
     if (!target || !moving) throw new Error(`too few appointments on ${date}`);
 
-    const newStatus = target.status === 'No-Show' ? 'Completed' : 'No-Show';
-    await choose(page, target.card.getByRole('combobox'), newStatus);
+    // A visit still to come: how it went (Completed, No-Show) is not offered yet.
+    const newStatus = target.status === 'Cancelled' ? 'Scheduled' : 'Cancelled';
+    await target.card.getByRole('combobox').click();
+    await expect(page.getByRole('option')).toHaveText(
+      APPOINTMENT_STATUSES.filter((s) => s === target.status || (s !== 'Completed' && s !== 'No-Show')),
+    );
+    await page.getByRole('option', { name: newStatus, exact: true }).click();
     await expect(page.getByText('Status updated', { exact: true })).toBeVisible();
     await expect(page.getByText('Appointment status has been changed', { exact: true })).toBeVisible();
     await expect(target.card.getByRole('combobox')).toHaveText(newStatus);
@@ -119,7 +124,8 @@ test.describe('appointments', () => {
     await expect(dialog.getByRole('alert')).toHaveText(['New date is required', 'New time is required']);
     const newDate = freeWeekday(75);
     await dialog.getByLabel('New date').fill(newDate);
-    await choose(page, dialog.getByLabel('New time'), '2:30 PM');
+    // An empty day offers starts one visit plus the buffer apart from 8:00 AM (30 + 10 minutes).
+    await choose(page, dialog.getByLabel('New time'), '2:40 PM');
     await dialog.getByRole('button', { name: 'Reschedule' }).click();
     await expect(page.getByText('Appointment rescheduled', { exact: true })).toBeVisible();
     await expect(page.getByText('Appointment date and time have been updated', { exact: true })).toBeVisible();
@@ -127,23 +133,20 @@ test.describe('appointments', () => {
     await expect(page.getByText(`Showing ${before - 1} appointments for ${formatDate(date)}`)).toBeVisible();
 
     await showDate(page, newDate);
-    const moved = cards(page).filter({ hasText: moving.patient }).filter({ hasText: '2:30 PM' });
+    const moved = cards(page).filter({ hasText: moving.patient }).filter({ hasText: '2:40 PM' });
     await expect(moved).toHaveCount(1);
     await expect(moved.getByText(moving.provider)).toBeVisible();
     // Rescheduling keeps the status.
     await expect(moved.getByRole('combobox')).toHaveText(moving.status);
   });
 
-  test('books a new appointment, and is refused a double booking with a clear message', async ({ page }) => {
+  test("books a new appointment, offered only times free around the provider's visits", async ({ page }) => {
     const date = weekdayAhead(3);
     await showDate(page, date);
     const before = await shownCount(page, date);
     const shown = await readCards(page);
     const taken = shown.find((c) => c.status === 'Scheduled');
     if (!taken) throw new Error(`no scheduled visit on ${date}`);
-    const providerTimes = new Set(shown.filter((c) => c.provider === taken.provider).map((c) => c.time));
-    const freeTime = SLOTS.map(time12).find((t) => !providerTimes.has(t));
-    if (!freeTime) throw new Error(`${taken.provider} has no free slot on ${date}`);
 
     await page.getByRole('button', { name: 'New Appointment' }).click();
     const dialog = page.getByRole('dialog', { name: 'New Appointment' });
@@ -160,23 +163,28 @@ test.describe('appointments', () => {
     await patient.fill('an');
     // Only options that match what was typed: the unfiltered list may still be showing while the search runs.
     const option = dialog.getByRole('option').filter({ hasText: /an/i }).filter({ hasNotText: 'Maria Lopez' }).first();
-    const patientName = (await option.textContent()) ?? '';
+    // Each option shows the name, then the date of birth and MRN.
+    const patientName = (await option.textContent())?.replace(/ DOB .*$/, '') ?? '';
+    await expect(option).toContainText(/ DOB (XX-XX-\d{4}|\w{3} \d{1,2}, \d{4}) · MRN \S+$/);
     await option.click();
     await expect(patient).toHaveValue(patientName);
     await choose(page, dialog.getByRole('combobox', { name: 'Provider' }), new RegExp(`^${taken.provider} \\(`));
     await dialog.getByLabel('Reason').fill('Blood pressure check');
     await expect(dialog.getByLabel('Date')).toHaveValue(date);
-    await choose(page, dialog.getByRole('combobox', { name: 'Time' }), taken.time);
-    await dialog.getByRole('button', { name: 'Book Appointment' }).click();
 
-    const clash = `${taken.provider} already has an appointment on ${formatDate(date)} at ${taken.time}`;
-    await expect(dialog.getByRole('alert')).toHaveText(clash);
-    const refusal = page.locator('li').filter({ hasText: 'Appointment not booked' });
-    await expect(refusal).toBeVisible();
-    await expect(refusal).toContainText(clash);
-    await expect(dialog).toBeVisible();
-
-    await choose(page, dialog.getByRole('combobox', { name: 'Time' }), freeTime);
+    // The provider's booked times, and the 10-minute buffer after a 30-minute visit, are not offered.
+    const takenStart = SLOTS.find((t) => time12(t) === taken.time) ?? '';
+    const [h, m] = takenStart.split(':').map(Number);
+    const minutes = (h ?? 0) * 60 + (m ?? 0);
+    const within = [0, 15, 35]
+      .map((d) => minutes + d)
+      .map((n) => time12(`${String(Math.floor(n / 60)).padStart(2, '0')}:${String(n % 60).padStart(2, '0')}`));
+    await dialog.getByRole('combobox', { name: 'Time' }).click();
+    const offered = await page.getByRole('option').allTextContents();
+    expect(offered.length).toBeGreaterThan(0);
+    for (const time of within) expect(offered).not.toContain(time);
+    const freeTime = offered[0] ?? '';
+    await page.getByRole('option', { name: freeTime, exact: true }).click();
     await dialog.getByRole('button', { name: 'Book Appointment' }).click();
     await expect(page.getByText('Appointment booked', { exact: true })).toBeVisible();
     await expect(dialog).toBeHidden();

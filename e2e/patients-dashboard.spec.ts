@@ -36,6 +36,9 @@ test.describe('patients (nurse manager)', () => {
     await expect(table.getByRole('row')).toHaveCount(26);
 
     const mrn = `MRN-E2E-${Date.now()}`;
+    // This run's own name and phone: a patient left by an earlier run would make this one a likely duplicate.
+    const name = `Evelyn Playwright ${Date.now().toString(36)}`;
+    const phone = `(555) 010-${String(Date.now() % 10_000).padStart(4, '0')}`;
     await page.getByRole('button', { name: 'Add Patient' }).click();
     let dialog = page.getByRole('dialog', { name: 'Add Patient' });
     await dialog.getByRole('button', { name: 'Add Patient' }).click();
@@ -43,9 +46,9 @@ test.describe('patients (nurse manager)', () => {
     await expect(dialog.getByText('Date of birth is required')).toBeVisible();
     await expect(dialog.getByText('Phone is required')).toBeVisible();
     await expect(dialog.getByText('MRN is required')).toBeVisible();
-    await dialog.getByLabel('Name').fill('Evelyn Playwright');
+    await dialog.getByLabel('Name').fill(name);
     await dialog.getByLabel('Date of birth').fill('1985-04-12');
-    await dialog.getByLabel('Phone').fill('(555) 610-2020');
+    await dialog.getByLabel('Phone').fill(phone);
     await dialog.getByLabel('MRN').fill(mrn);
     await dialog.getByRole('button', { name: 'Add Patient' }).click();
     await expect(page.getByText('Patient created', { exact: true })).toBeVisible();
@@ -53,8 +56,25 @@ test.describe('patients (nurse manager)', () => {
     await expect(dialog).toBeHidden();
     await search.fill(mrn);
     await expect(table.getByRole('row')).toHaveCount(2);
-    await expect(table.getByRole('cell', { name: 'Evelyn Playwright', exact: true })).toBeVisible();
+    await expect(table.getByRole('cell', { name, exact: true })).toBeVisible();
     await expect(page.getByText(/^Showing 1 of 1 patients/)).toBeVisible();
+
+    // The same name and date of birth again: the form shows the match and creates only when confirmed.
+    await page.getByRole('button', { name: 'Add Patient' }).click();
+    dialog = page.getByRole('dialog', { name: 'Add Patient' });
+    await dialog.getByLabel('Name').fill(name);
+    await dialog.getByLabel('Date of birth').fill('1985-04-12');
+    await dialog.getByLabel('Phone').fill('(555) 010-99');
+    await dialog.getByLabel('MRN').fill(`${mrn}-2`);
+    await dialog.getByRole('button', { name: 'Add Patient' }).click();
+    const warning = dialog.getByRole('alert').filter({ hasText: 'Possible duplicate patient' });
+    await expect(warning).toBeVisible();
+    await expect(warning).toContainText(`${name} · DOB XX-XX-1985 · Phone ${phone} · MRN ${mrn}`);
+    await dialog.getByRole('button', { name: 'Create anyway' }).click();
+    await expect(page.getByText('Patient created', { exact: true })).toBeVisible();
+    await expect(dialog).toBeHidden();
+    await search.fill(name);
+    await expect(table.getByRole('row')).toHaveCount(3);
 
     await page.getByRole('button', { name: 'Add Patient' }).click();
     dialog = page.getByRole('dialog', { name: 'Add Patient' });

@@ -19,6 +19,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embeddedConnection, freePort, projectRoot } from '@/server/db/client';
 import { signInOverHttp, type HttpSession as Session } from '@/testing/http-sign-in';
+import { DEFAULT_PRACTICE_HOURS } from '@/features/settings/practice.schema';
 
 const SEED = Number(process.env.CRASH_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const KILLS_PER_SERIES = 10;
@@ -144,12 +145,21 @@ const FIRST_MONDAY = (() => {
   return day;
 })();
 
-/** A free slot for one provider: weekdays from FIRST_MONDAY on, minute by minute inside opening hours. */
+/**
+ * A free slot for one provider: weekdays from FIRST_MONDAY on, one visit plus the buffer apart inside
+ * opening hours (the fresh data folder's practice keeps the default hours, length and buffer).
+ */
 function nextSlot() {
+  const { appointmentMinutes, bufferMinutes, workdayStart, workdayEnd } = DEFAULT_PRACTICE_HOURS;
+  const minutesOf = (t: string) => Number(t.slice(0, 2)) * 60 + Number(t.slice(3, 5));
+  const perDay = Math.floor(
+    (minutesOf(workdayEnd) - minutesOf(workdayStart) - appointmentMinutes) / (appointmentMinutes + bufferMinutes) + 1,
+  );
   const index = slot++;
+  const dayIndex = Math.floor(index / perDay);
   const day = new Date(FIRST_MONDAY);
-  day.setUTCDate(day.getUTCDate() + Math.floor(index / 500 / 5) * 7 + (Math.floor(index / 500) % 5));
-  const minutes = 8 * 60 + (index % 500);
+  day.setUTCDate(day.getUTCDate() + Math.floor(dayIndex / 5) * 7 + (dayIndex % 5));
+  const minutes = minutesOf(workdayStart) + (index % perDay) * (appointmentMinutes + bufferMinutes);
   const time = `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
   return { date: day.toISOString().slice(0, 10), time };
 }
@@ -163,7 +173,8 @@ async function oneWrite(baseUrl: string, session: Session): Promise<void> {
     const response = await post(baseUrl, session, '/api/patients', {
       name: `Crash Test ${n}`,
       dob: '1970-01-01',
-      phone: '(555) 010-0000',
+      // A phone of its own: a second patient with one already on file would be refused as a likely duplicate.
+      phone: `(555) 01${String(Math.floor(n / 10_000) % 10)}-${String(n % 10_000).padStart(4, '0')}`,
       mrn: `CRASH-${SEED}-${n}`,
       notes: 'written while the server may be killed',
     });
@@ -357,7 +368,7 @@ describe(`crash safety (CRASH_SEED=${SEED})`, () => {
       post(running.baseUrl, session, '/api/patients', {
         name: `Sigterm Test ${i}`,
         dob: '1970-01-01',
-        phone: '(555) 010-0001',
+        phone: `(555) 020-000${i}`,
         mrn: `CRASH-TERM-${SEED}-${i}`,
       }),
     );

@@ -101,13 +101,17 @@ export function yearsFrom(day: string, years: number): string {
 
 /** How far back a date of birth may be. */
 export const MAX_AGE_YEARS = 150;
+/** The earliest date of birth on a record: an earlier one is a typing slip, not a patient. */
+export const EARLIEST_DOB = '1900-01-01';
 
 /**
- * Why a date of birth cannot be right on the day `today`: in the future or longer ago than anyone lives.
+ * Why a date of birth cannot be right on the day `today`: in the future, before 1900, or longer ago than
+ * anyone lives.
  * The server checks it on its own clock (the request's), the forms on the browser's day.
  */
 export function dobProblem(dob: string, today: string): string | null {
   if (dob > today) return 'cannot be in the future';
+  if (dob < EARLIEST_DOB) return 'cannot be before Jan 1, 1900';
   if (dob < yearsFrom(today, -MAX_AGE_YEARS)) return `must be within the last ${MAX_AGE_YEARS} years`;
   return null;
 }

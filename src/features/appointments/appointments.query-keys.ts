@@ -8,6 +8,8 @@ export const appointmentKeys = {
   /** Every day's list (not the practice hours, whose first segment differs). */
   days: [APPOINTMENTS] as const,
   day: (date: string) => [APPOINTMENTS, { date }] as const,
+  /** Under `days`, so whatever refreshes the lists after a booking refreshes the free times too. */
+  freeSlots: (query: Record<string, string>) => [APPOINTMENTS, 'free-slots', query] as const,
   practiceHours: crossFeatureKeys.practiceHours,
   providers: ['/api/providers'] as const,
   patientNames: (search: string) => ['/api/patients/names', { search }] as const,

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { MAX_ROW_ID, cursorPageShape, isoDateSchema, timeSchema, today, yearsFrom } from '@/shared/api';
+import { MAX_ROW_ID, cursorPageShape, idSchema, isoDateSchema, timeSchema, today, yearsFrom } from '@/shared/api';
 import { slotProblem, type PracticeHours } from '@/features/settings/practice.schema';
 import { timeInZone } from '@/shared/practice-zone';
+import { formatDate, formatTime12 } from '@/shared/dates';
 
 export const APPOINTMENT_STATUSES = ['Scheduled', 'Completed', 'Cancelled', 'No-Show', 'Rescheduled'] as const;
 export const appointmentStatusSchema = z.enum(APPOINTMENT_STATUSES);
@@ -12,6 +13,25 @@ export type AppointmentStatus = z.infer<typeof appointmentStatusSchema>;
  * index `appointments_provider_slot_uq` uses the same list.
  */
 export const SLOT_FREEING_STATUSES: readonly AppointmentStatus[] = ['Cancelled', 'Rescheduled', 'No-Show'];
+
+/** Statuses that say how a visit went: they can be set once its start time has come, not before. */
+export const AFTER_THE_VISIT_STATUSES: readonly AppointmentStatus[] = ['Completed', 'No-Show'];
+
+/**
+ * Why a visit cannot take this status now: Completed and No-Show record what happened, so a visit that
+ * has not started yet cannot have them. The server enforces it; the status dropdown does not offer them.
+ */
+export function statusProblem(
+  status: AppointmentStatus,
+  visit: { date: string; time: string },
+  now: { day: string; time: string },
+): string | null {
+  if (!AFTER_THE_VISIT_STATUSES.includes(status)) return null;
+  const started = visit.date < now.day || (visit.date === now.day && visit.time <= now.time);
+  return started
+    ? null
+    : `cannot be ${status} before the visit starts (${formatDay(visit.date)} at ${formatTime12(visit.time)})`;
+}
 
 export function holdsSlot(status: AppointmentStatus): boolean {
   return !SLOT_FREEING_STATUSES.includes(status);
@@ -90,6 +110,27 @@ export const newAppointmentSchema = z.object({
 });
 export type NewAppointment = z.infer<typeof newAppointmentSchema>;
 
+/**
+ * `GET /api/appointments/free-slots`: the times a visit can start on a day. A new booking names the provider
+ * (and the patient once chosen); a reschedule names the appointment, whose provider and patient count.
+ */
+export const freeSlotsQuerySchema = z
+  .object({
+    date: isoDateSchema,
+    providerId: idSchema.optional(),
+    patientId: idSchema.optional(),
+    appointmentId: idSchema.optional(),
+  })
+  .strict()
+  .superRefine((q, ctx) => {
+    if (q.appointmentId === undefined && q.providerId === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['providerId'], message: 'is required (or an appointmentId)' });
+    }
+  });
+export type FreeSlotsQuery = z.infer<typeof freeSlotsQuerySchema>;
+export const freeSlotsSchema = z.object({ times: z.array(z.string()) });
+export type FreeSlots = z.infer<typeof freeSlotsSchema>;
+
 /** The call list export: the day's appointments, served by a POST that records the export. */
 export const callListExportSchema = z.object({ date: isoDateSchema });
 
@@ -97,25 +138,93 @@ export const callListExportSchema = z.object({ date: isoDateSchema });
 export const CALL_LIST_COLUMNS = ['Date', 'Time', 'Patient', 'Provider', 'Reason', 'Status'] as const;
 
 /** R 012: times show in 12-hour format; the one formatter lives with the date formatter in src/shared/dates.ts. */
-export { formatTime12 } from '@/shared/dates';
+export { formatTime12 };
 
-function minutesOf(time: string): number {
+/** A day as people read it ('Jan 18, 2027'), for messages: the one date formatter of src/shared/dates.ts. */
+export const formatDay = formatDate;
+
+export function minutesOf(time: string): number {
   return Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
 }
 
-function timeOf(minutes: number): string {
+export function timeOf(minutes: number): string {
   return `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 }
 
+/** A visit that holds its time on a day: the provider's and the patient's. */
+export interface BookedVisit {
+  id: number;
+  providerId: number;
+  patientId: number;
+  time: string;
+  minutes: number;
+}
+
+/** The visit being booked or moved: who, when, and for how long. */
+export interface WantedVisit {
+  providerId: number;
+  patientId: number;
+  time: string;
+  minutes: number;
+  /** The visit being moved, which does not clash with itself. */
+  exceptId?: number;
+}
+
+export interface VisitClash {
+  kind: 'provider' | 'patient';
+  visit: BookedVisit;
+}
+
 /**
- * The start times the booking form offers: one appointment length apart, from opening until the last
- * start that still ends by closing (30-minute visits, 08:00–17:00 → 08:00 … 16:30).
+ * The first booked visit the wanted one runs into: the provider's visits need `bufferMinutes` between them
+ * (Settings → Practice); a patient cannot be in two visits at once, with any providers.
  */
-export function practiceSlots(hours: PracticeHours): string[] {
-  const step = Math.max(hours.appointmentMinutes, 5);
+export function visitClash(
+  bufferMinutes: number,
+  booked: readonly BookedVisit[],
+  wanted: WantedVisit,
+): VisitClash | null {
+  const start = minutesOf(wanted.time);
+  const end = start + wanted.minutes;
+  for (const visit of booked) {
+    if (visit.id === wanted.exceptId) continue;
+    const from = minutesOf(visit.time);
+    const to = from + visit.minutes;
+    if (visit.providerId === wanted.providerId && start < to + bufferMinutes && from < end + bufferMinutes) {
+      return { kind: 'provider', visit };
+    }
+    if (visit.patientId === wanted.patientId && start < to && from < end) return { kind: 'patient', visit };
+  }
+  return null;
+}
+
+/**
+ * The start times the booking form offers on a day: free for the provider (with the buffer) and the
+ * patient, inside the practice's hours, not yet past. From opening, one visit plus the buffer apart; after
+ * a booked visit, from the first free minute (on the 5-minute grid) after it.
+ */
+export function freeSlots(
+  hours: PracticeHours,
+  booked: readonly BookedVisit[],
+  wanted: Omit<WantedVisit, 'time' | 'minutes'>,
+  now: { day: string; time: string },
+  date: string,
+): string[] {
+  const minutes = hours.appointmentMinutes;
+  const close = minutesOf(hours.workdayEnd);
   const slots: string[] = [];
-  for (let start = minutesOf(hours.workdayStart); start + step <= minutesOf(hours.workdayEnd); start += step) {
-    slots.push(timeOf(start));
+  let start = minutesOf(hours.workdayStart);
+  while (start + minutes <= close) {
+    const time = timeOf(start);
+    const clash = visitClash(hours.bufferMinutes, booked, { ...wanted, time, minutes });
+    if (!clash) {
+      if (!bookingProblem(hours, now, date, time)) slots.push(time);
+      start += minutes + hours.bufferMinutes;
+    } else {
+      const free =
+        minutesOf(clash.visit.time) + clash.visit.minutes + (clash.kind === 'provider' ? hours.bufferMinutes : 0);
+      start = Math.max(start + 5, Math.ceil(free / 5) * 5);
+    }
   }
   return slots;
 }

@@ -47,6 +47,8 @@ const ACTION_LABELS: Record<string, string> = {
   'patient.create': 'Added a patient',
   'patient.view': 'Viewed a patient',
   'patients.list.view': 'Viewed the patients list',
+  'patients.picker.view': 'Searched patients in a picker',
+  'patients.duplicates.view': 'Shown likely duplicates of a new patient',
   'payment.guest': 'Guest payment',
   'payment.patient': 'Patient payment',
   'portal.view': 'Viewed the patient portal',

@@ -66,7 +66,13 @@ export const DENIAL_TREND_ALERT_PERCENT = 10;
 export const BILLING_PATIENT_SEARCH_LIMIT = 20;
 
 /** A patient to pick for a statement: the name and the id, nothing more. */
-export const billingPatientSchema = z.object({ id: z.number().int(), name: z.string() });
+/** The statement generator's picker: name, date of birth and MRN (masked for the role). */
+export const billingPatientSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  dob: z.string(),
+  mrn: z.string(),
+});
 export type BillingPatient = z.infer<typeof billingPatientSchema>;
 
 export const billingPatientQuerySchema = z.object({ search: z.string().trim().max(100).default('') });

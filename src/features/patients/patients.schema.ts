@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cursorPageShape, dobProblem, isoDateSchema, listQuerySchema } from '@/shared/api';
+import { cursorPageShape, dobProblem, errorEnvelopeSchema, isoDateSchema, listQuerySchema } from '@/shared/api';
 
 /** A patient as the API returns it; PHI fields arrive already masked for the caller's role. */
 export const patientSchema = z.object({
@@ -40,7 +40,12 @@ export const newPatientSchema = z.object({
     .trim()
     .min(1, 'is required')
     .max(40, 'must be at most 40 characters')
-    .regex(/^[0-9()+\-.\s]+$/, 'may contain only digits, spaces and ( ) + - .'),
+    .regex(/^[0-9()+\-.\s]+$/, 'may contain only digits, spaces and ( ) + - .')
+    // Punctuation alone ('---') or a fragment is no number to call; 15 digits is the longest (E.164).
+    .refine((phone) => {
+      const digits = phone.replace(/\D/g, '').length;
+      return digits >= 7 && digits <= 15;
+    }, 'must have 7 to 15 digits'),
   mrn: z
     .string()
     .trim()
@@ -50,8 +55,45 @@ export const newPatientSchema = z.object({
   allergies: z.array(z.string().trim().min(1).max(200)).max(50).default([]),
   meds: z.array(z.string().trim().min(1).max(200)).max(50).default([]),
   notes: z.string().max(5000).default(''),
+  /** Sent after the form showed the likely duplicates and the user chose to create the record anyway. */
+  confirmDuplicate: z.boolean().default(false),
 });
 export type NewPatient = z.input<typeof newPatientSchema>;
+
+/** A record already on file that a new one may duplicate (same name and date of birth, or same phone), masked. */
+export const duplicatePatientSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  dob: z.string(),
+  phone: z.string(),
+  mrn: z.string(),
+});
+export type DuplicatePatient = z.infer<typeof duplicatePatientSchema>;
+
+/** POST /api/patients 409: a taken MRN, or (code LIKELY_DUPLICATE) the records the new one may duplicate. */
+export const createPatientConflictSchema = errorEnvelopeSchema.extend({
+  duplicates: z.array(duplicatePatientSchema).optional(),
+});
+export type CreatePatientConflict = z.infer<typeof createPatientConflictSchema>;
+
+/** A patient as the pickers list one: the name with date of birth and MRN (masked for the role) to tell namesakes apart. */
+export const patientOptionSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  dob: z.string(),
+  mrn: z.string(),
+});
+export type PatientOption = z.infer<typeof patientOptionSchema>;
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
+
+/** A picker's second line for a patient: 'DOB Mar 4, 1984 · MRN MRN-100001', each as the role may see it. */
+export function patientOptionDetail(option: { dob: string; mrn: string }): string {
+  const parts = /^(\d{4})-(\d{2})-(\d{2})$/.exec(option.dob);
+  // A masked date of birth ('XX-XX-1984') is shown as it came.
+  const dob = parts ? `${MONTHS[Number(parts[2]) - 1] ?? parts[2]} ${Number(parts[3])}, ${parts[1]}` : option.dob;
+  return `DOB ${dob} · MRN ${option.mrn}`;
+}
 
 /** A date of birth as a form checks it on the day `today` (the server checks again on its own clock). */
 export function dobSchemaOn(today: string) {

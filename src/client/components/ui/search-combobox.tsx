@@ -33,6 +33,7 @@ export function SearchCombobox<T extends NamedOption>({
   listLabel,
   emptyText,
   error,
+  describe,
 }: {
   id: string;
   value: T | null;
@@ -44,6 +45,8 @@ export function SearchCombobox<T extends NamedOption>({
   /** Shown when nothing matches the typed text. */
   emptyText: string;
   error?: string;
+  /** A second line under each option's name (e.g. a patient's date of birth and MRN, to tell namesakes apart). */
+  describe?: (option: T) => string;
 }) {
   const listId = useId();
   const [text, setText] = useState(value?.name ?? '');
@@ -119,6 +122,9 @@ export function SearchCombobox<T extends NamedOption>({
                   onClick={() => choose(option)}
                 >
                   {option.name}
+                  {/* The space keeps the name and its detail apart in the option's accessible name. */}
+                  {describe && ' '}
+                  {describe && <span className="block text-xs text-muted-foreground">{describe(option)}</span>}
                 </li>
               ))}
             </ul>

@@ -16,8 +16,19 @@ import {
   appointmentStatusSchema,
   bookingProblem,
   clinicNow,
+  formatDay,
+  formatTime12,
+  freeSlots,
   holdsSlot,
+  minutesOf,
+  statusProblem,
+  timeOf,
+  visitClash,
   type Appointment,
+  type BookedVisit,
+  type FreeSlots,
+  type FreeSlotsQuery,
+  type WantedVisit,
   type AppointmentDayQuery,
   type AppointmentPage,
   type AppointmentPatch,
@@ -78,22 +89,97 @@ function slotTaken(provider: string, date: string, time: string): HttpError {
   );
 }
 
-async function assertSlotFree(tx: Tx, providerId: number, date: string, time: string, exceptId?: number) {
-  const [clash] = await tx
-    .select({ id: appointments.id, provider: providers.name })
+/** The live visits on a day of one provider or one patient (the visits a booking must fit between). */
+async function visitsOn(
+  tx: DbOrTx,
+  date: string,
+  providerId: number,
+  patientId: number | null,
+): Promise<BookedVisit[]> {
+  return tx
+    .select({
+      id: appointments.id,
+      providerId: appointments.providerId,
+      patientId: appointments.patientId,
+      time: appointments.time,
+      minutes: appointments.durationMinutes,
+    })
     .from(appointments)
-    .innerJoin(providers, eq(providers.id, appointments.providerId))
     .where(
       and(
-        eq(appointments.providerId, providerId),
         eq(appointments.date, date),
-        eq(appointments.time, time),
         notInArray(appointments.status, [...SLOT_FREEING_STATUSES]),
-        exceptId === undefined ? undefined : ne(appointments.id, exceptId),
+        patientId === null
+          ? eq(appointments.providerId, providerId)
+          : or(eq(appointments.providerId, providerId), eq(appointments.patientId, patientId)),
       ),
-    )
-    .limit(1);
-  if (clash) throw slotTaken(clash.provider, date, time);
+    );
+}
+
+/**
+ * Serialises bookings of one provider and of one patient: each booking locks both rows first, so two
+ * bookings racing for overlapping times cannot both pass the check below. (NO KEY UPDATE does not block
+ * the key-share locks that plain inserts of their appointments take.)
+ */
+async function lockSchedules(tx: Tx, providerId: number, patientId: number) {
+  await tx.select({ id: providers.id }).from(providers).where(eq(providers.id, providerId)).for('no key update');
+  await tx.select({ id: patients.id }).from(patients).where(eq(patients.id, patientId)).for('no key update');
+}
+
+/**
+ * The visit must fit the provider's day with the practice's buffer on either side (Settings → Practice)
+ * and must not overlap another visit of the same patient; a 409 names the visit it runs into.
+ */
+async function assertVisitFits(tx: Tx, date: string, wanted: WantedVisit) {
+  await lockSchedules(tx, wanted.providerId, wanted.patientId);
+  const hours = await getPracticeHours(tx);
+  const clash = visitClash(hours.bufferMinutes, await visitsOn(tx, date, wanted.providerId, wanted.patientId), wanted);
+  if (!clash) return;
+  const [names] = await tx
+    .select({ provider: providers.name, patient: patients.name })
+    .from(appointments)
+    .innerJoin(providers, eq(providers.id, appointments.providerId))
+    .innerJoin(patients, eq(patients.id, appointments.patientId))
+    .where(eq(appointments.id, clash.visit.id));
+  const from = minutesOf(clash.visit.time);
+  const span = `from ${formatTime12(clash.visit.time)} to ${formatTime12(timeOf(from + clash.visit.minutes))} on ${formatDay(date)}`;
+  if (clash.kind === 'provider') {
+    const gap = hours.bufferMinutes > 0 ? ` (visits need ${hours.bufferMinutes} minutes between them)` : '';
+    throw fieldError(
+      409,
+      'PROVIDER_BUSY',
+      'time',
+      `${names?.provider ?? 'The provider'} already has an appointment ${span}${gap}`,
+    );
+  }
+  throw fieldError(
+    409,
+    'PATIENT_BUSY',
+    'time',
+    `${names?.patient ?? 'The patient'} already has an appointment with ${names?.provider ?? 'another provider'} ${span}`,
+  );
+}
+
+/**
+ * The times a visit can start on a day: free for the provider (buffer included) and, once known, the
+ * patient. A reschedule names the appointment, whose own time does not count against it.
+ */
+export async function freeSlotsOn(db: Db, ctx: RequestContext, query: FreeSlotsQuery): Promise<FreeSlots> {
+  assertDayInReach(query.date, ctx);
+  let wanted: Omit<WantedVisit, 'time' | 'minutes'>;
+  if (query.appointmentId !== undefined) {
+    const [current] = await db
+      .select({ providerId: appointments.providerId, patientId: appointments.patientId })
+      .from(appointments)
+      .where(eq(appointments.id, query.appointmentId));
+    if (!current) throw fieldError(404, 'NOT_FOUND', 'appointmentId', 'no such appointment');
+    wanted = { ...current, exceptId: query.appointmentId };
+  } else {
+    wanted = { providerId: query.providerId ?? 0, patientId: query.patientId ?? 0 };
+  }
+  const hours = await getPracticeHours(db);
+  const booked = await visitsOn(db, query.date, wanted.providerId, wanted.patientId || null);
+  return { times: freeSlots(hours, booked, wanted, clinicNow(ctx.now), query.date) };
 }
 
 /** A unique index backs the slot check, so two bookings racing for one slot cannot both win. */
@@ -210,8 +296,10 @@ export async function listOwnAppointments(db: DbOrTx, ctx: RequestContext): Prom
 }
 
 /**
- * A status change (any value from any other) or a reschedule (new date and time, same status).
- * Either way the provider's slot stays single-booked, and the change is audited in its transaction.
+ * A status change (any value from any other, but Completed and No-Show only once the visit has started)
+ * or a reschedule (new date and time, same status).
+ * Either way a visit that holds its time keeps fitting the provider's day (buffer included) and the
+ * patient's, and the change is audited in its transaction.
  */
 export async function updateAppointment(
   db: Db,
@@ -231,9 +319,12 @@ export async function updateAppointment(
         let detail: string;
         if (patch.status !== undefined) {
           wanted = { providerId: current.providerId, date: current.date, time: current.time };
-          // Bringing a cancelled visit back needs its slot to be free again.
+          const problem =
+            patch.status === currentStatus ? null : statusProblem(patch.status, current, clinicNow(ctx.now));
+          if (problem) throw fieldError(422, 'VISIT_NOT_STARTED', 'status', problem);
+          // Bringing a cancelled visit back needs its time to be free again.
           if (holdsSlot(patch.status) && !holdsSlot(currentStatus)) {
-            await assertSlotFree(tx, current.providerId, current.date, current.time, id);
+            await assertVisitFits(tx, current.date, { ...current, minutes: current.durationMinutes, exceptId: id });
           }
           await tx.update(appointments).set({ status: patch.status }).where(eq(appointments.id, id));
           detail = `status ${current.status} → ${patch.status}`;
@@ -242,7 +333,9 @@ export async function updateAppointment(
           const time = patch.time ?? current.time;
           wanted = { providerId: current.providerId, date, time };
           await assertBookable(tx, ctx, date, time);
-          if (holdsSlot(currentStatus)) await assertSlotFree(tx, current.providerId, date, time, id);
+          if (holdsSlot(currentStatus)) {
+            await assertVisitFits(tx, date, { ...current, time, minutes: current.durationMinutes, exceptId: id });
+          }
           await tx.update(appointments).set({ date, time }).where(eq(appointments.id, id));
           detail = `rescheduled ${current.date} ${current.time} → ${date} ${time}`;
         }
@@ -274,10 +367,11 @@ export async function createAppointment(db: Db, ctx: RequestContext, input: NewA
           .from(providers)
           .where(and(eq(providers.id, input.providerId), eq(providers.active, true)));
         if (!provider) throw fieldError(400, 'UNKNOWN_PROVIDER', 'providerId', 'no such provider');
-        await assertSlotFree(tx, input.providerId, input.date, input.time);
+        const { appointmentMinutes } = await getPracticeHours(tx);
+        await assertVisitFits(tx, input.date, { ...input, minutes: appointmentMinutes });
         const [created] = await tx
           .insert(appointments)
-          .values({ ...input, status: 'Scheduled' })
+          .values({ ...input, durationMinutes: appointmentMinutes, status: 'Scheduled' })
           .returning({ id: appointments.id });
         if (!created) throw new Error('appointment insert returned nothing');
         await record(tx, {

@@ -1,13 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
 import { TEST_TODAY } from '@/testing/test-clock';
-import { APPOINTMENT_STATUSES, type Appointment, type AppointmentPage } from '../appointments.schema';
+import { DEFAULT_PRACTICE_HOURS } from '@/features/settings/practice.schema';
+import {
+  APPOINTMENT_STATUSES,
+  formatDay,
+  formatTime12,
+  type Appointment,
+  type AppointmentPage,
+  type FreeSlots,
+} from '../appointments.schema';
 
 // TEST_TODAY (2026-11-22) is a Sunday; the test clock reads 15:00 UTC on it.
 const MONDAY = '2026-11-23';
 const TUESDAY = '2026-11-24';
 const SATURDAY = '2026-11-28';
 const FAR_MONDAY = '2027-03-01'; // beyond the seeded appointments: every slot is free
+// Further free weekdays, each used by one group of tests below.
+const FAR_TUESDAY = '2027-03-02';
+const FAR_WEDNESDAY = '2027-03-03';
+const FAR_THURSDAY = '2027-03-04';
 
 interface ErrorBody {
   error: { code: string; message: string; fields?: { field: string; message: string }[] };
@@ -170,8 +182,20 @@ describe('GET /api/appointments', () => {
 });
 
 describe('PATCH /api/appointments/:id — status', () => {
-  it('changes to any of the five values from any other, each change audited once', async () => {
-    const appt = await liveAppointmentOn(TUESDAY);
+  it('changes a visit that has started to any of the five values from any other, each change audited once', async () => {
+    // A past visit with no other visit of its provider (with the buffer) or its patient near it: bringing it
+    // back from Cancelled must not clash with a seeded neighbour.
+    const [appt] = await sql<{ id: number; patient_id: number; date: string; time: string; status: string }>(
+      `select a.id, a.patient_id, a.date::text as date, a.time, a.status from appointments a
+       where a.date < $1 and not exists (
+         select 1 from appointments b where b.id <> a.id and b.date = a.date
+           and (b.provider_id = a.provider_id or b.patient_id = a.patient_id)
+           and abs((split_part(b.time, ':', 1)::int * 60 + split_part(b.time, ':', 2)::int)
+                 - (split_part(a.time, ':', 1)::int * 60 + split_part(a.time, ':', 2)::int)) < 40)
+       order by a.date desc, a.id limit 1`,
+      [TEST_TODAY],
+    );
+    if (!appt) throw new Error('the seed has no isolated past visit');
     let previous = appt.status;
     for (const from of APPOINTMENT_STATUSES) {
       for (const to of APPOINTMENT_STATUSES) {
@@ -184,7 +208,7 @@ describe('PATCH /api/appointments/:id — status', () => {
             payload: { status },
           });
           expect(res.statusCode, `${previous} → ${status}`).toBe(200);
-          expect(res.json<Appointment>()).toMatchObject({ id: appt.id, status, date: TUESDAY, time: appt.time });
+          expect(res.json<Appointment>()).toMatchObject({ id: appt.id, status, date: appt.date, time: appt.time });
           expect(audited).toBe(1);
           previous = status;
         }
@@ -200,6 +224,68 @@ describe('PATCH /api/appointments/:id — status', () => {
       actor: 'nurse.manager@healthcare.demo',
       patient_id: appt.patient_id,
     });
+  });
+
+  it('refuses Completed and No-Show before the visit starts (422 naming status), and allows the rest', async () => {
+    const [patient] = await sql<{ id: number }>('select id from patients order by id limit 1 offset 5');
+    const [provider] = await sql<{ id: number }>('select id from providers order by id desc limit 1');
+    const booked = await nurse.request({
+      method: 'POST',
+      url: '/api/appointments',
+      payload: {
+        patientId: patient?.id,
+        providerId: provider?.id,
+        reason: 'Check-up',
+        date: FAR_THURSDAY,
+        time: '15:00',
+      },
+    });
+    expect(booked.statusCode, booked.body).toBe(201);
+    const { id } = booked.json<Appointment>();
+    for (const status of ['Completed', 'No-Show']) {
+      const { res, audited } = await write(nurse, {
+        method: 'PATCH',
+        url: `/api/appointments/${id}`,
+        payload: { status },
+      });
+      expect(res.statusCode, status).toBe(422);
+      expect(res.json<ErrorBody>().error).toMatchObject({
+        code: 'VISIT_NOT_STARTED',
+        fields: [{ field: 'status', message: `cannot be ${status} before the visit starts (Mar 4, 2027 at 3:00 PM)` }],
+      });
+      expect(audited).toBe(0);
+    }
+    for (const status of ['Cancelled', 'Scheduled', 'Rescheduled', 'Scheduled']) {
+      const res = await nurse.request({ method: 'PATCH', url: `/api/appointments/${id}`, payload: { status } });
+      expect(res.statusCode, status).toBe(200);
+    }
+    const [row] = await sql<{ status: string }>('select status from appointments where id = $1', [id]);
+    expect(row?.status).toBe('Scheduled');
+  });
+
+  it("takes Completed and No-Show from the visit's start time on the day itself", async () => {
+    // The test clock reads 15:00 on TEST_TODAY.
+    const visits = await sql<{ id: number; time: string; status: string }>(
+      'select id, time, status from appointments where date = $1 order by time',
+      [TEST_TODAY],
+    );
+    const started = visits.find((v) => v.time <= '15:00');
+    const later = visits.find((v) => v.time > '15:00');
+    if (!started || !later) throw new Error(`the seed has no visit before and after 15:00 on ${TEST_TODAY}`);
+    // No-Show gives the slot back, so no neighbour of the visit can stand in the way.
+    const shown = started.status === 'No-Show' ? 'Completed' : 'No-Show';
+    const done = await nurse.request({
+      method: 'PATCH',
+      url: `/api/appointments/${started.id}`,
+      payload: { status: shown },
+    });
+    expect(done.statusCode, done.body).toBe(200);
+    const early = await nurse.request({
+      method: 'PATCH',
+      url: `/api/appointments/${later.id}`,
+      payload: { status: later.status === 'No-Show' ? 'Completed' : 'No-Show' },
+    });
+    expect(early.statusCode).toBe(422);
   });
 
   it('refuses an unknown status, naming the field, and writes nothing', async () => {
@@ -436,8 +522,9 @@ describe('POST /api/appointments', () => {
     });
     expect(res.statusCode).toBe(409);
     const body = res.json<ErrorBody>();
-    expect(body.error.code).toBe('DOUBLE_BOOKING');
-    expect(body.error.message).toContain(`${name} already has an appointment on Nov 24, 2026 at `);
+    expect(body.error.code).toBe('PROVIDER_BUSY');
+    expect(body.error.message).toContain(`${name} already has an appointment from ${formatTime12(taken.time)} to `);
+    expect(body.error.message).toContain(`on ${formatDay(TUESDAY)}`);
     expect(body.error.fields?.[0]?.field).toBe('time');
     expect(audited).toBe(0);
     expect(await appointmentCount()).toBe(before);
@@ -550,5 +637,139 @@ describe('who may use appointments', () => {
     expect(await appointmentCount()).toBe(before);
     const [row] = await sql<{ status: string }>('select status from appointments where id = $1', [appt.id]);
     expect(row?.status).toBe('Scheduled');
+  });
+});
+
+describe('scheduling rules: visit length, buffer, one visit at a time per patient', () => {
+  async function twoPatientsAndProviders() {
+    const pts = await sql<{ id: number; name: string }>('select id, name from patients order by id limit 2 offset 10');
+    const prs = await sql<{ id: number; name: string }>(
+      'select id, name from providers where active order by id limit 2',
+    );
+    const [p1, p2] = pts;
+    const [a, b] = prs;
+    if (!p1 || !p2 || !a || !b) throw new Error('seed has too few patients or providers');
+    return { p1, p2, a, b };
+  }
+  const book = (patientId: number, providerId: number, date: string, time: string) =>
+    write(nurse, {
+      method: 'POST',
+      url: '/api/appointments',
+      payload: { patientId, providerId, reason: 'Visit', date, time },
+    });
+
+  it("refuses a start inside the provider's visit or its buffer, naming the visit, and keeps each visit's length", async () => {
+    const { p1, p2, a } = await twoPatientsAndProviders();
+    const admin = await signInAs(t.app, 'admin');
+    const practice = (body: object) => admin.request({ method: 'PUT', url: '/api/settings/practice', payload: body });
+    expect((await practice({ ...DEFAULT_PRACTICE_HOURS, appointmentMinutes: 15, bufferMinutes: 10 })).statusCode).toBe(
+      200,
+    );
+    try {
+      const first = await book(p1.id, a.id, FAR_TUESDAY, '10:30');
+      expect(first.res.statusCode, first.res.body).toBe(201);
+      const before = await appointmentCount();
+      // 10:30–10:45, then 10 minutes before the next visit may start.
+      for (const time of ['10:45', '10:35', '10:10', '10:50']) {
+        const { res, audited } = await book(p2.id, a.id, FAR_TUESDAY, time);
+        expect(res.statusCode, time).toBe(409);
+        const body = res.json<ErrorBody>();
+        expect(body.error.code).toBe('PROVIDER_BUSY');
+        expect(body.error.fields?.[0]?.message).toBe(
+          `${a.name} already has an appointment from 10:30 AM to 10:45 AM on ${formatDay(FAR_TUESDAY)} ` +
+            '(visits need 10 minutes between them)',
+        );
+        expect(fieldsOf(res)).toEqual(['time']);
+        expect(audited).toBe(0);
+      }
+      expect(await appointmentCount()).toBe(before);
+      expect((await book(p2.id, a.id, FAR_TUESDAY, '10:55')).res.statusCode).toBe(201);
+      expect((await book(p2.id, a.id, FAR_TUESDAY, '10:05')).res.statusCode).toBe(201);
+
+      // Visits keep the length they were booked with: 30-minute visits from now on, the 15-minute ones stay.
+      expect((await practice({ ...DEFAULT_PRACTICE_HOURS, appointmentMinutes: 30, bufferMinutes: 0 })).statusCode).toBe(
+        200,
+      );
+      expect((await book(p2.id, a.id, FAR_TUESDAY, '11:10')).res.statusCode).toBe(201);
+      const clash = await book(p1.id, a.id, FAR_TUESDAY, '11:35');
+      expect(clash.res.statusCode).toBe(409);
+      expect(clash.res.json<ErrorBody>().error.fields?.[0]?.message).toBe(
+        `${a.name} already has an appointment from 11:10 AM to 11:40 AM on ${formatDay(FAR_TUESDAY)}`,
+      );
+    } finally {
+      await practice(DEFAULT_PRACTICE_HOURS);
+    }
+  });
+
+  it('refuses a patient two overlapping visits, with any providers, naming the other visit', async () => {
+    const { p1, a, b } = await twoPatientsAndProviders();
+    expect((await book(p1.id, a.id, FAR_WEDNESDAY, '09:00')).res.statusCode).toBe(201);
+    for (const time of ['09:00', '09:15', '08:40']) {
+      const { res, audited } = await book(p1.id, b.id, FAR_WEDNESDAY, time);
+      expect(res.statusCode, time).toBe(409);
+      expect(res.json<ErrorBody>().error).toMatchObject({
+        code: 'PATIENT_BUSY',
+        message: `time: ${p1.name} already has an appointment with ${a.name} from 9:00 AM to 9:30 AM on ${formatDay(FAR_WEDNESDAY)}`,
+      });
+      expect(audited).toBe(0);
+    }
+    // Straight after the first visit, with another provider: no buffer applies to the patient.
+    expect((await book(p1.id, b.id, FAR_WEDNESDAY, '09:30')).res.statusCode).toBe(201);
+  });
+
+  it('applies the same rules to a reschedule, the visit not clashing with its own old time', async () => {
+    const { p1, p2, a } = await twoPatientsAndProviders();
+    const first = await book(p1.id, a.id, FAR_WEDNESDAY, '14:00');
+    const second = await book(p2.id, a.id, FAR_WEDNESDAY, '15:00');
+    expect([first.res.statusCode, second.res.statusCode]).toEqual([201, 201]);
+    const id = second.res.json<Appointment>().id;
+    const move = (time: string) =>
+      write(nurse, { method: 'PATCH', url: `/api/appointments/${id}`, payload: { date: FAR_WEDNESDAY, time } });
+    const refused = await move('14:35');
+    expect(refused.res.statusCode).toBe(409);
+    expect(refused.res.json<ErrorBody>().error.code).toBe('PROVIDER_BUSY');
+    expect(refused.audited).toBe(0);
+    expect((await move('15:10')).res.statusCode).toBe(200);
+  });
+
+  it('lets only one of two simultaneous overlapping bookings win', async () => {
+    const { p1, p2, b } = await twoPatientsAndProviders();
+    const answers = await Promise.all([
+      book(p1.id, b.id, FAR_THURSDAY, '10:00'),
+      book(p2.id, b.id, FAR_THURSDAY, '10:15'),
+    ]);
+    expect(answers.map((a) => a.res.statusCode).sort()).toEqual([201, 409]);
+  });
+
+  it('offers only free start times, for a new visit or for moving one', async () => {
+    const { p1, p2, a, b } = await twoPatientsAndProviders();
+    const slots = async (query: string) => {
+      const res = await nurse.request({ method: 'GET', url: `/api/appointments/free-slots?${query}` });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<FreeSlots>().times;
+    };
+    const day = '2027-03-05';
+    const empty = await slots(`date=${day}&providerId=${a.id}`);
+    expect(empty.slice(0, 3)).toEqual(['08:00', '08:40', '09:20']);
+    const booked = await book(p1.id, a.id, day, '08:40');
+    expect(booked.res.statusCode).toBe(201);
+    // Provider a: 08:40–09:10 booked, so nothing starts from 08:01 to 09:19 (30 minutes + 10 either side).
+    const forA = await slots(`date=${day}&providerId=${a.id}`);
+    expect(forA.filter((t) => t > '08:00' && t < '09:20')).toEqual([]);
+    expect(forA).toContain('08:00');
+    expect(forA).toContain('09:20');
+    // Patient p1 with provider b: p1's own visit (no buffer) is what blocks.
+    const forP1 = await slots(`date=${day}&providerId=${b.id}&patientId=${p1.id}`);
+    expect(forP1.filter((t) => t > '08:10' && t < '09:10')).toEqual([]);
+    expect(forP1).toContain('09:10');
+    // Every time offered books.
+    expect((await book(p2.id, a.id, day, forA[1] ?? '')).res.statusCode).toBe(201);
+    // Moving the visit: its own time is free for it.
+    const id = booked.res.json<Appointment>().id;
+    expect(await slots(`date=${day}&appointmentId=${id}`)).toContain('08:40');
+
+    const bad = await nurse.request({ method: 'GET', url: `/api/appointments/free-slots?date=${day}` });
+    expect(bad.statusCode).toBe(400);
+    expect(fieldsOf(bad)).toEqual(['providerId']);
   });
 });

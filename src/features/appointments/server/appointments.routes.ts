@@ -12,11 +12,24 @@ import {
   appointmentPatchSchema,
   appointmentSchema,
   callListExportSchema,
+  freeSlotsQuerySchema,
+  freeSlotsSchema,
   newAppointmentSchema,
 } from '../appointments.schema';
-import { createAppointment, exportCallList, listAppointmentsOn, updateAppointment } from './appointments.queries';
+import {
+  createAppointment,
+  exportCallList,
+  freeSlotsOn,
+  listAppointmentsOn,
+  updateAppointment,
+} from './appointments.queries';
 
-const errors = { 400: errorEnvelopeSchema, 404: errorEnvelopeSchema, 409: errorEnvelopeSchema };
+const errors = {
+  400: errorEnvelopeSchema,
+  404: errorEnvelopeSchema,
+  409: errorEnvelopeSchema,
+  422: errorEnvelopeSchema,
+};
 
 export function appointmentsRoutes(deps: AppDeps) {
   return async function plugin(app: FastifyInstance) {
@@ -47,6 +60,21 @@ export function appointmentsRoutes(deps: AppDeps) {
         },
       },
       () => getPracticeHours(deps.db),
+    );
+    api.get(
+      '/api/appointments/free-slots',
+      {
+        config: { permission: 'appointments:read' },
+        schema: {
+          tags: ['appointments'],
+          description:
+            "The start times free on a day for a provider (with the practice's buffer between visits) and, " +
+            'when given, a patient; or for moving an appointment (appointmentId), its own time not counted.',
+          querystring: freeSlotsQuerySchema,
+          response: { 200: freeSlotsSchema, ...errors },
+        },
+      },
+      (request) => freeSlotsOn(deps.db, requestContext(request, deps), request.query),
     );
     api.post(
       '/api/appointments/call-list-export',

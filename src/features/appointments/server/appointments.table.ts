@@ -18,11 +18,14 @@ export const appointments = pgTable(
     reason: text('reason').notNull(),
     date: date('date', { mode: 'string' }).notNull(),
     time: text('time').notNull(),
+    /** The visit's length, the practice's appointment length when it was booked (Settings → Practice). */
+    durationMinutes: integer('duration_minutes').notNull().default(30),
     status: text('status').notNull().default('Scheduled'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     check('appointments_status_check', oneOf(t.status, APPOINTMENT_STATUSES)),
+    check('appointments_duration_check', sql`${t.durationMinutes} between 5 and 480`),
     check('appointments_time_check', sql`${t.time} ~ '^([01][0-9]|2[0-3]):[0-5][0-9]$'`),
     // A day's schedule in its order (time, then id), so keyset paging resumes inside a day by index.
     index('appointments_date_time_id_idx').on(t.date, t.time, t.id),

@@ -7,7 +7,14 @@ import { Label } from '@/client/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/client/components/ui/select';
 import { toast } from '@/client/components/ui/toast';
 import { statusVariant } from '@/client/lib/status-variant';
-import { APPOINTMENT_STATUSES, appointmentStatusSchema, formatTime12, type Appointment } from '../appointments.schema';
+import {
+  APPOINTMENT_STATUSES,
+  appointmentStatusSchema,
+  clinicNow,
+  formatTime12,
+  statusProblem,
+  type Appointment,
+} from '../appointments.schema';
 import { useUpdateStatus } from './appointments.api';
 import { RescheduleDialog } from './RescheduleDialog';
 import { serverMessageOf } from './form-errors';
@@ -21,6 +28,11 @@ export function AppointmentCard({ appointment }: { appointment: Appointment }) {
   const time = formatTime12(appointment.time);
   // While a change is on its way the dropdown already shows it.
   const shownStatus = update.isPending ? update.variables.status : appointment.status;
+  // Completed and No-Show are offered once the visit has started (the server refuses them before).
+  const now = clinicNow(new Date());
+  const offered = APPOINTMENT_STATUSES.filter(
+    (status) => status === shownStatus || !statusProblem(status, appointment, now),
+  );
 
   const changeStatus = (value: string) => {
     const status = appointmentStatusSchema.parse(value);
@@ -73,7 +85,7 @@ export function AppointmentCard({ appointment }: { appointment: Appointment }) {
                 <SelectValue />
               </SelectTrigger>
               <SelectContent>
-                {APPOINTMENT_STATUSES.map((status) => (
+                {offered.map((status) => (
                   <SelectItem key={status} value={status}>
                     {status}
                   </SelectItem>

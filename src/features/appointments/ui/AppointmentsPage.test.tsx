@@ -6,7 +6,7 @@ import { DEFAULT_PRACTICE_HOURS } from '@/features/settings/practice.schema';
 import { apiError, fakeApi, reply, type FakeRequest, type Route } from '@/testing/fake-api';
 import { TEST_TODAY } from '@/testing/test-clock';
 import { ShowLocation, renderWithApp } from '@/testing/ui-render';
-import type { Appointment } from '../appointments.schema';
+import { APPOINTMENT_STATUSES, type Appointment } from '../appointments.schema';
 import AppointmentsPage from './AppointmentsPage';
 
 // The screen opens on today: the clock is fixed to a Sunday, so the dates below hold on any real day.
@@ -43,7 +43,11 @@ const baseHandlers: Record<string, Route> = {
   'GET /api/appointments': { items: VISITS, nextCursor: null, total: VISITS.length },
   'GET /api/appointments/practice-hours': DEFAULT_PRACTICE_HOURS,
   'GET /api/providers': [{ id: 2, name: 'Dr. Ana Gutierrez', specialty: 'Family Medicine' }],
-  'GET /api/patients/names': [{ id: 10, name: 'Dmitri Young' }],
+  'GET /api/patients/names': [{ id: 10, name: 'Dmitri Young', dob: 'XX-XX-1958', mrn: 'MRN-100071' }],
+  // The practice is closed on Saturdays; on other days the server leaves these times free.
+  'GET /api/appointments/free-slots': ({ query }: FakeRequest) => ({
+    times: query.get('date') === SATURDAY_BEFORE ? [] : ['08:00', '10:30', '11:10'],
+  }),
 };
 
 /** The PATCH answer: the appointment with the change applied. */
@@ -155,6 +159,22 @@ describe('AppointmentsPage', () => {
     expect(api.sent('PATCH /api/appointments/1').map((r) => r.body)).toEqual([{ status: 'No-Show' }]);
   });
 
+  it('offers Completed and No-Show only for a visit that has started', async () => {
+    const user = userEvent.setup();
+    // The clock reads 10:00: the 9:00 visit has started, the 1:30 PM one has not.
+    fakeApi(baseHandlers);
+    renderPage();
+    await user.click(await screen.findByRole('combobox', { name: 'Status for Dmitri Young at 9:00 AM' }));
+    expect((await screen.findAllByRole('option')).map((o) => o.textContent)).toEqual([...APPOINTMENT_STATUSES]);
+    await user.keyboard('{Escape}');
+    await user.click(screen.getByRole('combobox', { name: 'Status for Hannah Silva at 1:30 PM' }));
+    expect((await screen.findAllByRole('option')).map((o) => o.textContent)).toEqual([
+      'Scheduled',
+      'Cancelled',
+      'Rescheduled',
+    ]);
+  });
+
   it("shows a refused status change as a destructive toast with the server's message", async () => {
     const user = userEvent.setup();
     fakeApi({
@@ -218,37 +238,77 @@ describe('AppointmentsPage', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
-  it('refuses a closed day before sending, and shows a server refusal on its field', async () => {
+  it('offers no time on a closed day, and shows a server refusal on its field', async () => {
     const user = userEvent.setup();
     const monday = NEXT_MONDAY;
     const saturday = SATURDAY_BEFORE;
+    const message = `Dr. Ana Gutierrez already has an appointment from 10:30 AM to 11:00 AM on Nov 30, 2026`;
     const api = fakeApi({
       ...baseHandlers,
-      'PATCH /api/appointments/1': apiError(
-        409,
-        'DOUBLE_BOOKING',
-        `time: Dr. Ana Gutierrez already has an appointment on Nov 30, 2026 at 10:30 AM`,
-        {
-          fields: [
-            { field: 'time', message: `Dr. Ana Gutierrez already has an appointment on Nov 30, 2026 at 10:30 AM` },
-          ],
-        },
-      ),
+      'PATCH /api/appointments/1': apiError(409, 'PROVIDER_BUSY', `time: ${message}`, {
+        fields: [{ field: 'time', message }],
+      }),
     });
     renderPage();
     await user.click(await screen.findByRole('button', { name: 'Reschedule Dmitri Young at 9:00 AM' }));
     const dialog = screen.getByRole('dialog', { name: 'Reschedule Appointment' });
     fireEvent.change(within(dialog).getByLabelText('New date'), { target: { value: saturday } });
-    await chooseOption(user, within(dialog).getByRole('combobox', { name: 'New time' }), '10:30 AM');
-    await user.click(within(dialog).getByRole('button', { name: 'Reschedule' }));
-    expect((await within(dialog).findByRole('alert')).textContent).toMatch(/closed on Sat/);
-    expect(api.requests.some((r) => r.method === 'PATCH')).toBe(false);
+    const time = within(dialog).getByRole('combobox', { name: 'New time' });
+    await waitFor(() => expect(time.textContent).toBe('No free times that day'));
+    expect(time.hasAttribute('disabled')).toBe(true);
+    expect(api.sent('GET /api/appointments/free-slots').at(-1)?.query.get('appointmentId')).toBe('1');
 
     fireEvent.change(within(dialog).getByLabelText('New date'), { target: { value: monday } });
+    await chooseOption(user, within(dialog).getByRole('combobox', { name: 'New time' }), '10:30 AM');
     await user.click(within(dialog).getByRole('button', { name: 'Reschedule' }));
-    const clash = `Dr. Ana Gutierrez already has an appointment on Nov 30, 2026 at 10:30 AM`;
-    await waitFor(() => expect(within(dialog).getByRole('alert').textContent).toBe(clash));
+    await waitFor(() => expect(within(dialog).getByRole('alert').textContent).toBe(message));
     expect(screen.getByText('Could not reschedule')).toBeTruthy();
     expect(screen.getByRole('dialog', { name: 'Reschedule Appointment' })).toBeTruthy();
+  });
+
+  it('offers only the times the server has free for the chosen provider, patient and day', async () => {
+    const user = userEvent.setup();
+    const api = fakeApi(baseHandlers);
+    renderPage();
+    await user.click(await screen.findByRole('button', { name: 'New Appointment' }));
+    const dialog = screen.getByRole('dialog', { name: 'New Appointment' });
+    const time = within(dialog).getByRole('combobox', { name: 'Time' });
+    expect(time.textContent).toBe('Choose a provider first');
+    expect(api.sent('GET /api/appointments/free-slots')).toEqual([]);
+
+    await user.type(within(dialog).getByRole('combobox', { name: 'Patient' }), 'Dm');
+    // Each patient shows with date of birth and MRN (as the role sees them), to tell namesakes apart.
+    await user.click(
+      await within(dialog).findByRole('option', { name: 'Dmitri Young DOB XX-XX-1958 · MRN MRN-100071' }),
+    );
+    await chooseOption(
+      user,
+      within(dialog).getByRole('combobox', { name: 'Provider' }),
+      'Dr. Ana Gutierrez (Family Medicine)',
+    );
+    await user.click(time);
+    const offered = (await screen.findAllByRole('option')).map((o) => o.textContent);
+    expect(offered).toEqual(['8:00 AM', '10:30 AM', '11:10 AM']);
+    const asked = api.sent('GET /api/appointments/free-slots').at(-1)?.query;
+    expect(Object.fromEntries(asked ?? [])).toEqual({ date: TODAY, providerId: '2', patientId: '10' });
+  });
+
+  it('gives focus back to the Reschedule and New Appointment buttons when their dialogs close', async () => {
+    const user = userEvent.setup();
+    fakeApi(baseHandlers);
+    renderPage();
+    const reschedule = await screen.findByRole('button', { name: 'Reschedule Dmitri Young at 9:00 AM' });
+    await user.click(reschedule);
+    const dialog = await screen.findByRole('dialog', { name: 'Reschedule Appointment' });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(reschedule));
+
+    const book = screen.getByRole('button', { name: 'New Appointment' });
+    await user.click(book);
+    await screen.findByRole('dialog', { name: 'New Appointment' });
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(book));
   });
 });

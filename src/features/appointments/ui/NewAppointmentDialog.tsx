@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { formatDateTime } from '@/shared/dates';
@@ -57,6 +57,7 @@ export function NewAppointmentDialog({
     defaultValues: emptyForm,
   });
   const { errors } = form.formState;
+  const [chosenProvider, chosenDate] = useWatch({ control: form.control, name: ['providerId', 'date'] });
 
   const close = () => {
     form.reset(emptyForm);
@@ -157,6 +158,8 @@ export function NewAppointmentDialog({
                     value={field.value}
                     onChange={field.onChange}
                     error={errors.time?.message}
+                    slotsFor={{ date: chosenDate ?? '', providerId: chosenProvider, patientId: patient?.id }}
+                    waitingFor="Choose a provider first"
                   />
                 )}
               />

@@ -1,7 +1,8 @@
 import { SearchCombobox } from '@/client/components/ui/search-combobox';
+import { patientOptionDetail } from '@/features/patients/patients.schema';
 import { usePatientNames, type PatientName } from './appointments.api';
 
-/** The booking dialog's patient picker: only names travel; no other PHI is needed to book. */
+/** The booking dialog's patient picker: each name with its date of birth and MRN, as the role may see them. */
 export function PatientPicker({
   id,
   value,
@@ -23,6 +24,7 @@ export function PatientPicker({
       listLabel="Patients"
       emptyText="No patients found"
       error={error}
+      describe={patientOptionDetail}
     />
   );
 }

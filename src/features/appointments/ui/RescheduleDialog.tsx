@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { formatDateTime } from '@/shared/dates';
 import { Button } from '@/client/components/ui/button';
@@ -42,6 +42,7 @@ export function RescheduleDialog({
   const schema = useMemo(() => rescheduleRules(hours.data), [hours.data]);
   const form = useForm<Reschedule>({ resolver: zodResolver(schema), defaultValues: { date: '', time: '' } });
   const { errors } = form.formState;
+  const chosenDate = useWatch({ control: form.control, name: 'date' });
   const idPrefix = `reschedule-${appointment.id}`;
   const close = () => {
     form.reset();
@@ -87,6 +88,8 @@ export function RescheduleDialog({
                   value={field.value}
                   onChange={field.onChange}
                   error={errors.time?.message}
+                  slotsFor={{ date: chosenDate, appointmentId: appointment.id }}
+                  waitingFor="Choose a date first"
                 />
               )}
             />

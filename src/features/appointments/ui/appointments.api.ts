@@ -2,10 +2,12 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tansta
 import { apiFetch } from '@/client/lib/api-client';
 import type { PracticeHours } from '@/features/settings/practice.schema';
 import type { Provider } from '@/features/providers/providers.schema';
+import type { PatientOption } from '@/features/patients/patients.schema';
 import type {
   Appointment,
   AppointmentPage,
   AppointmentStatus,
+  FreeSlots,
   NewAppointment,
   Reschedule,
 } from '../appointments.schema';
@@ -49,12 +51,32 @@ export function usePracticeHours() {
   });
 }
 
-export interface PatientName {
-  id: number;
-  name: string;
+/** Whose free times a time picker offers: a new visit's provider (and patient), or the visit being moved. */
+export interface SlotsFor {
+  date: string;
+  providerId?: number;
+  patientId?: number;
+  appointmentId?: number;
 }
 
-/** Names only (no other PHI) for the booking form's patient picker. */
+/** The start times still free on a day; asked for once a day and a provider (or the visit moved) are known. */
+export function useFreeSlots(slotsFor: SlotsFor) {
+  const query: Record<string, string> = {};
+  for (const [key, value] of Object.entries(slotsFor) as [string, string | number | undefined][]) {
+    if (value !== undefined && value !== '') query[key] = String(value);
+  }
+  const ready = /^\d{4}-\d{2}-\d{2}$/.test(slotsFor.date) && (query.providerId ?? query.appointmentId) !== undefined;
+  return useQuery({
+    queryKey: appointmentKeys.freeSlots(query),
+    queryFn: ({ signal }) =>
+      apiFetch<FreeSlots>(`${APPOINTMENTS}/free-slots?${new URLSearchParams(query).toString()}`, { signal }),
+    enabled: ready,
+  });
+}
+
+export type PatientName = PatientOption;
+
+/** The booking form's patient picker: names with date of birth and MRN (masked for the role). */
 export function usePatientNames(search: string) {
   return useQuery({
     queryKey: appointmentKeys.patientNames(search),
@@ -84,7 +106,8 @@ export function useReschedule() {
   return useMutation({
     mutationFn: ({ id, ...body }: Reschedule & { id: number }) =>
       apiFetch<Appointment>(`${APPOINTMENTS}/${id}`, { method: 'PATCH', body }),
-    onSuccess: refresh,
+    // A refusal (the time was taken meanwhile) refreshes the free times too.
+    onSettled: refresh,
   });
 }
 
@@ -92,7 +115,8 @@ export function useCreateAppointment() {
   const refresh = useRefreshAppointments();
   return useMutation({
     mutationFn: (body: NewAppointment) => apiFetch<Appointment>(APPOINTMENTS, { method: 'POST', body }),
-    onSuccess: refresh,
+    // A refusal (the time was taken meanwhile) refreshes the free times too.
+    onSettled: refresh,
   });
 }
 

@@ -165,4 +165,18 @@ describe('AuthorizationsPage', () => {
       ['Cara Diaz', 'MRI knee', 'Aetna', 'Approved', '3'],
     ]);
   });
+
+  it('gives focus back to the Approve or Deny button when the decision is cancelled', async () => {
+    fakeApi({ 'GET /api/authorizations': listAnswer(ITEMS) });
+    const user = userEvent.setup();
+    renderPage();
+    for (const verb of ['Approve', 'Deny']) {
+      const opener = await screen.findByRole('button', { name: `${verb} authorization for Ana Silva: MRI knee` });
+      await user.click(opener);
+      const dialog = await screen.findByRole('dialog', { name: `${verb} authorization?` });
+      await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+      await waitFor(() => expect(document.activeElement).toBe(opener));
+    }
+  });
 });

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
 import { AlertTriangle, Check, Download, X } from 'lucide-react';
 import { formatDate } from '@/shared/dates';
@@ -236,6 +236,12 @@ export default function AuthorizationsPage() {
   const paging = useUrlPaging();
   const [target, setTarget] = useState<{ authorization: Authorization; decision: Decision } | null>(null);
   const [exporting, setExporting] = useState(false);
+  // The same columns from one render to the next: new ones would remount every row's buttons, and closing
+  // the decision dialog could not give focus back to the button that opened it.
+  const columns = useMemo(
+    () => decisionColumns((authorization, decision) => setTarget({ authorization, decision })),
+    [],
+  );
 
   const sortId = view.values.sort;
   const filter = {
@@ -346,7 +352,7 @@ export default function AuthorizationsPage() {
       ) : (
         <DataTable
           label="Authorizations"
-          columns={decisionColumns((authorization, decision) => setTarget({ authorization, decision }))}
+          columns={columns}
           data={data?.items ?? []}
           getRowId={(a) => String(a.id)}
           loading={list.isFetching}

@@ -316,9 +316,9 @@ async function auditStatement(db: Db, ctx: RequestContext, statement: Statement,
   });
 }
 
-/** The statement generator's picker: names and ids only, at most 20, for roles that open /billing. */
+/** The statement generator's picker: name, date of birth and MRN (masked for the role), at most 20. */
 export async function searchStatementPatients(db: Db, ctx: RequestContext, search: string): Promise<BillingPatient[]> {
-  return listPatientNames(db, ctx, search, BILLING_PATIENT_SEARCH_LIMIT);
+  return listPatientNames(db, ctx, search, BILLING_PATIENT_SEARCH_LIMIT, '/api/billing/patients');
 }
 
 const STATEMENT_NOT_FOUND = 'No patient has that id.';

@@ -90,7 +90,8 @@ export function billingRoutes(deps: AppDeps) {
         schema: {
           tags: ['billing'],
           description:
-            'Patients whose name contains the text (names and ids only, at most 20), for the statement generator.',
+            'Patients whose name contains the text (name, date of birth and MRN masked for the role; at most 20), ' +
+            'for the statement generator. Audited as a read.',
           querystring: billingPatientQuerySchema,
           response: { 200: z.array(billingPatientSchema), ...errors },
         },

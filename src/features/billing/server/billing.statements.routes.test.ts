@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROLES, type Role } from '@/shared/access';
+import { ROLES, maskText, type Role } from '@/shared/access';
 import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
 import { STAFF_STATEMENT_CLAIM_LIMIT, type BillingPatient, type Statement } from '../billing.schema';
 
@@ -116,16 +116,17 @@ describe('who may call the statement and payment endpoints', () => {
 });
 
 describe('GET /api/billing/patients', () => {
-  it('finds patients by part of the name: ids and names only, at most 20', async () => {
+  it('finds patients by part of the name: names with date of birth and MRN as the role sees them, at most 20', async () => {
     const res = await as('billing_admin').request({ method: 'GET', url: '/api/billing/patients?search=LOPEZ' });
     expect(res.statusCode).toBe(200);
     const found = res.json<BillingPatient[]>();
-    const expected = await sql<{ id: number; name: string }>(
-      `select id, name from patients where name ilike '%lopez%' order by name, id limit 20`,
+    const expected = await sql<{ id: number; name: string; dob: string; mrn: string }>(
+      `select id, name, dob::text as dob, mrn from patients where name ilike '%lopez%' order by name, id limit 20`,
     );
-    expect(found).toEqual(expected);
+    // The billing administrator sees dates of birth in full and MRNs masked (docs/access.md).
+    expect(found).toEqual(expected.map((p) => ({ ...p, mrn: maskText('mrn', p.mrn, 'billing_admin') })));
     expect(found.map((p) => p.id)).toContain(mariaId);
-    for (const patient of found) expect(Object.keys(patient).sort()).toEqual(['id', 'name']);
+    for (const patient of found) expect(patient.mrn).toMatch(/^\*+.{2}$/);
 
     const all = (await as('billing_admin').request({ method: 'GET', url: '/api/billing/patients' })).json<unknown[]>();
     expect(await count('select count(*) as n from patients')).toBeGreaterThan(20);

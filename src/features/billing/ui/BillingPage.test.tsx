@@ -65,7 +65,11 @@ const routes: Record<string, Route> = {
   'GET /api/claims/analytics/kpis': KPIS,
   'GET /api/claims/analytics/provider': PROVIDERS,
   'GET /api/billing/payer-performance': PERFORMANCE,
-  'GET /api/billing/patients': [{ id: 1, name: 'Maria Lopez' }],
+  // Two patients of one name, told apart by date of birth and MRN (masked for the billing admin).
+  'GET /api/billing/patients': [
+    { id: 1, name: 'Maria Lopez', dob: '1984-03-04', mrn: '********01' },
+    { id: 2, name: 'Maria Lopez', dob: '1990-07-21', mrn: '********77' },
+  ],
   'GET /api/billing/statements/1': STATEMENT,
   'POST /api/billing/statements/1/export': STATEMENT,
 };
@@ -160,7 +164,12 @@ describe('BillingPage', () => {
     expect(screen.getByText('No patient selected')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Export Statement' })).toHaveProperty('disabled', true);
     await user.type(screen.getByRole('combobox', { name: 'Patient' }), 'Mar');
-    await user.click(await screen.findByRole('option', { name: 'Maria Lopez' }));
+    const options = await screen.findAllByRole('option');
+    expect(options.map((o) => o.textContent)).toEqual([
+      'Maria Lopez DOB Mar 4, 1984 · MRN ********01',
+      'Maria Lopez DOB Jul 21, 1990 · MRN ********77',
+    ]);
+    await user.click(options[0]!);
     expect(await screen.findByRole('heading', { name: 'Statement for Maria Lopez' })).toBeTruthy();
     expect(screen.getByTestId('statement-amount-due').textContent).toBe('$45.80');
     expect(screen.getByRole('table', { name: '3 most recent claims' })).toBeTruthy();

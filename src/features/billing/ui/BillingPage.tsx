@@ -38,6 +38,7 @@ import { money } from './billing.money';
 import { DownloadStatementButton, PrintStatementButton } from './statement-actions';
 import { StatementSkeleton, StatementView } from './StatementView';
 import { errorTextFor } from '@/client/lib/error-text';
+import { patientOptionDetail } from '@/features/patients/patients.schema';
 
 function percentText(value: number | null): string {
   return value === null ? 'No data' : `${value.toFixed(1)}%`;
@@ -275,6 +276,7 @@ function StatementGenerator() {
                 placeholder="Search patients by name"
                 listLabel="Patients"
                 emptyText="No patients found"
+                describe={patientOptionDetail}
               />
             </FormField>
           </div>

@@ -68,7 +68,7 @@ export function usePayerPerformance(periodDays: number) {
   });
 }
 
-/** The statement generator's picker: names and ids of patients matching the text. */
+/** The statement generator's picker: patients matching the text, with date of birth and MRN. */
 export function useStatementPatients(search: string) {
   return useQuery({
     queryKey: billingKeys.statementPatients(search),

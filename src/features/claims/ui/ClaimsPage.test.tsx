@@ -144,6 +144,13 @@ describe('ClaimsPage', () => {
     await user.type(screen.getByLabelText('Reason code'), 'xyz!');
     expect(await screen.findByText('Reason code must be a CARC code such as CO 197, CO-197 or 197')).toBeTruthy();
     await act(() => vi.advanceTimersByTimeAsync(1_000));
+    // The results are cleared, not left showing as if they matched the bad code.
+    expect(screen.queryByText('Ana Silva')).toBeNull();
+    expect(screen.getByText('No claims shown: the reason code is not valid')).toBeTruthy();
+    expect(screen.getByText('Showing 0 of 0 claims')).toBeTruthy();
+    expect(screen.getByText('No claims are shown until the reason code is a CARC code.')).toBeTruthy();
+    expect(screen.queryByLabelText('Summary for the current filters')).toBeNull();
+    expect(screen.getByRole('button', { name: /Export CSV/ }).hasAttribute('disabled')).toBe(true);
     expect(
       calls(api)
         .slice(before)

@@ -255,7 +255,9 @@ export default function ClaimsPage({ role }: { role: Role }) {
     () => columns(canWrite ? { onAppeal: setAppealing, onVoid: setVoiding } : null),
     [canWrite],
   );
-  const page = list.data;
+  // A reason code that is not one shows no claims (not the last valid filter's, as if they matched it).
+  const invalidReason = reasonError !== undefined;
+  const page = invalidReason ? undefined : list.data;
   return (
     <section>
       <PageHeader
@@ -309,7 +311,11 @@ export default function ClaimsPage({ role }: { role: Role }) {
         </div>
       </div>
 
-      {overview.isError && !overview.data ? (
+      {invalidReason ? (
+        <Card role="status" className="mb-6 p-6">
+          <p>No claims are shown until the reason code is a CARC code.</p>
+        </Card>
+      ) : overview.isError && !overview.data ? (
         <Card role="alert" className="mb-6 p-6">
           <p className="mb-3">The summary and charts could not be loaded.</p>
           <Button variant="outline" onClick={() => void overview.refetch()}>
@@ -330,7 +336,7 @@ export default function ClaimsPage({ role }: { role: Role }) {
           <CardTitle as="h2">All Claims</CardTitle>
         </CardHeader>
         <CardContent>
-          {list.isError && !page ? (
+          {list.isError && !page && !invalidReason ? (
             <div role="alert">
               <p className="mb-3">The claims could not be loaded.</p>
               <Button variant="outline" onClick={() => void list.refetch()}>
@@ -343,7 +349,7 @@ export default function ClaimsPage({ role }: { role: Role }) {
               columns={tableColumns}
               data={page?.items ?? []}
               getRowId={(c) => String(c.id)}
-              loading={list.isFetching}
+              loading={!invalidReason && list.isFetching}
               search={{
                 placeholder: 'Search claims',
                 label: 'Search claims by patient, payer, account number, procedure, provider or reason',
@@ -353,9 +359,15 @@ export default function ClaimsPage({ role }: { role: Role }) {
                   paging.reset();
                 },
               }}
-              emptyMessage="No claims found matching your search"
+              emptyMessage={
+                invalidReason ? 'No claims shown: the reason code is not valid' : 'No claims found matching your search'
+              }
               footer={(shown, total) =>
-                page ? `Showing ${shown} of ${total.toLocaleString('en-US')} claims` : 'Loading claims…'
+                invalidReason
+                  ? 'Showing 0 of 0 claims'
+                  : page
+                    ? `Showing ${shown} of ${total.toLocaleString('en-US')} claims`
+                    : 'Loading claims…'
               }
               server={paging.tableProps(page, PAGE_SIZE, sorting, setSorting)}
             />

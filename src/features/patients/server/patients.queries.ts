@@ -9,7 +9,16 @@ import { containsPattern } from '@/server/db/like';
 import { uniqueViolationOf } from '@/server/db/sql-helpers';
 import { HttpError } from '@/server/plugins/errors';
 import { afterCursor, decodeCursor, direction, encodeCursor, type KeyKind, type KeyValue } from '@/server/db/keyset';
-import type { NewPatient, Patient, PatientListQuery, PatientPage } from '../patients.schema';
+import { countOf } from '@/shared/plural';
+import type {
+  CreatePatientConflict,
+  DuplicatePatient,
+  NewPatient,
+  Patient,
+  PatientListQuery,
+  PatientOption,
+  PatientPage,
+} from '../patients.schema';
 import { patients } from './patients.table';
 import { patientsCountRollup } from './patients.rollup.table';
 
@@ -198,17 +207,82 @@ export function assertPlausibleDob(dob: string, now: Date): void {
 }
 
 /** MRNs are unique (checked case-insensitively); the unique index also catches two creations racing for one MRN. */
-export async function createPatient(db: Db, ctx: RequestContext, input: NewPatient): Promise<Patient> {
+/** How many likely duplicates a refused creation shows at most. */
+const DUPLICATES_SHOWN = 5;
+
+/** A phone's digits when there are enough of them to name one line (a "---" or "0" names none). */
+function phoneDigits(phone: string): string | null {
+  const digits = phone.replace(/\D/g, '');
+  return digits.length >= 7 ? digits : null;
+}
+
+/**
+ * Records the new one may duplicate: the same name (ignoring case and spacing) and date of birth, or the
+ * same phone digits. Locks the name-and-birth-date and the phone first (in one order, so two creations
+ * cannot deadlock), so two unconfirmed twins sent together cannot both miss each other.
+ */
+async function likelyDuplicates(tx: Tx, input: NewPatient): Promise<DuplicatePatient[]> {
+  const name = input.name.trim().replace(/\s+/g, ' ').toLowerCase();
+  const digits = phoneDigits(input.phone);
+  const keys = [`patient:${name}|${input.dob}`, ...(digits ? [`phone:${digits}`] : [])].sort();
+  for (const key of keys) await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
+  const sameName = and(
+    eq(patients.dob, input.dob),
+    sql`lower(regexp_replace(trim(${patients.name}), '\\s+', ' ', 'g')) = ${name}`,
+  );
+  return tx
+    .select({ id: patients.id, name: patients.name, dob: patients.dob, phone: patients.phone, mrn: patients.mrn })
+    .from(patients)
+    .where(digits ? or(sameName, sql`regexp_replace(${patients.phone}, '\\D', '', 'g') = ${digits}`) : sameName)
+    .orderBy(asc(patients.name), asc(patients.id))
+    .limit(DUPLICATES_SHOWN);
+}
+
+/**
+ * A new record, or (unless the request confirms it) the records it likely duplicates, masked for the
+ * role; showing them is a read of those records and is audited as one.
+ */
+export async function createPatient(
+  db: Db,
+  ctx: RequestContext,
+  input: NewPatient,
+): Promise<{ created: Patient } | { conflict: CreatePatientConflict }> {
   assertPlausibleDob(input.dob, ctx.now);
+  let result: { created: Patient } | { duplicates: DuplicatePatient[] };
   try {
-    return await insertPatient(db, ctx, input);
+    result = await insertPatient(db, ctx, input);
   } catch (err) {
     if (uniqueViolationOf(err) === 'patients_mrn_unique') throw mrnTaken();
     throw err;
   }
+  if ('created' in result) return result;
+  const { duplicates } = result;
+  await recordRead(
+    db,
+    ctx,
+    listReadEntry(
+      'patients.duplicates.view',
+      '/api/patients',
+      {},
+      duplicates.map((d) => d.id),
+    ),
+  );
+  const message =
+    `${countOf(duplicates.length, 'patient')} on file ${duplicates.length === 1 ? 'has' : 'have'} the same name ` +
+    'and date of birth, or the same phone. Check them, or confirm to create this patient anyway.';
+  return {
+    conflict: {
+      error: { code: 'LIKELY_DUPLICATE', message },
+      duplicates: duplicates.map((d) => maskPatient(d, ctx.user.role)),
+    },
+  };
 }
 
-async function insertPatient(db: Db, ctx: RequestContext, input: NewPatient): Promise<Patient> {
+async function insertPatient(
+  db: Db,
+  ctx: RequestContext,
+  input: NewPatient,
+): Promise<{ created: Patient } | { duplicates: DuplicatePatient[] }> {
   return db.transaction(async (tx) => {
     const [clash] = await tx
       .select({ id: patients.id })
@@ -216,6 +290,10 @@ async function insertPatient(db: Db, ctx: RequestContext, input: NewPatient): Pr
       .where(sql`lower(${patients.mrn}) = lower(${input.mrn})`)
       .limit(1);
     if (clash) throw mrnTaken();
+    if (!input.confirmDuplicate) {
+      const duplicates = await likelyDuplicates(tx, input);
+      if (duplicates.length > 0) return { duplicates };
+    }
     const [row] = await tx
       .insert(patients)
       .values({
@@ -233,10 +311,10 @@ async function insertPatient(db: Db, ctx: RequestContext, input: NewPatient): Pr
       ...actorOf(ctx),
       action: 'patient.create',
       resource: `patient/${row.id}`,
-      detail: `created patient ${maskText('mrn', row.mrn, 'guest')}`,
+      detail: `created patient ${maskText('mrn', row.mrn, 'guest')}${input.confirmDuplicate ? ' (confirmed: likely duplicate shown)' : ''}`,
       patientId: row.id,
     });
-    return toPatient({ ...row, nextVisit: null }, ctx);
+    return { created: toPatient({ ...row, nextVisit: null }, ctx) };
   });
 }
 
@@ -309,11 +387,32 @@ export async function searchPatientsBrief(db: Db, ctx: RequestContext, text: str
 }
 
 /** Patient names for pickers (appointment form, statement generator): no PHI beyond the name. */
-export async function listPatientNames(db: Db, _ctx: RequestContext, search: string, limit: number) {
-  return db
-    .select({ id: patients.id, name: patients.name })
+/**
+ * The pickers' patients (booking, statements): name, date of birth and MRN (masked for the role), so two
+ * patients of one name can be told apart. Showing them is a read of those records, audited as the lists are.
+ */
+export async function listPatientNames(
+  db: Db,
+  ctx: RequestContext,
+  search: string,
+  limit: number,
+  route = '/api/patients/names',
+): Promise<PatientOption[]> {
+  const rows = await db
+    .select({ id: patients.id, name: patients.name, dob: patients.dob, mrn: patients.mrn })
     .from(patients)
     .where(search ? ilike(patients.name, containsPattern(search)) : undefined)
     .orderBy(asc(patients.name), asc(patients.id))
     .limit(limit);
+  await recordRead(
+    db,
+    ctx,
+    listReadEntry(
+      'patients.picker.view',
+      route,
+      { search, limit },
+      rows.map((r) => r.id),
+    ),
+  );
+  return rows.map((r) => maskPatient(r, ctx.user.role));
 }

@@ -159,9 +159,14 @@ describe('GET /api/patients', () => {
     // Rescheduled later: the next visit falls back to the next booking.
     await patch(early, { date: '2027-03-02', time: '09:00' });
     await expectExact('rescheduled');
-    for (const status of ['Cancelled', 'Scheduled', 'No-Show', 'Rescheduled', 'Scheduled', 'Completed'] as const) {
+    for (const status of ['Cancelled', 'Scheduled', 'Rescheduled', 'Scheduled'] as const) {
       await patch(late, { status });
       await expectExact(`status ${status}`);
+    }
+    // A future visit cannot be Completed or No-Show through the API; written directly, the triggers still follow.
+    for (const status of ['No-Show', 'Scheduled', 'Completed']) {
+      await t.database.pool.query('update appointments set status = $1 where id = $2', [status, late]);
+      await expectExact(`status ${status} (direct)`);
     }
     // Writes outside the API (another patient's booking moved, one deleted) go through the triggers too.
     await t.database.pool.query(
@@ -354,6 +359,22 @@ describe('POST /api/patients', () => {
     });
   }
 
+  it("refuses a phone of punctuation only ('---') or too few or too many digits, naming phone", async () => {
+    const patients = await scalar('select count(*) as n from patients');
+    for (const phone of ['---', '(555) 12', '+1 555 123 4567 8901 2']) {
+      const res = await admin.request({
+        method: 'POST',
+        url: '/api/patients',
+        payload: { ...valid, mrn: 'MRN-BAD-PHONE', phone },
+      });
+      expect(res.statusCode, phone).toBe(400);
+      expect(res.json<{ error: { fields: { field: string; message: string }[] } }>().error.fields).toEqual([
+        { field: 'phone', message: 'must have 7 to 15 digits' },
+      ]);
+    }
+    expect(await scalar('select count(*) as n from patients')).toBe(patients);
+  });
+
   it('refuses a date of birth that is not a real date', async () => {
     const res = await admin.request({
       method: 'POST',
@@ -376,6 +397,94 @@ describe('POST /api/patients', () => {
     }
     expect(await scalar('select count(*) as n from patients')).toBe(patients);
     expect(await scalar('select count(*) as n from audit_log')).toBe(audit);
+  });
+});
+
+describe('likely duplicate patients', () => {
+  interface Conflict {
+    error: { code: string; message: string };
+    duplicates: { id: number; name: string; dob: string; phone: string; mrn: string }[];
+  }
+  async function maria() {
+    const { rows } = await t.database.pool.query<{ id: number; name: string; dob: string; phone: string; mrn: string }>(
+      "select id, name, dob::text as dob, phone, mrn from patients where name = 'Maria Lopez' order by id limit 1",
+    );
+    if (!rows[0]) throw new Error('the seed has no Maria Lopez');
+    return rows[0];
+  }
+
+  it('refuses the same name and date of birth with 409 and the match (masked for the role), writing nothing', async () => {
+    const on = await maria();
+    const patients = await scalar('select count(*) as n from patients');
+    const creates = await scalar("select count(*) as n from audit_log where action = 'patient.create'");
+    const res = await nurse.request({
+      method: 'POST',
+      url: '/api/patients',
+      payload: { name: '  maria   LOPEZ ', dob: on.dob, phone: '(555) 777-0101', mrn: 'MRN-DUP-1' },
+    });
+    expect(res.statusCode).toBe(409);
+    const body = res.json<Conflict>();
+    expect(body.error.code).toBe('LIKELY_DUPLICATE');
+    expect(body.error.message).toMatch(
+      /^\d+ patients? on file ha(s|ve) the same name and date of birth, or the same phone/,
+    );
+    // The nurse manager sees phone and MRN in full, the date of birth as its year only.
+    expect(body.duplicates).toContainEqual({
+      id: on.id,
+      name: on.name,
+      dob: `XX-XX-${on.dob.slice(0, 4)}`,
+      phone: on.phone,
+      mrn: on.mrn,
+    });
+    expect(await scalar('select count(*) as n from patients')).toBe(patients);
+    expect(await scalar("select count(*) as n from audit_log where action = 'patient.create'")).toBe(creates);
+    // Showing the matches is a read of those records.
+    expect(
+      await scalar("select count(*) as n from audit_log where action = 'patients.duplicates.view' and detail like $1", [
+        `%${on.id}%`,
+      ]),
+    ).toBeGreaterThan(0);
+
+    const confirmed = await nurse.request({
+      method: 'POST',
+      url: '/api/patients',
+      payload: { name: 'Maria Lopez', dob: on.dob, phone: '(555) 777-0101', mrn: 'MRN-DUP-1', confirmDuplicate: true },
+    });
+    expect(confirmed.statusCode, confirmed.body).toBe(201);
+    expect(await scalar('select count(*) as n from patients')).toBe(patients + 1);
+  });
+
+  it('refuses the same phone (however it is written) under another name', async () => {
+    const on = await maria();
+    const digits = on.phone.replace(/\D/g, '');
+    const res = await admin.request({
+      method: 'POST',
+      url: '/api/patients',
+      payload: { name: 'Someone Else', dob: '1971-02-03', phone: digits, mrn: 'MRN-DUP-2' },
+    });
+    expect(res.statusCode).toBe(409);
+    expect(res.json<Conflict>().duplicates.map((d) => d.id)).toContain(on.id);
+  });
+
+  it('lets only one of two identical unconfirmed creations sent together through', async () => {
+    const twin = { name: 'Twin Sender', dob: '1966-06-06', phone: '(555) 606-0606' };
+    const answers = await Promise.all([
+      admin.request({ method: 'POST', url: '/api/patients', payload: { ...twin, mrn: 'MRN-TWIN-1' } }),
+      admin.request({ method: 'POST', url: '/api/patients', payload: { ...twin, mrn: 'MRN-TWIN-2' } }),
+    ]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 409]);
+  });
+
+  it('pickers list names with date of birth and MRN, masked for the role', async () => {
+    const on = await maria();
+    const res = await nurse.request({ method: 'GET', url: '/api/patients/names?search=maria%20lopez' });
+    expect(res.statusCode).toBe(200);
+    const found = res.json<{ id: number; name: string; dob: string; mrn: string }[]>();
+    expect(found).toContainEqual({ id: on.id, name: on.name, dob: `XX-XX-${on.dob.slice(0, 4)}`, mrn: on.mrn });
+    const forDoctor = (await doctor.request({ method: 'GET', url: '/api/patients/names?search=maria%20lopez' })).json<
+      { id: number; dob: string }[]
+    >();
+    expect(forDoctor.find((p) => p.id === on.id)?.dob).toBe(on.dob);
   });
 });
 

@@ -4,7 +4,14 @@ import { z } from 'zod';
 import { errorEnvelopeSchema, idParamsSchema } from '@/shared/api';
 import type { AppDeps } from '@/server/context';
 import { requestContext } from '@/server/request-context';
-import { newPatientSchema, patientListQuerySchema, patientPageSchema, patientSchema } from '../patients.schema';
+import {
+  createPatientConflictSchema,
+  newPatientSchema,
+  patientListQuerySchema,
+  patientOptionSchema,
+  patientPageSchema,
+  patientSchema,
+} from '../patients.schema';
 import { createPatient, getPatientSnapshot, listPatientNames, listPatients } from './patients.queries';
 
 const errors = { 400: errorEnvelopeSchema, 404: errorEnvelopeSchema, 409: errorEnvelopeSchema };
@@ -34,7 +41,7 @@ export function patientsRoutes(deps: AppDeps) {
             search: z.string().trim().max(100).default(''),
             limit: z.coerce.number().int().min(1).max(50).default(20),
           }),
-          response: { 200: z.array(z.object({ id: z.number().int(), name: z.string() })), ...errors },
+          response: { 200: z.array(patientOptionSchema), ...errors },
         },
       },
       (request) => listPatientNames(deps.db, requestContext(request, deps), request.query.search, request.query.limit),
@@ -51,11 +58,19 @@ export function patientsRoutes(deps: AppDeps) {
       '/api/patients',
       {
         config: { permission: 'patients:write' },
-        schema: { tags: ['patients'], body: newPatientSchema, response: { 201: patientSchema, ...errors } },
+        schema: {
+          tags: ['patients'],
+          description:
+            'Adds a patient. A likely duplicate (same name and date of birth, or same phone) is refused with 409 ' +
+            'LIKELY_DUPLICATE and the matches, unless the request says confirmDuplicate: true.',
+          body: newPatientSchema,
+          response: { 201: patientSchema, ...errors, 409: createPatientConflictSchema },
+        },
       },
       async (request, reply) => {
-        const created = await createPatient(deps.db, requestContext(request, deps), request.body);
-        return reply.code(201).send(created);
+        const result = await createPatient(deps.db, requestContext(request, deps), request.body);
+        if ('conflict' in result) return reply.code(409).send(result.conflict);
+        return reply.code(201).send(result.created);
       },
     );
   };

@@ -17,8 +17,9 @@ import {
 import { FormField } from '@/client/components/ui/form-field';
 import { Input } from '@/client/components/ui/input';
 import { toast } from '@/client/components/ui/toast';
-import { today } from '@/shared/api';
-import { dobSchemaOn, newPatientSchema } from '../patients.schema';
+import { EARLIEST_DOB, today } from '@/shared/api';
+import { dobSchemaOn, newPatientSchema, type CreatePatientConflict, type DuplicatePatient } from '../patients.schema';
+import { readableDate } from './patients.format';
 import { useCreatePatient } from './patients.api';
 
 // The shared contract, with an empty date reported as missing rather than as a bad format.
@@ -29,6 +30,13 @@ type AddPatientInput = z.input<typeof addPatientFormSchema>;
 type AddPatientValues = z.output<typeof addPatientFormSchema>;
 
 const FIELDS = ['name', 'dob', 'phone', 'mrn'] as const;
+
+/** The records a new one likely duplicates, when the server answered with them (409 LIKELY_DUPLICATE). */
+function duplicatesIn(error: unknown): CreatePatientConflict | null {
+  if (!(error instanceof ApiError) || error.code !== 'LIKELY_DUPLICATE') return null;
+  const body = error.body as Partial<CreatePatientConflict> | null;
+  return body?.error && body.duplicates ? (body as CreatePatientConflict) : null;
+}
 const EMPTY: AddPatientInput = { name: '', dob: '', phone: '', mrn: '' };
 
 /** The Add Patient dialog (name, date of birth, phone, MRN; all four required). */
@@ -41,32 +49,51 @@ export function AddPatientDialog() {
   });
   const { errors } = form.formState;
 
-  const submit = form.handleSubmit((values) =>
-    create.mutate(values, {
-      onSuccess: () => {
-        toast({ title: 'Patient created', description: 'New patient has been added successfully' });
-        form.reset(EMPTY);
-        setOpen(false);
-      },
-      onError: (error) => {
-        // A rule only the server can check (a taken MRN) is shown on its field, as the form's own are.
-        if (error instanceof ApiError) {
-          for (const f of error.fields) {
-            const field = FIELDS.find((name) => name === f.field);
-            if (field) form.setError(field, { type: 'server', message: f.message }, { shouldFocus: true });
-          }
-        }
-        toast({ title: 'Error', description: 'Failed to create patient', variant: 'destructive' });
-      },
-    }),
-  );
+  // Likely duplicates the server found: shown in the form until the user edits it or creates anyway.
+  const [duplicates, setDuplicates] = useState<{ message: string; matches: DuplicatePatient[] } | null>(null);
+  const clearDuplicates = () => setDuplicates(null);
+
+  const submitWith = (confirmDuplicate: boolean) =>
+    form.handleSubmit((values) =>
+      create.mutate(
+        { ...values, confirmDuplicate },
+        {
+          onSuccess: () => {
+            toast({ title: 'Patient created', description: 'New patient has been added successfully' });
+            form.reset(EMPTY);
+            setDuplicates(null);
+            setOpen(false);
+          },
+          onError: (error) => {
+            const conflict = duplicatesIn(error);
+            if (conflict) {
+              setDuplicates({ message: conflict.error.message, matches: conflict.duplicates ?? [] });
+              return;
+            }
+            // A rule only the server can check (a taken MRN) is shown on its field, as the form's own are.
+            if (error instanceof ApiError) {
+              for (const f of error.fields) {
+                const field = FIELDS.find((name) => name === f.field);
+                if (field) form.setError(field, { type: 'server', message: f.message }, { shouldFocus: true });
+              }
+            }
+            toast({ title: 'Error', description: 'Failed to create patient', variant: 'destructive' });
+          },
+        },
+      ),
+    );
+  const submit = submitWith(false);
+  const createAnyway = submitWith(true);
 
   return (
     <Dialog
       open={open}
       onOpenChange={(next) => {
         setOpen(next);
-        if (!next) form.reset(EMPTY);
+        if (!next) {
+          form.reset(EMPTY);
+          setDuplicates(null);
+        }
       }}
     >
       <DialogTrigger asChild>
@@ -81,21 +108,65 @@ export function AddPatientDialog() {
         </DialogHeader>
         <form className="space-y-4" onSubmit={(e) => void submit(e)} noValidate>
           <FormField id="new-patient-name" label="Name" error={errors.name?.message}>
-            {(control) => <Input {...control} autoComplete="off" {...form.register('name')} />}
+            {(control) => (
+              <Input {...control} autoComplete="off" {...form.register('name', { onChange: clearDuplicates })} />
+            )}
           </FormField>
           <FormField id="new-patient-dob" label="Date of birth" error={errors.dob?.message}>
-            {(control) => <Input {...control} type="date" {...form.register('dob')} />}
+            {(control) => (
+              <Input
+                {...control}
+                type="date"
+                min={EARLIEST_DOB}
+                {...form.register('dob', { onChange: clearDuplicates })}
+              />
+            )}
           </FormField>
           <FormField id="new-patient-phone" label="Phone" error={errors.phone?.message}>
-            {(control) => <Input {...control} type="tel" autoComplete="off" {...form.register('phone')} />}
+            {(control) => (
+              <Input
+                {...control}
+                type="tel"
+                autoComplete="off"
+                {...form.register('phone', { onChange: clearDuplicates })}
+              />
+            )}
           </FormField>
           <FormField id="new-patient-mrn" label="MRN" error={errors.mrn?.message}>
-            {(control) => <Input {...control} autoComplete="off" {...form.register('mrn')} />}
+            {(control) => (
+              <Input {...control} autoComplete="off" {...form.register('mrn', { onChange: clearDuplicates })} />
+            )}
           </FormField>
+          {duplicates && (
+            <section
+              role="alert"
+              aria-labelledby="new-patient-duplicates-title"
+              className="space-y-2 rounded-md border border-amber-500 bg-amber-50 p-3 text-sm text-amber-950 dark:bg-amber-950 dark:text-amber-50"
+            >
+              <h3 id="new-patient-duplicates-title" className="font-semibold">
+                Possible duplicate patient
+              </h3>
+              <p>{duplicates.message}</p>
+              <ul className="space-y-1">
+                {duplicates.matches.map((match) => (
+                  <li key={match.id}>
+                    <span className="font-medium">{match.name}</span> · DOB {readableDate(match.dob)} · Phone{' '}
+                    {match.phone} · MRN {match.mrn}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
           <DialogFooter>
-            <Button type="submit" disabled={create.isPending}>
-              {create.isPending ? 'Saving…' : 'Add Patient'}
-            </Button>
+            {duplicates ? (
+              <Button type="button" onClick={() => void createAnyway()} disabled={create.isPending}>
+                {create.isPending ? 'Saving…' : 'Create anyway'}
+              </Button>
+            ) : (
+              <Button type="submit" disabled={create.isPending}>
+                {create.isPending ? 'Saving…' : 'Add Patient'}
+              </Button>
+            )}
           </DialogFooter>
         </form>
       </DialogContent>

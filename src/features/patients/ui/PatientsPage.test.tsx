@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { apiError, fakeApi } from '@/testing/fake-api';
+import { apiError, fakeApi, reply, type FakeRequest } from '@/testing/fake-api';
 import { ShowLocation, renderWithApp } from '@/testing/ui-render';
 import type { Patient, PatientPage } from '../patients.schema';
 import PatientsPage from './PatientsPage';
@@ -142,5 +142,76 @@ describe('PatientsPage', () => {
     expect(await screen.findByText('Page Three Person')).toBeTruthy();
     expect(await screen.findByText('Page 3 of 3')).toBeTruthy();
     expect(api.sent('GET /api/patients?sort=mrn&dir=desc&cursor=page-3')).not.toEqual([]);
+  });
+
+  it('warns of a likely duplicate with the matches, and creates only when confirmed', async () => {
+    const duplicate = {
+      error: {
+        code: 'LIKELY_DUPLICATE',
+        message:
+          '1 patient on file has the same name and date of birth, or the same phone. Check them, or confirm to create this patient anyway.',
+      },
+      duplicates: [{ id: 1, name: 'Maria Lopez', dob: 'XX-XX-1979', phone: '(555) 214-7788', mrn: 'MRN-100001' }],
+    };
+    const api = fakeApi({
+      'GET /api/patients': page([maria], true),
+      'POST /api/patients': ({ body }: FakeRequest) =>
+        (body as { confirmDuplicate?: boolean }).confirmDuplicate
+          ? reply(201, { ...maria, id: 2 })
+          : reply(409, duplicate),
+    });
+    const user = userEvent.setup();
+    renderPage();
+    await user.click(await screen.findByRole('button', { name: 'Add Patient' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add Patient' });
+    await user.type(within(dialog).getByLabelText('Name'), 'Maria Lopez');
+    await user.type(within(dialog).getByLabelText('Date of birth'), '1979-04-12');
+    await user.type(within(dialog).getByLabelText('Phone'), '(555) 214-7788');
+    await user.type(within(dialog).getByLabelText('MRN'), 'MRN-200002');
+    await user.click(within(dialog).getByRole('button', { name: 'Add Patient' }));
+
+    const warning = await within(dialog).findByRole('alert');
+    expect(within(warning).getByText('Possible duplicate patient')).toBeTruthy();
+    expect(warning.textContent).toContain(duplicate.error.message);
+    expect(warning.textContent).toContain('Maria Lopez · DOB XX-XX-1979 · Phone (555) 214-7788 · MRN MRN-100001');
+    expect(screen.queryByText('Patient created')).toBeNull();
+    expect(
+      api.sent('POST /api/patients').map((r) => (r.body as { confirmDuplicate: boolean }).confirmDuplicate),
+    ).toEqual([false]);
+
+    await user.click(within(dialog).getByRole('button', { name: 'Create anyway' }));
+    expect(await screen.findByText('Patient created')).toBeTruthy();
+    expect(
+      api.sent('POST /api/patients').map((r) => (r.body as { confirmDuplicate: boolean }).confirmDuplicate),
+    ).toEqual([false, true]);
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('refuses a phone of punctuation only and a date of birth before 1900 before sending', async () => {
+    const api = fakeApi({ 'GET /api/patients': page([maria], true) });
+    const user = userEvent.setup();
+    renderPage();
+    await user.click(await screen.findByRole('button', { name: 'Add Patient' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add Patient' });
+    await user.type(within(dialog).getByLabelText('Name'), 'Old Timer');
+    await user.type(within(dialog).getByLabelText('Date of birth'), '1899-12-31');
+    await user.type(within(dialog).getByLabelText('Phone'), '---');
+    await user.type(within(dialog).getByLabelText('MRN'), 'MRN-300003');
+    await user.click(within(dialog).getByRole('button', { name: 'Add Patient' }));
+    expect(await within(dialog).findByText('Phone must have 7 to 15 digits')).toBeTruthy();
+    expect(within(dialog).getByText('Date of birth cannot be before Jan 1, 1900')).toBeTruthy();
+    expect(api.sent('POST /api/patients')).toEqual([]);
+  });
+
+  it('gives focus back to the snapshot button when the snapshot closes', async () => {
+    fakeApi({ 'GET /api/patients': page([maria], true), 'GET /api/patients/1': maria });
+    const user = userEvent.setup();
+    renderPage();
+    const opener = await screen.findByRole('button', { name: 'View snapshot for Maria Lopez' });
+    await user.click(opener);
+    await screen.findByRole('dialog', { name: 'Maria Lopez' });
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(opener));
   });
 });

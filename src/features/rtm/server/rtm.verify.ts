@@ -5,7 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { and, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import {
   canOpen,
@@ -230,20 +230,24 @@ async function verifyWritesAudited({ deps, ctx }: VerifyEnv): Promise<Measured> 
     const [last] = await tx.select({ id: sql<number>`coalesce(max(${auditLog.id}), 0)::int` }).from(auditLog);
     const since = last?.id ?? 0;
     const performed: { action: string; resource: string }[] = [];
-    const created = await createPatient(tx, ctx, {
+    // Confirmed: this checks that a write is audited, whatever records the clinic already has.
+    const result = await createPatient(tx, ctx, {
       name: 'RTM Verification Patient',
       dob: '1980-01-01',
       phone: '(555) 000-0000',
       mrn: `RTM-${Date.now()}`,
+      confirmDuplicate: true,
     });
-    performed.push({ action: 'patient.create', resource: `patient/${created.id}` });
+    if (!('created' in result)) throw new Error('a confirmed patient creation was refused');
+    performed.push({ action: 'patient.create', resource: `patient/${result.created.id}` });
     const [appointment] = await tx
       .select({ id: appointments.id, status: appointments.status })
       .from(appointments)
-      .where(eq(appointments.status, 'Scheduled'))
+      // A visit already past: No-Show cannot be set on one still to come (and frees its slot, so no clash).
+      .where(and(ne(appointments.status, 'No-Show'), lt(appointments.date, today(ctx.now))))
       .limit(1);
     if (appointment) {
-      await updateAppointment(tx, ctx, appointment.id, { status: 'Completed' });
+      await updateAppointment(tx, ctx, appointment.id, { status: 'No-Show' });
       performed.push({ action: 'appointment.update', resource: `appointment/${appointment.id}` });
     }
     const [pending] = await tx

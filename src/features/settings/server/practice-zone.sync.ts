@@ -13,7 +13,10 @@ const RECHECK_MS = 5_000;
  */
 export async function applyPracticeTimeZone(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const apply = async () => setPracticeTimeZone((await getChosenPracticeTimeZone(deps.db)) ?? processTimeZone());
-  await apply();
+  // A server built without a reachable database (the access-matrix CLI) keeps its own zone.
+  await apply().catch((error: unknown) =>
+    app.log.warn({ err: error }, "could not read the practice time zone; using the server's"),
+  );
   const changes = deps.changes;
   if (!changes) return;
   let seen = changes.answersGeneration();
