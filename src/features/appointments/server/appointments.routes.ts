@@ -12,6 +12,7 @@ import {
   appointmentPatchSchema,
   appointmentSchema,
   callListExportSchema,
+  callListRowSchema,
   newAppointmentSchema,
 } from '../appointments.schema';
 import { createAppointment, exportCallList, listAppointmentsOn, updateAppointment } from './appointments.queries';
@@ -56,7 +57,7 @@ export function appointmentsRoutes(deps: AppDeps) {
           tags: ['appointments'],
           description: "The day's call list for the CSV the browser builds; the export is audited.",
           body: callListExportSchema,
-          response: { 200: z.array(appointmentSchema), ...errors },
+          response: { 200: z.array(callListRowSchema), ...errors },
         },
       },
       (request) => exportCallList(deps.db, requestContext(request, deps), request.body.date),

@@ -4,6 +4,7 @@ import type { PracticeHours } from '@/features/settings/practice.schema';
 import type { Provider } from '@/features/providers/providers.schema';
 import type {
   Appointment,
+  CallListRow,
   AppointmentPage,
   AppointmentStatus,
   NewAppointment,
@@ -98,5 +99,5 @@ export function useCreateAppointment() {
 
 /** The call list as exported; the server records the export in the audit log. */
 export function fetchCallList(date: string) {
-  return apiFetch<Appointment[]>(`${APPOINTMENTS}/call-list-export`, { method: 'POST', body: { date } });
+  return apiFetch<CallListRow[]>(`${APPOINTMENTS}/call-list-export`, { method: 'POST', body: { date } });
 }
