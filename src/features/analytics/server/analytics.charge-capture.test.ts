@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rolesWith } from '@/shared/access';
+import { READ_PATIENT_IDS_MAX } from '@/features/audit/server/audit.queries';
 import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
 import type { KpiResult, MissedChargeVisits } from '../analytics.schema';
 
@@ -100,10 +101,17 @@ describe('Charge Capture Accuracy', () => {
     const after = (await missed(90)).json<MissedChargeVisits>();
     expect(after.visits.filter((v) => v.patientId === patient!.id)).toHaveLength(5);
 
-    const [entry] = await rows<{ action: string; actor_role: string }>(
-      'select action, actor_role from audit_log order by id desc limit 1',
+    const [entry] = await rows<{ action: string; actor_role: string; detail: string }>(
+      'select action, actor_role, detail from audit_log order by id desc limit 1',
     );
-    expect(entry).toEqual({ action: 'analytics.missed_charges.view', actor_role: 'billing_admin' });
+    expect(entry).toMatchObject({ action: 'analytics.missed_charges.view', actor_role: 'billing_admin' });
+    // The read names its patients (or their count), like every PHI list page.
+    expect(entry!.detail).toMatch(/^\/api\/claims\/analytics\/kpis\/charge-capture\/missed\?periodDays=90: /);
+    const shownPatients = new Set(after.visits.map((v) => v.patientId));
+    if (shownPatients.size <= READ_PATIENT_IDS_MAX) {
+      const ids = /patients \[([\d,]*)\]/.exec(entry!.detail)?.[1]?.split(',').map(Number) ?? [];
+      expect(ids).toContain(patient!.id);
+    }
   });
 
   it('answers the drill-down only to the roles that open the KPIs screen', async () => {

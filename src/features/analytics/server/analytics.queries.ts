@@ -11,7 +11,7 @@ import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { today } from '@/shared/api';
 import { periodEndingToday, type Period } from '@/shared/period';
-import { actorOf, recordNow } from '@/features/audit/server/audit.queries';
+import { actorOf, listReadEntry, recordNow } from '@/features/audit/server/audit.queries';
 import {
   billingProductivitySql,
   claimBalanceSql,
@@ -137,12 +137,14 @@ export async function getMissedChargeVisits(
 ): Promise<MissedChargeVisits> {
   const period = periodEndingToday(ctx.now, periodDays);
   const visits = await listMissedChargeVisits(db, period);
-  await recordNow(db, {
-    ...actorOf(ctx),
-    action: 'analytics.missed_charges.view',
-    resource: 'kpis/charge-capture',
-    detail: `viewed ${visits.length} completed visits without a claim, ${period.start} to ${period.end}`,
-  });
+  // Like every PHI list page (docs/audit.md): the query and the patients it showed.
+  const entry = listReadEntry(
+    'analytics.missed_charges.view',
+    '/api/claims/analytics/kpis/charge-capture/missed',
+    { periodDays },
+    visits.map((visit) => visit.patientId),
+  );
+  await recordNow(db, { ...actorOf(ctx), ...entry });
   return { periodDays: period.days, periodStart: period.start, periodEnd: period.end, visits };
 }
 
