@@ -205,8 +205,10 @@ test.describe('appointments', () => {
     expect(download.suggestedFilename()).toBe(`call_list_${date}.csv`);
     const path = await download.path();
     const lines = (await readFile(path, 'utf8')).split(/\r?\n/).filter((l) => l !== '');
-    expect(lines[0]).toBe('Date,Time,Patient,Provider,Reason,Status');
+    expect(lines[0]).toBe('Date,Time,Patient,Phone,Provider,Reason,Status');
     expect(lines.length - 1).toBe(count);
+    // Every line has a phone to call (this role sees it in full).
+    expect(lines.slice(1).every((l) => /,\(?\d{3}\)?[ -]?\d{3}-\d{4},/.test(l))).toBe(true);
     expect(lines.slice(1).every((l) => l.startsWith(`${date},`))).toBe(true);
   });
 

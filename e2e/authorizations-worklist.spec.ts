@@ -124,6 +124,7 @@ test.describe('overdue follow-ups', () => {
     expect(csv.fileName).toBe('overdue-followups.csv');
     expect(csv.rows[0]).toEqual([
       'Patient',
+      'Phone',
       'Provider',
       'Encounter Date',
       'Type',
@@ -135,7 +136,10 @@ test.describe('overdue follow-ups', () => {
     ]);
     expect(csv.rows.length - 1).toBe(filtered.length);
     expect(csv.rows.slice(1).map((r) => r[0])).toEqual(filtered.map((r) => r.patientName));
-    for (const row of csv.rows.slice(1)) expect([row[1], row[7]]).toEqual([provider, 'High']);
+    for (const row of csv.rows.slice(1)) expect([row[2], row[8]]).toEqual([provider, 'High']);
+    // Each line has the phone to call, as the server gave it on screen.
+    expect(csv.rows.slice(1).map((r) => r[1])).toEqual(filtered.map((r) => r.phone));
+    expect(await table.locator('tbody tr td:nth-child(3)').allTextContents()).toEqual(filtered.map((r) => r.phone));
   });
 });
 

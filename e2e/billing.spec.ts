@@ -16,19 +16,30 @@ function centsOf(text: string | null): number {
 
 /** The statement's totals as shown on screen, in cents. */
 async function shownTotals(page: Page) {
+  const cents = async (id: string) => centsOf(await page.getByTestId(`statement-${id}`).textContent());
   return {
-    billed: centsOf(await page.getByTestId('statement-total-billed').textContent()),
-    paid: centsOf(await page.getByTestId('statement-total-paid').textContent()),
-    due: centsOf(await page.getByTestId('statement-amount-due').textContent()),
+    billed: await cents('total-billed'),
+    insurancePaid: await cents('insurance-paid'),
+    adjustments: await cents('adjustments'),
+    insurancePending: await cents('insurance-pending'),
+    patientPaid: await cents('patient-paid'),
+    due: await cents('amount-due'),
   };
 }
 
-/** The CSV's Total line (columns Billed, Paid, Amount Due) in cents. */
+/** The CSV's Total line in cents, in the shape of shownTotals. */
 function csvTotals(rows: string[][]) {
   const header = rows[0] ?? [];
   const total = rows.find((r) => r[header.indexOf('Line')] === 'Total') ?? [];
   const cents = (column: string) => Math.round(Number(total[header.indexOf(column)]) * 100);
-  return { billed: cents('Billed'), paid: cents('Paid'), due: cents('Amount Due') };
+  return {
+    billed: cents('Billed'),
+    insurancePaid: cents('Insurance Paid'),
+    adjustments: cents('Contractual Adjustment') + cents('Other Adjustment'),
+    insurancePending: cents('Insurance Pending'),
+    patientPaid: cents('Patient Paid'),
+    due: cents('Amount Due'),
+  };
 }
 
 test.describe('Financial Summary & Billing (staff)', () => {
@@ -86,28 +97,29 @@ test.describe('Financial Summary & Billing (staff)', () => {
     const onScreen = await shownTotals(page);
     expect(onScreen).toEqual({
       billed: statement.totalBilledCents,
-      paid: statement.totalPaidCents,
+      insurancePaid: statement.insurancePaidCents,
+      adjustments: statement.contractualAdjustmentCents + statement.otherAdjustmentCents,
+      insurancePending: statement.insurancePendingCents,
+      patientPaid: statement.patientPaidCents,
       due: statement.amountDueCents,
     });
-    await expect(page.getByRole('table', { name: '3 most recent claims' }).locator('tbody tr')).toHaveCount(3);
+    // The columns add up: nothing billed is missing from the statement.
+    expect(
+      onScreen.insurancePaid + onScreen.adjustments + onScreen.insurancePending + onScreen.patientPaid + onScreen.due,
+    ).toBe(onScreen.billed);
+    const claimsTable = page.getByRole('table', { name: '3 most recent claims and every claim with an amount due' });
+    await expect(claimsTable.locator('tbody tr')).toHaveCount(statement.claims.length);
+    for (const claim of statement.claims.filter((c) => c.amountDueCents > 0)) {
+      await expect(claimsTable.getByRole('row').filter({ hasText: claim.accountNumber })).toContainText(
+        money(claim.amountDueCents),
+      );
+    }
 
     // Export Statement downloads the CSV; its totals are the ones on screen.
     const csv = await downloadedCsv(page, () => page.getByRole('button', { name: 'Export Statement' }).click());
     expect(csv.fileName).toBe(`statement_patient-${maria!.id}_${statement.statementDate}.csv`);
-    expect(csv.rows[0]).toEqual([
-      'Patient',
-      'Statement Date',
-      'Line',
-      'Service Date',
-      'Account Number',
-      'Procedure',
-      'Status',
-      'Billed',
-      'Paid',
-      'Amount Due',
-    ]);
     expect(csvTotals(csv.rows)).toEqual(onScreen);
-    expect(csv.rows.filter((r) => r[2] === 'Claim')).toHaveLength(statement.claimCount);
+    expect(csv.rows.filter((r) => r[3] === 'Claim')).toHaveLength(statement.claimCount);
 
     // Print opens the browser's print dialog; on paper only the statement remains.
     await page.evaluate(() => {
@@ -122,6 +134,10 @@ test.describe('Financial Summary & Billing (staff)', () => {
     await page.emulateMedia({ media: 'print' });
     await expect(page.getByRole('heading', { name: 'Statement for Maria Lopez' })).toBeVisible();
     await expect(page.getByTestId('statement-amount-due')).toBeVisible();
+    // On paper: the practice's letterhead, the patient's account number, and no sort arrows.
+    await expect(page.getByRole('group', { name: 'Practice' })).toContainText(statement.practice.phone);
+    await expect(page.getByText(`Account ${statement.accountNumber}`, { exact: false })).toBeVisible();
+    await expect(claimsTable.getByRole('button')).toHaveCount(0);
     for (const hidden of [
       page.getByRole('button', { name: 'Logout' }),
       page.getByRole('navigation', { name: 'Main' }),
@@ -170,7 +186,16 @@ test.describe('My Billing (patient)', () => {
     await expect(dialog).toBeHidden();
     await expect(page.getByText('Payment received', { exact: true })).toBeVisible();
     await expect(page.getByTestId('statement-amount-due')).toHaveText(money(statement.amountDueCents - payCents));
-    await expect(page.getByTestId('statement-total-paid')).toHaveText(money(statement.totalPaidCents + payCents));
+    await expect(page.getByTestId('statement-patient-paid')).toHaveText(money(statement.patientPaidCents + payCents));
+    // The toast gives the receipt number; the payment history lists the payment under it.
+    const toastText = await page
+      .getByText(/has been applied \(receipt PP-[0-9A-F]{10}\)/)
+      .first()
+      .textContent();
+    const receipt = /PP-[0-9A-F]{10}/.exec(toastText ?? '')?.[0] ?? 'no receipt';
+    const newest = page.getByRole('table', { name: 'Payment history' }).locator('tbody tr').first();
+    await expect(newest).toContainText(receipt);
+    await expect(newest).toContainText(money(payCents));
 
     // Download Statement: the CSV's totals are the ones on screen after the payment.
     const csv = await downloadedCsv(page, () => page.getByRole('button', { name: 'Download Statement' }).click());

@@ -3,6 +3,7 @@ import {
   KPI_DEFINITIONS,
   kpiStatus,
   type KpiResult,
+  type MissedChargeVisits,
   type ProviderAnalytics,
 } from '../src/features/analytics/analytics.schema';
 import { formatKpi, formatMoney, formatPercent } from '../src/features/analytics/ui/analytics.view';
@@ -75,6 +76,31 @@ test.describe('key performance indicators', () => {
       expect(row[3]).toBe(String(definition.target));
       expect(row[5]).toBe(await page.getByTestId(`kpi-status-${definition.key}`).textContent());
     }
+  });
+});
+
+test.describe('charge capture drill-down', () => {
+  test('a billing admin opens the completed visits without a claim behind Charge Capture Accuracy', async ({
+    page,
+  }) => {
+    await signIn(page, 'billing_admin');
+    await page.goto('/kpis');
+    const missed = await apiGet<MissedChargeVisits>(
+      page,
+      '/api/claims/analytics/kpis/charge-capture/missed?periodDays=30',
+    );
+    const kpis = await apiGet<KpiResult>(page, '/api/claims/analytics/kpis?periodDays=30');
+    // The demo clinic misses a few charges: the rate is below 100% and the visits are there to see.
+    expect(kpis.chargeCaptureAccuracy).toBeLessThan(100);
+    expect(missed.visits.length).toBeGreaterThan(0);
+    const card = page.getByTestId('kpi-card-chargeCaptureAccuracy');
+    await card.getByRole('button', { name: 'Show missed visits' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Completed visits without a claim' });
+    const rows = dialog.getByRole('table', { name: 'Completed visits without a claim' }).locator('tbody tr');
+    await expect(rows).toHaveCount(missed.visits.length);
+    await expect(rows.first()).toContainText(missed.visits[0]!.patientName);
+    await expect(rows.first().locator('td').nth(1)).toHaveText(/^\d{1,2}:\d{2} [AP]M$/);
+    expect(await seriousViolations(page)).toEqual([]);
   });
 });
 

@@ -124,6 +124,8 @@ const PERMISSION_RULES = {
   'claims:read': { screens: ['/claims', '/billing'] },
   'claims:write': { screens: ['/claims'] },
   'analytics:read': { screens: ['/claims', '/kpis', '/analytics', '/billing'] },
+  /** A KPI's drill-down names the patients behind the figure (PHI): the KPIs screen's, audited. */
+  'analytics:drilldown': { screens: ['/kpis'] },
   'billing:read': { screens: ['/billing'] },
   'portal:read': { screens: ['/patient-portal'] },
   'portal:pay': { screens: ['/patient-portal'] },

@@ -20,6 +20,29 @@ export type PeriodQuery = z.infer<typeof periodQuerySchema>;
 
 const rate = z.number().nullable();
 
+/** Charge Capture's drill-down lists at most this many missed visits, newest first. */
+export const MISSED_CHARGE_VISITS_LIMIT = 200;
+
+/** A completed visit that no claim bills (a missed charge): Charge Capture Accuracy's drill-down. */
+export const missedChargeVisitSchema = z.object({
+  appointmentId: z.number().int(),
+  date: z.string(),
+  time: z.string(),
+  patientId: z.number().int(),
+  patientName: z.string(),
+  provider: z.string(),
+  reason: z.string(),
+});
+export type MissedChargeVisit = z.infer<typeof missedChargeVisitSchema>;
+
+export const missedChargeVisitsSchema = z.object({
+  periodDays: z.number().int(),
+  periodStart: z.string(),
+  periodEnd: z.string(),
+  visits: z.array(missedChargeVisitSchema),
+});
+export type MissedChargeVisits = z.infer<typeof missedChargeVisitsSchema>;
+
 export const kpiResultSchema = z.object({
   periodDays: z.number().int(),
   /** First and last calendar day of the period (inclusive), YYYY-MM-DD. */

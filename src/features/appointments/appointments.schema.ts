@@ -134,8 +134,12 @@ export type FreeSlots = z.infer<typeof freeSlotsSchema>;
 /** The call list export: the day's appointments, served by a POST that records the export. */
 export const callListExportSchema = z.object({ date: isoDateSchema });
 
+/** A call list line: the appointment and the patient's phone, masked as the caller's role requires. */
+export const callListRowSchema = appointmentSchema.extend({ phone: z.string() });
+export type CallListRow = z.infer<typeof callListRowSchema>;
+
 /** The call list's columns, in order. */
-export const CALL_LIST_COLUMNS = ['Date', 'Time', 'Patient', 'Provider', 'Reason', 'Status'] as const;
+export const CALL_LIST_COLUMNS = ['Date', 'Time', 'Patient', 'Phone', 'Provider', 'Reason', 'Status'] as const;
 
 /** R 012: times show in 12-hour format; the one formatter lives with the date formatter in src/shared/dates.ts. */
 export { formatTime12 };

@@ -31,6 +31,7 @@ const ACTION_LABELS: Record<string, string> = {
   'auth.register': 'Registered an account',
   'authorization.update': 'Decided an authorization',
   'authorizations.list.view': 'Viewed the authorizations list',
+  'analytics.missed_charges.view': 'Viewed the visits with missed charges',
   'claim.appeal': 'Appealed a claim',
   'claim.void': 'Voided a claim',
   'claims.charge_ceiling.update': 'Changed a charge ceiling',

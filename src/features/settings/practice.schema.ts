@@ -54,6 +54,17 @@ export const DEFAULT_PRACTICE_HOURS: PracticeHours = {
   workingDays: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'],
 };
 
+/** The practice's name, address and phone, as printed at the top of a statement. */
+export const practiceLetterheadSchema = z.object({ name: z.string(), address: z.string(), phone: z.string() });
+export type PracticeLetterhead = z.infer<typeof practiceLetterheadSchema>;
+
+/** The demo practice's letterhead (555-01xx is a number reserved for fiction). */
+export const DEFAULT_PRACTICE_LETTERHEAD: PracticeLetterhead = {
+  name: 'Riverside Family Practice',
+  address: '1200 Main Street, Suite 200, Springfield, IL 62701',
+  phone: '(217) 555-0142',
+};
+
 /** Days in week order, whatever order they were ticked in. */
 export function sortWeekdays(days: readonly Weekday[]): Weekday[] {
   return WEEKDAYS.filter((d) => days.includes(d));

@@ -18,6 +18,8 @@ export type FollowUpPriority = z.infer<typeof followUpPrioritySchema>;
 export const overdueFollowUpSchema = z.object({
   encounterId: z.number().int(),
   patientName: z.string(),
+  /** The patient's phone, to call them back; masked as the caller's role requires. */
+  phone: z.string(),
   providerName: z.string(),
   encounterDate: z.string(),
   encounterType: z.string(),

@@ -1,6 +1,6 @@
 /**
  * The KPI formulas on a small fixture computed by hand. The test empties its private database and
- * inserts a handful of claims, payments, expenses, billing hours and encounters; every expected value is
+ * inserts a handful of claims, payments, expenses, billing hours and completed visits; every expected value is
  * a literal with its arithmetic beside it (docs/kpis.md has the formulas).
  *
  * Today is 2026-11-22; the 30-day period is 2026-10-24 … 2026-11-22 (both included).
@@ -11,7 +11,7 @@ import { billingStaffHours, operatingExpenses } from '@/features/analytics/serve
 import { claims, payments } from '@/features/claims/server/claims.table';
 import { patients } from '@/features/patients/server/patients.table';
 import { providers } from '@/features/providers/server/providers.table';
-import { encounters } from '@/features/worklist/server/worklist.table';
+import { appointments } from '@/features/appointments/server/appointments.table';
 import { clearClinicData } from '@/server/db/seed/demo-seed';
 import { createTestDatabase, type TestDatabase } from '@/testing/test-db';
 import { computeArAging, computeDenialsByReason, computeKpis, computeProviderAnalytics } from './analytics.queries';
@@ -220,22 +220,26 @@ async function insertFixture() {
     { day: '2026-11-10', hours: '0.50' },
     { day: '2026-11-17', hours: '0.25' },
   ]);
-  const visit = (encounterDate: string, chargesCaptured: boolean) => ({
+  // Completed visits are billed when a claim bills the patient for that day: 10-20 has no claim (and is
+  // before the 30 days), 11-02 (C1), 11-05 (C2) and 11-20 (C5) have one, 11-12 has none (a missed charge);
+  // a cancelled visit is no completed visit.
+  const visit = (date: string, status: 'Completed' | 'Cancelled' = 'Completed') => ({
     patientId,
     providerId: providerA,
-    encounterDate,
-    encounterType: 'Office Visit',
-    chiefComplaint: 'Check-up',
-    chargesCaptured,
+    date,
+    time: '09:00',
+    status,
+    reason: 'Check-up',
   });
   await db
-    .insert(encounters)
+    .insert(appointments)
     .values([
-      visit('2026-10-20', false),
-      visit('2026-11-02', true),
-      visit('2026-11-05', true),
-      visit('2026-11-09', false),
-      visit('2026-11-20', true),
+      visit('2026-10-20'),
+      visit('2026-11-02'),
+      visit('2026-11-05'),
+      visit('2026-11-12'),
+      visit('2026-11-13', 'Cancelled'),
+      visit('2026-11-20'),
     ]);
 }
 
@@ -306,7 +310,7 @@ describe('KPI engine on the hand-computed fixture', () => {
       // Resolved on first submission (clean, not denied, paid + contractual + patient resp = billed): C1, C2, C10.
       //   C8 is short (12000 + 10000 < 30000), C3 and C9 were denied. 3 ÷ 6 = 50%
       firstPassResolutionRate: 50,
-      // Encounters in the period: 11-02 ✓, 11-05 ✓, 11-09 ✗, 11-20 ✓ (10-20 is before it). 3 ÷ 4 = 75%
+      // Completed visits in the period: 11-02 ✓, 11-05 ✓, 11-12 ✗ (no claim), 11-20 ✓ (10-20 is before it). 3 ÷ 4 = 75%
       chargeCaptureAccuracy: 75,
       // Patient responsibility of the adjudicated claims: C2 2000 + C10 2500 = 4500; paid: 1500 + 2500 (guest) = 4000.
       //   4000 ÷ 4500 = 88.89%
@@ -345,7 +349,7 @@ describe('KPI engine on the hand-computed fixture', () => {
     //   (11-18) = 11500; expenses 15000 × 7/30 = 3500. (11500 − 3500) ÷ 11500 = 69.57%
     const week = await computeKpis(database.db, periodEndingToday(NOW, 7));
     expect(week.operatingMargin).toBe(69.6);
-    // No encounters from 11-16 on but the one on 11-20 (captured): 1 ÷ 1
+    // No completed visits from 11-16 on but the one on 11-20 (billed by C5): 1 ÷ 1
     expect(week.chargeCaptureAccuracy).toBe(100);
   });
 

@@ -8,11 +8,11 @@
  * decimal, AR aging percentages to two.
  */
 import { DENIAL_DESCRIPTIONS } from '@/features/claims/claims.schema';
-import { sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { today } from '@/shared/api';
-import type { Period } from '@/shared/period';
-import { actorOf, recordNow } from '@/features/audit/server/audit.queries';
+import { periodEndingToday, type Period } from '@/shared/period';
+import { actorOf, listReadEntry, recordNow } from '@/features/audit/server/audit.queries';
 import {
   billingProductivitySql,
   claimBalanceSql,
@@ -29,19 +29,17 @@ import {
 import { deniedClaimSql, denialReasonSql, notVoidedSql } from '@/features/claims/server/claims.summary.queries';
 import { claims, payments } from '@/features/claims/server/claims.table';
 import { providers } from '@/features/providers/server/providers.table';
-import { encounters } from '@/features/worklist/server/worklist.table';
-import {
-  analyticsArDaily,
-  analyticsArProvider,
-  analyticsDaily,
-  analyticsDenialsDaily,
-  analyticsEncountersDaily,
-} from './analytics.rollup.table';
+import { appointments } from '@/features/appointments/server/appointments.table';
+import { patients } from '@/features/patients/server/patients.table';
+import { analyticsArDaily, analyticsArProvider, analyticsDaily, analyticsDenialsDaily } from './analytics.rollup.table';
 import { billingStaffHours, operatingExpenses } from './analytics.table';
 import type { RequestContext } from '@/server/context';
 import type { Db, DbOrTx } from '@/server/db/types';
 import {
   AR_AGING_BUCKETS,
+  MISSED_CHARGE_VISITS_LIMIT,
+  type MissedChargeVisit,
+  type MissedChargeVisits,
   type ArAging,
   type DenialsByReason,
   type KpiExportAudit,
@@ -89,6 +87,65 @@ function patientPaidLateral(): SQL {
 
 function between(column: AnyPgColumn, period: Period): SQL {
   return sql`${column} between ${period.start}::date and ${period.end}::date`;
+}
+
+/**
+ * A completed visit's charges are captured when a claim bills the patient for that day. The claims of a
+ * patient are indexed by (patient, service date), so each visit is one index probe.
+ */
+function visitBilledSql(): SQL {
+  return sql`exists (select 1 from ${claims} where ${claims.patientId} = ${appointments.patientId}
+    and ${claims.serviceDate} = ${appointments.date})`;
+}
+
+/**
+ * Charge Capture Accuracy's counts: completed visits (appointments with status Completed) dated in the
+ * period, and those billed (visitBilledSql). Read from the raw tables by both the raw and the rollup
+ * answer: a period holds few visits, and whether a visit is billed changes with every claim written.
+ */
+function chargeCaptureVisitsSql(period: Period): SQL {
+  return sql`select count(*)::int as completed, (count(*) filter (where ${visitBilledSql()}))::int as captured
+      from ${appointments} where ${appointments.status} = 'Completed' and ${between(appointments.date, period)}`;
+}
+
+/** Completed visits of the period with no claim (missed charges), newest first: Charge Capture's drill-down. */
+async function listMissedChargeVisits(db: DbOrTx, period: Period): Promise<MissedChargeVisit[]> {
+  const rows = await db
+    .select({
+      appointmentId: appointments.id,
+      date: appointments.date,
+      time: appointments.time,
+      patientId: appointments.patientId,
+      patientName: patients.name,
+      provider: providers.name,
+      reason: appointments.reason,
+    })
+    .from(appointments)
+    .innerJoin(patients, eq(patients.id, appointments.patientId))
+    .innerJoin(providers, eq(providers.id, appointments.providerId))
+    .where(and(eq(appointments.status, 'Completed'), between(appointments.date, period), sql`not ${visitBilledSql()}`))
+    .orderBy(desc(appointments.date), desc(appointments.time), desc(appointments.id))
+    .limit(MISSED_CHARGE_VISITS_LIMIT);
+  return rows;
+}
+
+/** The drill-down names patients: read, then audited as a PHI read, then answered. */
+export async function getMissedChargeVisits(
+  db: Db,
+  ctx: RequestContext,
+  periodDays: number,
+): Promise<MissedChargeVisits> {
+  const period = periodEndingToday(ctx.now, periodDays);
+  const visits = await listMissedChargeVisits(db, period);
+  // Like every PHI list page (docs/audit.md): the query and the patients it showed.
+  const entry = listReadEntry(
+    'analytics.missed_charges.view',
+    '/api/claims/analytics/kpis/charge-capture/missed',
+    { periodDays },
+    visits.map((visit) => visit.patientId),
+  );
+  await recordNow(db, { ...actorOf(ctx), ...entry });
+  return { periodDays: period.days, periodStart: period.start, periodEnd: period.end, visits };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -187,10 +244,7 @@ export async function computeKpisRaw(db: DbOrTx, period: Period): Promise<KpiRes
       select coalesce(sum(${billingStaffHours.hours}), 0)::float8 as hours
       from ${billingStaffHours} where ${between(billingStaffHours.day, period)}
     ),
-    visits as (
-      select count(*)::int as completed, count(*) filter (where ${encounters.chargesCaptured})::int as captured
-      from ${encounters} where ${between(encounters.encounterDate, period)}
-    ),
+    visits as (${chargeCaptureVisitsSql(period)}),
     receivables as (
       select coalesce(sum(outstanding_cents), 0)::bigint as outstanding,
         coalesce(sum(outstanding_cents) filter (where status in ${OPEN_DENIAL_STATUSES}), 0)::bigint as open_denials
@@ -215,7 +269,7 @@ export async function computeKpisRaw(db: DbOrTx, period: Period): Promise<KpiRes
       ${netCollectionRateSql(sql`adjudicated.collected`, sql`adjudicated.collectible`)} as net_collection_rate,
       -- First Pass Resolution Rate = resolved on first submission ÷ claims adjudicated in the period
       ${firstPassResolutionRateSql(sql`adjudicated.first_pass`, sql`adjudicated.adjudicated`)} as first_pass_resolution_rate,
-      -- Charge Capture Accuracy = encounters with charges captured ÷ completed encounters in the period
+      -- Charge Capture Accuracy = completed visits billed ÷ completed visits in the period
       ${chargeCaptureAccuracySql(sql`visits.captured`, sql`visits.completed`)} as charge_capture_accuracy,
       -- Patient Payment Rate = patient payments received (at most each claim's share) ÷ patient
       -- responsibility, claims adjudicated in the period
@@ -406,7 +460,6 @@ export async function rebuildRollups(db: DbOrTx): Promise<void> {
 }
 
 const d = analyticsDaily;
-const e = analyticsEncountersDaily;
 
 /**
  * Payments received in the period, from the rollup the KPIs' Revenue Collected reads (the same figure as
@@ -462,10 +515,7 @@ export async function computeKpis(db: DbOrTx, period: Period): Promise<KpiResult
       select coalesce(sum(${billingStaffHours.hours}), 0)::float8 as hours
       from ${billingStaffHours} where ${between(billingStaffHours.day, period)}
     ),
-    visits as (
-      select coalesce(sum(${e.encounters}), 0)::int as completed, coalesce(sum(${e.chargesCaptured}), 0)::int as captured
-      from ${e} where ${between(e.encounterDate, period)}
-    ),
+    visits as (${chargeCaptureVisitsSql(period)}),
     receivables as (
       select coalesce(sum(${analyticsArDaily.outstandingCents}), 0)::bigint as outstanding,
         coalesce(sum(${analyticsArDaily.openDenialsCents}), 0)::bigint as open_denials

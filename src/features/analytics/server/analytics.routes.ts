@@ -11,6 +11,7 @@ import {
   denialsByReasonSchema,
   kpiExportAuditSchema,
   kpiResultSchema,
+  missedChargeVisitsSchema,
   periodQuerySchema,
   providerAnalyticsSchema,
 } from '../analytics.schema';
@@ -19,6 +20,7 @@ import {
   computeDenialsByReason,
   computeKpis,
   computeProviderAnalytics,
+  getMissedChargeVisits,
   recordKpiExport,
 } from './analytics.queries';
 
@@ -42,6 +44,22 @@ export function analyticsRoutes(deps: AppDeps) {
         },
       },
       (request) => computeKpis(deps.db, periodEndingToday(deps.clock(), request.query.periodDays)),
+    );
+
+    api.get(
+      '/api/claims/analytics/kpis/charge-capture/missed',
+      {
+        ...serverTiming,
+        config: { permission: 'analytics:drilldown' },
+        schema: {
+          tags: ['analytics'],
+          description:
+            "Charge Capture Accuracy's drill-down: the completed visits of the period that no claim bills, newest first (at most 200). Audited as a PHI read.",
+          querystring: periodQuerySchema,
+          response: { 200: missedChargeVisitsSchema, 400: errorEnvelopeSchema },
+        },
+      },
+      (request) => getMissedChargeVisits(deps.db, requestContext(request, deps), request.query.periodDays),
     );
 
     api.get(

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { CircleAlert, CircleCheck, CircleHelp } from 'lucide-react';
 import { Badge } from '@/client/components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '@/client/components/ui/card';
@@ -43,8 +44,19 @@ function ProgressBar({ label, percent }: { label: string; percent: number | null
   );
 }
 
-/** One KPI: label, value with its unit, target, progress toward the target and the on/off-target status. */
-export function KpiCard({ row, compact = false }: { row: KpiRow; compact?: boolean }) {
+/**
+ * One KPI: label, value with its unit, target, progress toward the target and the on/off-target status;
+ * `drillDown` (e.g. the visits behind a rate) below.
+ */
+export function KpiCard({
+  row,
+  compact = false,
+  drillDown,
+}: {
+  row: KpiRow;
+  compact?: boolean;
+  drillDown?: ReactNode;
+}) {
   const { definition, value, status } = row;
   const parts = kpiValueParts(definition, value);
   return (
@@ -67,6 +79,7 @@ export function KpiCard({ row, compact = false }: { row: KpiRow; compact?: boole
           <KpiStatusBadge status={status} testId={`kpi-status-${definition.key}`} />
         </div>
         <ProgressBar label={definition.label} percent={progressTowardTarget(definition, value)} />
+        {drillDown}
       </CardContent>
     </Card>
   );

@@ -200,3 +200,62 @@ describe('KpisPage', () => {
     expect(await screen.findByTestId('summary-total-claims')).toBeTruthy();
   });
 });
+
+describe('Charge Capture drill-down', () => {
+  it('lists the completed visits without a claim for the period shown, in words and 12-hour times', async () => {
+    const user = userEvent.setup();
+    const api = fakeApi({
+      [`GET ${KPIS_PATH}`]: kpis({ chargeCaptureAccuracy: 97.5 }),
+      [`GET ${KPIS_PATH}/charge-capture/missed`]: {
+        periodDays: 30,
+        periodStart: '2026-10-24',
+        periodEnd: '2026-11-22',
+        visits: [
+          {
+            appointmentId: 9,
+            date: '2026-11-20',
+            time: '14:30',
+            patientId: 4,
+            patientName: 'James Wilson',
+            provider: 'Dr. Emily Carter',
+            reason: 'Follow-up',
+          },
+          {
+            appointmentId: 8,
+            date: '2026-11-03',
+            time: '09:00',
+            patientId: 4,
+            patientName: 'James Wilson',
+            provider: 'Dr. Emily Carter',
+            reason: 'Lab results review',
+          },
+        ],
+      },
+    });
+    renderPage();
+    const card = await screen.findByTestId('kpi-card-chargeCaptureAccuracy');
+    // Nothing names a patient until the drill-down is opened.
+    expect(api.sent(`GET ${KPIS_PATH}/charge-capture/missed`)).toHaveLength(0);
+    await user.click(within(card).getByRole('button', { name: 'Show missed visits' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Completed visits without a claim' });
+    const table = await within(dialog).findByRole('table', { name: 'Completed visits without a claim' });
+    expect(
+      within(table)
+        .getAllByRole('row')
+        .slice(1)
+        .map((r) =>
+          within(r)
+            .getAllByRole('cell')
+            .map((c) => c.textContent),
+        ),
+    ).toEqual([
+      ['Nov 20, 2026', '2:30 PM', 'James Wilson', 'Dr. Emily Carter', 'Follow-up'],
+      ['Nov 3, 2026', '9:00 AM', 'James Wilson', 'Dr. Emily Carter', 'Lab results review'],
+    ]);
+    expect(api.sent(`GET ${KPIS_PATH}/charge-capture/missed`).map((r) => r.url)).toEqual([
+      `${KPIS_PATH}/charge-capture/missed?periodDays=30`,
+    ]);
+    // The other KPIs have no drill-down.
+    expect(within(screen.getByTestId('kpi-card-denialRate')).queryByRole('button')).toBeNull();
+  });
+});

@@ -12,6 +12,7 @@ import { DEFAULT_KPI_PERIOD, KPI_DEFINITIONS, type KpiResult } from '../analytic
 import { KPI_REFRESH_MS, recordKpiExport, useKpis } from './analytics.api';
 import { KPI_CSV_COLUMNS, PERIOD_LABELS, formatMoney, formatPercent, kpiCsvFileName, kpiRows } from './analytics.view';
 import { KpiCard, KpiCardSkeleton } from './KpiCard';
+import { MissedChargesDialog } from './MissedChargesDialog';
 import { PeriodSelect } from './PeriodSelect';
 
 const TITLE = 'Key Performance Indicators';
@@ -128,12 +129,20 @@ function SummaryCards({ kpis }: { kpis: KpiResult | undefined }) {
 }
 
 function KpiGrid({ kpis }: { kpis: KpiResult | undefined }) {
+  // Of the KPIs, charge capture has a drill-down: the visits it counts as missed.
   return (
     <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-5" aria-label="Key performance indicators">
       {kpis
         ? kpiRows(kpis).map((row) => (
             <li key={row.definition.key}>
-              <KpiCard row={row} />
+              <KpiCard
+                row={row}
+                drillDown={
+                  row.definition.key === 'chargeCaptureAccuracy' ? (
+                    <MissedChargesDialog periodDays={kpis.periodDays} />
+                  ) : undefined
+                }
+              />
             </li>
           ))
         : KPI_DEFINITIONS.map((d) => (

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, ilike, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { maskText } from '@/shared/access';
 import { today } from '@/shared/api';
 import { formatDateTime } from '@/shared/dates';
 import { actorOf, listReadEntry, record, recordNow, recordRead } from '@/features/audit/server/audit.queries';
@@ -32,6 +33,7 @@ import {
   type AppointmentDayQuery,
   type AppointmentPage,
   type AppointmentPatch,
+  type CallListRow,
   type NewAppointment,
 } from '../appointments.schema';
 import { appointments } from './appointments.table';
@@ -271,10 +273,14 @@ export async function listAppointmentsOn(
  * The call list: the day's appointments as exported, with the export recorded in the audit log after
  * the read and before the answer (every export is audited, docs/audit.md).
  */
-export async function exportCallList(db: Db, ctx: RequestContext, date: string): Promise<Appointment[]> {
+export async function exportCallList(db: Db, ctx: RequestContext, date: string): Promise<CallListRow[]> {
   assertDayInReach(date, ctx);
   // The whole day, bounded by the providers' slots: the call list is complete, not a page.
-  const rows = await baseQuery(db)
+  const rows = await db
+    .select({ ...columns, phone: patients.phone })
+    .from(appointments)
+    .innerJoin(patients, eq(patients.id, appointments.patientId))
+    .innerJoin(providers, eq(providers.id, appointments.providerId))
     .where(eq(appointments.date, date))
     .orderBy(...DAY_ORDER_COLUMNS);
   await recordNow(db, {
@@ -283,7 +289,8 @@ export async function exportCallList(db: Db, ctx: RequestContext, date: string):
     resource: `call_list_${date}.csv`,
     detail: `exported the call list for ${date} (${rows.length} appointments)`,
   });
-  return rows.map(toAppointment);
+  // A call list is for calling: the phone, masked by the one policy like every other screen's.
+  return rows.map(({ phone, ...row }) => ({ ...toAppointment(row), phone: maskText('phone', phone, ctx.user.role) }));
 }
 
 /** The signed-in patient's own visits: the scope comes from the session, never from the request. */

@@ -2,12 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
 import { TEST_TODAY } from '@/testing/test-clock';
 import { DEFAULT_PRACTICE_HOURS } from '@/features/settings/practice.schema';
+import { maskText, rolesWith } from '@/shared/access';
 import {
   APPOINTMENT_STATUSES,
   formatDay,
   formatTime12,
   type Appointment,
   type AppointmentPage,
+  type CallListRow,
   type FreeSlots,
 } from '../appointments.schema';
 
@@ -580,7 +582,10 @@ describe('call list export', () => {
       payload: { date: MONDAY },
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json<Appointment[]>()).toEqual(shown);
+    const phones = new Map(
+      (await sql<{ id: number; phone: string }>('select id, phone from patients')).map((p) => [p.id, p.phone]),
+    );
+    expect(res.json<CallListRow[]>()).toEqual(shown.map((a) => ({ ...a, phone: phones.get(a.patientId) })));
     expect(audited).toBe(1);
     const [entry] = await sql<{ action: string; resource: string; detail: string }>(
       'select action, resource, detail from audit_log order by id desc limit 1',
@@ -590,6 +595,25 @@ describe('call list export', () => {
       resource: `call_list_${MONDAY}.csv`,
       detail: `exported the call list for ${MONDAY} (${shown.length} appointments)`,
     });
+  });
+
+  it("gives each line the patient's phone, masked as the caller's role requires", async () => {
+    const phones = new Map(
+      (await sql<{ id: number; phone: string }>('select id, phone from patients')).map((p) => [p.id, p.phone]),
+    );
+    for (const role of rolesWith('appointments:read')) {
+      const res = await (
+        await signInAs(t.app, role)
+      ).request({
+        method: 'POST',
+        url: '/api/appointments/call-list-export',
+        payload: { date: MONDAY },
+      });
+      expect(res.statusCode, role).toBe(200);
+      const rows = res.json<CallListRow[]>();
+      expect(rows.length).toBeGreaterThan(0);
+      for (const row of rows) expect(row.phone, role).toBe(maskText('phone', phones.get(row.patientId)!, role));
+    }
   });
 });
 

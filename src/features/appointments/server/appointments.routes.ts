@@ -14,6 +14,7 @@ import {
   callListExportSchema,
   freeSlotsQuerySchema,
   freeSlotsSchema,
+  callListRowSchema,
   newAppointmentSchema,
 } from '../appointments.schema';
 import {
@@ -84,7 +85,7 @@ export function appointmentsRoutes(deps: AppDeps) {
           tags: ['appointments'],
           description: "The day's call list for the CSV the browser builds; the export is audited.",
           body: callListExportSchema,
-          response: { 200: z.array(appointmentSchema), ...errors },
+          response: { 200: z.array(callListRowSchema), ...errors },
         },
       },
       (request) => exportCallList(deps.db, requestContext(request, deps), request.body.date),

@@ -10,17 +10,19 @@ import { Skeleton } from '@/client/components/ui/skeleton';
 import { toast } from '@/client/components/ui/toast';
 import { downloadCsv, toCsv, type CsvColumn } from '@/client/lib/csv';
 import { useUrlState } from '@/client/lib/url-state';
-import { formatTime12, type Appointment } from '../appointments.schema';
+import { formatTime12, type Appointment, type CallListRow } from '../appointments.schema';
 import { fetchCallList, useAppointments } from './appointments.api';
 import { AppointmentCard } from './AppointmentCard';
 import { NewAppointmentDialog } from './NewAppointmentDialog';
 import { serverMessageOf } from './form-errors';
 
 /** The call list's columns; times as on screen (12-hour, R 012). */
-const CALL_LIST: CsvColumn<Appointment>[] = [
+const CALL_LIST: CsvColumn<CallListRow>[] = [
   { header: 'Date', value: (a) => a.date },
   { header: 'Time', value: (a) => formatTime12(a.time) },
   { header: 'Patient', value: (a) => a.patient },
+  // As the server sent it: masked for a role that may not see it.
+  { header: 'Phone', value: (a) => a.phone },
   { header: 'Provider', value: (a) => a.provider },
   { header: 'Reason', value: (a) => a.reason },
   { header: 'Status', value: (a) => a.status },

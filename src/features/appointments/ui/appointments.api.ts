@@ -5,6 +5,7 @@ import type { Provider } from '@/features/providers/providers.schema';
 import type { PatientOption } from '@/features/patients/patients.schema';
 import type {
   Appointment,
+  CallListRow,
   AppointmentPage,
   AppointmentStatus,
   FreeSlots,
@@ -122,5 +123,5 @@ export function useCreateAppointment() {
 
 /** The call list as exported; the server records the export in the audit log. */
 export function fetchCallList(date: string) {
-  return apiFetch<Appointment[]>(`${APPOINTMENTS}/call-list-export`, { method: 'POST', body: { date } });
+  return apiFetch<CallListRow[]>(`${APPOINTMENTS}/call-list-export`, { method: 'POST', body: { date } });
 }

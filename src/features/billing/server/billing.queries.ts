@@ -1,9 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { formatCents, today } from '@/shared/api';
 import { periodEndingToday, previousPeriod } from '@/shared/period';
 import { actorOf, record, recordNow } from '@/features/audit/server/audit.queries';
-import { claimBalanceSql, denialRateSql, PATIENT_SIDE_SOURCES } from '@/features/claims/server/claims.formulas';
+import {
+  claimBalanceSql,
+  claimStatementSql,
+  denialRateSql,
+  PATIENT_SIDE_SOURCES,
+} from '@/features/claims/server/claims.formulas';
+import { procedureDescription } from '@/features/claims/claims.procedures';
+import { getPracticeLetterhead } from '@/features/settings/server/settings.queries';
 import { findClaimByAccountAndDob, markPatientBalanceSettled } from '@/features/claims/server/claims.portal.queries';
 import { deniedClaimSql, notVoidedSql } from '@/features/claims/server/claims.summary.queries';
 import { claims, payments } from '@/features/claims/server/claims.table';
@@ -20,12 +27,18 @@ import {
   GUEST_LOOKUP_FAILURES_PER_HOUR,
   GUEST_STATEMENT_NOT_FOUND,
   STAFF_STATEMENT_CLAIM_LIMIT,
+  STATEMENT_AMOUNT_KEYS,
+  patientAccountNumber,
   paymentAmountUpTo,
   type BillingPatient,
   type GuestPaymentReceipt,
   type GuestStatement,
+  type PatientPaymentReceipt,
   type PayerPerformance,
   type Statement,
+  type StatementAmounts,
+  type StatementClaim,
+  type StatementPayment,
 } from '../billing.schema';
 import { billingPayerDaily } from './billing.rollup.table';
 import { guestLookupFailures } from './billing.table';
@@ -224,35 +237,11 @@ export async function payAsGuest(
 // ---------------------------------------------------------------------------------------------
 // Statements (staff and patient), the patient's own payments, and payer performance.
 
-/** Statement totals over every claim of a patient, with the balance rule applied per claim. */
-async function statementTotals(db: DbOrTx, patientId: number) {
+/** Every claim of a patient, newest service date first, each with where its billed dollars are. */
+async function statementClaims(db: DbOrTx, patientId: number): Promise<StatementClaim[]> {
   const balance = claimBalanceSql(claims.id, claims.patientResponsibilityCents);
-  const [row] = await db
-    .select({
-      claimCount: sql<number>`count(*)::int`,
-      totalBilledCents: sql<string>`coalesce(sum(${claims.billedCents}), 0)::bigint`,
-      payerPaidCents: sql<string>`coalesce(sum(${claims.paidCents}), 0)::bigint`,
-      patientPaidCents: sql<string>`coalesce(sum(${balance.patientPaidCents}), 0)::bigint`,
-      amountDueCents: sql<string>`coalesce(sum(${balance.amountDueCents}), 0)::bigint`,
-    })
-    .from(claims)
-    .where(and(eq(claims.patientId, patientId), notVoidedSql));
-  const payerPaidCents = Number(row?.payerPaidCents ?? 0);
-  const patientPaidCents = Number(row?.patientPaidCents ?? 0);
-  return {
-    claimCount: row?.claimCount ?? 0,
-    totalBilledCents: Number(row?.totalBilledCents ?? 0),
-    payerPaidCents,
-    patientPaidCents,
-    totalPaidCents: payerPaidCents + patientPaidCents,
-    amountDueCents: Number(row?.amountDueCents ?? 0),
-  };
-}
-
-/** A patient's claims, newest service date first, each with what was paid and what is still due. */
-async function statementClaims(db: DbOrTx, patientId: number, limit: number | null) {
-  const balance = claimBalanceSql(claims.id, claims.patientResponsibilityCents);
-  const query = db
+  const breakdown = claimStatementSql(claims);
+  const rows = await db
     .select({
       id: claims.id,
       accountNumber: claims.accountNumber,
@@ -261,36 +250,87 @@ async function statementClaims(db: DbOrTx, patientId: number, limit: number | nu
       provider: providers.name,
       status: claims.status,
       billedCents: claims.billedCents,
-      paidCents: sql<number>`(${claims.paidCents} + ${balance.patientPaidCents})::int`,
+      insurancePaidCents: claims.paidCents,
+      contractualAdjustmentCents: claims.contractualAdjustmentCents,
+      otherAdjustmentCents: breakdown.otherAdjustmentCents,
+      insurancePendingCents: breakdown.insurancePendingCents,
+      patientPaidCents: balance.patientPaidCents,
       amountDueCents: balance.amountDueCents,
     })
     .from(claims)
     .innerJoin(providers, eq(providers.id, claims.providerId))
     .where(and(eq(claims.patientId, patientId), notVoidedSql))
     .orderBy(desc(claims.serviceDate), desc(claims.id));
-  const rows = limit === null ? await query : await query.limit(limit);
-  return rows.map((row) => ({ ...row, status: claimStatusSchema.parse(row.status) }));
+  return rows.map((row) => ({
+    ...row,
+    status: claimStatusSchema.parse(row.status),
+    procedureDescription: procedureDescription(row.procedure),
+    paidCents: row.insurancePaidCents + row.patientPaidCents,
+  }));
 }
 
-/** The statement of one patient as of `ctx.now`, or null when there is no such patient. */
+/** The patient's own payments (by them or a guest for them), newest first, each with its receipt number. */
+async function statementPayments(db: DbOrTx, patientId: number): Promise<StatementPayment[]> {
+  const rows = await db
+    .select({
+      id: payments.id,
+      receivedOn: payments.receivedOn,
+      // A payment taken at the desk has no reference: its receipt number is its own number.
+      receiptNumber: sql<string>`coalesce(nullif(${payments.reference}, ''), 'R-' || lpad(${payments.id}::text, 6, '0'))`,
+      accountNumber: claims.accountNumber,
+      source: payments.source,
+      amountCents: payments.amountCents,
+    })
+    .from(payments)
+    .leftJoin(claims, eq(claims.id, payments.claimId))
+    .where(and(eq(payments.patientId, patientId), inArray(payments.source, [...PATIENT_SIDE_SOURCES])))
+    .orderBy(desc(payments.receivedOn), desc(payments.id));
+  return rows.map((row) => ({ ...row, source: row.source === 'guest' ? 'guest' : 'patient' }));
+}
+
+function sumAmounts(lines: readonly StatementAmounts[]): StatementAmounts {
+  const total = Object.fromEntries(STATEMENT_AMOUNT_KEYS.map((key) => [key, 0])) as StatementAmounts;
+  for (const line of lines) for (const key of STATEMENT_AMOUNT_KEYS) total[key] += line[key];
+  return total;
+}
+
+/**
+ * The statement of one patient as of `ctx.now`, or null when there is no such patient. `listed` picks the
+ * claims shown line by line; the rest are summed in otherClaims, so the lines add up to the totals.
+ */
 async function buildStatement(
   db: DbOrTx,
   ctx: RequestContext,
   patientId: number,
-  claimLimit: number | null,
+  listed: 'all' | 'recent-and-owing',
 ): Promise<Statement | null> {
   const [patient] = await db
     .select({ id: patients.id, name: patients.name })
     .from(patients)
     .where(eq(patients.id, patientId));
   if (!patient) return null;
-  const [totals, claimRows] = [await statementTotals(db, patientId), await statementClaims(db, patientId, claimLimit)];
+  const all = await statementClaims(db, patientId);
+  const shown =
+    listed === 'all'
+      ? all
+      : all.filter((claim, index) => index < STAFF_STATEMENT_CLAIM_LIMIT || claim.amountDueCents > 0);
+  const shownIds = new Set(shown.map((claim) => claim.id));
+  const others = all.filter((claim) => !shownIds.has(claim.id));
+  const totals = sumAmounts(all);
   return {
+    practice: await getPracticeLetterhead(db),
     patientId: patient.id,
+    accountNumber: patientAccountNumber(patient.id),
     patientName: patient.name,
     statementDate: today(ctx.now),
+    claimCount: all.length,
     ...totals,
-    claims: claimRows,
+    totalBilledCents: totals.billedCents,
+    payerPaidCents: totals.insurancePaidCents,
+    totalPaidCents: totals.insurancePaidCents + totals.patientPaidCents,
+    claims: shown,
+    otherClaims: { claimCount: others.length, ...sumAmounts(others) },
+    payments: await statementPayments(db, patientId),
   };
 }
 
@@ -298,8 +338,13 @@ async function buildStatement(
  * The statement's totals and lines come from one snapshot (a payment landing between the two queries
  * would otherwise make the lines disagree with the totals). Read-only: the audit entry is written after.
  */
-function buildStatementConsistently(db: Db, ctx: RequestContext, patientId: number, claimLimit: number | null) {
-  return db.transaction((tx) => buildStatement(tx, ctx, patientId, claimLimit), {
+function buildStatementConsistently(
+  db: Db,
+  ctx: RequestContext,
+  patientId: number,
+  listed: 'all' | 'recent-and-owing',
+) {
+  return db.transaction((tx) => buildStatement(tx, ctx, patientId, listed), {
     isolationLevel: 'repeatable read',
     accessMode: 'read only',
   });
@@ -324,7 +369,8 @@ export async function searchStatementPatients(db: Db, ctx: RequestContext, searc
 const STATEMENT_NOT_FOUND = 'No patient has that id.';
 
 /**
- * A staff member's statement of one patient (3 most recent claims, totals over all). Reading it is a PHI
+ * A staff member's statement of one patient (the 3 most recent claims and every other with an amount due,
+ * totals over all). Reading it is a PHI
  * read of that patient; exporting it is audited as an export. Both are recorded with the read.
  */
 export async function getStaffStatement(
@@ -338,7 +384,7 @@ export async function getStaffStatement(
     db,
     ctx,
     patientId,
-    purpose === 'view' ? STAFF_STATEMENT_CLAIM_LIMIT : null,
+    purpose === 'view' ? 'recent-and-owing' : 'all',
   );
   if (!statement) throw new HttpError(404, 'NOT_FOUND', STATEMENT_NOT_FOUND);
   await (purpose === 'view'
@@ -360,7 +406,7 @@ function ownPatientId(ctx: RequestContext): number {
  */
 export async function getOwnStatement(db: Db, ctx: RequestContext, purpose: 'view' | 'export'): Promise<Statement> {
   const patientId = ownPatientId(ctx);
-  const statement = await buildStatementConsistently(db, ctx, patientId, null);
+  const statement = await buildStatementConsistently(db, ctx, patientId, 'all');
   if (!statement) throw new HttpError(404, 'NOT_FOUND', 'No patient record is linked to this account.');
   await (purpose === 'view'
     ? auditStatement(db, ctx, statement, 'statement.view', 'viewed own billing statement in the patient portal')
@@ -375,7 +421,7 @@ export async function getOwnStatement(db: Db, ctx: RequestContext, purpose: 'vie
  * entry happen in one transaction. The patient's claim rows are locked first, so two payments at once
  * cannot both pass the "at most the balance" check.
  */
-export async function payOwnBalance(db: Db, ctx: RequestContext, amountCents: number): Promise<Statement> {
+export async function payOwnBalance(db: Db, ctx: RequestContext, amountCents: number): Promise<PatientPaymentReceipt> {
   const patientId = ownPatientId(ctx);
   return db.transaction(async (tx) => {
     await tx
@@ -420,9 +466,9 @@ export async function payOwnBalance(db: Db, ctx: RequestContext, amountCents: nu
       detail: `paid $${formatCents(amountCents)} in the patient portal, receipt ${reference}: ${paidTo.join(', ')}`,
       patientId,
     });
-    const statement = await buildStatement(tx, ctx, patientId, null);
+    const statement = await buildStatement(tx, ctx, patientId, 'all');
     if (!statement) throw new HttpError(404, 'NOT_FOUND', 'No patient record is linked to this account.');
-    return statement;
+    return { ...statement, receiptReference: reference };
   });
 }
 

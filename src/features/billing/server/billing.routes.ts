@@ -9,6 +9,7 @@ import { serverTiming } from '@/server/server-timing';
 import {
   billingPatientQuerySchema,
   billingPatientSchema,
+  patientPaymentReceiptSchema,
   patientPaymentRequestSchema,
   payerPerformanceSchema,
   statementSchema,
@@ -105,7 +106,7 @@ export function billingRoutes(deps: AppDeps) {
         schema: {
           tags: ['billing'],
           description:
-            "A patient's statement: totals over every claim and the 3 most recent claims. Audited as a PHI read.",
+            "A patient's statement: totals over every claim, the 3 most recent claims and every other with an amount due (the rest summed), and the patient's payments. Audited as a PHI read.",
           params: statementParamsSchema,
           response: { 200: statementSchema, ...errors },
         },
@@ -161,9 +162,9 @@ export function billingRoutes(deps: AppDeps) {
         schema: {
           tags: ['portal', 'billing'],
           description:
-            "Pays part or all of the signed-in patient's balance, oldest service date first; answers the new statement.",
+            "Pays part or all of the signed-in patient's balance, oldest service date first; answers the receipt number and the new statement.",
           body: patientPaymentRequestSchema,
-          response: { 201: statementSchema, ...errors },
+          response: { 201: patientPaymentReceiptSchema, ...errors },
         },
       },
       async (request, reply) => {

@@ -172,7 +172,7 @@ describe('BillingPage', () => {
     await user.click(options[0]!);
     expect(await screen.findByRole('heading', { name: 'Statement for Maria Lopez' })).toBeTruthy();
     expect(screen.getByTestId('statement-amount-due').textContent).toBe('$45.80');
-    expect(screen.getByRole('table', { name: '3 most recent claims' })).toBeTruthy();
+    expect(screen.getByRole('table', { name: '3 most recent claims and every claim with an amount due' })).toBeTruthy();
 
     await user.click(screen.getByRole('button', { name: 'Export Statement' }));
     await waitFor(() => expect(downloads).toHaveLength(1));

@@ -22,7 +22,7 @@ import {
   BILLING_TOP_LIMIT,
   DENIAL_TREND_ALERT_PERCENT,
   PAYER_DENIAL_ALERT_PERCENT,
-  STAFF_STATEMENT_CLAIM_LIMIT,
+  STAFF_STATEMENT_CLAIMS_LABEL,
   type BillingPatient,
   type PayerPerformance,
 } from '../billing.schema';
@@ -298,7 +298,7 @@ function StatementGenerator() {
       ) : statement.isError ? (
         <ErrorText what="the statement" error={statement.error} />
       ) : statement.data ? (
-        <StatementView statement={statement.data} claimsLabel={`${STAFF_STATEMENT_CLAIM_LIMIT} most recent claims`} />
+        <StatementView statement={statement.data} claimsLabel={STAFF_STATEMENT_CLAIMS_LABEL} />
       ) : null}
     </div>
   );

@@ -59,10 +59,10 @@ function PaymentForm({ balanceCents, onPaid }: { balanceCents: number; onPaid: (
     pay.mutate(
       { amountCents: amount },
       {
-        onSuccess: (statement) => {
+        onSuccess: (receipt) => {
           toast({
             title: 'Payment received',
-            description: `${money(amount)} has been applied. Your balance is now ${money(statement.amountDueCents)}.`,
+            description: `${money(amount)} has been applied (receipt ${receipt.receiptReference}). Your balance is now ${money(receipt.amountDueCents)}.`,
           });
           onPaid();
         },

@@ -9,6 +9,7 @@ import type {
   GuestPaymentRequest,
   GuestStatement,
   GuestStatementRequest,
+  PatientPaymentReceipt,
   PatientPaymentRequest,
   PayerPerformance,
   Statement,
@@ -109,13 +110,14 @@ export function useExportOwnStatement() {
   });
 }
 
-/** 'Pay Balance': the answer is the new statement, shown at once; the portal's claim list is refreshed. */
+/** 'Pay Balance': the answer is the receipt number and the new statement, shown at once; the portal's claim list is refreshed. */
 export function usePayOwnBalance() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: PatientPaymentRequest) => apiFetch<Statement>('/api/portal/payments', { method: 'POST', body }),
-    onSuccess: async (statement) => {
-      queryClient.setQueryData(billingKeys.ownStatement, statement);
+    mutationFn: (body: PatientPaymentRequest) =>
+      apiFetch<PatientPaymentReceipt>('/api/portal/payments', { method: 'POST', body }),
+    onSuccess: async ({ receiptReference: _receipt, ...statement }) => {
+      queryClient.setQueryData<Statement>(billingKeys.ownStatement, statement);
       await queryClient.invalidateQueries({ queryKey: crossFeatureKeys.portalClaims });
     },
   });

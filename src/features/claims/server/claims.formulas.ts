@@ -93,3 +93,38 @@ export function claimBalanceSql(claimId: AnyPgColumn | number, responsibility: A
     amountDueCents: sql<number>`greatest(0, ${ref(responsibility)} - ${patientPaid})::int`,
   };
 }
+
+/** Statuses in which the payer is done with a claim: what it neither paid nor moved to the patient is adjusted off. */
+export const PAYER_SETTLED_STATUSES = ['Paid', 'Written Off'] as const;
+
+/**
+ * THE STATEMENT BREAKDOWN (docs/statements.md): every billed dollar of a claim is in exactly one column,
+ *
+ *   billed = insurance paid + contractual adjustment + other adjustment + insurance pending
+ *            + patient paid + amount due
+ *
+ * insurance paid and the contractual adjustment (billed − allowed, CO-45; the self-pay discount) are stored
+ * on the claim; patient paid and amount due come from the balance rule above. What is left of the charge,
+ * billed − insurance paid − contractual − patient responsibility, is an other adjustment once the payer is
+ * done with the claim (a denial written off, a payer reduction on a paid claim) and insurance pending while
+ * it is not (not yet submitted or adjudicated, denied and being worked, appealed, partially paid).
+ */
+export function claimStatementSql(claim: {
+  billedCents: AnyPgColumn;
+  paidCents: AnyPgColumn;
+  contractualAdjustmentCents: AnyPgColumn;
+  patientResponsibilityCents: AnyPgColumn;
+  status: AnyPgColumn;
+}) {
+  const remainder = sql`(${qualified(claim.billedCents)} - ${qualified(claim.paidCents)} - ${qualified(
+    claim.contractualAdjustmentCents,
+  )} - ${qualified(claim.patientResponsibilityCents)})`;
+  const settled = sql`${qualified(claim.status)} in (${sql.join(
+    PAYER_SETTLED_STATUSES.map((status) => sql`${status}`),
+    sql`, `,
+  )})`;
+  return {
+    otherAdjustmentCents: sql<number>`(case when ${settled} then ${remainder} else 0 end)::int`,
+    insurancePendingCents: sql<number>`(case when ${settled} then 0 else ${remainder} end)::int`,
+  };
+}

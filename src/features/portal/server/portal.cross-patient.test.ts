@@ -172,9 +172,16 @@ function requestsFor(route: RegisteredRoute, naming: Naming, which: 'real' | 'mi
   return out;
 }
 
-/** The answer with what differs per app only because of its own session (the CSRF token) taken out. */
+/**
+ * The answer with what differs per app only because of its own session (the CSRF token) or chance (a
+ * payment's random receipt number) taken out.
+ */
 function comparable(res: LightMyRequestResponse, session: SignedIn) {
-  return { status: res.statusCode, body: res.body.split(session.csrfToken).join('<csrf>') };
+  const body = res.body
+    .split(session.csrfToken)
+    .join('<csrf>')
+    .replace(/\bPP-[0-9A-F]{10}\b/g, '<receipt>');
+  return { status: res.statusCode, body };
 }
 
 /** What of the other patient's record appears in an answer (empty when nothing does). */

@@ -12,7 +12,7 @@
 import { sql } from 'drizzle-orm';
 import { billingStaffHours, operatingExpenses } from '@/features/analytics/server/analytics.table';
 import { claims, payments } from '@/features/claims/server/claims.table';
-import { encounters } from '@/features/worklist/server/worklist.table';
+import { appointments } from '@/features/appointments/server/appointments.table';
 import type { Tx } from '@/server/db/types';
 
 export const FIXTURE_NOW = new Date('2026-11-22T15:00:00Z');
@@ -23,6 +23,7 @@ export const SHADOWED_TABLES = [
   'operating_expenses',
   'billing_staff_hours',
   'encounters',
+  'appointments',
   // The analytics rollups (docs/kpis.md "Rollups"): the temporary claims and payments have no triggers, so the check
   // rebuilds these shadows from the fixture (rebuildRollups) before reading the KPIs.
   'analytics_daily',
@@ -120,7 +121,7 @@ export const EXPECTED_KPIS = {
   netCollectionRate: 54.4,
   // Clean, not denied, paid + contractual + patient resp ≥ billed: K1, K2 → 2 ÷ 3
   firstPassResolutionRate: 66.7,
-  // Encounters in the period 4, charges captured on 3
+  // Completed visits in the period 4 (11-02, 11-05, 11-12, 11-16), billed by a claim of that day 3 (not 11-12)
   chargeCaptureAccuracy: 75,
   // Patient responsibility of the adjudicated: K2 2000; paid 1500 → 75%
   patientPaymentRate: 75,
@@ -179,20 +180,15 @@ export async function insertFixture(tx: Tx) {
     { day: '2026-11-10', hours: '0.50' },
     { day: '2026-11-17', hours: '0.25' },
   ]);
-  const visit = (encounterDate: string, chargesCaptured: boolean) => ({
+  const visit = (date: string) => ({
     patientId: 1,
     providerId: 1,
-    encounterDate,
-    encounterType: 'Office Visit',
-    chiefComplaint: 'Check-up',
-    chargesCaptured,
+    date,
+    time: '09:00',
+    status: 'Completed',
+    reason: 'Check-up',
   });
   await tx
-    .insert(encounters)
-    .values([
-      visit('2026-11-02', true),
-      visit('2026-11-05', true),
-      visit('2026-11-09', false),
-      visit('2026-11-20', true),
-    ]);
+    .insert(appointments)
+    .values([visit('2026-11-02'), visit('2026-11-05'), visit('2026-11-12'), visit('2026-11-16')]);
 }

@@ -2,13 +2,15 @@ import { eq } from 'drizzle-orm';
 import { can } from '@/shared/access';
 import { actorOf, record } from '@/features/audit/server/audit.queries';
 import type { RequestContext } from '@/server/context';
-import type { Db, Tx } from '@/server/db/types';
+import type { Db, DbOrTx, Tx } from '@/server/db/types';
 import {
   DEFAULT_PRACTICE_HOURS,
+  DEFAULT_PRACTICE_LETTERHEAD,
   practiceHoursSchema,
   sortWeekdays,
   type PracticeHours,
   type PracticeHoursUpdate,
+  type PracticeLetterhead,
 } from '../practice.schema';
 import {
   DEFAULT_INTEGRATIONS,
@@ -75,6 +77,15 @@ async function practiceRow(db: Db | Tx, forUpdate = false) {
   const query = db.select().from(practiceSettings).where(eq(practiceSettings.practiceId, PRACTICE_ID)).limit(1);
   const [row] = forUpdate ? await query.for('update') : await query;
   return row ?? null;
+}
+
+/** The practice's letterhead for statements; the defaults while the practice has no settings row yet. */
+export async function getPracticeLetterhead(db: DbOrTx): Promise<PracticeLetterhead> {
+  const [row] = await db
+    .select({ name: practiceSettings.name, address: practiceSettings.address, phone: practiceSettings.phone })
+    .from(practiceSettings)
+    .where(eq(practiceSettings.practiceId, PRACTICE_ID));
+  return row ?? DEFAULT_PRACTICE_LETTERHEAD;
 }
 
 /** The practice's row, created with the defaults if it is missing, locked for this transaction. */

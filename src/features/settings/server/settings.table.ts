@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { pgTable, integer, text, boolean, jsonb, check } from 'drizzle-orm/pg-core';
 import { oneOf } from '@/server/db/sql-helpers';
 import { FONT_SIZES } from '../settings.display';
+import { DEFAULT_PRACTICE_LETTERHEAD } from '../practice.schema';
 import { users } from '@/features/auth/server/auth.table';
 
 export const userSettings = pgTable(
@@ -43,6 +44,10 @@ export const practiceSettings = pgTable(
       .default(sql`'{}'::jsonb`),
     /** IANA zone of the practice's calendar day (shared/practice-zone.ts); null: the server's own zone. */
     timeZone: text('time_zone'),
+    /** How the practice names itself and is reached: the letterhead of every printed statement. */
+    name: text('name').notNull().default(DEFAULT_PRACTICE_LETTERHEAD.name),
+    address: text('address').notNull().default(DEFAULT_PRACTICE_LETTERHEAD.address),
+    phone: text('phone').notNull().default(DEFAULT_PRACTICE_LETTERHEAD.phone),
   },
   (t) => [
     check('practice_settings_duration_check', sql`${t.appointmentMinutes} in (15, 30, 45, 60)`),

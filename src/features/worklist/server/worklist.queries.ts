@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { maskText } from '@/shared/access';
 import { today } from '@/shared/api';
 import { appointments } from '@/features/appointments/server/appointments.table';
 import { actorOf, listReadEntry, record, recordNow } from '@/features/audit/server/audit.queries';
@@ -109,6 +110,7 @@ interface Row {
   encounterId: number;
   patientId: number;
   patientName: string;
+  phone: string;
   providerName: string;
   encounterDate: string;
   encounterType: string;
@@ -124,9 +126,14 @@ function toItem({ rank: _rank, due: _due, patientId: _patientId, ...row }: Row):
   return { ...row, priority, recommendedAction: recommendedAction(priority) };
 }
 
+/** The phone as the caller's role may see it (the one masking policy, docs/access.md). */
+function maskedFor(ctx: RequestContext) {
+  return (item: OverdueFollowUp): OverdueFollowUp => ({ ...item, phone: maskText('phone', item.phone, ctx.user.role) });
+}
+
 /** The columns of a listed follow-up, for encounters `e` chosen by `chosen` (id, rank, due). */
 function withColumns(day: string, chosen: SQL): SQL {
-  return sql`select e.id as "encounterId", e.patient_id as "patientId", p.name as "patientName", v.name as "providerName",
+  return sql`select e.id as "encounterId", e.patient_id as "patientId", p.name as "patientName", p.phone, v.name as "providerName",
       e.encounter_date::text as "encounterDate", e.encounter_type as "encounterType",
       e.chief_complaint as "chiefComplaint", e.diagnosis, ${daysOverdue(day)}::int as "daysOverdue",
       s.rank::int as rank, e.follow_up_due::text as due
@@ -179,7 +186,7 @@ export async function listOverdueFollowUps(db: Db, ctx: RequestContext): Promise
   return db.transaction(async (tx) => {
     const rows = await allOverdue(tx, today(ctx.now), {});
     await recordView(tx, ctx, `listed ${rows.length} overdue follow-ups`);
-    return rows;
+    return rows.map(maskedFor(ctx));
   });
 }
 
@@ -319,7 +326,7 @@ export async function pageOverdueFollowUps(
     const last = shown[shown.length - 1];
     await recordPageView(tx, ctx, query, shown);
     return {
-      items: shown.map(toItem),
+      items: shown.map(toItem).map(maskedFor(ctx)),
       nextCursor:
         rows.length > query.limit && last
           ? encodeCursor(query.sort, query.dir, {
@@ -403,7 +410,7 @@ export async function exportOverdueFollowUps(
     resource: 'overdue-followups',
     detail: `overdue-followups.csv: ${rows.length} rows${filters ? ` (${filters})` : ''}`,
   });
-  return rows;
+  return rows.map(maskedFor(ctx));
 }
 
 /**

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { maskText, rolesWith } from '@/shared/access';
 import { today } from '@/shared/api';
 import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
 import type { OverdueFollowUp, OverdueFollowUpPage, WorklistSummary } from '../worklist.schema';
@@ -418,5 +419,33 @@ describe('access', () => {
       for (const call of calls) expect((await session.request(call)).statusCode, `${role} ${call.url}`).toBe(403);
     }
     for (const call of calls) expect((await t.app.inject(call)).statusCode, `no session ${call.url}`).toBe(401);
+  });
+});
+
+describe("the patient's phone on the worklist", () => {
+  it('is on every row of the pages and of the export, masked as the caller’s role requires', async () => {
+    const { rows } = await t.database.pool.query<{ id: number; phone: string }>(
+      'select e.id, p.phone from encounters e join patients p on p.id = e.patient_id',
+    );
+    const phoneOf = new Map(rows.map((r) => [r.id, r.phone]));
+    for (const role of rolesWith('worklist:read')) {
+      const session = await signInAs(t.app, role);
+      const listed = (await pages('', session, 50)).flatMap((p) => p.items);
+      expect(listed.length, role).toBeGreaterThan(0);
+      for (const item of listed) {
+        expect(item.phone, `${role} ${item.encounterId}`).toBe(maskText('phone', phoneOf.get(item.encounterId)!, role));
+      }
+      const exported = await session.request({
+        method: 'POST',
+        url: '/api/worklist/overdue-followups/exports',
+        payload: {},
+      });
+      expect(exported.statusCode, role).toBe(200);
+      for (const item of exported.json<OverdueFollowUp[]>()) {
+        expect(item.phone, `${role} export ${item.encounterId}`).toBe(
+          maskText('phone', phoneOf.get(item.encounterId)!, role),
+        );
+      }
+    }
   });
 });

@@ -12,6 +12,7 @@ function item(overrides: Partial<OverdueFollowUp>): OverdueFollowUp {
   return {
     encounterId: 1,
     patientName: 'Ana Silva',
+    phone: '(555) 214-7788',
     providerName: 'Dr. Sarah Mitchell',
     encounterDate: '2025-01-05',
     encounterType: 'Office Visit',
@@ -132,6 +133,7 @@ describe('OverdueFollowupsPage', () => {
     expect(first).toEqual([
       'High',
       'Ana Silva',
+      '(555) 214-7788',
       'Dr. Sarah Mitchell',
       'Jan 05, 2025',
       'Office Visit',
@@ -248,6 +250,7 @@ describe('OverdueFollowupsPage', () => {
     expect(Papa.parse<string[]>((await blob.text()).trim()).data).toEqual([
       [
         'Patient',
+        'Phone',
         'Provider',
         'Encounter Date',
         'Type',
@@ -259,6 +262,7 @@ describe('OverdueFollowupsPage', () => {
       ],
       [
         'Ana Silva',
+        '(555) 214-7788',
         'Dr. Sarah Mitchell',
         'Jan 05, 2025',
         'Office Visit',
@@ -270,6 +274,7 @@ describe('OverdueFollowupsPage', () => {
       ],
       [
         'Cara Diaz',
+        '(555) 214-7788',
         'Dr. Sarah Mitchell',
         'Jan 05, 2025',
         'Office Visit',

@@ -67,6 +67,14 @@ const columns: ColumnDef<OverdueFollowUp>[] = [
     enableSorting: false,
     meta: { className: 'font-medium' },
   },
+  // To call the patient back; the server masks it as the role requires.
+  {
+    id: 'phone',
+    accessorKey: 'phone',
+    header: 'Phone',
+    enableSorting: false,
+    meta: { className: 'whitespace-nowrap' },
+  },
   { id: 'provider', accessorKey: 'providerName', header: 'Provider', enableSorting: false },
   {
     id: 'encounterDate',

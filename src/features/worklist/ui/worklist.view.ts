@@ -10,6 +10,7 @@ export function formatEncounterDate(isoDate: string): string {
 /** The worklist's export columns; diagnoses joined with '; ', the date as on screen. */
 export const WORKLIST_CSV_COLUMNS: CsvColumn<OverdueFollowUp>[] = [
   { header: 'Patient', value: (r) => r.patientName },
+  { header: 'Phone', value: (r) => r.phone },
   { header: 'Provider', value: (r) => r.providerName },
   { header: 'Encounter Date', value: (r) => formatEncounterDate(r.encounterDate) },
   { header: 'Type', value: (r) => r.encounterType },

@@ -16,6 +16,19 @@ const WORKED_AFTER_DAYS = 90;
 /** Claims, payments, expenses and hours draw from their own stream: tuning them never reshuffles the rest. */
 const FINANCE_STREAM = 0x5eed_c1a1;
 
+/** A completed appointment: who was seen, by whom, on which day. */
+export interface CompletedVisit {
+  patientId: number;
+  providerId: number;
+  date: string;
+}
+
+/**
+ * One completed visit in this many is never billed (a missed charge), so Charge Capture Accuracy sits near
+ * its 98 % target and its drill-down has visits to list.
+ */
+const MISSED_CHARGE_EVERY = 60;
+
 export interface SeededClaims {
   claimIds: number[];
   payments: number;
@@ -51,6 +64,8 @@ export async function seedClaimsAndFinances(
     demoPatientId: number;
     providerIds: readonly number[];
     appealedBy: number | null;
+    /** Completed visits (oldest first): each is billed on its day, but for one in MISSED_CHARGE_EVERY. */
+    completedVisits?: readonly CompletedVisit[];
   },
 ): Promise<SeededClaims> {
   const r = new Random((options.seed ^ FINANCE_STREAM) >>> 0);
@@ -58,19 +73,34 @@ export async function seedClaimsAndFinances(
   const claimValues: (typeof claims.$inferInsert)[] = [];
   const paymentValues: PaymentDraft[] = [];
   const appealNotes: { index: number; reason: string; note: string }[] = [];
+  // Every completed visit is billed on its day (but for the missed ones); the other claims fall before the
+  // first visit, so the claims of the visits' weeks are the visits' own.
+  const visits = options.completedVisits ?? [];
+  const billedVisits = visits.filter((_, i) => i % MISSED_CHARGE_EVERY !== MISSED_CHARGE_EVERY - 1);
+  const firstVisit = visits.reduce<string | null>(
+    (first, v) => (first === null || v.date < first ? v.date : first),
+    null,
+  );
+  const olderThanVisits = firstVisit === null ? 1 : daysBetween(firstVisit, today) + 1;
   const claimPatients = [...Array.from({ length: 6 }, () => demoPatientId)];
-  while (claimPatients.length < CLAIM_COUNT) claimPatients.push(r.pick(patientIds));
+  while (claimPatients.length < CLAIM_COUNT - billedVisits.length) claimPatients.push(r.pick(patientIds));
+  const visitOf = new Map(billedVisits.map((visit, i) => [claimPatients.length + i, visit]));
+  claimPatients.push(...billedVisits.map((visit) => visit.patientId));
 
   claimPatients.forEach((patientId, index) => {
-    let serviceDate = addDays(today, -r.int(1, HISTORY_DAYS));
+    const visit = visitOf.get(index);
+    const earliest = index < 6 ? 1 : Math.min(olderThanVisits, HISTORY_DAYS);
+    let serviceDate = addDays(today, -r.int(earliest, HISTORY_DAYS));
     while (!isWeekday(serviceDate)) serviceDate = addDays(serviceDate, -1);
+    if (visit) serviceDate = visit.date;
     const payerInfo = r.weighted(PAYER_MIX.map((p) => [p, p.weight] as const));
     const procedure = r.weighted(PROCEDURES.map((p) => [p, p.weight] as const));
     const billed = procedure.cents;
     const accountNumber = `ACC-${serviceDate.slice(0, 4)}-${String(100000 + index).padStart(6, '0')}`;
+    const pickedProvider = r.pick(providerIds);
     const base = {
       patientId,
-      providerId: r.pick(providerIds),
+      providerId: visit?.providerId ?? pickedProvider,
       accountNumber,
       procedureCode: procedure.code,
       payer: payerInfo.payer,

@@ -1,5 +1,6 @@
 /** Reference lists for the demo clinic: real CARC, CPT and ICD-10 codes and payers; labels are our own short wording. */
 import { DENIAL_DESCRIPTIONS, type PAYERS } from '@/features/claims/claims.schema';
+import { procedureDescription } from '@/features/claims/claims.procedures';
 
 export const FIRST_NAMES = [
   'James',
@@ -193,26 +194,28 @@ export const CLINICAL_NOTES = [
 ] as const;
 
 /** CPT/HCPCS codes of an outpatient family practice with typical charges in cents, and how common they are. */
-export const PROCEDURES: readonly { code: string; label: string; cents: number; weight: number }[] = [
-  { code: '99213', label: 'Established visit, low complexity', cents: 14_900, weight: 30 },
-  { code: '99214', label: 'Established visit, moderate complexity', cents: 21_400, weight: 20 },
-  { code: '99215', label: 'Established visit, high complexity', cents: 28_000, weight: 4 },
-  { code: '99212', label: 'Established visit, straightforward', cents: 9_000, weight: 5 },
-  { code: '99203', label: 'New patient visit, low complexity', cents: 16_500, weight: 5 },
-  { code: '99204', label: 'New patient visit, moderate complexity', cents: 25_000, weight: 3 },
-  { code: '99396', label: 'Preventive visit, age 40-64', cents: 24_600, weight: 6 },
-  { code: 'G0439', label: 'Medicare annual wellness visit', cents: 17_500, weight: 4 },
-  { code: '80053', label: 'Comprehensive metabolic panel', cents: 11_600, weight: 5 },
-  { code: '80061', label: 'Lipid panel', cents: 8_600, weight: 4 },
-  { code: '85025', label: 'Complete blood count', cents: 6_000, weight: 4 },
-  { code: '83036', label: 'HbA1c', cents: 5_700, weight: 3 },
-  { code: '93000', label: 'Electrocardiogram', cents: 6_500, weight: 3 },
-  { code: '36415', label: 'Venipuncture', cents: 1_700, weight: 2 },
-  { code: '90471', label: 'Immunization administration', cents: 4_700, weight: 2 },
-  { code: '90686', label: 'Influenza vaccine', cents: 4_000, weight: 2 },
-  { code: '87880', label: 'Rapid strep test', cents: 3_500, weight: 1 },
-  { code: '96127', label: 'Brief behavioural screening', cents: 2_500, weight: 1 },
-];
+export const PROCEDURES: readonly { code: string; label: string; cents: number; weight: number }[] = (
+  [
+    { code: '99213', cents: 14_900, weight: 30 },
+    { code: '99214', cents: 21_400, weight: 20 },
+    { code: '99215', cents: 28_000, weight: 4 },
+    { code: '99212', cents: 9_000, weight: 5 },
+    { code: '99203', cents: 16_500, weight: 5 },
+    { code: '99204', cents: 25_000, weight: 3 },
+    { code: '99396', cents: 24_600, weight: 6 },
+    { code: 'G0439', cents: 17_500, weight: 4 },
+    { code: '80053', cents: 11_600, weight: 5 },
+    { code: '80061', cents: 8_600, weight: 4 },
+    { code: '85025', cents: 6_000, weight: 4 },
+    { code: '83036', cents: 5_700, weight: 3 },
+    { code: '93000', cents: 6_500, weight: 3 },
+    { code: '36415', cents: 1_700, weight: 2 },
+    { code: '90471', cents: 4_700, weight: 2 },
+    { code: '90686', cents: 4_000, weight: 2 },
+    { code: '87880', cents: 3_500, weight: 1 },
+    { code: '96127', cents: 2_500, weight: 1 },
+  ] as const
+).map((p) => ({ ...p, label: procedureDescription(p.code) ?? p.code }));
 
 type Payer = (typeof PAYERS)[number];
 /** Payer mix of a family practice and each payer's first-pass denial rate (3–16%; about 5.7% overall). */

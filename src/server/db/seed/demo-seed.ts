@@ -261,7 +261,7 @@ export async function seedClinicData(
   for (let offset = -60; offset <= 60; offset += 1) {
     const date = addDays(today, offset);
     if (!isWeekday(date) && offset !== 0) continue;
-    const perDay = offset === 0 ? 16 : r.int(14, 21);
+    const perDay = offset === 0 ? 16 : r.int(8, 12);
     for (let i = 0; i < perDay; i += 1) {
       const status = offset < 0 ? pastStatus() : offset === 0 ? (i < 6 ? 'Completed' : 'Scheduled') : futureStatus();
       book(r.pick(active), date, status, r.pick(APPOINTMENT_REASONS));
@@ -283,6 +283,10 @@ export async function seedClinicData(
     demoPatientId,
     providerIds,
     appealedBy: staffIds.billingAdminId,
+    completedVisits: appointmentValues
+      .filter((a) => a.status === 'Completed')
+      .map((a) => ({ patientId: a.patientId, providerId: a.providerId, date: a.date }))
+      .sort((a, b) => a.date.localeCompare(b.date)),
   });
   const claimIds = seeded.claimIds;
 
