@@ -10,7 +10,7 @@ import { Skeleton } from '@/client/components/ui/skeleton';
 import { toast } from '@/client/components/ui/toast';
 import { downloadCsv, toCsv, type CsvColumn } from '@/client/lib/csv';
 import { useUrlState } from '@/client/lib/url-state';
-import { formatTime12, type Appointment, type CallListRow } from '../appointments.schema';
+import { formatTime12, type CallListRow } from '../appointments.schema';
 import { fetchCallList, useAppointments } from './appointments.api';
 import { AppointmentCard } from './AppointmentCard';
 import { NewAppointmentDialog } from './NewAppointmentDialog';
