@@ -98,6 +98,11 @@ export const claimRowSchema = z.object({
   paidCents: z.number().int(),
   /** Days from the service date to resolution, or to today while the claim is unresolved. */
   daysAR: z.number().int(),
+  /**
+   * What is still owed on the claim by anyone: billed − paid by the payer − contractual adjustment − the
+   * patient's payments, never below 0; 0 once the claim is resolved or written off.
+   */
+  balanceCents: z.number().int(),
   status: claimStatusSchema,
   /** The denial or main adjustment CARC code; null when nothing was adjusted. */
   reason: z.string().nullable(),
@@ -120,29 +125,56 @@ export const CLAIM_SORT_KEYS = [
 ] as const;
 export type ClaimSortKey = (typeof CLAIM_SORT_KEYS)[number];
 
-/** Filters shared by the list, the overview and the export. */
-export const claimFilterSchema = z.object({
+/** The filters' fields, without the check that ties two of them together (`withServiceDateRange`). */
+const claimFilterShape = {
   search: z.string().trim().max(100, 'must be at most 100 characters').default(''),
   payer: z.enum(PAYERS, { message: `must be one of: ${PAYERS.join(', ')}` }).optional(),
   reason: reasonFilterSchema.default(''),
-});
+  status: z.enum(CLAIM_STATUSES, { message: `must be one of: ${CLAIM_STATUSES.join(', ')}` }).optional(),
+  /** The rendering provider's id (GET /api/claims/providers lists them). */
+  providerId: z.coerce
+    .number({ message: 'must be a provider id' })
+    .int('must be a provider id')
+    .positive('must be a provider id')
+    .optional(),
+  /** Service date on or after this day. */
+  from: isoDateSchema.optional(),
+  /** Service date on or before this day. */
+  to: isoDateSchema.optional(),
+};
+
+/** A service-date range that ends before it starts is refused, naming `to`. */
+function withServiceDateRange<T extends z.ZodType<{ from?: string | undefined; to?: string | undefined }>>(schema: T) {
+  return schema.refine((filter) => !filter.from || !filter.to || filter.from <= filter.to, {
+    path: ['to'],
+    message: 'must be on or after from',
+  });
+}
+
+/** Filters shared by the list, the overview and the export. */
+export const claimFilterSchema = withServiceDateRange(z.object(claimFilterShape));
 export type ClaimFilter = z.infer<typeof claimFilterSchema>;
 export type ClaimFilterInput = z.input<typeof claimFilterSchema>;
 
-export const claimListQuerySchema = listQuerySchema(CLAIM_SORT_KEYS, 'serviceDate').extend({
-  ...claimFilterSchema.shape,
-  dir: z.enum(['asc', 'desc']).default('desc'),
-});
+export const claimListQuerySchema = withServiceDateRange(
+  listQuerySchema(CLAIM_SORT_KEYS, 'serviceDate').extend({
+    ...claimFilterShape,
+    dir: z.enum(['asc', 'desc']).default('desc'),
+  }),
+);
 export type ClaimListQuery = z.infer<typeof claimListQuerySchema>;
 export type ClaimListQueryInput = z.input<typeof claimListQuerySchema>;
 
 export const claimPageSchema = z.object({ items: z.array(claimRowSchema), ...cursorPageShape });
 export type ClaimPage = z.infer<typeof claimPageSchema>;
 
-export const claimExportQuerySchema = claimFilterSchema.extend({
-  sort: z.enum(CLAIM_SORT_KEYS).default('serviceDate'),
-  dir: z.enum(['asc', 'desc']).default('desc'),
-});
+export const claimExportQuerySchema = withServiceDateRange(
+  z.object({
+    ...claimFilterShape,
+    sort: z.enum(CLAIM_SORT_KEYS).default('serviceDate'),
+    dir: z.enum(['asc', 'desc']).default('desc'),
+  }),
+);
 export type ClaimExportQuery = z.infer<typeof claimExportQuerySchema>;
 
 /** An export larger than this asks the user to narrow the filters instead of building a huge file. */
@@ -154,6 +186,10 @@ export type ClaimExport = z.infer<typeof claimExportSchema>;
 export const TREND_WEEKS = 8;
 /** The claims page shows the top 5 denial reasons. */
 export const TOP_DENIAL_REASONS = 5;
+
+/** A provider the claims can be filtered by (former providers too: their claims stay). */
+export const claimProviderSchema = z.object({ id: z.number().int(), name: z.string() });
+export type ClaimProvider = z.infer<typeof claimProviderSchema>;
 
 /**
  * The Claims page's summary and charts for the current filters. A denied claim is one whose

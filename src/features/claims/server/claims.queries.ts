@@ -30,6 +30,7 @@ import {
   type ClaimListQuery,
   type ClaimOverview,
   type ClaimPage,
+  type ClaimProvider,
   type ClaimRow,
   type ClaimSortKey,
   type ImportError,
@@ -39,6 +40,7 @@ import { claimAppeals, claims } from './claims.table';
 import { claimsDailyRollup, claimsStatusRollup } from './claims.rollup.table';
 import { claimFilterDetail, claimsRollupWhere, claimsWhere } from './claims.filter.queries';
 import { daysInArSql, deniedClaimSql } from './claims.summary.queries';
+import { claimOpenBalanceSql } from './claims.formulas';
 
 // ---------------------------------------------------------------------------------------------
 // The Claims screen: list, overview, export, appeal and import. Everything is filtered,
@@ -56,6 +58,7 @@ function rowColumns(ctx: RequestContext) {
     billedCents: claims.billedCents,
     paidCents: claims.paidCents,
     daysAR: daysInArSql(today(ctx.now)),
+    balanceCents: claimOpenBalanceSql(),
     status: claims.status,
     reason: claims.reasonCode,
     denialDescription: claims.denialDescription,
@@ -352,7 +355,7 @@ export async function listClaims(db: Db, ctx: RequestContext, query: ClaimListQu
       ${claims.accountNumber} as "accountNumber", ${claims.procedureCode} as procedure,
       ${providers.name} as provider, ${claims.payer} as payer, ${claims.serviceDate}::text as "serviceDate",
       ${claims.billedCents} as "billedCents", ${claims.paidCents} as "paidCents",
-      ${daysInArSql(today(ctx.now))} as "daysAR", ${claims.status} as status, ${claims.reasonCode} as reason,
+      ${daysInArSql(today(ctx.now))} as "daysAR", ${claimOpenBalanceSql()} as "balanceCents", ${claims.status} as status, ${claims.reasonCode} as reason,
       ${claims.denialDescription} as "denialDescription", ${claims.patientId} as "patientId", page.*
     from (${pageKeysSql(ctx, query, cursor)}) page
     join ${claims} on ${claims.id} = page.id
@@ -391,6 +394,7 @@ export async function listClaims(db: Db, ctx: RequestContext, query: ClaimListQu
         billedCents: row.billedCents,
         paidCents: row.paidCents,
         daysAR: row.daysAR,
+        balanceCents: row.balanceCents,
         status: row.status,
         reason: row.reason,
         denialDescription: row.denialDescription,
@@ -598,6 +602,11 @@ async function denialDescriptionsOf(db: Db, reasons: string[]): Promise<Map<stri
                       limit 1) as description
     from unnest(${sql.param(reasons)}::text[]) as r(reason)`);
   return new Map(rows.rows.flatMap((r) => (r.description ? [[r.reason, r.description] as const] : [])));
+}
+
+/** The providers the Claims list can be filtered by, by name: every provider, since former ones keep their claims. */
+export async function listClaimProviders(db: Db): Promise<ClaimProvider[]> {
+  return db.select({ id: providers.id, name: providers.name }).from(providers).orderBy(asc(providers.name));
 }
 
 /**

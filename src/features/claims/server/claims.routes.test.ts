@@ -55,6 +55,12 @@ async function auditCount() {
   return row?.n ?? 0;
 }
 
+/** A claim's balance written out independently: still owed by anyone, 0 once resolved or written off. */
+const BALANCE_SQL = `(case when c.resolved_on is not null or c.status = 'Written Off' then 0
+  else greatest(0, c.billed_cents - c.paid_cents - c.contractual_adjustment_cents
+    - coalesce((select sum(amount_cents) from payments where claim_id = c.id and source in ('patient', 'guest')), 0))
+  end)::int`;
+
 function fieldsOf(body: string): string[] {
   return (JSON.parse(body) as { error: { fields?: { field: string }[] } }).error.fields?.map((f) => f.field) ?? [];
 }
@@ -70,7 +76,7 @@ describe('GET /api/claims', () => {
     const [raw] = await sql<Record<string, unknown>>(
       `select c.account_number, c.procedure_code, c.payer, c.service_date::text, c.billed_cents, c.paid_cents,
         c.status, c.reason_code, c.denial_description, p.name as patient, v.name as provider,
-        (coalesce(c.resolved_on, $2::date) - c.service_date) as days
+        (coalesce(c.resolved_on, $2::date) - c.service_date) as days, ${BALANCE_SQL} as balance
        from claims c join patients p on p.id = c.patient_id join providers v on v.id = c.provider_id where c.id = $1`,
       [first.id, today(t.clock())],
     );
@@ -85,6 +91,7 @@ describe('GET /api/claims', () => {
       billedCents: raw?.billed_cents,
       paidCents: raw?.paid_cents,
       daysAR: raw?.days,
+      balanceCents: raw?.balance,
       status: raw?.status,
       reason: raw?.reason_code,
       denialDescription: raw?.denial_description,
@@ -114,6 +121,64 @@ describe('GET /api/claims', () => {
     const page = await list('?payer=Tricare&limit=500');
     expect(page.total).toBe(expected.length);
     expect(sortedIds(page.items)).toEqual(expected);
+  });
+
+  it('gives each claim its balance: what is still owed on it, 0 once resolved or written off', async () => {
+    const page = await list('?sort=billedCents&dir=desc&limit=500');
+    const rows = await sql<{ id: number; balance: number }>(
+      `select c.id, ${BALANCE_SQL} as balance from claims c where c.id = any($1)`,
+      [page.items.map((c) => c.id)],
+    );
+    const expected = new Map(rows.map((r) => [r.id, r.balance]));
+    for (const item of page.items) expect(item.balanceCents, item.accountNumber).toBe(expected.get(item.id));
+    // Both kinds occur, so the rule is exercised: open claims with something owed, settled ones with 0.
+    expect(page.items.some((c) => c.balanceCents > 0)).toBe(true);
+    expect(page.items.some((c) => c.balanceCents === 0)).toBe(true);
+  });
+
+  it('filters by status, provider and service dates in the database, alone and together', async () => {
+    const [provider] = await sql<{ id: number }>(
+      `select provider_id as id from claims group by provider_id order by count(*) desc limit 1`,
+    );
+    const providerId = provider?.id ?? 0;
+    const cases: [string, string, unknown[]][] = [
+      ['?status=Denied', `c.status = 'Denied'`, []],
+      ['?status=Partially%20Paid', `c.status = 'Partially Paid'`, []],
+      [`?providerId=${providerId}`, `c.provider_id = $1`, [providerId]],
+      ['?from=2026-09-01&to=2026-10-31', `c.service_date between '2026-09-01' and '2026-10-31'`, []],
+      ['?from=2026-11-01', `c.service_date >= '2026-11-01'`, []],
+      [
+        `?status=Paid&providerId=${providerId}&to=2026-12-31&payer=Medicare`,
+        `c.status = 'Paid' and c.provider_id = $1 and c.service_date <= '2026-12-31' and c.payer = 'Medicare'`,
+        [providerId],
+      ],
+    ];
+    for (const [query, where, params] of cases) {
+      const expected = await ids(where, params);
+      expect(expected.length, query).toBeGreaterThan(0);
+      const page = await list(`${query}&limit=500`);
+      expect(page.total, query).toBe(expected.length);
+      expect(sortedIds(page.items), query).toEqual(expected.slice(0, 500));
+      const [summary] = await sql<{ claims: number; billed: string; denied_billed: string }>(
+        `select count(*)::int as claims, coalesce(sum(billed_cents), 0)::text as billed,
+          coalesce(sum(billed_cents) filter (where denied_on_first_adjudication), 0)::text as denied_billed
+         from claims c where ${where}`,
+        params,
+      );
+      const shown = await overview(query);
+      expect(shown.summary.claims, query).toBe(summary?.claims);
+      expect(shown.summary.totalBilledCents, query).toBe(Number(summary?.billed));
+      expect(shown.summary.totalDeniedCents, query).toBe(Number(summary?.denied_billed));
+      const exported = await biller.request({ method: 'GET', url: `/api/claims/export${query}` });
+      expect(sortedIds(exported.json<ClaimExport>().items), query).toEqual(expected);
+    }
+  });
+
+  it('lists every provider the claims can be filtered by, by name', async () => {
+    const res = await biller.request({ method: 'GET', url: '/api/claims/providers' });
+    expect(res.statusCode, res.body).toBe(200);
+    const rows = await sql<{ id: number; name: string }>(`select id, name from providers order by name`);
+    expect(res.json()).toEqual(rows);
   });
 
   it('matches a reason code however it is typed', async () => {
@@ -298,10 +363,19 @@ describe('GET /api/claims', () => {
       ['?limit=501', 'limit'],
       ['?offset=-1', 'offset'],
       [`?search=${'x'.repeat(101)}`, 'search'],
+      ['?status=Lost', 'status'],
+      ['?providerId=abc', 'providerId'],
+      ['?providerId=-3', 'providerId'],
+      ['?from=2026-02-30', 'from'],
+      ['?to=yesterday', 'to'],
+      ['?from=2026-10-01&to=2026-09-01', 'to'],
     ] as const) {
-      const res = await biller.request({ method: 'GET', url: `/api/claims${query}` });
-      expect(res.statusCode, query).toBe(400);
-      expect(fieldsOf(res.body), query).toContain(field);
+      for (const path of ['/api/claims', '/api/claims/overview', '/api/claims/export']) {
+        if (!['status', 'providerId', 'from', 'to'].includes(field) && path !== '/api/claims') continue;
+        const res = await biller.request({ method: 'GET', url: `${path}${query}` });
+        expect(res.statusCode, `${path}${query}`).toBe(400);
+        expect(fieldsOf(res.body), `${path}${query}`).toContain(field);
+      }
     }
   });
 });

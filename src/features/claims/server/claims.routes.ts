@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { errorEnvelopeSchema, idParamsSchema } from '@/shared/api';
 import type { AppDeps } from '@/server/context';
 import { requestContext } from '@/server/request-context';
@@ -14,13 +15,21 @@ import {
   claimListQuerySchema,
   claimOverviewSchema,
   claimPageSchema,
+  claimProviderSchema,
   claimRowSchema,
   importRejectedSchema,
   importResultSchema,
   newAppealSchema,
   type ImportRejected,
 } from '../claims.schema';
-import { appealClaim, claimsOverview, exportClaims, importClaims, listClaims } from './claims.queries';
+import {
+  appealClaim,
+  claimsOverview,
+  exportClaims,
+  importClaims,
+  listClaimProviders,
+  listClaims,
+} from './claims.queries';
 
 const errors = { 400: errorEnvelopeSchema, 404: errorEnvelopeSchema, 409: errorEnvelopeSchema };
 
@@ -36,12 +45,25 @@ export function claimsRoutes(deps: AppDeps) {
         config: { permission: 'claims:read', cacheable: true },
         schema: {
           tags: ['claims'],
-          description: 'One page of claims, filtered by payer, reason code and search, sorted by any column.',
+          description:
+            'One page of claims, filtered by payer, reason code, status, provider, service dates and search, sorted by any column.',
           querystring: claimListQuerySchema,
           response: { 200: claimPageSchema, ...errors },
         },
       },
       (request) => listClaims(deps.db, requestContext(request, deps), request.query),
+    );
+    api.get(
+      '/api/claims/providers',
+      {
+        config: { permission: 'claims:read', cacheable: true },
+        schema: {
+          tags: ['claims'],
+          description: 'The providers the claims can be filtered by.',
+          response: { 200: z.array(claimProviderSchema) },
+        },
+      },
+      () => listClaimProviders(deps.db),
     );
     api.get(
       '/api/claims/overview',

@@ -75,6 +75,9 @@ export const claims = pgTable(
     index('claims_payer_idx').on(t.payer, t.serviceDate, t.id),
     index('claims_status_idx').on(t.status, t.id),
     index('claims_provider_idx').on(t.providerId, t.id),
+    // The Claims list filtered by status or provider, in its default order (newest service date first).
+    index('claims_status_service_date_idx').on(t.status, t.serviceDate, t.id),
+    index('claims_provider_service_date_idx').on(t.providerId, t.serviceDate, t.id),
     // Scale (bench/results.md): the Claims list, overview and export filter and sort in the database on
     // a million claims.
     index('claims_search_trgm_idx').using('gin', sql`${claimSearchText(t)} gin_trgm_ops`),

@@ -24,6 +24,7 @@ function claim(overrides: Partial<ClaimRow>): ClaimRow {
     billedCents: 14_900,
     paidCents: 0,
     daysAR: 144,
+    balanceCents: 14_900,
     status: 'Denied',
     reason: 'CO-197',
     denialDescription: 'Precertification or authorization was not obtained',
@@ -80,12 +81,16 @@ function serve(items: ClaimRow[] = ITEMS, overview: ClaimOverview = OVERVIEW, mo
     'GET /api/claims': { items, total: items.length, nextCursor: null } satisfies ClaimPage,
     'GET /api/claims/overview': overview,
     'GET /api/claims/export': { items },
+    'GET /api/claims/providers': [
+      { id: 4, name: 'Dr. James Chen' },
+      { id: 2, name: 'Dr. Sarah Mitchell' },
+    ],
     ...more,
   });
 }
 
-function renderPage() {
-  return renderWithApp(<ClaimsPage role="billing_admin" />, { route: '/claims' });
+function renderPage(route = '/claims') {
+  return renderWithApp(<ClaimsPage role="billing_admin" />, { route });
 }
 
 const calls = (api: FakeApi) => api.requests.map((r) => r.url);
@@ -149,6 +154,57 @@ describe('ClaimsPage', () => {
         .slice(before)
         .some((path) => path.includes('xyz')),
     ).toBe(false);
+  });
+
+  it('opens the view the address gives: filters, search, sort and page', async () => {
+    const api = serve();
+    renderPage(
+      '/claims?search=Maria&payer=Aetna&status=Denied&provider=4&from=2026-09-01&to=2026-10-31&sort=billedCents&dir=asc&page=3',
+    );
+    await screen.findByText('Ana Silva');
+    const query = 'payer=Aetna&search=Maria&status=Denied&providerId=4&from=2026-09-01&to=2026-10-31';
+    // Page 3 opened from a link (no cursor) is fetched by offset.
+    expect(calls(api)).toContain(`/api/claims?${query}&sort=billedCents&dir=asc&limit=50&offset=100`);
+    expect(calls(api)).toContain(`/api/claims/overview?${query}`);
+    expect(screen.getByRole<HTMLInputElement>('searchbox').value).toBe('Maria');
+    expect(screen.getByRole('combobox', { name: 'Status' }).textContent).toBe('Denied');
+    expect(await screen.findByText('Dr. James Chen')).toBeTruthy();
+    expect(screen.getByLabelText<HTMLInputElement>('Service from').value).toBe('2026-09-01');
+    expect(screen.getByRole('columnheader', { name: /Billed/ }).getAttribute('aria-sort')).toBe('ascending');
+    expect(screen.getByText(/^Page 3 of /)).toBeTruthy();
+  });
+
+  it('filters by status, provider and service dates, and refuses a range that ends before it starts', async () => {
+    const api = serve();
+    const user = userEvent.setup();
+    renderPage();
+    await screen.findByText('Ana Silva');
+    await user.click(screen.getByRole('combobox', { name: 'Status' }));
+    await user.click(await screen.findByRole('option', { name: 'Partially Paid' }));
+    await waitFor(() => expect(calls(api)).toContain('/api/claims/overview?status=Partially+Paid'));
+    await user.click(screen.getByRole('combobox', { name: 'Provider' }));
+    await user.click(await screen.findByRole('option', { name: 'Dr. James Chen' }));
+    await waitFor(() => expect(calls(api)).toContain('/api/claims/overview?status=Partially+Paid&providerId=4'));
+    await user.type(screen.getByLabelText('Service from'), '2026-10-01');
+    await user.type(screen.getByLabelText('Service to'), '2026-09-01');
+    expect(await screen.findByText('Service to must be on or after the From date')).toBeTruthy();
+    expect(calls(api).some((path) => path.includes('to=2026-09-01'))).toBe(false);
+    expect(calls(api)).toContain('/api/claims/overview?status=Partially+Paid&providerId=4&from=2026-10-01');
+  });
+
+  it("says what Total Denied counts and shows each claim's balance", async () => {
+    serve();
+    renderPage();
+    await screen.findByText('Ana Silva');
+    expect(screen.getByText('Total Denied (first pass)')).toBeTruthy();
+    expect(screen.getByText(/it is not the amount still open on denied claims/)).toBeTruthy();
+    const table = screen.getByRole('table', { name: 'All Claims' });
+    const headers = within(table)
+      .getAllByRole('columnheader')
+      .map((h) => h.textContent);
+    expect(headers).toContain('Balance');
+    const balanceAt = headers.indexOf('Balance');
+    expect(within(table).getAllByRole('row')[1]?.querySelectorAll('td')[balanceAt]?.textContent).toBe('$149.00');
   });
 
   it('shows the empty message when nothing matches', async () => {

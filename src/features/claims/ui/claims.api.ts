@@ -7,6 +7,7 @@ import {
   type ClaimListQueryInput,
   type ClaimOverview,
   type ClaimPage,
+  type ClaimProvider,
   type ClaimRow,
   type ImportRejected,
   type ImportResult,
@@ -87,4 +88,13 @@ export function importReportOf(error: unknown): ImportRejected | null {
   if (!(error instanceof ApiError) || error.status !== 400) return null;
   const parsed = importRejectedSchema.safeParse(error.body);
   return parsed.success ? parsed.data : null;
+}
+
+/** The providers for the Provider filter; they change rarely. */
+export function useClaimProviders() {
+  return useQuery({
+    queryKey: [...claimKeys.all, 'providers'] as const,
+    queryFn: ({ signal }) => apiFetch<ClaimProvider[]>(`${CLAIMS_PATH}/providers`, { signal }),
+    staleTime: 5 * 60_000,
+  });
 }

@@ -1,0 +1,2 @@
+CREATE INDEX "claims_status_service_date_idx" ON "claims" USING btree ("status","service_date","id");--> statement-breakpoint
+CREATE INDEX "claims_provider_service_date_idx" ON "claims" USING btree ("provider_id","service_date","id");
