@@ -32,6 +32,7 @@ const ACTION_LABELS: Record<string, string> = {
   'authorization.update': 'Decided an authorization',
   'authorizations.list.view': 'Viewed the authorizations list',
   'claim.appeal': 'Appealed a claim',
+  'claim.appeal.outcome': "Recorded an appeal's outcome",
   'claims.import': 'Imported claims',
   'claims.import.refused': 'Claims import refused',
   'claims.list.view': 'Viewed the claims list',

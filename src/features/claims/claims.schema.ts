@@ -228,13 +228,71 @@ export function isAppealable(status: ClaimStatus): boolean {
   return (APPEALABLE_STATUSES as readonly ClaimStatus[]).includes(status);
 }
 
+/** Appeal levels: the payer's first and second internal reviews, then an external (independent) review. */
+export const APPEAL_LEVELS = ['first', 'second', 'external'] as const;
+export type AppealLevel = (typeof APPEAL_LEVELS)[number];
+export const APPEAL_LEVEL_LABELS: Record<AppealLevel, string> = {
+  first: 'First level',
+  second: 'Second level',
+  external: 'External review',
+};
+
 export const newAppealSchema = z
   .object({
     reason: z.string().trim().min(1, 'is required').max(200, 'must be at most 200 characters'),
     note: z.string().trim().max(2000, 'must be at most 2000 characters').default(''),
+    level: z.enum(APPEAL_LEVELS, { message: `must be one of: ${APPEAL_LEVELS.join(', ')}` }).default('first'),
+    /** The last day the payer accepts this appeal (or owes its answer), YYYY-MM-DD; optional. */
+    deadline: z
+      .union([z.literal(''), isoDateSchema])
+      .nullish()
+      .transform((day) => day || null),
   })
   .strict();
 export type NewAppeal = z.input<typeof newAppealSchema>;
+
+/** How an appeal ended: won (paid in full of what was asked), partly won, or lost (upheld denial). */
+export const APPEAL_OUTCOMES = ['won', 'partial', 'lost'] as const;
+export type AppealOutcome = (typeof APPEAL_OUTCOMES)[number];
+export const APPEAL_OUTCOME_LABELS: Record<AppealOutcome, string> = {
+  won: 'Won',
+  partial: 'Partly won',
+  lost: 'Lost',
+};
+
+export const appealOutcomeRequestSchema = z
+  .object({
+    outcome: z.enum(APPEAL_OUTCOMES, { message: `must be one of: ${APPEAL_OUTCOMES.join(', ')}` }),
+    /** What the payer pays on the appeal, in cents; 0 for a lost appeal. */
+    amountCents: z
+      .number({ message: 'must be an amount in cents' })
+      .int('must be an amount in cents')
+      .min(0, 'must be 0 or more')
+      .max(100_000_000, 'must be at most 1,000,000.00'),
+  })
+  .strict()
+  .superRefine((value, ctx) => {
+    if (value.outcome === 'lost' && value.amountCents !== 0)
+      ctx.addIssue({ code: 'custom', path: ['amountCents'], message: 'must be 0 for a lost appeal' });
+    if (value.outcome !== 'lost' && value.amountCents === 0)
+      ctx.addIssue({ code: 'custom', path: ['amountCents'], message: 'must be more than 0.00 for a won appeal' });
+  });
+export type AppealOutcomeRequest = z.infer<typeof appealOutcomeRequestSchema>;
+
+/** One appeal in a claim's history, oldest first. */
+export const claimAppealSchema = z.object({
+  id: z.number().int(),
+  level: z.enum(APPEAL_LEVELS),
+  reason: z.string(),
+  note: z.string(),
+  deadline: z.string().nullable(),
+  filedAt: z.string(),
+  filedBy: z.string().nullable(),
+  outcome: z.enum(APPEAL_OUTCOMES).nullable(),
+  outcomeAmountCents: z.number().int().nullable(),
+  decidedOn: z.string().nullable(),
+});
+export type ClaimAppeal = z.infer<typeof claimAppealSchema>;
 
 // ---------------------------------------------------------------------------------------------
 // CSV import (Upload File). Every row is checked with this schema; the server adds the

@@ -6,6 +6,7 @@ import {
   CLAIM_EXPORT_MAX_ROWS,
   CLAIM_IMPORT_COLUMNS,
   CLAIM_SORT_KEYS,
+  type ClaimAppeal,
   type ClaimExport,
   type ClaimOverview,
   type ClaimPage,
@@ -543,8 +544,99 @@ describe('POST /api/claims/:id/appeals', () => {
       action: 'claim.appeal',
       resource: `claim/${target.id}`,
       patient_id: target.patient_id,
-      detail: `${target.account_number}: status Denied → Appealed; reason: Authorization was on file`,
+      detail: `${target.account_number}: status Denied → Appealed; first level appeal; reason: Authorization was on file`,
     });
+  });
+
+  it('records the level and deadline, then the outcome with its amount, and shows both in the history', async () => {
+    const target = await claimWithStatus('Denied');
+    const [claim] = await sql<{ billed: number; paid: number; adj: number }>(
+      `select billed_cents as billed, paid_cents as paid, contractual_adjustment_cents as adj from claims where id = $1`,
+      [target.id],
+    );
+    const owed = (claim?.billed ?? 0) - (claim?.paid ?? 0) - (claim?.adj ?? 0);
+    expect(owed).toBeGreaterThan(100);
+    const filed = await biller.request({
+      method: 'POST',
+      url: `/api/claims/${target.id}/appeals`,
+      payload: { reason: 'Medical necessity documented', level: 'second', deadline: '2027-01-18' },
+    });
+    expect(filed.statusCode, filed.body).toBe(200);
+    const history = async () => {
+      const res = await biller.request({ method: 'GET', url: `/api/claims/${target.id}/appeals` });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<ClaimAppeal[]>();
+    };
+    const [appeal] = (await history()).slice(-1);
+    expect(appeal).toMatchObject({
+      level: 'second',
+      deadline: '2027-01-18',
+      reason: 'Medical necessity documented',
+      outcome: null,
+      outcomeAmountCents: null,
+    });
+    expect(appeal?.filedBy).toBeTruthy();
+    const decide = (payload: object, appealId = appeal?.id) =>
+      biller.request({ method: 'POST', url: `/api/claims/${target.id}/appeals/${appealId}/outcome`, payload });
+
+    // More than the payer owes, a lost appeal with money, a won one without: refused, naming the field.
+    for (const payload of [
+      { outcome: 'partial', amountCents: owed + 1 },
+      { outcome: 'lost', amountCents: 500 },
+      { outcome: 'won', amountCents: 0 },
+      { outcome: 'maybe', amountCents: 0 },
+    ]) {
+      const res = await decide(payload);
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(fieldsOf(res.body), JSON.stringify(payload)).toContain(
+        payload.outcome === 'maybe' ? 'outcome' : 'amountCents',
+      );
+    }
+    expect((await decide({ outcome: 'won', amountCents: 100 }, 999_999)).statusCode).toBe(404);
+
+    const paymentsBefore = await sql<{ n: number }>(`select count(*)::int as n from payments where claim_id = $1`, [
+      target.id,
+    ]);
+    const res = await decide({ outcome: 'partial', amountCents: 100 });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<ClaimRow>()).toMatchObject({ status: 'Partially Paid', paidCents: (claim?.paid ?? 0) + 100 });
+    const [payment] = await sql<{ amount_cents: number; source: string }>(
+      `select amount_cents, source from payments where claim_id = $1 order by id desc limit 1`,
+      [target.id],
+    );
+    expect(payment).toEqual({ amount_cents: 100, source: 'payer' });
+    const paymentsAfter = await sql<{ n: number }>(`select count(*)::int as n from payments where claim_id = $1`, [
+      target.id,
+    ]);
+    expect(paymentsAfter[0]?.n).toBe((paymentsBefore[0]?.n ?? 0) + 1);
+    expect((await history()).slice(-1)[0]).toMatchObject({
+      outcome: 'partial',
+      outcomeAmountCents: 100,
+      decidedOn: today(t.clock()),
+    });
+    const [entry] = await sql<{ action: string; detail: string }>(
+      `select action, detail from audit_log order by id desc limit 1`,
+    );
+    expect(entry).toEqual({
+      action: 'claim.appeal.outcome',
+      detail: `${target.account_number}: second level appeal partly won, $1.00; status Appealed → Partially Paid`,
+    });
+    // An answer is recorded once.
+    const again = await decide({ outcome: 'won', amountCents: 100 });
+    expect(again.statusCode).toBe(409);
+    expect(fieldsOf(again.body)).toContain('outcome');
+  });
+
+  it('refuses a bad level or deadline, naming the field', async () => {
+    const target = await claimWithStatus('Denied');
+    for (const [payload, field] of [
+      [{ reason: 'x', level: 'third' }, 'level'],
+      [{ reason: 'x', deadline: '2027-02-30' }, 'deadline'],
+    ] as const) {
+      const res = await biller.request({ method: 'POST', url: `/api/claims/${target.id}/appeals`, payload });
+      expect(res.statusCode).toBe(400);
+      expect(fieldsOf(res.body)).toContain(field);
+    }
   });
 
   it('appeals a partially paid claim too (admin)', async () => {

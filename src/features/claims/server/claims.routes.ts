@@ -7,6 +7,8 @@ import { requestContext } from '@/server/request-context';
 import { serverTiming } from '@/server/server-timing';
 import {
   CLAIM_IMPORT_MAX_BYTES,
+  appealOutcomeRequestSchema,
+  claimAppealSchema,
   IMPORT_ERRORS_SHOWN,
   claimExportQuerySchema,
   claimExportSchema,
@@ -25,6 +27,8 @@ import {
 import {
   appealClaim,
   claimsOverview,
+  listClaimAppeals,
+  recordAppealOutcome,
   exportClaims,
   importClaims,
   listClaimProviders,
@@ -104,6 +108,40 @@ export function claimsRoutes(deps: AppDeps) {
         },
       },
       (request) => appealClaim(deps.db, requestContext(request, deps), request.params.id, request.body),
+    );
+    api.get(
+      '/api/claims/:id/appeals',
+      {
+        config: { permission: 'claims:read' },
+        schema: {
+          tags: ['claims'],
+          description: "The claim's appeals, oldest first: level, deadline, reason and outcome.",
+          params: idParamsSchema,
+          response: { 200: z.array(claimAppealSchema), ...errors },
+        },
+      },
+      (request) => listClaimAppeals(deps.db, requestContext(request, deps), request.params.id),
+    );
+    api.post(
+      '/api/claims/:id/appeals/:appealId/outcome',
+      {
+        config: { permission: 'claims:write' },
+        schema: {
+          tags: ['claims'],
+          description: "Records the payer's answer to an appeal: won, partly won or lost, with the amount it pays.",
+          params: idParamsSchema.extend({ appealId: idParamsSchema.shape.id }),
+          body: appealOutcomeRequestSchema,
+          response: { 200: claimRowSchema, ...errors },
+        },
+      },
+      (request) =>
+        recordAppealOutcome(
+          deps.db,
+          requestContext(request, deps),
+          request.params.id,
+          request.params.appealId,
+          request.body,
+        ),
     );
     api.post(
       '/api/claims/import',

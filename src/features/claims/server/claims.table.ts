@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { pgTable, integer, text, date, timestamp, boolean, index, check } from 'drizzle-orm/pg-core';
 import { oneOf } from '@/server/db/sql-helpers';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { CLAIM_STATUSES, PAYERS, PAYMENT_SOURCES } from '../claims.schema';
+import { APPEAL_LEVELS, APPEAL_OUTCOMES, CLAIM_STATUSES, PAYERS, PAYMENT_SOURCES } from '../claims.schema';
 import { patients } from '@/features/patients/server/patients.table';
 import { providers } from '@/features/providers/server/providers.table';
 import { users } from '@/features/auth/server/auth.table';
@@ -119,10 +119,25 @@ export const claimAppeals = pgTable(
       .references(() => claims.id, { onDelete: 'cascade' }),
     reason: text('reason').notNull(),
     note: text('note').notNull().default(''),
+    level: text('level').notNull().default('first'),
+    deadline: date('deadline', { mode: 'string' }),
+    /** Set once the payer answers: won, partial or lost, with what it paid on the appeal. */
+    outcome: text('outcome'),
+    outcomeAmountCents: integer('outcome_amount_cents'),
+    decidedOn: date('decided_on', { mode: 'string' }),
+    decidedBy: integer('decided_by').references(() => users.id),
     createdBy: integer('created_by').references(() => users.id),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('claim_appeals_claim_idx').on(t.claimId)],
+  (t) => [
+    index('claim_appeals_claim_idx').on(t.claimId),
+    check('claim_appeals_level_check', oneOf(t.level, APPEAL_LEVELS)),
+    check('claim_appeals_outcome_check', sql`${t.outcome} is null or ${oneOf(t.outcome, APPEAL_OUTCOMES)}`),
+    check(
+      'claim_appeals_outcome_amount_check',
+      sql`(${t.outcome} is null) = (${t.outcomeAmountCents} is null) and coalesce(${t.outcomeAmountCents}, 0) >= 0`,
+    ),
+  ],
 );
 
 /** Every payment: payer remittances and the patient's own (portal, guest). Claims' balances are made of them. */

@@ -6,7 +6,7 @@ import { fakeApi, reply, type FakeApi, type Route } from '@/testing/fake-api';
 import { TEST_TODAY } from '@/testing/test-clock';
 import { catchDownloads, type Download } from '@/testing/ui-browser';
 import { renderWithApp } from '@/testing/ui-render';
-import type { ClaimOverview, ClaimPage, ClaimRow, ImportRejected } from '../claims.schema';
+import type { ClaimAppeal, ClaimOverview, ClaimPage, ClaimRow, ImportRejected } from '../claims.schema';
 import ClaimsPage from './ClaimsPage';
 
 // jsdom has no canvas; the charts' data tables carry the numbers these tests read.
@@ -271,14 +271,70 @@ describe('ClaimsPage', () => {
 
     await user.type(within(dialog).getByLabelText('Reason'), 'Authorization was on file');
     await user.type(within(dialog).getByLabelText('Note'), 'Auth A-5521');
+    await user.selectOptions(within(dialog).getByLabelText('Level'), 'Second level');
+    await user.type(within(dialog).getByLabelText('Deadline'), '2027-01-18');
     await user.click(within(dialog).getByRole('button', { name: 'Submit appeal' }));
     await waitFor(() =>
       expect(api.sent('POST /api/claims/1/appeals').map((r) => r.body)).toEqual([
-        { reason: 'Authorization was on file', note: 'Auth A-5521' },
+        { reason: 'Authorization was on file', note: 'Auth A-5521', level: 'second', deadline: '2027-01-18' },
       ]),
     );
     expect(await screen.findByText('Appeal recorded')).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it("shows a claim's history: each appeal's level, deadline and outcome, and records an outcome", async () => {
+    const appealed = claim({ status: 'Appealed' });
+    const history: ClaimAppeal[] = [
+      {
+        id: 7,
+        level: 'first',
+        reason: 'Coding corrected',
+        note: '',
+        deadline: '2026-10-02',
+        filedAt: '2026-09-01T15:30:00Z',
+        filedBy: 'Billing Admin',
+        outcome: 'lost',
+        outcomeAmountCents: 0,
+        decidedOn: '2026-09-20',
+      },
+      {
+        id: 9,
+        level: 'external',
+        reason: 'Independent review',
+        note: 'Records sent',
+        deadline: '2027-01-18',
+        filedAt: '2026-10-01T15:30:00Z',
+        filedBy: 'Billing Admin',
+        outcome: null,
+        outcomeAmountCents: null,
+        decidedOn: null,
+      },
+    ];
+    const api = serve([appealed], OVERVIEW, {
+      'GET /api/claims/1/appeals': history,
+      'POST /api/claims/1/appeals/9/outcome': { ...appealed, status: 'Partially Paid', paidCents: 5_000 },
+    });
+    const user = userEvent.setup();
+    renderPage();
+    await user.click(await screen.findByRole('button', { name: 'History of claim ACC-2026-100001' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Claim history' });
+    const items = within(await within(dialog).findByRole('list', { name: 'Appeals' })).getAllByRole('listitem');
+    expect(items[0]?.textContent).toContain('First level appeal');
+    expect(items[0]?.textContent).toContain('Deadline: Oct 2, 2026');
+    expect(items[0]?.textContent).toContain('Outcome: Lost, $0.00 on Sep 20, 2026');
+    expect(items[1]?.textContent).toContain('External review appeal');
+    expect(items[1]?.textContent).toContain('Deadline: Jan 18, 2027');
+    expect(items[1]?.textContent).toContain('Outcome: awaiting the payer');
+    await user.selectOptions(within(items[1]!).getByLabelText('Outcome'), 'Partly won');
+    await user.type(within(items[1]!).getByLabelText('Amount paid'), '50.00');
+    await user.click(within(items[1]!).getByRole('button', { name: 'Record outcome' }));
+    await waitFor(() =>
+      expect(api.sent('POST /api/claims/1/appeals/9/outcome').map((r) => r.body)).toEqual([
+        { outcome: 'partial', amountCents: 5_000 },
+      ]),
+    );
+    expect(await screen.findByText('Appeal outcome recorded')).toBeTruthy();
   });
 
   it('uploads a CSV: shows the row-by-row report of a refused file, then imports a good one', async () => {

@@ -32,6 +32,7 @@ import {
   type Payer,
 } from '../claims.schema';
 import { AppealDialog } from './AppealDialog';
+import { ClaimHistoryDialog } from './ClaimHistoryDialog';
 import { ClaimsChartsSkeleton } from './ClaimsChartsSkeleton';
 import { UploadClaimsDialog } from './UploadClaimsDialog';
 import { fetchClaimsExport, useClaimProviders, useClaims, useClaimsOverview } from './claims.api';
@@ -92,7 +93,10 @@ export function DaysAr({ days }: { days: number }) {
 const STATUS_WIDTH = 132;
 const ACTIONS_WIDTH = 96;
 
-function columns(onAppeal: ((claim: ClaimRow) => void) | null): ColumnDef<ClaimRow>[] {
+function columns(
+  onAppeal: ((claim: ClaimRow) => void) | null,
+  onHistory: (claim: ClaimRow) => void,
+): ColumnDef<ClaimRow>[] {
   const list: ColumnDef<ClaimRow>[] = [
     { id: 'serviceDate', accessorKey: 'serviceDate', header: 'Service Date', meta: { className: 'whitespace-nowrap' } },
     { id: 'patient', accessorKey: 'patient', header: 'Patient', meta: { className: 'font-medium whitespace-nowrap' } },
@@ -101,6 +105,17 @@ function columns(onAppeal: ((claim: ClaimRow) => void) | null): ColumnDef<ClaimR
       accessorKey: 'accountNumber',
       header: 'Account Number',
       meta: { className: 'font-mono text-xs whitespace-nowrap' },
+      // The account number opens the claim's history (its appeals and their outcomes).
+      cell: ({ row }) => (
+        <button
+          type="button"
+          className="rounded underline-offset-2 hover:underline focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+          aria-label={`History of claim ${row.original.accountNumber}`}
+          onClick={() => onHistory(row.original)}
+        >
+          {row.original.accountNumber}
+        </button>
+      ),
     },
     { id: 'procedure', accessorKey: 'procedure', header: 'Procedure', meta: { className: 'font-mono text-xs' } },
     { id: 'provider', accessorKey: 'provider', header: 'Provider', meta: { className: 'whitespace-nowrap' } },
@@ -213,6 +228,7 @@ export default function ClaimsPage({ role }: { role: Role }) {
   const [view, setView] = useClaimsView();
   const [reasonText, setReasonText] = useState(view.reason);
   const [appealing, setAppealing] = useState<ClaimRow | null>(null);
+  const [historyOf, setHistoryOf] = useState<ClaimRow | null>(null);
   const [exporting, setExporting] = useState(false);
   const providers = useClaimProviders();
 
@@ -294,7 +310,7 @@ export default function ClaimsPage({ role }: { role: Role }) {
 
   const canWrite = can(role, 'claims:write');
   // The same columns from one render to the next, so the table's rows re-render only for new data.
-  const tableColumns = useMemo(() => columns(canWrite ? setAppealing : null), [canWrite]);
+  const tableColumns = useMemo(() => columns(canWrite ? setAppealing : null, setHistoryOf), [canWrite]);
   return (
     <section>
       <PageHeader
@@ -474,6 +490,7 @@ export default function ClaimsPage({ role }: { role: Role }) {
       </Card>
 
       <AppealDialog claim={appealing} onClose={() => setAppealing(null)} />
+      <ClaimHistoryDialog claim={historyOf} canWrite={canWrite} onClose={() => setHistoryOf(null)} />
     </section>
   );
 }

@@ -2,6 +2,8 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { ApiError, apiFetch } from '@/client/lib/api-client';
 import {
   importRejectedSchema,
+  type AppealOutcomeRequest,
+  type ClaimAppeal,
   type ClaimExport,
   type ClaimFilterInput,
   type ClaimListQueryInput,
@@ -71,6 +73,24 @@ export function useAppealClaim() {
     mutationFn: ({ id, ...appeal }: { id: number } & NewAppeal) =>
       apiFetch<ClaimRow>(`${CLAIMS_PATH}/${id}/appeals`, { method: 'POST', body: appeal }),
     // Settled, not only on success: a 409 means someone else changed the claim, and the list must show it.
+    onSettled: refresh,
+  });
+}
+
+/** The claim's appeals for its history; null id: nothing asked. */
+export function useClaimAppeals(claimId: number | null) {
+  return useQuery({
+    queryKey: [...claimKeys.all, 'appeals', claimId] as const,
+    queryFn: ({ signal }) => apiFetch<ClaimAppeal[]>(`${CLAIMS_PATH}/${claimId}/appeals`, { signal }),
+    enabled: claimId !== null,
+  });
+}
+
+export function useRecordAppealOutcome() {
+  const refresh = useRefreshClaims();
+  return useMutation({
+    mutationFn: ({ claimId, appealId, ...answer }: { claimId: number; appealId: number } & AppealOutcomeRequest) =>
+      apiFetch<ClaimRow>(`${CLAIMS_PATH}/${claimId}/appeals/${appealId}/outcome`, { method: 'POST', body: answer }),
     onSettled: refresh,
   });
 }
