@@ -92,22 +92,25 @@ test.describe('claims', () => {
     const download = await downloadPromise;
     expect(download.suggestedFilename()).toMatch(/^claims_\d{4}-\d{2}-\d{2}\.csv$/);
     const rows = Papa.parse<string[]>((await readFile(await download.path(), 'utf8')).trim()).data;
+    // The import's columns under its names first (the file re-imports), then the ones added for reading.
     expect(rows[0]).toEqual([
-      'Service Date',
-      'Patient',
-      'Account Number',
-      'Procedure',
-      'Provider',
-      'Payer',
-      'Billed',
-      'Paid',
-      'Days AR',
-      'Status',
-      'Reason',
-      'Denial Description',
+      'accountNumber',
+      'patientMrn',
+      'procedureCode',
+      'provider',
+      'payer',
+      'serviceDate',
+      'billedAmount',
+      'status',
+      'reasonCode',
+      'patient',
+      'paidAmount',
+      'balanceAmount',
+      'daysAR',
+      'denialDescription',
     ]);
     expect(rows.length - 1).toBe(found.total);
-    expect(rows.slice(1).map((r) => r[2])).toEqual(found.items.map((c) => c.accountNumber).slice(0, rows.length - 1));
+    expect(rows.slice(1).map((r) => r[0])).toEqual(found.items.map((c) => c.accountNumber).slice(0, rows.length - 1));
     await expect(page.getByText('Claims exported', { exact: true })).toBeVisible();
   });
 

@@ -179,7 +179,10 @@ export type ClaimExportQuery = z.infer<typeof claimExportQuerySchema>;
 
 /** An export larger than this asks the user to narrow the filters instead of building a huge file. */
 export const CLAIM_EXPORT_MAX_ROWS = 50_000;
-export const claimExportSchema = z.object({ items: z.array(claimRowSchema) });
+/** An exported claim: the row and the patient's MRN (masked as for the role), so the file re-imports. */
+export const claimExportRowSchema = claimRowSchema.extend({ patientMrn: z.string() });
+export type ClaimExportRow = z.infer<typeof claimExportRowSchema>;
+export const claimExportSchema = z.object({ items: z.array(claimExportRowSchema) });
 export type ClaimExport = z.infer<typeof claimExportSchema>;
 
 /** The weekly trend covers the last 8 weeks, each starting on Sunday, ending with this week. */
@@ -310,6 +313,44 @@ export const CLAIM_IMPORT_COLUMNS = [
   'reasonCode',
 ] as const;
 export type ClaimImportColumn = (typeof CLAIM_IMPORT_COLUMNS)[number];
+/**
+ * Columns the export adds for the reader after the import's own: what the payer answered and the figures
+ * computed from it. The import accepts them and ignores them, so an exported file imports as it is.
+ */
+export const CLAIM_EXPORT_ONLY_COLUMNS = [
+  'patient',
+  'paidAmount',
+  'balanceAmount',
+  'daysAR',
+  'denialDescription',
+] as const;
+
+const cents = (value: number) => (value / 100).toFixed(2);
+
+/**
+ * The Claims CSV: the import's columns under the import's names (the file re-imports), then the export-only
+ * ones. Dates are YYYY-MM-DD and amounts plain dollars (149.00), as the import reads them.
+ */
+export const CLAIM_CSV_COLUMNS: readonly {
+  header: ClaimImportColumn | (typeof CLAIM_EXPORT_ONLY_COLUMNS)[number];
+  value: (claim: ClaimExportRow) => string | number | null;
+}[] = [
+  { header: 'accountNumber', value: (c) => c.accountNumber },
+  { header: 'patientMrn', value: (c) => c.patientMrn },
+  { header: 'procedureCode', value: (c) => c.procedure },
+  { header: 'provider', value: (c) => c.provider },
+  { header: 'payer', value: (c) => c.payer },
+  { header: 'serviceDate', value: (c) => c.serviceDate },
+  { header: 'billedAmount', value: (c) => cents(c.billedCents) },
+  { header: 'status', value: (c) => c.status },
+  { header: 'reasonCode', value: (c) => c.reason },
+  { header: 'patient', value: (c) => c.patient },
+  { header: 'paidAmount', value: (c) => cents(c.paidCents) },
+  { header: 'balanceAmount', value: (c) => cents(c.balanceCents) },
+  { header: 'daysAR', value: (c) => c.daysAR },
+  { header: 'denialDescription', value: (c) => c.denialDescription },
+];
+
 /** Columns a file may leave out (their defaults apply). */
 export const OPTIONAL_IMPORT_COLUMNS: readonly ClaimImportColumn[] = ['status', 'reasonCode'];
 

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, isNotNull, lte, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { maskText } from '@/shared/access';
 import { formatCents, today } from '@/shared/api';
 import { actorOf, listReadEntry, record, recordNow, recordRead } from '@/features/audit/server/audit.queries';
 import type { RequestContext } from '@/server/context';
@@ -621,7 +622,11 @@ export async function listClaimProviders(db: Db): Promise<ClaimProvider[]> {
  * here, after the read and before the answer. Above CLAIM_EXPORT_MAX_ROWS the user narrows the filters.
  */
 export async function exportClaims(db: Db, ctx: RequestContext, query: ClaimExportQuery): Promise<ClaimExport> {
-  const rows = await claimRowsQuery(db, ctx)
+  const rows = await db
+    .select({ ...rowColumns(ctx), mrn: patients.mrn })
+    .from(claims)
+    .innerJoin(patients, eq(patients.id, claims.patientId))
+    .innerJoin(providers, eq(providers.id, claims.providerId))
     .where(claimsWhere(query))
     .orderBy(...orderBy(ctx, query.sort, query.dir))
     .limit(CLAIM_EXPORT_MAX_ROWS + 1);
@@ -638,7 +643,10 @@ export async function exportClaims(db: Db, ctx: RequestContext, query: ClaimExpo
     resource: 'claims',
     detail: `claims CSV: ${rows.length} rows${claimFilterDetail(query)}`,
   });
-  return { items: rows.map(toClaimRow) };
+  // Exports are masked as the screen they come from (access.md): the MRN as the role may see it.
+  return {
+    items: rows.map(({ mrn, ...row }) => ({ ...toClaimRow(row), patientMrn: maskText('mrn', mrn, ctx.user.role) })),
+  };
 }
 
 /**

@@ -16,9 +16,10 @@ import { Skeleton } from '@/client/components/ui/skeleton';
 import { toast } from '@/client/components/ui/toast';
 import { ApiError } from '@/client/lib/api-client';
 import { cn } from '@/client/lib/cn';
-import { downloadCsv, toCsv, type CsvColumn } from '@/client/lib/csv';
+import { downloadCsv, toCsv } from '@/client/lib/csv';
 import { statusVariant } from '@/client/lib/status-variant';
 import {
+  CLAIM_CSV_COLUMNS,
   CLAIM_SORT_KEYS,
   CLAIM_STATUSES,
   PAYERS,
@@ -50,22 +51,6 @@ const money = (cents: number) => `$${formatCents(cents)}`;
 // Chart.js is the screen's largest script: loaded beside the page rather than before it, so the header,
 // filters and table render without waiting for it (its placeholders hold the charts' place meanwhile).
 const ClaimsCharts = lazy(() => import('./ClaimsCharts').then((module) => ({ default: module.ClaimsCharts })));
-
-/** The CSV has the table's columns with the same values, plus the reason and its description. */
-export const CLAIM_CSV_COLUMNS: CsvColumn<ClaimRow>[] = [
-  { header: 'Service Date', value: (c) => c.serviceDate },
-  { header: 'Patient', value: (c) => c.patient },
-  { header: 'Account Number', value: (c) => c.accountNumber },
-  { header: 'Procedure', value: (c) => c.procedure },
-  { header: 'Provider', value: (c) => c.provider },
-  { header: 'Payer', value: (c) => c.payer },
-  { header: 'Billed', value: (c) => (c.billedCents / 100).toFixed(2) },
-  { header: 'Paid', value: (c) => (c.paidCents / 100).toFixed(2) },
-  { header: 'Days AR', value: (c) => c.daysAR },
-  { header: 'Status', value: (c) => c.status },
-  { header: 'Reason', value: (c) => c.reason },
-  { header: 'Denial Description', value: (c) => c.denialDescription },
-];
 
 function isSortKey(id: string | undefined): id is ClaimSortKey {
   return (CLAIM_SORT_KEYS as readonly string[]).includes(id ?? '');
