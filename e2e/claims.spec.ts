@@ -259,7 +259,7 @@ test.describe('accessibility', () => {
   // axe checks every cell of a full table; on a busy 2-core machine that takes a while.
   test.describe.configure({ timeout: 90_000 });
 
-  test('the claims screen and its appeal and upload dialogs have no serious violations', async ({ page }) => {
+  test('the claims screen and its appeal, history and upload dialogs have no serious violations', async ({ page }) => {
     await signIn(page, 'billing_admin');
     await page.goto('/claims');
     await expect(page.getByRole('table', { name: 'All Claims' }).locator('tbody tr').first()).toBeVisible();
@@ -278,6 +278,15 @@ test.describe('accessibility', () => {
       .first()
       .click();
     await expect(page.getByRole('dialog', { name: 'Appeal claim' })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+
+    await page
+      .getByRole('button', { name: /^History of claim / })
+      .first()
+      .click();
+    await expect(page.getByRole('dialog', { name: 'Claim history' })).toBeVisible();
+    await expect(page.getByText(/appeal, filed|No appeals recorded/).first()).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
     await page.keyboard.press('Escape');
 
