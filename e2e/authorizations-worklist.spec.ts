@@ -37,7 +37,7 @@ test.describe('authorizations', () => {
     const footer = page.getByText(/^Showing \d+ of \d+ authorizations$/);
     await expect(footer).toHaveText(`Showing ${all.kpis.total} of ${all.kpis.total} authorizations`);
 
-    // Filters narrow the table; the KPIs stay over every authorization.
+    // Filters narrow the table and the KPIs alike; the footer's second number stays every authorization.
     await choose(page, 'Status', 'Pending');
     await expect(footer).toHaveText(`Showing ${all.kpis.pending} of ${all.kpis.total} authorizations`);
     await choose(page, 'Payer', 'Medicare');
@@ -47,7 +47,10 @@ test.describe('authorizations', () => {
     );
     expect(medicarePending.total).toBeGreaterThan(1);
     await expect(footer).toHaveText(`Showing ${medicarePending.total} of ${all.kpis.total} authorizations`);
-    await expect(kpi('total')).toHaveText(String(all.kpis.total));
+    // The tiles follow the filters: they count the rows the list shows.
+    await expect(kpi('total')).toHaveText(String(medicarePending.total));
+    await expect(kpi('pending')).toHaveText(String(medicarePending.total));
+    await expect(kpi('approved')).toHaveText('0');
     const table = page.getByRole('table', { name: 'Authorizations' });
     await expect(table.locator('tbody tr')).toHaveCount(medicarePending.total ?? -1);
     for (const status of await table.locator('tbody tr td:nth-child(4)').allTextContents())
@@ -60,14 +63,19 @@ test.describe('authorizations', () => {
     const label = (await approve.getAttribute('aria-label')) ?? '';
     await approve.click();
     const dialog = page.getByRole('dialog', { name: 'Approve authorization?' });
+    // Approving records what the payer granted.
+    await dialog.getByLabel('Authorization number').fill('MCR-55120');
+    await dialog.getByLabel('Units approved').fill('6');
+    await dialog.getByLabel('Valid from').fill('2026-11-25');
+    await dialog.getByLabel('Valid to').fill('2027-02-25');
     await dialog.getByRole('button', { name: 'Approve', exact: true }).click();
     await expect(page.getByText('Authorization approved', { exact: true })).toBeVisible();
     await expect(dialog).toBeHidden();
     const remaining = (medicarePending.total ?? 0) - 1;
     await expect(footer).toHaveText(`Showing ${remaining} of ${all.kpis.total} authorizations`);
     await expect(table.getByRole('button', { name: label })).toHaveCount(0);
-    await expect(kpi('pending')).toHaveText(String(all.kpis.pending - 1));
-    await expect(kpi('approved')).toHaveText(String(all.kpis.approved + 1));
+    await expect(kpi('pending')).toHaveText(String(remaining));
+    await expect(kpi('total')).toHaveText(String(remaining));
 
     // The export holds exactly the filtered rows.
     const csv = await downloadedCsv(page, () => page.getByRole('button', { name: 'Export CSV' }).click());

@@ -92,23 +92,95 @@ test.describe('claims', () => {
     const download = await downloadPromise;
     expect(download.suggestedFilename()).toMatch(/^claims_\d{4}-\d{2}-\d{2}\.csv$/);
     const rows = Papa.parse<string[]>((await readFile(await download.path(), 'utf8')).trim()).data;
+    // The import's columns under its names first (the file re-imports), then the ones added for reading.
     expect(rows[0]).toEqual([
-      'Service Date',
-      'Patient',
-      'Account Number',
-      'Procedure',
-      'Provider',
-      'Payer',
-      'Billed',
-      'Paid',
-      'Days AR',
-      'Status',
-      'Reason',
-      'Denial Description',
+      'accountNumber',
+      'patientMrn',
+      'procedureCode',
+      'provider',
+      'payer',
+      'serviceDate',
+      'billedAmount',
+      'status',
+      'reasonCode',
+      'patient',
+      'paidAmount',
+      'balanceAmount',
+      'daysAR',
+      'denialDescription',
     ]);
     expect(rows.length - 1).toBe(found.total);
-    expect(rows.slice(1).map((r) => r[2])).toEqual(found.items.map((c) => c.accountNumber).slice(0, rows.length - 1));
+    expect(rows.slice(1).map((r) => r[0])).toEqual(found.items.map((c) => c.accountNumber).slice(0, rows.length - 1));
     await expect(page.getByText('Claims exported', { exact: true })).toBeVisible();
+  });
+
+  test('at 1440x900 every row keeps its status and Appeal in view; the view lives in the address', async ({ page }) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await signIn(page, 'billing_admin');
+    const [someone] = (await apiGet<ClaimPage>(page, '/api/claims?limit=1&offset=3')).items;
+    const name = someone?.patient.split(' ')[0] ?? '';
+    // A link opens the list already searched.
+    await page.goto(`/claims?search=${encodeURIComponent(name)}`);
+    const table = page.getByRole('table', { name: 'All Claims' });
+    const footer = page.getByText(/^Showing \d+ of [\d,]+ claims$/);
+    const searched = await apiGet<ClaimPage>(page, `/api/claims?search=${encodeURIComponent(name)}&limit=50`);
+    await expect(page.getByRole('searchbox', { name: /Search claims/ })).toHaveValue(name);
+    await expect(footer).toHaveText(`Showing ${Math.min(50, searched.total ?? 0)} of ${searched.total} claims`);
+
+    // Status and Appeal sit inside the table's visible area, on top, without scrolling sideways (the page
+    // is scrolled down to the row; the table's own sideways scroll stays where it is).
+    const scroller = table.locator('xpath=..');
+    const firstRow = table.locator('tbody tr').first();
+    await firstRow.evaluate((row) => window.scrollBy(0, row.getBoundingClientRect().top - 300));
+    expect(await scroller.evaluate((element) => element.scrollLeft)).toBe(0);
+    const box = await scroller.boundingBox();
+    // (A disabled button lets the pointer through, so its cell is what is hit.)
+    for (const cell of [firstRow.locator('td').nth(-2), firstRow.locator('td').last()]) {
+      const cellBox = await cell.boundingBox();
+      if (!box || !cellBox) throw new Error('no layout box');
+      expect(cellBox.x + cellBox.width).toBeLessThanOrEqual(box.x + box.width + 1);
+      expect(cellBox.x).toBeGreaterThanOrEqual(box.x);
+      const onTop = await cell.evaluate((element) => {
+        const r = element.getBoundingClientRect();
+        const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+        return hit !== null && (element === hit || element.contains(hit));
+      });
+      expect(onTop).toBe(true);
+    }
+    await expect(
+      firstRow
+        .locator('td')
+        .last()
+        .getByRole('button', { name: /^Appeal claim / }),
+    ).toBeInViewport();
+
+    // Filters and pages go into the address; reload, Back and Forward restore the view.
+    await page.goto('/claims');
+    await choose(page, 'Status', 'Paid');
+    await expect(page).toHaveURL(/[?&]status=Paid/);
+    const paid = await apiGet<ClaimPage>(page, '/api/claims?status=Paid&limit=50');
+    const secondPage = await apiGet<ClaimPage>(
+      page,
+      `/api/claims?status=Paid&limit=50&cursor=${encodeURIComponent(paid.nextCursor ?? '')}`,
+    );
+    const accountCells = table.locator('tbody tr td:nth-child(3)');
+    await expect(accountCells.first()).toHaveText(paid.items[0]!.accountNumber);
+    const pages = page.getByRole('navigation', { name: 'All Claims pages' });
+    await pages.getByRole('button', { name: /Next/ }).click();
+    await expect(page).toHaveURL(/[?&]page=2/);
+    await expect(accountCells.first()).toHaveText(secondPage.items[0]!.accountNumber);
+    await page.reload();
+    await expect(pages.getByText(/^Page 2 of /)).toBeVisible();
+    await expect(accountCells.first()).toHaveText(secondPage.items[0]!.accountNumber);
+    await expect(page.getByRole('combobox', { name: 'Status' })).toHaveText('Paid');
+    await expect(footer).toHaveText(`Showing 50 of ${paid.total?.toLocaleString('en-US')} claims`);
+    await page.goBack();
+    await expect(accountCells.first()).toHaveText(paid.items[0]!.accountNumber);
+    await page.goBack();
+    await expect(page.getByRole('combobox', { name: 'Status' })).toHaveText('All Statuses');
+    await page.goForward();
+    await expect(page.getByRole('combobox', { name: 'Status' })).toHaveText('Paid');
+    await expect(accountCells.first()).toHaveText(paid.items[0]!.accountNumber);
   });
 
   test('the billing admin appeals a denied claim', async ({ page }) => {
@@ -131,7 +203,7 @@ test.describe('claims', () => {
     await dialog.getByRole('button', { name: 'Submit appeal' }).click();
     await expect(page.getByText('Appeal recorded', { exact: true })).toBeVisible();
     await expect(dialog).toBeHidden();
-    await expect(row.locator('td').nth(9)).toHaveText('Appealed');
+    await expect(row.locator('td').nth(10)).toHaveText('Appealed');
     await expect(row.getByRole('button', { name: `Appeal claim ${target.accountNumber}` })).toBeDisabled();
     const after = await apiGet<ClaimPage>(page, `/api/claims?search=${target.accountNumber}`);
     expect(after.items[0]?.status).toBe('Appealed');
@@ -230,7 +302,7 @@ test.describe('accessibility', () => {
   // axe checks every cell of a full table; on a busy 2-core machine that takes a while.
   test.describe.configure({ timeout: 90_000 });
 
-  test('the claims screen and its appeal and upload dialogs have no serious violations', async ({ page }) => {
+  test('the claims screen and its appeal, history and upload dialogs have no serious violations', async ({ page }) => {
     await signIn(page, 'billing_admin');
     await page.goto('/claims');
     await expect(page.getByRole('table', { name: 'All Claims' }).locator('tbody tr').first()).toBeVisible();
@@ -238,17 +310,26 @@ test.describe('accessibility', () => {
     await expect(page.getByRole('img', { name: /Weekly Claims Trend chart/ })).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
 
-    // The newest claims are still with the payers: denials are found by their reason code.
-    await page.getByLabel('Reason code').fill('CO-16');
+    // The newest claims are still with the payers: denials are found by their status.
+    await choose(page, 'Status', 'Denied');
     await expect(
-      page.getByRole('table', { name: 'All Claims' }).locator('tbody tr td:nth-child(10)').first(),
-    ).not.toHaveText(/Submitted|Pending|Draft/);
+      page.getByRole('table', { name: 'All Claims' }).locator('tbody tr td:nth-child(11)').first(),
+    ).toHaveText('Denied');
     await page
       .getByRole('button', { name: /^Appeal claim / })
       .and(page.locator(':enabled'))
       .first()
       .click();
     await expect(page.getByRole('dialog', { name: 'Appeal claim' })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+
+    await page
+      .getByRole('button', { name: /^History of claim / })
+      .first()
+      .click();
+    await expect(page.getByRole('dialog', { name: 'Claim history' })).toBeVisible();
+    await expect(page.getByText(/appeal, filed|No appeals recorded/).first()).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
     await page.keyboard.press('Escape');
 

@@ -35,6 +35,7 @@ const ACTION_LABELS: Record<string, string> = {
   'claim.appeal': 'Appealed a claim',
   'claim.void': 'Voided a claim',
   'claims.charge_ceiling.update': 'Changed a charge ceiling',
+  'claim.appeal.outcome': "Recorded an appeal's outcome",
   'claims.import': 'Imported claims',
   'claims.import.refused': 'Claims import refused',
   'claims.list.view': 'Viewed the claims list',

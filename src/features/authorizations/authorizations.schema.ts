@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cursorPageShape, listQuerySchema } from '@/shared/api';
+import { cursorPageShape, isoDateSchema, listQuerySchema } from '@/shared/api';
 import { PAYERS } from '@/features/claims/claims.schema';
 
 export const AUTHORIZATION_STATUSES = ['Pending', 'Approved', 'Denied'] as const;
@@ -30,6 +30,13 @@ export const authorizationSchema = z.object({
   requestedOn: z.string(),
   decidedOn: z.string().nullable(),
   atRisk: z.boolean(),
+  /** The payer's authorization number, the units it granted and the days it is valid (approved only). */
+  authNumber: z.string().nullable(),
+  approvedUnits: z.number().int().nullable(),
+  validFrom: z.string().nullable(),
+  validTo: z.string().nullable(),
+  /** Why the payer refused (denied only). */
+  denialReason: z.string().nullable(),
 });
 export type Authorization = z.infer<typeof authorizationSchema>;
 
@@ -57,7 +64,7 @@ export const authorizationExportQuerySchema = authorizationFilterSchema.extend({
 });
 export type AuthorizationExportQuery = z.infer<typeof authorizationExportQuerySchema>;
 
-/** Six KPIs over every authorization, whatever the filters. */
+/** Six KPIs over the authorizations matching the filters (all of them when none is set). */
 export const authorizationKpisSchema = z.object({
   total: z.number().int(),
   pending: z.number().int(),
@@ -77,6 +84,8 @@ export const authorizationListSchema = z.object({
   ...cursorPageShape,
   /** On a first page only, like `total` (null on later pages and with `count=false`). */
   kpis: authorizationKpisSchema.nullable(),
+  /** Every authorization, whatever the filters ('Showing N of M'): on a first page only, like `total`. */
+  overallTotal: z.number().int().nullable(),
 });
 export type AuthorizationList = z.infer<typeof authorizationListSchema>;
 
@@ -87,7 +96,37 @@ export type AuthorizationExport = z.infer<typeof authorizationExportSchema>;
 /** An export larger than this asks the user to narrow the filters instead of building a huge file. */
 export const AUTHORIZATION_EXPORT_MAX_ROWS = 20_000;
 
-export const authorizationDecisionSchema = z
-  .object({ status: z.enum(['Approved', 'Denied'], { message: 'must be Approved or Denied' }) })
+const approvalSchema = z
+  .object({
+    status: z.literal('Approved'),
+    authNumber: z
+      .string({ message: 'is required' })
+      .trim()
+      .min(1, 'is required')
+      .max(40, 'must be at most 40 characters')
+      .regex(/^[A-Za-z0-9-]+$/, 'may contain only letters, digits and -'),
+    units: z
+      .number({ message: 'must be a whole number of units' })
+      .int('must be a whole number of units')
+      .min(1, 'must be at least 1')
+      .max(9999, 'must be at most 9999'),
+    validFrom: isoDateSchema,
+    validTo: isoDateSchema,
+  })
+  .strict()
+  .refine((a) => a.validFrom <= a.validTo, { path: ['validTo'], message: 'must be on or after validFrom' });
+const denialSchema = z
+  .object({
+    status: z.literal('Denied'),
+    reason: z
+      .string({ message: 'is required' })
+      .trim()
+      .min(1, 'is required')
+      .max(200, 'must be at most 200 characters'),
+  })
   .strict();
+/** Approving records the payer's authorization number, units and valid dates; denying records a reason. */
+export const authorizationDecisionSchema = z.discriminatedUnion('status', [approvalSchema, denialSchema], {
+  message: 'status: must be Approved or Denied',
+});
 export type AuthorizationDecision = z.infer<typeof authorizationDecisionSchema>;

@@ -106,6 +106,11 @@ export const claimRowSchema = z.object({
   paidCents: z.number().int(),
   /** Days from the service date to resolution, or to today while the claim is unresolved. */
   daysAR: z.number().int(),
+  /**
+   * What is still owed on the claim by anyone: billed − paid by the payer − contractual adjustment − the
+   * patient's payments, never below 0; 0 once the claim is resolved or written off.
+   */
+  balanceCents: z.number().int(),
   status: claimRowStatusSchema,
   /** The denial or main adjustment CARC code; null when nothing was adjusted. */
   reason: z.string().nullable(),
@@ -128,40 +133,74 @@ export const CLAIM_SORT_KEYS = [
 ] as const;
 export type ClaimSortKey = (typeof CLAIM_SORT_KEYS)[number];
 
-/** Filters shared by the list, the overview and the export. */
-export const claimFilterSchema = z.object({
+/** The filters' fields, without the check that ties two of them together (`withServiceDateRange`). */
+const claimFilterShape = {
   search: z.string().trim().max(100, 'must be at most 100 characters').default(''),
   payer: z.enum(PAYERS, { message: `must be one of: ${PAYERS.join(', ')}` }).optional(),
   reason: reasonFilterSchema.default(''),
-});
+  status: z.enum(CLAIM_STATUSES, { message: `must be one of: ${CLAIM_STATUSES.join(', ')}` }).optional(),
+  /** The rendering provider's id (GET /api/claims/providers lists them). */
+  providerId: z.coerce
+    .number({ message: 'must be a provider id' })
+    .int('must be a provider id')
+    .positive('must be a provider id')
+    .optional(),
+  /** Service date on or after this day. */
+  from: isoDateSchema.optional(),
+  /** Service date on or before this day. */
+  to: isoDateSchema.optional(),
+};
+
+/** A service-date range that ends before it starts is refused, naming `to`. */
+function withServiceDateRange<T extends z.ZodType<{ from?: string | undefined; to?: string | undefined }>>(schema: T) {
+  return schema.refine((filter) => !filter.from || !filter.to || filter.from <= filter.to, {
+    path: ['to'],
+    message: 'must be on or after from',
+  });
+}
+
+/** Filters shared by the list, the overview and the export. */
+export const claimFilterSchema = withServiceDateRange(z.object(claimFilterShape));
 export type ClaimFilter = z.infer<typeof claimFilterSchema>;
 export type ClaimFilterInput = z.input<typeof claimFilterSchema>;
 
-export const claimListQuerySchema = listQuerySchema(CLAIM_SORT_KEYS, 'serviceDate').extend({
-  ...claimFilterSchema.shape,
-  dir: z.enum(['asc', 'desc']).default('desc'),
-});
+export const claimListQuerySchema = withServiceDateRange(
+  listQuerySchema(CLAIM_SORT_KEYS, 'serviceDate').extend({
+    ...claimFilterShape,
+    dir: z.enum(['asc', 'desc']).default('desc'),
+  }),
+);
 export type ClaimListQuery = z.infer<typeof claimListQuerySchema>;
 export type ClaimListQueryInput = z.input<typeof claimListQuerySchema>;
 
 export const claimPageSchema = z.object({ items: z.array(claimRowSchema), ...cursorPageShape });
 export type ClaimPage = z.infer<typeof claimPageSchema>;
 
-export const claimExportQuerySchema = claimFilterSchema.extend({
-  sort: z.enum(CLAIM_SORT_KEYS).default('serviceDate'),
-  dir: z.enum(['asc', 'desc']).default('desc'),
-});
+export const claimExportQuerySchema = withServiceDateRange(
+  z.object({
+    ...claimFilterShape,
+    sort: z.enum(CLAIM_SORT_KEYS).default('serviceDate'),
+    dir: z.enum(['asc', 'desc']).default('desc'),
+  }),
+);
 export type ClaimExportQuery = z.infer<typeof claimExportQuerySchema>;
 
 /** An export larger than this asks the user to narrow the filters instead of building a huge file. */
 export const CLAIM_EXPORT_MAX_ROWS = 50_000;
-export const claimExportSchema = z.object({ items: z.array(claimRowSchema) });
+/** An exported claim: the row and the patient's MRN (masked as for the role), so the file re-imports. */
+export const claimExportRowSchema = claimRowSchema.extend({ patientMrn: z.string() });
+export type ClaimExportRow = z.infer<typeof claimExportRowSchema>;
+export const claimExportSchema = z.object({ items: z.array(claimExportRowSchema) });
 export type ClaimExport = z.infer<typeof claimExportSchema>;
 
 /** The weekly trend covers the last 8 weeks, each starting on Sunday, ending with this week. */
 export const TREND_WEEKS = 8;
 /** The claims page shows the top 5 denial reasons. */
 export const TOP_DENIAL_REASONS = 5;
+
+/** A provider the claims can be filtered by (former providers too: their claims stay). */
+export const claimProviderSchema = z.object({ id: z.number().int(), name: z.string() });
+export type ClaimProvider = z.infer<typeof claimProviderSchema>;
 
 /**
  * The Claims page's summary and charts for the current filters. A denied claim is one whose
@@ -200,10 +239,25 @@ export function isAppealable(status: ClaimRowStatus): boolean {
   return (APPEALABLE_STATUSES as readonly ClaimRowStatus[]).includes(status);
 }
 
+/** Appeal levels: the payer's first and second internal reviews, then an external (independent) review. */
+export const APPEAL_LEVELS = ['first', 'second', 'external'] as const;
+export type AppealLevel = (typeof APPEAL_LEVELS)[number];
+export const APPEAL_LEVEL_LABELS: Record<AppealLevel, string> = {
+  first: 'First level',
+  second: 'Second level',
+  external: 'External review',
+};
+
 export const newAppealSchema = z
   .object({
     reason: z.string().trim().min(1, 'is required').max(200, 'must be at most 200 characters'),
     note: z.string().trim().max(2000, 'must be at most 2000 characters').default(''),
+    level: z.enum(APPEAL_LEVELS, { message: `must be one of: ${APPEAL_LEVELS.join(', ')}` }).default('first'),
+    /** The last day the payer accepts this appeal (or owes its answer), YYYY-MM-DD; optional. */
+    deadline: z
+      .union([z.literal(''), isoDateSchema])
+      .nullish()
+      .transform((day) => day || null),
   })
   .strict();
 export type NewAppeal = z.input<typeof newAppealSchema>;
@@ -213,6 +267,49 @@ export const voidClaimSchema = z
   .object({ reason: z.string().trim().min(1, 'is required').max(200, 'must be at most 200 characters') })
   .strict();
 export type VoidClaim = z.infer<typeof voidClaimSchema>;
+
+/** How an appeal ended: won (paid in full of what was asked), partly won, or lost (upheld denial). */
+export const APPEAL_OUTCOMES = ['won', 'partial', 'lost'] as const;
+export type AppealOutcome = (typeof APPEAL_OUTCOMES)[number];
+export const APPEAL_OUTCOME_LABELS: Record<AppealOutcome, string> = {
+  won: 'Won',
+  partial: 'Partly won',
+  lost: 'Lost',
+};
+
+export const appealOutcomeRequestSchema = z
+  .object({
+    outcome: z.enum(APPEAL_OUTCOMES, { message: `must be one of: ${APPEAL_OUTCOMES.join(', ')}` }),
+    /** What the payer pays on the appeal, in cents; 0 for a lost appeal. */
+    amountCents: z
+      .number({ message: 'must be an amount in cents' })
+      .int('must be an amount in cents')
+      .min(0, 'must be 0 or more')
+      .max(100_000_000, 'must be at most 1,000,000.00'),
+  })
+  .strict()
+  .superRefine((value, ctx) => {
+    if (value.outcome === 'lost' && value.amountCents !== 0)
+      ctx.addIssue({ code: 'custom', path: ['amountCents'], message: 'must be 0 for a lost appeal' });
+    if (value.outcome !== 'lost' && value.amountCents === 0)
+      ctx.addIssue({ code: 'custom', path: ['amountCents'], message: 'must be more than 0.00 for a won appeal' });
+  });
+export type AppealOutcomeRequest = z.infer<typeof appealOutcomeRequestSchema>;
+
+/** One appeal in a claim's history, oldest first. */
+export const claimAppealSchema = z.object({
+  id: z.number().int(),
+  level: z.enum(APPEAL_LEVELS),
+  reason: z.string(),
+  note: z.string(),
+  deadline: z.string().nullable(),
+  filedAt: z.string(),
+  filedBy: z.string().nullable(),
+  outcome: z.enum(APPEAL_OUTCOMES).nullable(),
+  outcomeAmountCents: z.number().int().nullable(),
+  decidedOn: z.string().nullable(),
+});
+export type ClaimAppeal = z.infer<typeof claimAppealSchema>;
 
 // ---------------------------------------------------------------------------------------------
 // CSV import (Upload File). Every row is checked with this schema; the server adds the
@@ -231,6 +328,44 @@ export const CLAIM_IMPORT_COLUMNS = [
   'reasonCode',
 ] as const;
 export type ClaimImportColumn = (typeof CLAIM_IMPORT_COLUMNS)[number];
+/**
+ * Columns the export adds for the reader after the import's own: what the payer answered and the figures
+ * computed from it. The import accepts them and ignores them, so an exported file imports as it is.
+ */
+export const CLAIM_EXPORT_ONLY_COLUMNS = [
+  'patient',
+  'paidAmount',
+  'balanceAmount',
+  'daysAR',
+  'denialDescription',
+] as const;
+
+const cents = (value: number) => (value / 100).toFixed(2);
+
+/**
+ * The Claims CSV: the import's columns under the import's names (the file re-imports), then the export-only
+ * ones. Dates are YYYY-MM-DD and amounts plain dollars (149.00), as the import reads them.
+ */
+export const CLAIM_CSV_COLUMNS: readonly {
+  header: ClaimImportColumn | (typeof CLAIM_EXPORT_ONLY_COLUMNS)[number];
+  value: (claim: ClaimExportRow) => string | number | null;
+}[] = [
+  { header: 'accountNumber', value: (c) => c.accountNumber },
+  { header: 'patientMrn', value: (c) => c.patientMrn },
+  { header: 'procedureCode', value: (c) => c.procedure },
+  { header: 'provider', value: (c) => c.provider },
+  { header: 'payer', value: (c) => c.payer },
+  { header: 'serviceDate', value: (c) => c.serviceDate },
+  { header: 'billedAmount', value: (c) => cents(c.billedCents) },
+  { header: 'status', value: (c) => c.status },
+  { header: 'reasonCode', value: (c) => c.reason },
+  { header: 'patient', value: (c) => c.patient },
+  { header: 'paidAmount', value: (c) => cents(c.paidCents) },
+  { header: 'balanceAmount', value: (c) => cents(c.balanceCents) },
+  { header: 'daysAR', value: (c) => c.daysAR },
+  { header: 'denialDescription', value: (c) => c.denialDescription },
+];
+
 /** Columns a file may leave out (their defaults apply). */
 export const OPTIONAL_IMPORT_COLUMNS: readonly ClaimImportColumn[] = ['status', 'reasonCode'];
 

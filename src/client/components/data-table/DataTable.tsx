@@ -22,6 +22,22 @@ import { cn } from '@/client/lib/cn';
 export interface DataTableColumnMeta {
   align?: 'left' | 'right' | 'center';
   className?: string;
+  /**
+   * Pinned to the right edge, `right` px from it, `width` px wide: it stays in view while a table wider
+   * than its container scrolls sideways (e.g. a row's status and its action button).
+   */
+  pin?: { right: number; width: number };
+}
+
+/** The class and style of a pinned column's cells; nothing for the others. */
+function pinned(meta: DataTableColumnMeta | undefined, background: string) {
+  if (!meta?.pin) return { className: undefined, style: undefined };
+  const { right, width } = meta.pin;
+  return {
+    // The cell's own background hides the columns scrolling beneath it; a line on its left marks the edge.
+    className: cn('sticky z-[1] shadow-[inset_1px_0_0_var(--color-border)]', background),
+    style: { right, width, minWidth: width, maxWidth: width },
+  };
 }
 
 declare module '@tanstack/react-table' {
@@ -105,8 +121,13 @@ const DataTableRow = memo(function DataTableRow({
     <tr className={cn('border-b border-border hover:bg-muted/40', className)} style={height ? { height } : undefined}>
       {cells.map((cell) => {
         const meta = cell.column.columnDef.meta;
+        const pin = pinned(meta, 'bg-card');
         return (
-          <td key={cell.id} className={cn('px-3 py-2', alignClass(meta?.align), meta?.className)}>
+          <td
+            key={cell.id}
+            className={cn('px-3 py-2', alignClass(meta?.align), meta?.className, pin.className)}
+            style={pin.style}
+          >
             {flexRender(cell.column.columnDef.cell, cell.getContext())}
           </td>
         );
@@ -250,11 +271,17 @@ export function DataTable<T>({
                   const sorted = header.column.getIsSorted();
                   const canSort = header.column.getCanSort();
                   const title = flexRender(header.column.columnDef.header, header.getContext());
+                  const pin = pinned(meta, 'bg-muted');
                   return (
                     <th
                       key={header.id}
                       scope="col"
-                      className={cn('h-11 px-3 font-medium text-muted-foreground', alignClass(meta?.align))}
+                      className={cn(
+                        'h-11 px-3 font-medium text-muted-foreground',
+                        alignClass(meta?.align),
+                        pin.className,
+                      )}
+                      style={pin.style}
                       aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}
                     >
                       {header.isPlaceholder ? null : canSort ? (

@@ -20,6 +20,7 @@ import {
   AUTHORIZATION_EXPORT_MAX_ROWS,
   authorizationStatusSchema,
   type Authorization,
+  type AuthorizationDecision,
   type AuthorizationExport,
   type AuthorizationExportQuery,
   type AuthorizationFilter,
@@ -46,6 +47,11 @@ function rowColumns(ctx: RequestContext) {
     ageDays: ageSql(ctx),
     requestedOn: authorizations.requestedOn,
     decidedOn: authorizations.decidedOn,
+    authNumber: authorizations.authNumber,
+    approvedUnits: authorizations.approvedUnits,
+    validFrom: authorizations.validFrom,
+    validTo: authorizations.validTo,
+    denialReason: authorizations.denialReason,
   };
 }
 
@@ -170,10 +176,11 @@ function pageKeysSql(ctx: RequestContext, query: AuthorizationQuery, cursor: Key
 }
 
 /**
- * The Authorizations screen's KPIs over every authorization: counts by status; At Risk = pending and older than
+ * The Authorizations screen's KPIs over the authorizations matching the filters (so the tiles agree with
+ * 'Showing N of M'): counts by status; At Risk = pending and older than
  * AT_RISK_AFTER_DAYS; Avg Age = mean of ageDays, one decimal, 0 when there are none.
  */
-async function kpisOf(db: DbOrTx, ctx: RequestContext): Promise<AuthorizationKpis> {
+async function kpisOf(db: DbOrTx, ctx: RequestContext, where: SQL | undefined): Promise<AuthorizationKpis> {
   const age = ageSql(ctx);
   const [kpis] = await db
     .select({
@@ -184,7 +191,9 @@ async function kpisOf(db: DbOrTx, ctx: RequestContext): Promise<AuthorizationKpi
       atRisk: sql<number>`(count(*) filter (where ${authorizations.status} = 'Pending' and ${age} > ${AT_RISK_AFTER_DAYS}))::int`,
       avgAgeDays: sql<number>`coalesce(round(avg(${age}), 1), 0)::float8`,
     })
-    .from(authorizations);
+    .from(authorizations)
+    .innerJoin(patients, eq(patients.id, authorizations.patientId))
+    .where(where);
   return kpis ?? { total: 0, pending: 0, approved: 0, denied: 0, atRisk: 0, avgAgeDays: 0 };
 }
 
@@ -214,12 +223,15 @@ export async function listAuthorizations(
   const statement = sql`select ${patients.name} as patient, ${authorizations.service} as service,
       ${authorizations.payer} as payer, ${authorizations.status} as status, ${ageSql(ctx)} as "ageDays",
       ${authorizations.requestedOn}::text as "requestedOn", ${authorizations.decidedOn}::text as "decidedOn",
+      ${authorizations.authNumber} as "authNumber", ${authorizations.approvedUnits} as "approvedUnits",
+      ${authorizations.validFrom}::text as "validFrom", ${authorizations.validTo}::text as "validTo",
+      ${authorizations.denialReason} as "denialReason",
       ${authorizations.patientId} as "patientId", page.*
     from (${pageKeysSql(ctx, query, cursor)}) page
     join ${authorizations} on ${authorizations.id} = page.id
     join ${patients} on ${patients.id} = ${authorizations.patientId}
     order by ${pageOrder}`;
-  const [found, total, kpis] = await Promise.all([
+  const [found, total, kpis, overallTotal] = await Promise.all([
     db.execute<Row & Record<string, unknown>>(statement).then((result) => result.rows),
     firstPage
       ? db
@@ -229,7 +241,13 @@ export async function listAuthorizations(
           .where(where)
           .then(([row]) => row?.total ?? 0)
       : Promise.resolve(null),
-    firstPage ? kpisOf(db, ctx) : Promise.resolve(null),
+    firstPage ? kpisOf(db, ctx, where) : Promise.resolve(null),
+    firstPage
+      ? db
+          .select({ total: sql<number>`coalesce(sum(${authorizationsStatusRollup.authorizations}), 0)::int` })
+          .from(authorizationsStatusRollup)
+          .then(([row]) => row?.total ?? 0)
+      : Promise.resolve(null),
   ]);
   const page = found.slice(0, query.limit);
   const last = page[page.length - 1];
@@ -254,6 +272,11 @@ export async function listAuthorizations(
         ageDays: row.ageDays,
         requestedOn: row.requestedOn,
         decidedOn: row.decidedOn,
+        authNumber: row.authNumber,
+        approvedUnits: row.approvedUnits,
+        validFrom: row.validFrom,
+        validTo: row.validTo,
+        denialReason: row.denialReason,
       }),
     ),
     nextCursor:
@@ -265,6 +288,7 @@ export async function listAuthorizations(
         : null,
     total,
     kpis,
+    overallTotal,
   };
 }
 
@@ -310,8 +334,9 @@ export async function decideAuthorization(
   db: Db,
   ctx: RequestContext,
   id: number,
-  status: 'Approved' | 'Denied',
+  decision: AuthorizationDecision,
 ): Promise<Authorization> {
+  const { status } = decision;
   return db.transaction(async (tx) => {
     // Row lock: two people deciding at once cannot both see it pending.
     const [current] = await tx
@@ -328,13 +353,29 @@ export async function decideAuthorization(
     }
     await tx
       .update(authorizations)
-      .set({ status, decidedOn: today(ctx.now), decidedBy: ctx.user.id })
+      .set({
+        status,
+        decidedOn: today(ctx.now),
+        decidedBy: ctx.user.id,
+        ...(decision.status === 'Approved'
+          ? {
+              authNumber: decision.authNumber,
+              approvedUnits: decision.units,
+              validFrom: decision.validFrom,
+              validTo: decision.validTo,
+            }
+          : { denialReason: decision.reason }),
+      })
       .where(eq(authorizations.id, id));
     await record(tx, {
       ...actorOf(ctx),
       action: 'authorization.update',
       resource: `authorization/${id}`,
-      detail: `status Pending → ${status}`,
+      detail:
+        `status Pending → ${status}` +
+        (decision.status === 'Approved'
+          ? `; authorization ${decision.authNumber}, ${decision.units} unit${decision.units === 1 ? '' : 's'}, valid ${decision.validFrom} to ${decision.validTo}`
+          : `; reason: ${decision.reason}`),
       patientId: current.patientId,
     });
     const [row] = await tx

@@ -58,9 +58,10 @@ async function maxAuditId() {
 }
 
 describe('GET /api/authorizations', () => {
-  it('computes the six KPIs over every authorization', async () => {
-    const raw = await rawAuthorizations();
-    const kpis = await kpisOf('?status=Denied&payer=Aetna&limit=5');
+  it('computes the six KPIs over the authorizations the filters match', async () => {
+    const all = await rawAuthorizations();
+    const kpis = await kpisOf('?limit=5');
+    const raw = all;
     const pending = raw.filter((r) => r.status === 'Pending');
     const avg = raw.reduce((sum, r) => sum + r.age, 0) / raw.length;
     expect(raw.length).toBeGreaterThan(50);
@@ -75,6 +76,26 @@ describe('GET /api/authorizations', () => {
     // The seed has both sides of the at-risk line, so the KPI really tells them apart.
     expect(kpis.atRisk).toBeGreaterThan(0);
     expect(kpis.atRisk).toBeLessThan(kpis.pending);
+
+    // A filter narrows the tiles as it narrows the list: 'Showing N of M' and Total agree.
+    for (const [query, keep] of [
+      ['?payer=Aetna', (r: (typeof all)[number]) => r.payer === 'Aetna'],
+      ['?status=Pending&payer=Medicare', (r: (typeof all)[number]) => r.status === 'Pending' && r.payer === 'Medicare'],
+    ] as const) {
+      const rows = all.filter(keep);
+      const page = await list(`${query}&limit=5`);
+      const pending = rows.filter((r) => r.status === 'Pending');
+      expect(page.kpis, query).toMatchObject({
+        total: rows.length,
+        pending: pending.length,
+        approved: rows.filter((r) => r.status === 'Approved').length,
+        denied: rows.filter((r) => r.status === 'Denied').length,
+        atRisk: pending.filter((r) => r.age > 5).length,
+      });
+      expect(page.total, query).toBe(rows.length);
+      expect(page.overallTotal, query).toBe(all.length);
+      expect(rows.length, query).toBeLessThan(all.length);
+    }
   });
 
   it('filters by payer and by status in the database, and pages the result', async () => {
@@ -192,6 +213,14 @@ describe('GET /api/authorizations/export', () => {
   });
 });
 
+const APPROVAL = {
+  status: 'Approved',
+  authNumber: 'AET-77821',
+  units: 12,
+  validFrom: '2026-11-20',
+  validTo: '2027-02-20',
+} as const;
+
 describe('PATCH /api/authorizations/:id', () => {
   async function pendingIds() {
     return (await rawAuthorizations()).filter((r) => r.status === 'Pending');
@@ -204,11 +233,21 @@ describe('PATCH /api/authorizations/:id', () => {
     const res = await nurse.request({
       method: 'PATCH',
       url: `/api/authorizations/${target.id}`,
-      payload: { status: 'Approved' },
+      payload: APPROVAL,
     });
     expect(res.statusCode, res.body).toBe(200);
     const day = today(t.clock());
-    expect(res.json()).toMatchObject({ id: target.id, status: 'Approved', decidedOn: day, atRisk: false });
+    expect(res.json()).toMatchObject({
+      id: target.id,
+      status: 'Approved',
+      decidedOn: day,
+      atRisk: false,
+      authNumber: 'AET-77821',
+      approvedUnits: 12,
+      validFrom: '2026-11-20',
+      validTo: '2027-02-20',
+      denialReason: null,
+    });
     const stored = (await rawAuthorizations()).find((r) => r.id === target.id);
     expect(stored).toMatchObject({ status: 'Approved', decided_on: day });
     const { rows } = await t.database.pool.query<{ action: string; patient_id: number; detail: string; actor: string }>(
@@ -219,7 +258,7 @@ describe('PATCH /api/authorizations/:id', () => {
       {
         action: 'authorization.update',
         patient_id: target.patient_id,
-        detail: 'status Pending → Approved',
+        detail: 'status Pending → Approved; authorization AET-77821, 12 units, valid 2026-11-20 to 2027-02-20',
         actor: 'nurse.manager@healthcare.demo',
       },
     ]);
@@ -232,15 +271,19 @@ describe('PATCH /api/authorizations/:id', () => {
     const denied = await doctor.request({
       method: 'PATCH',
       url: `/api/authorizations/${first.id}`,
-      payload: { status: 'Denied' },
+      payload: { status: 'Denied', reason: 'Not medically necessary' },
     });
     expect(denied.statusCode).toBe(200);
-    expect(denied.json()).toMatchObject({ status: 'Denied' });
+    expect(denied.json()).toMatchObject({
+      status: 'Denied',
+      denialReason: 'Not medically necessary',
+      authNumber: null,
+    });
     const admin = await signInAs(t.app, 'admin');
     const approved = await admin.request({
       method: 'PATCH',
       url: `/api/authorizations/${second.id}`,
-      payload: { status: 'Approved' },
+      payload: APPROVAL,
     });
     expect(approved.statusCode).toBe(200);
     const kpis = await kpisOf();
@@ -255,7 +298,7 @@ describe('PATCH /api/authorizations/:id', () => {
     const res = await nurse.request({
       method: 'PATCH',
       url: `/api/authorizations/${decided.id}`,
-      payload: { status: 'Approved' },
+      payload: APPROVAL,
     });
     expect(res.statusCode).toBe(409);
     expect(res.json<{ error: { code: string } }>().error.code).toBe('ALREADY_DECIDED');
@@ -267,11 +310,29 @@ describe('PATCH /api/authorizations/:id', () => {
     const [target] = await pendingIds();
     if (!target) throw new Error('the seed has no pending authorization');
     const before = await auditCount();
-    for (const payload of [{ status: 'Pending' }, { status: 'approved' }, {}, { status: 'Approved', note: 'x' }]) {
+    for (const payload of [{ status: 'Pending' }, { status: 'approved' }, {}, { ...APPROVAL, note: 'x' }]) {
       const res = await nurse.request({ method: 'PATCH', url: `/api/authorizations/${target.id}`, payload });
       expect(res.statusCode, JSON.stringify(payload)).toBe(400);
       const fields = res.json<{ error: { fields?: { field: string }[] } }>().error.fields ?? [];
       expect(fields.length).toBeGreaterThan(0);
+    }
+    // What an approval or a denial must record, each missing or wrong value named.
+    for (const [payload, field] of [
+      [{ status: 'Approved' }, 'authNumber'],
+      [{ ...APPROVAL, authNumber: '' }, 'authNumber'],
+      [{ ...APPROVAL, units: 0 }, 'units'],
+      [{ ...APPROVAL, validFrom: '2026-02-30' }, 'validFrom'],
+      [{ ...APPROVAL, validTo: '2026-11-01' }, 'validTo'],
+      [{ status: 'Denied' }, 'reason'],
+      [{ status: 'Denied', reason: '   ' }, 'reason'],
+    ] as const) {
+      const res = await nurse.request({ method: 'PATCH', url: `/api/authorizations/${target.id}`, payload });
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      const fields = res.json<{ error: { fields?: { field: string }[] } }>().error.fields ?? [];
+      expect(
+        fields.map((f) => f.field),
+        JSON.stringify(payload),
+      ).toContain(field);
     }
     const pendingRes = await nurse.request({
       method: 'PATCH',
@@ -300,7 +361,7 @@ describe('PATCH /api/authorizations/:id', () => {
     const res = await nurse.request({
       method: 'PATCH',
       url: '/api/authorizations/987654',
-      payload: { status: 'Approved' },
+      payload: APPROVAL,
     });
     expect(res.statusCode).toBe(404);
   });

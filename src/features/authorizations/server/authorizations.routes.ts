@@ -54,7 +54,7 @@ export function authorizationsRoutes(deps: AppDeps) {
           response: { 200: authorizationSchema, ...errors },
         },
       },
-      (request) => decideAuthorization(deps.db, requestContext(request, deps), request.params.id, request.body.status),
+      (request) => decideAuthorization(deps.db, requestContext(request, deps), request.params.id, request.body),
     );
   };
 }

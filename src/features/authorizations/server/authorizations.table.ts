@@ -21,11 +21,20 @@ export const authorizations = pgTable(
     requestedOn: date('requested_on', { mode: 'string' }).notNull(),
     decidedOn: date('decided_on', { mode: 'string' }),
     decidedBy: integer('decided_by').references(() => users.id),
+    authNumber: text('auth_number'),
+    approvedUnits: integer('approved_units'),
+    validFrom: date('valid_from', { mode: 'string' }),
+    validTo: date('valid_to', { mode: 'string' }),
+    denialReason: text('denial_reason'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     check('authorizations_status_check', oneOf(t.status, AUTHORIZATION_STATUSES)),
     check('authorizations_payer_check', oneOf(t.payer, PAYERS)),
+    check(
+      'authorizations_valid_dates_check',
+      sql`${t.validFrom} is null or ${t.validTo} is null or ${t.validFrom} <= ${t.validTo}`,
+    ),
     // Keyset paging (docs/paging.md): one (key…, id) index per sort of the list, read forwards or backwards.
     index('authorizations_status_idx').on(t.status, t.requestedOn, t.id),
     index('authorizations_patient_idx').on(t.patientId),

@@ -19,6 +19,11 @@ function authorization(overrides: Partial<Authorization>): Authorization {
     requestedOn: '2026-11-14',
     decidedOn: null,
     atRisk: true,
+    authNumber: null,
+    approvedUnits: null,
+    validFrom: null,
+    validTo: null,
+    denialReason: null,
     ...overrides,
   };
 }
@@ -38,7 +43,7 @@ const ITEMS = [
 const KPIS = { total: 40, pending: 20, approved: 15, denied: 5, atRisk: 9, avgAgeDays: 6.25 };
 
 function listAnswer(items: Authorization[]): AuthorizationList {
-  return { items, total: items.length, nextCursor: null, kpis: KPIS };
+  return { items, total: items.length, nextCursor: null, kpis: KPIS, overallTotal: 150 };
 }
 
 function renderPage() {
@@ -54,7 +59,7 @@ describe('AuthorizationsPage', () => {
       (k) => screen.getByTestId(`kpi-${k}`).textContent,
     );
     expect(kpis).toEqual(['40', '20', '15', '5', '9', '6.3days']);
-    expect(screen.getByText('Showing 3 of 40 authorizations')).toBeTruthy();
+    expect(screen.getByText('Showing 3 of 150 authorizations')).toBeTruthy();
     const rows = within(screen.getByRole('table')).getAllByRole('row').slice(1);
     expect(within(rows[0]!).getByText('At risk')).toBeTruthy();
     expect(within(rows[1]!).queryByText('At risk')).toBeNull();
@@ -122,9 +127,19 @@ describe('AuthorizationsPage', () => {
     await user.click(await screen.findByRole('button', { name: 'Approve authorization for Ana Silva: MRI knee' }));
     const dialog = await screen.findByRole('dialog', { name: 'Approve authorization?' });
     const listCalls = api.sent('GET /api/authorizations').length;
+    // What the payer granted is required: nothing is sent without it.
+    await user.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    expect(await within(dialog).findByText('Authorization number is required')).toBeTruthy();
+    expect(api.sent('PATCH /api/authorizations/1')).toEqual([]);
+    await user.type(within(dialog).getByLabelText('Authorization number'), 'AET-77821');
+    await user.type(within(dialog).getByLabelText('Units approved'), '12');
+    await user.type(within(dialog).getByLabelText('Valid from'), '2026-11-20');
+    await user.type(within(dialog).getByLabelText('Valid to'), '2027-02-20');
     await user.click(within(dialog).getByRole('button', { name: 'Approve' }));
     expect(await screen.findByText('Authorization approved')).toBeTruthy();
-    expect(api.sent('PATCH /api/authorizations/1').map((r) => r.body)).toEqual([{ status: 'Approved' }]);
+    expect(api.sent('PATCH /api/authorizations/1').map((r) => r.body)).toEqual([
+      { status: 'Approved', authNumber: 'AET-77821', units: 12, validFrom: '2026-11-20', validTo: '2027-02-20' },
+    ]);
     await waitFor(() => expect(api.sent('GET /api/authorizations').length).toBeGreaterThan(listCalls));
     expect(screen.queryByRole('dialog')).toBeNull();
   });
@@ -138,6 +153,7 @@ describe('AuthorizationsPage', () => {
     renderPage();
     await user.click(await screen.findByRole('button', { name: 'Deny authorization for Ben Okafor: Sleep study' }));
     const dialog = await screen.findByRole('dialog', { name: 'Deny authorization?' });
+    await user.type(within(dialog).getByLabelText('Reason'), 'Not medically necessary');
     await user.click(within(dialog).getByRole('button', { name: 'Deny' }));
     expect(await screen.findByText('Already decided')).toBeTruthy();
   });

@@ -16,6 +16,8 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/client/components/ui/dialog';
+import { FormField } from '@/client/components/ui/form-field';
+import { Input } from '@/client/components/ui/input';
 import { Label } from '@/client/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/client/components/ui/select';
 import { Skeleton } from '@/client/components/ui/skeleton';
@@ -26,7 +28,9 @@ import {
   AUTHORIZATION_PAYERS,
   AUTHORIZATION_SORT_KEYS,
   AUTHORIZATION_STATUSES,
+  authorizationDecisionSchema,
   type Authorization,
+  type AuthorizationDecision,
   type AuthorizationKpis,
   type AuthorizationQueryInput,
   type AuthorizationSortKey,
@@ -62,7 +66,7 @@ function isSortKey(id: string | undefined): id is AuthorizationSortKey {
 
 function KpiCards({ kpis }: { kpis: AuthorizationKpis | undefined }) {
   const cards: { label: string; value: number | string | undefined; unit?: string; hint: string }[] = [
-    { label: 'Total', value: kpis?.total, hint: 'All authorizations' },
+    { label: 'Total', value: kpis?.total, hint: 'Matching the filters' },
     { label: 'Pending', value: kpis?.pending, hint: 'Awaiting a decision' },
     { label: 'Approved', value: kpis?.approved, hint: 'Granted by the payer' },
     { label: 'Denied', value: kpis?.denied, hint: 'Refused by the payer' },
@@ -194,6 +198,14 @@ function decisionColumns(onDecide: (authorization: Authorization, decision: Deci
   return columns;
 }
 
+const EMPTY_DETAILS = { authNumber: '', units: '', validFrom: '', validTo: '', reason: '' };
+type DecisionDetails = typeof EMPTY_DETAILS;
+
+/**
+ * Approve or deny a pending authorization. Approving records what the payer granted (its authorization
+ * number, the units and the days it is valid); denying records the payer's reason. Checked with the
+ * server's own schema before sending.
+ */
 function DecisionDialog({
   target,
   busy,
@@ -202,10 +214,55 @@ function DecisionDialog({
 }: {
   target: { authorization: Authorization; decision: Decision } | null;
   busy: boolean;
-  onConfirm: () => void;
+  onConfirm: (decision: AuthorizationDecision) => void;
   onCancel: () => void;
 }) {
   const verb = target?.decision === 'Denied' ? 'Deny' : 'Approve';
+  const [details, setDetails] = useState<DecisionDetails>(EMPTY_DETAILS);
+  const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
+  const [shown, setShown] = useState(target);
+  if (shown !== target) {
+    setShown(target);
+    setDetails(EMPTY_DETAILS);
+    setErrors({});
+  }
+  const field = (name: keyof DecisionDetails, label: string, type = 'text', hint?: string) => (
+    <FormField id={`decision-${name}`} label={label} error={errors[name === 'units' ? 'units' : name]} hint={hint}>
+      {(control) => (
+        <Input
+          {...control}
+          type={type}
+          autoComplete="off"
+          value={details[name]}
+          onChange={(event) => setDetails((d) => ({ ...d, [name]: event.target.value }))}
+        />
+      )}
+    </FormField>
+  );
+  const submit = () => {
+    const candidate =
+      verb === 'Approve'
+        ? {
+            status: 'Approved',
+            authNumber: details.authNumber,
+            units: details.units.trim() === '' ? undefined : Number(details.units),
+            validFrom: details.validFrom,
+            validTo: details.validTo,
+          }
+        : { status: 'Denied', reason: details.reason };
+    const parsed = authorizationDecisionSchema.safeParse(candidate);
+    if (!parsed.success) {
+      const found: Record<string, string> = {};
+      for (const issue of parsed.error.issues) {
+        const key = String(issue.path[0] ?? 'status');
+        found[key] ??= issue.message;
+      }
+      setErrors(found);
+      return;
+    }
+    setErrors({});
+    onConfirm(parsed.data);
+  };
   return (
     <Dialog open={target !== null} onOpenChange={(open) => !open && !busy && onCancel()}>
       <DialogContent>
@@ -216,14 +273,35 @@ function DecisionDialog({
               `${target.authorization.service} for ${target.authorization.patient} (${target.authorization.payer}), requested ${target.authorization.ageDays} days ago. This decision is recorded in the audit log and cannot be undone here.`}
           </DialogDescription>
         </DialogHeader>
-        <DialogFooter>
-          <Button variant="outline" onClick={onCancel} disabled={busy}>
-            Cancel
-          </Button>
-          <Button variant={verb === 'Deny' ? 'destructive' : 'default'} onClick={onConfirm} disabled={busy}>
-            {busy ? `${verb === 'Deny' ? 'Denying' : 'Approving'}…` : verb}
-          </Button>
-        </DialogFooter>
+        <form
+          noValidate
+          className="grid gap-4"
+          onSubmit={(event) => {
+            event.preventDefault();
+            submit();
+          }}
+        >
+          {verb === 'Approve' ? (
+            <>
+              {field('authNumber', 'Authorization number', 'text', "The payer's reference")}
+              {field('units', 'Units approved', 'number')}
+              <div className="grid grid-cols-2 gap-4">
+                {field('validFrom', 'Valid from', 'date')}
+                {field('validTo', 'Valid to', 'date')}
+              </div>
+            </>
+          ) : (
+            field('reason', 'Reason', 'text', "The payer's reason for the denial")
+          )}
+          <DialogFooter>
+            <Button variant="outline" onClick={onCancel} disabled={busy}>
+              Cancel
+            </Button>
+            <Button type="submit" variant={verb === 'Deny' ? 'destructive' : 'default'} disabled={busy}>
+              {busy ? `${verb === 'Deny' ? 'Denying' : 'Approving'}…` : verb}
+            </Button>
+          </DialogFooter>
+        </form>
       </DialogContent>
     </Dialog>
   );
@@ -258,16 +336,17 @@ export default function AuthorizationsPage() {
   // with them after a decision, so the cards stay exact on any page.
   const firstPage = useAuthorizations({ ...filter, limit: PAGE_SIZE, cursor: undefined });
   const kpis = firstPage.data?.kpis ?? undefined;
+  const overallTotal = firstPage.data?.overallTotal ?? null;
   paging.track(list.data?.total);
   // A shared link to a later page carries no total: the first page's (always loaded, for the KPIs) gives it.
   paging.track(firstPage.data?.total);
   const decide = useDecideAuthorization();
 
-  const confirmDecision = () => {
+  const confirmDecision = (details: AuthorizationDecision) => {
     if (!target) return;
     const { authorization, decision } = target;
     decide.mutate(
-      { id: authorization.id, status: decision },
+      { id: authorization.id, ...details },
       {
         onSuccess: () => {
           toast({
@@ -363,7 +442,9 @@ export default function AuthorizationsPage() {
           }}
           emptyMessage="No authorizations found"
           footer={(_, matching) =>
-            data && kpis ? `Showing ${matching} of ${kpis.total} authorizations` : 'Loading authorizations…'
+            data && overallTotal !== null
+              ? `Showing ${matching} of ${overallTotal} authorizations`
+              : 'Loading authorizations…'
           }
           server={paging.tableProps(data, PAGE_SIZE, sorting, ([next]) =>
             view.set({ sort: next?.id, dir: next?.desc ? 'desc' : 'asc' }),

@@ -43,8 +43,8 @@ export function fetchAuthorizationsExport(
 export function useDecideAuthorization() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, status }: { id: number } & AuthorizationDecision) =>
-      apiFetch<Authorization>(`${AUTHORIZATIONS_PATH}/${id}`, { method: 'PATCH', body: { status } }),
+    mutationFn: ({ id, ...decision }: { id: number } & AuthorizationDecision) =>
+      apiFetch<Authorization>(`${AUTHORIZATIONS_PATH}/${id}`, { method: 'PATCH', body: decision }),
     // Settled, not only on success: a 409 means someone else decided it, and the list must show that.
     onSettled: async () => {
       // Other screens' counts (e.g. pending authorizations on the dashboard) refresh when next shown.

@@ -1,4 +1,4 @@
-import { and, eq, inArray, like, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gte, inArray, like, lte, sql, type SQL } from 'drizzle-orm';
 import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { containsPattern } from '@/server/db/like';
 import { patients } from '@/features/patients/server/patients.table';
@@ -16,15 +16,18 @@ export interface ClaimsRollupColumns {
  * One field of the claims filter. Its conditions on the claims table and on the rollups sit side by side
  * so they cannot drift apart, and its samples let the raw-vs-rollup test compare every field.
  */
-interface ClaimFilterField<Value extends string> {
+interface ClaimFilterField<Value extends string | number> {
   /** The field's condition on the claims table. */
   raw: (value: Value) => SQL | undefined;
   /** The same condition on a rollup's columns, or null when the rollups do not hold what it matches. */
   rollup: ((value: Value, rollup: ClaimsRollupColumns) => SQL | undefined) | null;
   /** How the export's audit entry names the field's value. */
   detail: (value: Value) => string;
-  /** Values that narrow the claims, for the test that compares the rollups' answers with the raw ones. */
-  samples: readonly Value[];
+  /**
+   * Values that narrow the claims, as a query string carries them, for the test that compares the rollups'
+   * answers with the raw ones.
+   */
+  samples: readonly string[];
 }
 
 /** Every field of ClaimFilter must be declared here (the mapped type makes a missing one a type error). */
@@ -42,6 +45,32 @@ export const CLAIM_FILTER_FIELDS: {
     rollup: (text, r) => reasonCondition(text, r.reasonCode),
     detail: (text) => `reason "${text}"`,
     samples: ['CO', '197', 'pr-2'],
+  },
+  // The rollups keep neither status, provider nor service date together with payer and reason, so these
+  // are answered from the claims themselves, each through an index that starts with it (claims.table.ts).
+  status: {
+    raw: (status) => eq(claims.status, status),
+    rollup: null,
+    detail: (status) => `status ${status}`,
+    samples: ['Denied', 'Paid'],
+  },
+  providerId: {
+    raw: (id) => eq(claims.providerId, id),
+    rollup: null,
+    detail: (id) => `provider #${id}`,
+    samples: ['1'],
+  },
+  from: {
+    raw: (day) => gte(claims.serviceDate, day),
+    rollup: null,
+    detail: (day) => `served from ${day}`,
+    samples: ['2026-09-01'],
+  },
+  to: {
+    raw: (day) => lte(claims.serviceDate, day),
+    rollup: null,
+    detail: (day) => `served to ${day}`,
+    samples: ['2026-09-01'],
   },
   // The rollups keep no names or account numbers, so a search is answered from the claims themselves.
   search: {
@@ -67,7 +96,7 @@ function setField(filter: ClaimFilter, name: keyof ClaimFilter): SetField[] {
   if (value === undefined || value === '') return [];
   // TypeScript cannot pair a field's declaration with its value's type across the union of fields;
   // `value` is read from the same field, so it is of the type the declaration takes.
-  const { raw, rollup, detail } = CLAIM_FILTER_FIELDS[name] as unknown as ClaimFilterField<string>;
+  const { raw, rollup, detail } = CLAIM_FILTER_FIELDS[name] as unknown as ClaimFilterField<string | number>;
   return [{ raw: raw(value), rollup: rollup && ((r) => rollup(value, r)), detail: detail(value) }];
 }
 

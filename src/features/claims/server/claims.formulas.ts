@@ -11,7 +11,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { qualified } from '@/server/db/sql-helpers';
 import type { PaymentSource } from '../claims.schema';
-import { payments } from './claims.table';
+import { claims, payments } from './claims.table';
 
 /** 100 × part ÷ whole, `decimals` decimals (one for KPIs); null when whole is 0. */
 export function percentSql(part: SQL, whole: SQL, decimals = 1): SQL<number | null> {
@@ -127,4 +127,20 @@ export function claimStatementSql(claim: {
     otherAdjustmentCents: sql<number>`(case when ${settled} then ${remainder} else 0 end)::int`,
     insurancePendingCents: sql<number>`(case when ${settled} then 0 else ${remainder} end)::int`,
   };
+}
+
+/**
+ * A CLAIM'S BALANCE (the Claims list's "Balance"): what is still owed on it by anyone,
+ *
+ *   billed − paid by the payer − contractual adjustment − patient payments received (patient and guest)
+ *
+ * never below 0, and 0 once the claim is resolved (resolved_on set) or written off. It is the claim's
+ * share of outstanding A/R (analytics), counted for Drafts too, which are owed once submitted.
+ * Columns are written as "claims"."…", so use it in a query over the claims table (not an alias).
+ */
+export function claimOpenBalanceSql(): SQL<number> {
+  const { patientPaidCents } = claimBalanceSql(claims.id, claims.patientResponsibilityCents);
+  return sql<number>`(case when ${claims.resolvedOn} is not null or ${claims.status} = 'Written Off' then 0
+    else greatest(0, ${claims.billedCents} - ${claims.paidCents} - ${claims.contractualAdjustmentCents}
+      - ${patientPaidCents}) end)::int`;
 }

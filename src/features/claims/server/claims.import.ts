@@ -2,6 +2,7 @@ import Papa from 'papaparse';
 import { format, parseISO, subDays } from 'date-fns';
 import { formatCents } from '@/shared/api';
 import {
+  CLAIM_EXPORT_ONLY_COLUMNS,
   CLAIM_IMPORT_COLUMNS,
   CLAIM_IMPORT_MAX_ROWS,
   DEFAULT_CHARGE_CEILING_CENTS,
@@ -48,7 +49,7 @@ export function parseClaimsCsv(csv: string): ParsedImport {
   const errors: ImportError[] = [];
   const headers = parsed.meta.fields ?? [];
   for (const header of headers) {
-    if (canonicalColumn(header) === null) {
+    if (canonicalColumn(header) === null && !isExportOnlyColumn(header)) {
       errors.push({ row: 1, field: header || '(blank)', message: `is not a column of the template` });
     }
   }
@@ -111,6 +112,12 @@ export function parseClaimsCsv(csv: string): ParsedImport {
     rows.push({ row, raw, value, fields: checked, badFields });
   });
   return { rows, errors };
+}
+
+/** A column the export adds (claims.schema.ts): accepted and ignored, so an exported file imports as it is. */
+function isExportOnlyColumn(header: string): boolean {
+  const key = header.trim().toLowerCase();
+  return CLAIM_EXPORT_ONLY_COLUMNS.some((c) => c.toLowerCase() === key);
 }
 
 function canonicalColumn(header: string): ClaimImportColumn | null {

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, isNotNull, lte, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { maskText } from '@/shared/access';
 import { formatCents, today } from '@/shared/api';
 import { actorOf, listReadEntry, record, recordNow, recordRead } from '@/features/audit/server/audit.queries';
 import type { RequestContext } from '@/server/context';
@@ -19,7 +20,10 @@ import { patients } from '@/features/patients/server/patients.table';
 import { payers } from '@/features/payers/server/payers.table';
 import { providers } from '@/features/providers/server/providers.table';
 import {
+  APPEAL_LEVEL_LABELS,
+  APPEAL_OUTCOME_LABELS,
   CLAIM_EXPORT_MAX_ROWS,
+  claimAppealSchema,
   DENIAL_DESCRIPTIONS,
   TOP_DENIAL_REASONS,
   TREND_WEEKS,
@@ -31,7 +35,11 @@ import {
   type ClaimFilter,
   type ClaimListQuery,
   type ClaimOverview,
+  type AppealLevel,
+  type AppealOutcomeRequest,
+  type ClaimAppeal,
   type ClaimPage,
+  type ClaimProvider,
   type ClaimRow,
   type ClaimSortKey,
   DEFAULT_CHARGE_CEILING_CENTS,
@@ -43,9 +51,11 @@ import {
 } from '../claims.schema';
 import { parseClaimsCsv, resolveImportRows, sortImportErrors, type ImportReferences } from './claims.import';
 import { chargeCeilings, claimAppeals, claims, payments } from './claims.table';
+import { users } from '@/features/auth/server/auth.table';
 import { claimsDailyRollup, claimsStatusRollup } from './claims.rollup.table';
 import { claimFilterDetail, claimsRollupWhere, claimsWhere } from './claims.filter.queries';
 import { daysInArSql, deniedClaimSql, notVoidedSql } from './claims.summary.queries';
+import { claimOpenBalanceSql } from './claims.formulas';
 
 // ---------------------------------------------------------------------------------------------
 // The Claims screen: list, overview, export, appeal and import. Everything is filtered,
@@ -63,6 +73,7 @@ function rowColumns(ctx: RequestContext) {
     billedCents: claims.billedCents,
     paidCents: claims.paidCents,
     daysAR: daysInArSql(today(ctx.now)),
+    balanceCents: claimOpenBalanceSql(),
     status: shownStatusSql,
     reason: claims.reasonCode,
     denialDescription: claims.denialDescription,
@@ -362,7 +373,7 @@ export async function listClaims(db: Db, ctx: RequestContext, query: ClaimListQu
       ${claims.accountNumber} as "accountNumber", ${claims.procedureCode} as procedure,
       ${providers.name} as provider, ${claims.payer} as payer, ${claims.serviceDate}::text as "serviceDate",
       ${claims.billedCents} as "billedCents", ${claims.paidCents} as "paidCents",
-      ${daysInArSql(today(ctx.now))} as "daysAR", ${shownStatusSql} as status, ${claims.reasonCode} as reason,
+      ${daysInArSql(today(ctx.now))} as "daysAR", ${claimOpenBalanceSql()} as "balanceCents", ${shownStatusSql} as status, ${claims.reasonCode} as reason,
       ${claims.denialDescription} as "denialDescription", ${claims.patientId} as "patientId", page.*
     from (${pageKeysSql(ctx, query, cursor)}) page
     join ${claims} on ${claims.id} = page.id
@@ -401,6 +412,7 @@ export async function listClaims(db: Db, ctx: RequestContext, query: ClaimListQu
         billedCents: row.billedCents,
         paidCents: row.paidCents,
         daysAR: row.daysAR,
+        balanceCents: row.balanceCents,
         status: row.status,
         reason: row.reason,
         denialDescription: row.denialDescription,
@@ -610,12 +622,21 @@ async function denialDescriptionsOf(db: Db, reasons: string[]): Promise<Map<stri
   return new Map(rows.rows.flatMap((r) => (r.description ? [[r.reason, r.description] as const] : [])));
 }
 
+/** The providers the Claims list can be filtered by, by name: every provider, since former ones keep their claims. */
+export async function listClaimProviders(db: Db): Promise<ClaimProvider[]> {
+  return db.select({ id: providers.id, name: providers.name }).from(providers).orderBy(asc(providers.name));
+}
+
 /**
  * Every claim matching the filters, for the browser's CSV. Serving them is the export, so it is audited
  * here, after the read and before the answer. Above CLAIM_EXPORT_MAX_ROWS the user narrows the filters.
  */
 export async function exportClaims(db: Db, ctx: RequestContext, query: ClaimExportQuery): Promise<ClaimExport> {
-  const rows = await claimRowsQuery(db, ctx)
+  const rows = await db
+    .select({ ...rowColumns(ctx), mrn: patients.mrn })
+    .from(claims)
+    .innerJoin(patients, eq(patients.id, claims.patientId))
+    .innerJoin(providers, eq(providers.id, claims.providerId))
     .where(claimsWhere(query))
     .orderBy(...orderBy(ctx, query.sort, query.dir))
     .limit(CLAIM_EXPORT_MAX_ROWS + 1);
@@ -632,7 +653,10 @@ export async function exportClaims(db: Db, ctx: RequestContext, query: ClaimExpo
     resource: 'claims',
     detail: `claims CSV: ${rows.length} rows${claimFilterDetail(query)}`,
   });
-  return { items: rows.map(toClaimRow) };
+  // Exports are masked as the screen they come from (access.md): the MRN as the role may see it.
+  return {
+    items: rows.map(({ mrn, ...row }) => ({ ...toClaimRow(row), patientMrn: maskText('mrn', mrn, ctx.user.role) })),
+  };
 }
 
 /**
@@ -643,7 +667,7 @@ export async function appealClaim(
   db: Db,
   ctx: RequestContext,
   id: number,
-  appeal: { reason: string; note: string },
+  appeal: { reason: string; note: string; level?: AppealLevel; deadline?: string | null },
 ): Promise<ClaimRow> {
   return db.transaction(async (tx) => {
     // Row lock: two people appealing at once cannot both see it Denied.
@@ -664,19 +688,135 @@ export async function appealClaim(
       const message = `is ${status}: only a Denied or Partially Paid claim can be appealed`;
       throw new HttpError(409, 'NOT_APPEALABLE', `status: ${message}`, { fields: [{ field: 'status', message }] });
     }
-    await tx
-      .insert(claimAppeals)
-      .values({ claimId: id, reason: appeal.reason, note: appeal.note, createdBy: ctx.user.id });
+    await tx.insert(claimAppeals).values({
+      claimId: id,
+      reason: appeal.reason,
+      note: appeal.note,
+      level: appeal.level ?? 'first',
+      deadline: appeal.deadline ?? null,
+      createdBy: ctx.user.id,
+    });
     await tx.update(claims).set({ status: 'Appealed' }).where(eq(claims.id, id));
     await record(tx, {
       ...actorOf(ctx),
       action: 'claim.appeal',
       resource: `claim/${id}`,
-      detail: `${current.accountNumber}: status ${status} → Appealed; reason: ${appeal.reason}`,
+      detail:
+        `${current.accountNumber}: status ${status} → Appealed; ${APPEAL_LEVEL_LABELS[appeal.level ?? 'first'].toLowerCase()} appeal` +
+        `${appeal.deadline ? `, deadline ${appeal.deadline}` : ''}; reason: ${appeal.reason}`,
       patientId: current.patientId,
     });
     const [row] = await claimRowsQuery(tx, ctx).where(eq(claims.id, id));
     if (!row) throw new Error('appealed claim vanished');
+    return toClaimRow(row);
+  });
+}
+
+/** A claim's appeals, oldest first, with who filed them and how each ended; 404 for an unknown claim. */
+export async function listClaimAppeals(db: Db, _ctx: RequestContext, claimId: number): Promise<ClaimAppeal[]> {
+  const [claim] = await db.select({ id: claims.id }).from(claims).where(eq(claims.id, claimId)).limit(1);
+  if (!claim) throw new HttpError(404, 'NOT_FOUND', 'No claim with that id.');
+  const rows = await db
+    .select({
+      id: claimAppeals.id,
+      level: claimAppeals.level,
+      reason: claimAppeals.reason,
+      note: claimAppeals.note,
+      deadline: claimAppeals.deadline,
+      filedAt: sql<string>`to_char(${claimAppeals.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`,
+      filedBy: users.name,
+      outcome: claimAppeals.outcome,
+      outcomeAmountCents: claimAppeals.outcomeAmountCents,
+      decidedOn: claimAppeals.decidedOn,
+    })
+    .from(claimAppeals)
+    .leftJoin(users, eq(users.id, claimAppeals.createdBy))
+    .where(eq(claimAppeals.claimId, claimId))
+    .orderBy(asc(claimAppeals.createdAt), asc(claimAppeals.id));
+  return rows.map((row) => claimAppealSchema.parse(row));
+}
+
+/**
+ * Records the payer's answer to an open appeal of an Appealed claim: won → Paid, partly won → Partially
+ * Paid, lost → Denied again. What the payer pays on it is a payer payment (a remittance) and adds to the
+ * claim's paid amount; it cannot exceed what was still owed by the payer (billed − paid − contractual
+ * adjustment). A claim with nothing left owed is resolved today. Appeal, claim, payment and audit entry
+ * commit together.
+ */
+export async function recordAppealOutcome(
+  db: Db,
+  ctx: RequestContext,
+  claimId: number,
+  appealId: number,
+  answer: AppealOutcomeRequest,
+): Promise<ClaimRow> {
+  return db.transaction(async (tx) => {
+    const [current] = await tx
+      .select({
+        status: claims.status,
+        patientId: claims.patientId,
+        accountNumber: claims.accountNumber,
+        owedByPayer: sql<number>`(${claims.billedCents} - ${claims.paidCents} - ${claims.contractualAdjustmentCents})::int`,
+      })
+      .from(claims)
+      .where(eq(claims.id, claimId))
+      .limit(1)
+      .for('update');
+    if (!current) throw new HttpError(404, 'NOT_FOUND', 'No claim with that id.');
+    const [appeal] = await tx
+      .select({ outcome: claimAppeals.outcome, level: claimAppeals.level })
+      .from(claimAppeals)
+      .where(and(eq(claimAppeals.id, appealId), eq(claimAppeals.claimId, claimId)))
+      .limit(1)
+      .for('update');
+    if (!appeal) throw new HttpError(404, 'NOT_FOUND', 'No appeal with that id on this claim.');
+    if (appeal.outcome !== null || current.status !== 'Appealed') {
+      const message =
+        appeal.outcome !== null ? 'is already recorded' : `cannot be recorded: the claim is ${current.status}`;
+      throw new HttpError(409, 'APPEAL_DECIDED', `outcome: ${message}`, { fields: [{ field: 'outcome', message }] });
+    }
+    if (answer.amountCents > current.owedByPayer) {
+      const message = `must be at most ${formatCents(Math.max(0, current.owedByPayer))}, what the payer still owes`;
+      throw new HttpError(400, 'VALIDATION', `amountCents: ${message}`, {
+        fields: [{ field: 'amountCents', message }],
+      });
+    }
+    const day = today(ctx.now);
+    const status = { won: 'Paid', partial: 'Partially Paid', lost: 'Denied' }[answer.outcome];
+    await tx
+      .update(claimAppeals)
+      .set({ outcome: answer.outcome, outcomeAmountCents: answer.amountCents, decidedOn: day, decidedBy: ctx.user.id })
+      .where(eq(claimAppeals.id, appealId));
+    await tx
+      .update(claims)
+      .set({ status, paidCents: sql`${claims.paidCents} + ${answer.amountCents}` })
+      .where(eq(claims.id, claimId));
+    if (answer.amountCents > 0) {
+      await tx.insert(payments).values({
+        patientId: current.patientId,
+        claimId,
+        amountCents: answer.amountCents,
+        source: 'payer',
+        receivedOn: day,
+        reference: `Appeal #${appealId}`,
+        createdBy: ctx.user.id,
+      });
+    }
+    await tx
+      .update(claims)
+      .set({ resolvedOn: day })
+      .where(and(eq(claims.id, claimId), sql`${claimOpenBalanceSql()} = 0`));
+    await record(tx, {
+      ...actorOf(ctx),
+      action: 'claim.appeal.outcome',
+      resource: `claim/${claimId}`,
+      detail:
+        `${current.accountNumber}: ${APPEAL_LEVEL_LABELS[appeal.level as AppealLevel].toLowerCase()} appeal ` +
+        `${APPEAL_OUTCOME_LABELS[answer.outcome].toLowerCase()}, $${formatCents(answer.amountCents)}; status Appealed → ${status}`,
+      patientId: current.patientId,
+    });
+    const [row] = await claimRowsQuery(tx, ctx).where(eq(claims.id, claimId));
+    if (!row) throw new Error('claim vanished');
     return toClaimRow(row);
   });
 }

@@ -1,12 +1,16 @@
+import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rolesWith, ROLES } from '@/shared/access';
 import { today } from '@/shared/api';
 import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
 import {
+  CLAIM_CSV_COLUMNS,
   CLAIM_EXPORT_MAX_ROWS,
   CLAIM_IMPORT_COLUMNS,
   CLAIM_SORT_KEYS,
+  type ClaimAppeal,
   type ClaimExport,
+  type ClaimExportRow,
   type ClaimOverview,
   type ClaimPage,
   type ClaimRow,
@@ -55,6 +59,12 @@ async function auditCount() {
   return row?.n ?? 0;
 }
 
+/** A claim's balance written out independently: still owed by anyone, 0 once resolved or written off. */
+const BALANCE_SQL = `(case when c.resolved_on is not null or c.status = 'Written Off' then 0
+  else greatest(0, c.billed_cents - c.paid_cents - c.contractual_adjustment_cents
+    - coalesce((select sum(amount_cents) from payments where claim_id = c.id and source in ('patient', 'guest')), 0))
+  end)::int`;
+
 function fieldsOf(body: string): string[] {
   return (JSON.parse(body) as { error: { fields?: { field: string }[] } }).error.fields?.map((f) => f.field) ?? [];
 }
@@ -70,7 +80,7 @@ describe('GET /api/claims', () => {
     const [raw] = await sql<Record<string, unknown>>(
       `select c.account_number, c.procedure_code, c.payer, c.service_date::text, c.billed_cents, c.paid_cents,
         c.status, c.reason_code, c.denial_description, p.name as patient, v.name as provider,
-        (coalesce(c.resolved_on, $2::date) - c.service_date) as days
+        (coalesce(c.resolved_on, $2::date) - c.service_date) as days, ${BALANCE_SQL} as balance
        from claims c join patients p on p.id = c.patient_id join providers v on v.id = c.provider_id where c.id = $1`,
       [first.id, today(t.clock())],
     );
@@ -85,6 +95,7 @@ describe('GET /api/claims', () => {
       billedCents: raw?.billed_cents,
       paidCents: raw?.paid_cents,
       daysAR: raw?.days,
+      balanceCents: raw?.balance,
       status: raw?.status,
       reason: raw?.reason_code,
       denialDescription: raw?.denial_description,
@@ -114,6 +125,64 @@ describe('GET /api/claims', () => {
     const page = await list('?payer=Tricare&limit=500');
     expect(page.total).toBe(expected.length);
     expect(sortedIds(page.items)).toEqual(expected);
+  });
+
+  it('gives each claim its balance: what is still owed on it, 0 once resolved or written off', async () => {
+    const page = await list('?sort=billedCents&dir=desc&limit=500');
+    const rows = await sql<{ id: number; balance: number }>(
+      `select c.id, ${BALANCE_SQL} as balance from claims c where c.id = any($1)`,
+      [page.items.map((c) => c.id)],
+    );
+    const expected = new Map(rows.map((r) => [r.id, r.balance]));
+    for (const item of page.items) expect(item.balanceCents, item.accountNumber).toBe(expected.get(item.id));
+    // Both kinds occur, so the rule is exercised: open claims with something owed, settled ones with 0.
+    expect(page.items.some((c) => c.balanceCents > 0)).toBe(true);
+    expect(page.items.some((c) => c.balanceCents === 0)).toBe(true);
+  });
+
+  it('filters by status, provider and service dates in the database, alone and together', async () => {
+    const [provider] = await sql<{ id: number }>(
+      `select provider_id as id from claims group by provider_id order by count(*) desc limit 1`,
+    );
+    const providerId = provider?.id ?? 0;
+    const cases: [string, string, unknown[]][] = [
+      ['?status=Denied', `c.status = 'Denied'`, []],
+      ['?status=Partially%20Paid', `c.status = 'Partially Paid'`, []],
+      [`?providerId=${providerId}`, `c.provider_id = $1`, [providerId]],
+      ['?from=2026-09-01&to=2026-10-31', `c.service_date between '2026-09-01' and '2026-10-31'`, []],
+      ['?from=2026-11-01', `c.service_date >= '2026-11-01'`, []],
+      [
+        `?status=Paid&providerId=${providerId}&to=2026-12-31&payer=Medicare`,
+        `c.status = 'Paid' and c.provider_id = $1 and c.service_date <= '2026-12-31' and c.payer = 'Medicare'`,
+        [providerId],
+      ],
+    ];
+    for (const [query, where, params] of cases) {
+      const expected = await ids(where, params);
+      expect(expected.length, query).toBeGreaterThan(0);
+      const page = await list(`${query}&limit=500`);
+      expect(page.total, query).toBe(expected.length);
+      expect(sortedIds(page.items), query).toEqual(expected.slice(0, 500));
+      const [summary] = await sql<{ claims: number; billed: string; denied_billed: string }>(
+        `select count(*)::int as claims, coalesce(sum(billed_cents), 0)::text as billed,
+          coalesce(sum(billed_cents) filter (where denied_on_first_adjudication), 0)::text as denied_billed
+         from claims c where ${where}`,
+        params,
+      );
+      const shown = await overview(query);
+      expect(shown.summary.claims, query).toBe(summary?.claims);
+      expect(shown.summary.totalBilledCents, query).toBe(Number(summary?.billed));
+      expect(shown.summary.totalDeniedCents, query).toBe(Number(summary?.denied_billed));
+      const exported = await biller.request({ method: 'GET', url: `/api/claims/export${query}` });
+      expect(sortedIds(exported.json<ClaimExport>().items), query).toEqual(expected);
+    }
+  });
+
+  it('lists every provider the claims can be filtered by, by name', async () => {
+    const res = await biller.request({ method: 'GET', url: '/api/claims/providers' });
+    expect(res.statusCode, res.body).toBe(200);
+    const rows = await sql<{ id: number; name: string }>(`select id, name from providers order by name`);
+    expect(res.json()).toEqual(rows);
   });
 
   it('matches a reason code however it is typed', async () => {
@@ -298,10 +367,19 @@ describe('GET /api/claims', () => {
       ['?limit=501', 'limit'],
       ['?offset=-1', 'offset'],
       [`?search=${'x'.repeat(101)}`, 'search'],
+      ['?status=Lost', 'status'],
+      ['?providerId=abc', 'providerId'],
+      ['?providerId=-3', 'providerId'],
+      ['?from=2026-02-30', 'from'],
+      ['?to=yesterday', 'to'],
+      ['?from=2026-10-01&to=2026-09-01', 'to'],
     ] as const) {
-      const res = await biller.request({ method: 'GET', url: `/api/claims${query}` });
-      expect(res.statusCode, query).toBe(400);
-      expect(fieldsOf(res.body), query).toContain(field);
+      for (const path of ['/api/claims', '/api/claims/overview', '/api/claims/export']) {
+        if (!['status', 'providerId', 'from', 'to'].includes(field) && path !== '/api/claims') continue;
+        const res = await biller.request({ method: 'GET', url: `${path}${query}` });
+        expect(res.statusCode, `${path}${query}`).toBe(400);
+        expect(fieldsOf(res.body), `${path}${query}`).toContain(field);
+      }
     }
   });
 });
@@ -469,8 +547,99 @@ describe('POST /api/claims/:id/appeals', () => {
       action: 'claim.appeal',
       resource: `claim/${target.id}`,
       patient_id: target.patient_id,
-      detail: `${target.account_number}: status Denied → Appealed; reason: Authorization was on file`,
+      detail: `${target.account_number}: status Denied → Appealed; first level appeal; reason: Authorization was on file`,
     });
+  });
+
+  it('records the level and deadline, then the outcome with its amount, and shows both in the history', async () => {
+    const target = await claimWithStatus('Denied');
+    const [claim] = await sql<{ billed: number; paid: number; adj: number }>(
+      `select billed_cents as billed, paid_cents as paid, contractual_adjustment_cents as adj from claims where id = $1`,
+      [target.id],
+    );
+    const owed = (claim?.billed ?? 0) - (claim?.paid ?? 0) - (claim?.adj ?? 0);
+    expect(owed).toBeGreaterThan(100);
+    const filed = await biller.request({
+      method: 'POST',
+      url: `/api/claims/${target.id}/appeals`,
+      payload: { reason: 'Medical necessity documented', level: 'second', deadline: '2027-01-18' },
+    });
+    expect(filed.statusCode, filed.body).toBe(200);
+    const history = async () => {
+      const res = await biller.request({ method: 'GET', url: `/api/claims/${target.id}/appeals` });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<ClaimAppeal[]>();
+    };
+    const [appeal] = (await history()).slice(-1);
+    expect(appeal).toMatchObject({
+      level: 'second',
+      deadline: '2027-01-18',
+      reason: 'Medical necessity documented',
+      outcome: null,
+      outcomeAmountCents: null,
+    });
+    expect(appeal?.filedBy).toBeTruthy();
+    const decide = (payload: object, appealId = appeal?.id) =>
+      biller.request({ method: 'POST', url: `/api/claims/${target.id}/appeals/${appealId}/outcome`, payload });
+
+    // More than the payer owes, a lost appeal with money, a won one without: refused, naming the field.
+    for (const payload of [
+      { outcome: 'partial', amountCents: owed + 1 },
+      { outcome: 'lost', amountCents: 500 },
+      { outcome: 'won', amountCents: 0 },
+      { outcome: 'maybe', amountCents: 0 },
+    ]) {
+      const res = await decide(payload);
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(fieldsOf(res.body), JSON.stringify(payload)).toContain(
+        payload.outcome === 'maybe' ? 'outcome' : 'amountCents',
+      );
+    }
+    expect((await decide({ outcome: 'won', amountCents: 100 }, 999_999)).statusCode).toBe(404);
+
+    const paymentsBefore = await sql<{ n: number }>(`select count(*)::int as n from payments where claim_id = $1`, [
+      target.id,
+    ]);
+    const res = await decide({ outcome: 'partial', amountCents: 100 });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<ClaimRow>()).toMatchObject({ status: 'Partially Paid', paidCents: (claim?.paid ?? 0) + 100 });
+    const [payment] = await sql<{ amount_cents: number; source: string }>(
+      `select amount_cents, source from payments where claim_id = $1 order by id desc limit 1`,
+      [target.id],
+    );
+    expect(payment).toEqual({ amount_cents: 100, source: 'payer' });
+    const paymentsAfter = await sql<{ n: number }>(`select count(*)::int as n from payments where claim_id = $1`, [
+      target.id,
+    ]);
+    expect(paymentsAfter[0]?.n).toBe((paymentsBefore[0]?.n ?? 0) + 1);
+    expect((await history()).slice(-1)[0]).toMatchObject({
+      outcome: 'partial',
+      outcomeAmountCents: 100,
+      decidedOn: today(t.clock()),
+    });
+    const [entry] = await sql<{ action: string; detail: string }>(
+      `select action, detail from audit_log order by id desc limit 1`,
+    );
+    expect(entry).toEqual({
+      action: 'claim.appeal.outcome',
+      detail: `${target.account_number}: second level appeal partly won, $1.00; status Appealed → Partially Paid`,
+    });
+    // An answer is recorded once.
+    const again = await decide({ outcome: 'won', amountCents: 100 });
+    expect(again.statusCode).toBe(409);
+    expect(fieldsOf(again.body)).toContain('outcome');
+  });
+
+  it('refuses a bad level or deadline, naming the field', async () => {
+    const target = await claimWithStatus('Denied');
+    for (const [payload, field] of [
+      [{ reason: 'x', level: 'third' }, 'level'],
+      [{ reason: 'x', deadline: '2027-02-30' }, 'deadline'],
+    ] as const) {
+      const res = await biller.request({ method: 'POST', url: `/api/claims/${target.id}/appeals`, payload });
+      expect(res.statusCode).toBe(400);
+      expect(fieldsOf(res.body)).toContain(field);
+    }
   });
 
   it('appeals a partially paid claim too (admin)', async () => {
@@ -856,6 +1025,69 @@ describe('POST /api/claims/import', () => {
     expect(entry).toEqual({ action: 'claims.import', resource: 'claims', detail: 'imported 3 claims from a CSV file' });
     // The imported claims are in the list at once.
     expect((await list('?search=IMP-02')).total).toBe(3);
+  });
+});
+
+describe('export → import round trip', () => {
+  const IMPORT_FIELDS = [
+    'accountNumber',
+    'patientMrn',
+    'procedure',
+    'provider',
+    'payer',
+    'serviceDate',
+    'billedCents',
+    'status',
+    'reason',
+  ] as const;
+  const importFields = (row: ClaimExportRow) => IMPORT_FIELDS.map((field) => row[field]);
+
+  it('an exported file imports as it is and gives back the same claims (MRN included)', async () => {
+    // The admin sees MRNs in full; the statuses a file can carry (a Paid claim comes with its remittance).
+    const admin = await signInAs(t.app, 'admin');
+    const exportOf = async (query: string) => {
+      const res = await admin.request({ method: 'GET', url: `/api/claims/export${query}` });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<ClaimExport>().items;
+    };
+    // A self-pay claim is adjudicated at once with its discount and patient share (PR-2), which a file does
+    // not carry: it is left in place.
+    const carried = (rows: ClaimExportRow[]) => rows.filter((c) => c.status === 'Denied' || c.reason === null);
+    const exported = carried([
+      ...(await exportOf('?status=Denied')),
+      ...(await exportOf('?status=Pending')),
+      ...(await exportOf('?status=Submitted')),
+    ]);
+    expect(new Set(exported.map((c) => c.status))).toEqual(new Set(['Denied', 'Pending', 'Submitted']));
+    const csv = Papa.unparse({
+      fields: CLAIM_CSV_COLUMNS.map((c) => c.header),
+      data: exported.map((claim) => CLAIM_CSV_COLUMNS.map((c) => c.value(claim) ?? '')),
+    });
+    expect(exported.length).toBeGreaterThan(20);
+    const ids = exported.map((c) => c.id);
+    await sql(`delete from claims where id = any($1)`, [ids]);
+    const res = await admin.request({ method: 'POST', url: '/api/claims/import', payload: { csv } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<{ imported: number }>().imported).toBe(exported.length);
+    const reimported = carried([
+      ...(await exportOf('?status=Denied')),
+      ...(await exportOf('?status=Pending')),
+      ...(await exportOf('?status=Submitted')),
+    ]);
+    const byAccount = (rows: ClaimExportRow[]) =>
+      rows.map(importFields).sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+    expect(byAccount(reimported)).toEqual(byAccount(exported));
+  });
+
+  it("masks the MRN in the billing admin's export, as the role's screens do", async () => {
+    const res = await biller.request({ method: 'GET', url: '/api/claims/export?status=Denied' });
+    const [first] = res.json<ClaimExport>().items;
+    const [stored] = await sql<{ mrn: string }>(
+      `select p.mrn from claims c join patients p on p.id = c.patient_id where c.id = $1`,
+      [first?.id],
+    );
+    const mrn = stored?.mrn ?? '';
+    expect(first?.patientMrn).toBe(`${'*'.repeat(mrn.length - 2)}${mrn.slice(-2)}`);
   });
 });
 

@@ -1,11 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { errorEnvelopeSchema, idParamsSchema } from '@/shared/api';
 import type { AppDeps } from '@/server/context';
 import { requestContext } from '@/server/request-context';
 import { serverTiming } from '@/server/server-timing';
 import {
   CLAIM_IMPORT_MAX_BYTES,
+  appealOutcomeRequestSchema,
+  claimAppealSchema,
   IMPORT_ERRORS_SHOWN,
   claimExportQuerySchema,
   claimExportSchema,
@@ -14,6 +17,7 @@ import {
   claimListQuerySchema,
   claimOverviewSchema,
   claimPageSchema,
+  claimProviderSchema,
   claimRowSchema,
   importRejectedSchema,
   importResultSchema,
@@ -34,6 +38,9 @@ import {
   listClaims,
   setChargeCeiling,
   voidClaim,
+  listClaimAppeals,
+  recordAppealOutcome,
+  listClaimProviders,
 } from './claims.queries';
 
 const errors = { 400: errorEnvelopeSchema, 404: errorEnvelopeSchema, 409: errorEnvelopeSchema };
@@ -50,12 +57,25 @@ export function claimsRoutes(deps: AppDeps) {
         config: { permission: 'claims:read', cacheable: true },
         schema: {
           tags: ['claims'],
-          description: 'One page of claims, filtered by payer, reason code and search, sorted by any column.',
+          description:
+            'One page of claims, filtered by payer, reason code, status, provider, service dates and search, sorted by any column.',
           querystring: claimListQuerySchema,
           response: { 200: claimPageSchema, ...errors },
         },
       },
       (request) => listClaims(deps.db, requestContext(request, deps), request.query),
+    );
+    api.get(
+      '/api/claims/providers',
+      {
+        config: { permission: 'claims:read', cacheable: true },
+        schema: {
+          tags: ['claims'],
+          description: 'The providers the claims can be filtered by.',
+          response: { 200: z.array(claimProviderSchema) },
+        },
+      },
+      () => listClaimProviders(deps.db),
     );
     api.get(
       '/api/claims/overview',
@@ -96,6 +116,40 @@ export function claimsRoutes(deps: AppDeps) {
         },
       },
       (request) => appealClaim(deps.db, requestContext(request, deps), request.params.id, request.body),
+    );
+    api.get(
+      '/api/claims/:id/appeals',
+      {
+        config: { permission: 'claims:read' },
+        schema: {
+          tags: ['claims'],
+          description: "The claim's appeals, oldest first: level, deadline, reason and outcome.",
+          params: idParamsSchema,
+          response: { 200: z.array(claimAppealSchema), ...errors },
+        },
+      },
+      (request) => listClaimAppeals(deps.db, requestContext(request, deps), request.params.id),
+    );
+    api.post(
+      '/api/claims/:id/appeals/:appealId/outcome',
+      {
+        config: { permission: 'claims:write' },
+        schema: {
+          tags: ['claims'],
+          description: "Records the payer's answer to an appeal: won, partly won or lost, with the amount it pays.",
+          params: idParamsSchema.extend({ appealId: idParamsSchema.shape.id }),
+          body: appealOutcomeRequestSchema,
+          response: { 200: claimRowSchema, ...errors },
+        },
+      },
+      (request) =>
+        recordAppealOutcome(
+          deps.db,
+          requestContext(request, deps),
+          request.params.id,
+          request.params.appealId,
+          request.body,
+        ),
     );
     api.post(
       '/api/claims/:id/void',

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { pgTable, integer, text, date, timestamp, boolean, index, check } from 'drizzle-orm/pg-core';
 import { oneOf } from '@/server/db/sql-helpers';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { CLAIM_STATUSES, PAYMENT_SOURCES } from '../claims.schema';
+import { APPEAL_LEVELS, APPEAL_OUTCOMES, CLAIM_STATUSES, PAYMENT_SOURCES } from '../claims.schema';
 import { patients } from '@/features/patients/server/patients.table';
 import { providers } from '@/features/providers/server/providers.table';
 import { users } from '@/features/auth/server/auth.table';
@@ -83,6 +83,9 @@ export const claims = pgTable(
     index('claims_payer_idx').on(t.payer, t.serviceDate, t.id),
     index('claims_status_idx').on(t.status, t.id),
     index('claims_provider_idx').on(t.providerId, t.id),
+    // The Claims list filtered by status or provider, in its default order (newest service date first).
+    index('claims_status_service_date_idx').on(t.status, t.serviceDate, t.id),
+    index('claims_provider_service_date_idx').on(t.providerId, t.serviceDate, t.id),
     // Scale (bench/results.md): the Claims list, overview and export filter and sort in the database on
     // a million claims.
     index('claims_search_trgm_idx').using('gin', sql`${claimSearchText(t)} gin_trgm_ops`),
@@ -138,10 +141,25 @@ export const claimAppeals = pgTable(
       .references(() => claims.id, { onDelete: 'cascade' }),
     reason: text('reason').notNull(),
     note: text('note').notNull().default(''),
+    level: text('level').notNull().default('first'),
+    deadline: date('deadline', { mode: 'string' }),
+    /** Set once the payer answers: won, partial or lost, with what it paid on the appeal. */
+    outcome: text('outcome'),
+    outcomeAmountCents: integer('outcome_amount_cents'),
+    decidedOn: date('decided_on', { mode: 'string' }),
+    decidedBy: integer('decided_by').references(() => users.id),
     createdBy: integer('created_by').references(() => users.id),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('claim_appeals_claim_idx').on(t.claimId)],
+  (t) => [
+    index('claim_appeals_claim_idx').on(t.claimId),
+    check('claim_appeals_level_check', oneOf(t.level, APPEAL_LEVELS)),
+    check('claim_appeals_outcome_check', sql`${t.outcome} is null or ${oneOf(t.outcome, APPEAL_OUTCOMES)}`),
+    check(
+      'claim_appeals_outcome_amount_check',
+      sql`(${t.outcome} is null) = (${t.outcomeAmountCents} is null) and coalesce(${t.outcomeAmountCents}, 0) >= 0`,
+    ),
+  ],
 );
 
 /** Every payment: payer remittances and the patient's own (portal, guest). Claims' balances are made of them. */

@@ -17,7 +17,8 @@ import { Input } from '@/client/components/ui/input';
 import { toast } from '@/client/components/ui/toast';
 import { ApiError } from '@/client/lib/api-client';
 import { cn } from '@/client/lib/cn';
-import { newAppealSchema, type ClaimRow } from '../claims.schema';
+import { APPEAL_LEVELS, APPEAL_LEVEL_LABELS, newAppealSchema, type ClaimRow } from '../claims.schema';
+import { nativeSelectClass } from './ClaimHistoryDialog';
 import { useAppealClaim } from './claims.api';
 
 type AppealInput = z.input<typeof newAppealSchema>;
@@ -28,7 +29,7 @@ export function AppealDialog({ claim, onClose }: { claim: ClaimRow | null; onClo
   const appeal = useAppealClaim();
   const form = useForm<AppealInput, unknown, Appeal>({
     resolver: zodResolver(newAppealSchema),
-    defaultValues: { reason: '', note: '' },
+    defaultValues: { reason: '', note: '', level: 'first', deadline: '' },
   });
   const { errors } = form.formState;
   const close = () => {
@@ -52,7 +53,8 @@ export function AppealDialog({ claim, onClose }: { claim: ClaimRow | null; onClo
         onError: (error) => {
           if (error instanceof ApiError) {
             for (const f of error.fields) {
-              if (f.field === 'reason' || f.field === 'note') form.setError(f.field, { message: f.message });
+              if (f.field === 'reason' || f.field === 'note' || f.field === 'level' || f.field === 'deadline')
+                form.setError(f.field, { message: f.message });
             }
           }
           const stale = error instanceof ApiError && error.status === 409;
@@ -83,6 +85,27 @@ export function AppealDialog({ claim, onClose }: { claim: ClaimRow | null; onClo
           </DialogDescription>
         </DialogHeader>
         <form noValidate onSubmit={(event) => void submit(event)} className="grid gap-4">
+          <div className="grid grid-cols-2 gap-4">
+            <FormField id="appeal-level" label="Level" error={errors.level?.message}>
+              {(control) => (
+                <select {...control} className={nativeSelectClass} {...form.register('level')}>
+                  {APPEAL_LEVELS.map((level) => (
+                    <option key={level} value={level}>
+                      {APPEAL_LEVEL_LABELS[level]}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </FormField>
+            <FormField
+              id="appeal-deadline"
+              label="Deadline"
+              error={errors.deadline?.message}
+              hint="Optional: the payer's last day"
+            >
+              {(control) => <Input {...control} type="date" {...form.register('deadline')} />}
+            </FormField>
+          </div>
           <FormField id="appeal-reason" label="Reason" error={errors.reason?.message} hint="At most 200 characters">
             {(control) => <Input {...control} autoComplete="off" maxLength={200} {...form.register('reason')} />}
           </FormField>

@@ -6,7 +6,7 @@ import { fakeApi, reply, type FakeApi, type Route } from '@/testing/fake-api';
 import { TEST_TODAY } from '@/testing/test-clock';
 import { catchDownloads, type Download } from '@/testing/ui-browser';
 import { renderWithApp } from '@/testing/ui-render';
-import type { ClaimOverview, ClaimPage, ClaimRow, ImportRejected } from '../claims.schema';
+import type { ClaimAppeal, ClaimOverview, ClaimPage, ClaimRow, ImportRejected } from '../claims.schema';
 import ClaimsPage from './ClaimsPage';
 
 // jsdom has no canvas; the charts' data tables carry the numbers these tests read.
@@ -24,6 +24,7 @@ function claim(overrides: Partial<ClaimRow>): ClaimRow {
     billedCents: 14_900,
     paidCents: 0,
     daysAR: 144,
+    balanceCents: 14_900,
     status: 'Denied',
     reason: 'CO-197',
     denialDescription: 'Precertification or authorization was not obtained',
@@ -79,13 +80,17 @@ function serve(items: ClaimRow[] = ITEMS, overview: ClaimOverview = OVERVIEW, mo
   return fakeApi({
     'GET /api/claims': { items, total: items.length, nextCursor: null } satisfies ClaimPage,
     'GET /api/claims/overview': overview,
-    'GET /api/claims/export': { items },
+    'GET /api/claims/export': { items: items.map((c) => ({ ...c, patientMrn: '*******01' })) },
+    'GET /api/claims/providers': [
+      { id: 4, name: 'Dr. James Chen' },
+      { id: 2, name: 'Dr. Sarah Mitchell' },
+    ],
     ...more,
   });
 }
 
-function renderPage() {
-  return renderWithApp(<ClaimsPage role="billing_admin" />, { route: '/claims' });
+function renderPage(route = '/claims') {
+  return renderWithApp(<ClaimsPage role="billing_admin" />, { route });
 }
 
 const calls = (api: FakeApi) => api.requests.map((r) => r.url);
@@ -158,6 +163,57 @@ describe('ClaimsPage', () => {
     ).toBe(false);
   });
 
+  it('opens the view the address gives: filters, search, sort and page', async () => {
+    const api = serve();
+    renderPage(
+      '/claims?search=Maria&payer=Aetna&status=Denied&provider=4&from=2026-09-01&to=2026-10-31&sort=billedCents&dir=asc&page=3',
+    );
+    await screen.findByText('Ana Silva');
+    const query = 'payer=Aetna&search=Maria&status=Denied&providerId=4&from=2026-09-01&to=2026-10-31';
+    // Page 3 opened from a link (no cursor) is fetched by offset.
+    expect(calls(api)).toContain(`/api/claims?${query}&sort=billedCents&dir=asc&limit=50&offset=100`);
+    expect(calls(api)).toContain(`/api/claims/overview?${query}`);
+    expect(screen.getByRole<HTMLInputElement>('searchbox').value).toBe('Maria');
+    expect(screen.getByRole('combobox', { name: 'Status' }).textContent).toBe('Denied');
+    expect(await screen.findByText('Dr. James Chen')).toBeTruthy();
+    expect(screen.getByLabelText<HTMLInputElement>('Service from').value).toBe('2026-09-01');
+    expect(screen.getByRole('columnheader', { name: /Billed/ }).getAttribute('aria-sort')).toBe('ascending');
+    expect(screen.getByText(/^Page 3 of /)).toBeTruthy();
+  });
+
+  it('filters by status, provider and service dates, and refuses a range that ends before it starts', async () => {
+    const api = serve();
+    const user = userEvent.setup();
+    renderPage();
+    await screen.findByText('Ana Silva');
+    await user.click(screen.getByRole('combobox', { name: 'Status' }));
+    await user.click(await screen.findByRole('option', { name: 'Partially Paid' }));
+    await waitFor(() => expect(calls(api)).toContain('/api/claims/overview?status=Partially+Paid'));
+    await user.click(screen.getByRole('combobox', { name: 'Provider' }));
+    await user.click(await screen.findByRole('option', { name: 'Dr. James Chen' }));
+    await waitFor(() => expect(calls(api)).toContain('/api/claims/overview?status=Partially+Paid&providerId=4'));
+    await user.type(screen.getByLabelText('Service from'), '2026-10-01');
+    await user.type(screen.getByLabelText('Service to'), '2026-09-01');
+    expect(await screen.findByText('Service to must be on or after the From date')).toBeTruthy();
+    expect(calls(api).some((path) => path.includes('to=2026-09-01'))).toBe(false);
+    expect(calls(api)).toContain('/api/claims/overview?status=Partially+Paid&providerId=4&from=2026-10-01');
+  });
+
+  it("says what Total Denied counts and shows each claim's balance", async () => {
+    serve();
+    renderPage();
+    await screen.findByText('Ana Silva');
+    expect(screen.getByText('Total Denied (first pass)')).toBeTruthy();
+    expect(screen.getByText(/it is not the amount still open on denied claims/)).toBeTruthy();
+    const table = screen.getByRole('table', { name: 'All Claims' });
+    const headers = within(table)
+      .getAllByRole('columnheader')
+      .map((h) => h.textContent);
+    expect(headers).toContain('Balance');
+    const balanceAt = headers.indexOf('Balance');
+    expect(within(table).getAllByRole('row')[1]?.querySelectorAll('td')[balanceAt]?.textContent).toBe('$149.00');
+  });
+
   it('shows the empty message when nothing matches', async () => {
     serve([]);
     renderPage();
@@ -179,31 +235,35 @@ describe('ClaimsPage', () => {
     expect(fileName).toBe(`claims_${TEST_TODAY}.csv`);
     const rows = Papa.parse<string[]>((await blob.text()).trim()).data;
     expect(rows[0]).toEqual([
-      'Service Date',
-      'Patient',
-      'Account Number',
-      'Procedure',
-      'Provider',
-      'Payer',
-      'Billed',
-      'Paid',
-      'Days AR',
-      'Status',
-      'Reason',
-      'Denial Description',
+      'accountNumber',
+      'patientMrn',
+      'procedureCode',
+      'provider',
+      'payer',
+      'serviceDate',
+      'billedAmount',
+      'status',
+      'reasonCode',
+      'patient',
+      'paidAmount',
+      'balanceAmount',
+      'daysAR',
+      'denialDescription',
     ]);
     expect(rows[1]).toEqual([
-      '2026-07-01',
-      'Ana Silva',
       'ACC-2026-100001',
+      '*******01',
       '99213',
       'Dr. Sarah Mitchell',
       'Aetna',
+      '2026-07-01',
       '149.00',
-      '0.00',
-      '144',
       'Denied',
       'CO-197',
+      'Ana Silva',
+      '0.00',
+      '149.00',
+      '144',
       'Precertification or authorization was not obtained',
     ]);
     expect(rows).toHaveLength(4);
@@ -222,14 +282,70 @@ describe('ClaimsPage', () => {
 
     await user.type(within(dialog).getByLabelText('Reason'), 'Authorization was on file');
     await user.type(within(dialog).getByLabelText('Note'), 'Auth A-5521');
+    await user.selectOptions(within(dialog).getByLabelText('Level'), 'Second level');
+    await user.type(within(dialog).getByLabelText('Deadline'), '2027-01-18');
     await user.click(within(dialog).getByRole('button', { name: 'Submit appeal' }));
     await waitFor(() =>
       expect(api.sent('POST /api/claims/1/appeals').map((r) => r.body)).toEqual([
-        { reason: 'Authorization was on file', note: 'Auth A-5521' },
+        { reason: 'Authorization was on file', note: 'Auth A-5521', level: 'second', deadline: '2027-01-18' },
       ]),
     );
     expect(await screen.findByText('Appeal recorded')).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it("shows a claim's history: each appeal's level, deadline and outcome, and records an outcome", async () => {
+    const appealed = claim({ status: 'Appealed' });
+    const history: ClaimAppeal[] = [
+      {
+        id: 7,
+        level: 'first',
+        reason: 'Coding corrected',
+        note: '',
+        deadline: '2026-10-02',
+        filedAt: '2026-09-01T15:30:00Z',
+        filedBy: 'Billing Admin',
+        outcome: 'lost',
+        outcomeAmountCents: 0,
+        decidedOn: '2026-09-20',
+      },
+      {
+        id: 9,
+        level: 'external',
+        reason: 'Independent review',
+        note: 'Records sent',
+        deadline: '2027-01-18',
+        filedAt: '2026-10-01T15:30:00Z',
+        filedBy: 'Billing Admin',
+        outcome: null,
+        outcomeAmountCents: null,
+        decidedOn: null,
+      },
+    ];
+    const api = serve([appealed], OVERVIEW, {
+      'GET /api/claims/1/appeals': history,
+      'POST /api/claims/1/appeals/9/outcome': { ...appealed, status: 'Partially Paid', paidCents: 5_000 },
+    });
+    const user = userEvent.setup();
+    renderPage();
+    await user.click(await screen.findByRole('button', { name: 'History of claim ACC-2026-100001' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Claim history' });
+    const items = within(await within(dialog).findByRole('list', { name: 'Appeals' })).getAllByRole('listitem');
+    expect(items[0]?.textContent).toContain('First level appeal');
+    expect(items[0]?.textContent).toContain('Deadline: Oct 2, 2026');
+    expect(items[0]?.textContent).toContain('Outcome: Lost, $0.00 on Sep 20, 2026');
+    expect(items[1]?.textContent).toContain('External review appeal');
+    expect(items[1]?.textContent).toContain('Deadline: Jan 18, 2027');
+    expect(items[1]?.textContent).toContain('Outcome: awaiting the payer');
+    await user.selectOptions(within(items[1]!).getByLabelText('Outcome'), 'Partly won');
+    await user.type(within(items[1]!).getByLabelText('Amount paid'), '50.00');
+    await user.click(within(items[1]!).getByRole('button', { name: 'Record outcome' }));
+    await waitFor(() =>
+      expect(api.sent('POST /api/claims/1/appeals/9/outcome').map((r) => r.body)).toEqual([
+        { outcome: 'partial', amountCents: 5_000 },
+      ]),
+    );
+    expect(await screen.findByText('Appeal outcome recorded')).toBeTruthy();
   });
 
   it('uploads a CSV: shows the row-by-row report of a refused file, then imports a good one', async () => {

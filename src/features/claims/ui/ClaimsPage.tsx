@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import type { ColumnDef, SortingState } from '@tanstack/react-table';
 import { AlertOctagon, Clock, Download } from 'lucide-react';
 import { can, type Role } from '@/shared/access';
@@ -16,10 +16,12 @@ import { Skeleton } from '@/client/components/ui/skeleton';
 import { toast } from '@/client/components/ui/toast';
 import { ApiError } from '@/client/lib/api-client';
 import { cn } from '@/client/lib/cn';
-import { downloadCsv, toCsv, type CsvColumn } from '@/client/lib/csv';
+import { downloadCsv, toCsv } from '@/client/lib/csv';
 import { statusVariant } from '@/client/lib/status-variant';
 import {
+  CLAIM_CSV_COLUMNS,
   CLAIM_SORT_KEYS,
+  CLAIM_STATUSES,
   PAYERS,
   isAppealable,
   reasonFilterSchema,
@@ -27,18 +29,21 @@ import {
   type ClaimOverview,
   type ClaimRow,
   type ClaimSortKey,
+  type ClaimStatus,
   type Payer,
 } from '../claims.schema';
 import { AppealDialog } from './AppealDialog';
 import { VoidClaimDialog } from './VoidClaimDialog';
+import { ClaimHistoryDialog } from './ClaimHistoryDialog';
 import { ClaimsChartsSkeleton } from './ClaimsChartsSkeleton';
 import { UploadClaimsDialog } from './UploadClaimsDialog';
-import { useCursorPaging } from '@/client/lib/cursor-paging';
-import { fetchClaimsExport, useClaims, useClaimsOverview } from './claims.api';
+import { fetchClaimsExport, useClaimProviders, useClaims, useClaimsOverview } from './claims.api';
+import { useClaimsView } from './claims.view-state';
 
 const ALL = 'all';
 const PAGE_SIZE = 50;
-const DEFAULT_SORTING: SortingState = [{ id: 'serviceDate', desc: true }];
+/** The server pages by offset this far at most; deeper pages are reached by cursor. */
+const MAX_OFFSET = 10_000;
 /** Wait this long after the last key before filtering by the reason code typed. */
 const REASON_PAUSE_MS = 300;
 
@@ -47,22 +52,6 @@ const money = (cents: number) => `$${formatCents(cents)}`;
 // Chart.js is the screen's largest script: loaded beside the page rather than before it, so the header,
 // filters and table render without waiting for it (its placeholders hold the charts' place meanwhile).
 const ClaimsCharts = lazy(() => import('./ClaimsCharts').then((module) => ({ default: module.ClaimsCharts })));
-
-/** The CSV has the table's columns with the same values, plus the reason and its description. */
-export const CLAIM_CSV_COLUMNS: CsvColumn<ClaimRow>[] = [
-  { header: 'Service Date', value: (c) => c.serviceDate },
-  { header: 'Patient', value: (c) => c.patient },
-  { header: 'Account Number', value: (c) => c.accountNumber },
-  { header: 'Procedure', value: (c) => c.procedure },
-  { header: 'Provider', value: (c) => c.provider },
-  { header: 'Payer', value: (c) => c.payer },
-  { header: 'Billed', value: (c) => (c.billedCents / 100).toFixed(2) },
-  { header: 'Paid', value: (c) => (c.paidCents / 100).toFixed(2) },
-  { header: 'Days AR', value: (c) => c.daysAR },
-  { header: 'Status', value: (c) => c.status },
-  { header: 'Reason', value: (c) => c.reason },
-  { header: 'Denial Description', value: (c) => c.denialDescription },
-];
 
 function isSortKey(id: string | undefined): id is ClaimSortKey {
   return (CLAIM_SORT_KEYS as readonly string[]).includes(id ?? '');
@@ -89,7 +78,14 @@ export function DaysAr({ days }: { days: number }) {
 
 type ClaimAction = (claim: ClaimRow) => void;
 
-function columns(actions: { onAppeal: ClaimAction; onVoid: ClaimAction } | null): ColumnDef<ClaimRow>[] {
+const STATUS_WIDTH = 132;
+/** Appeal and Void side by side. */
+const ACTIONS_WIDTH = 168;
+
+function columns(
+  actions: { onAppeal: ClaimAction; onVoid: ClaimAction } | null,
+  onHistory: ClaimAction,
+): ColumnDef<ClaimRow>[] {
   const list: ColumnDef<ClaimRow>[] = [
     { id: 'serviceDate', accessorKey: 'serviceDate', header: 'Service Date', meta: { className: 'whitespace-nowrap' } },
     { id: 'patient', accessorKey: 'patient', header: 'Patient', meta: { className: 'font-medium whitespace-nowrap' } },
@@ -98,6 +94,17 @@ function columns(actions: { onAppeal: ClaimAction; onVoid: ClaimAction } | null)
       accessorKey: 'accountNumber',
       header: 'Account Number',
       meta: { className: 'font-mono text-xs whitespace-nowrap' },
+      // The account number opens the claim's history (its appeals and their outcomes).
+      cell: ({ row }) => (
+        <button
+          type="button"
+          className="rounded underline-offset-2 hover:underline focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+          aria-label={`History of claim ${row.original.accountNumber}`}
+          onClick={() => onHistory(row.original)}
+        >
+          {row.original.accountNumber}
+        </button>
+      ),
     },
     { id: 'procedure', accessorKey: 'procedure', header: 'Procedure', meta: { className: 'font-mono text-xs' } },
     { id: 'provider', accessorKey: 'provider', header: 'Provider', meta: { className: 'whitespace-nowrap' } },
@@ -117,6 +124,15 @@ function columns(actions: { onAppeal: ClaimAction; onVoid: ClaimAction } | null)
       cell: ({ row }) => money(row.original.paidCents),
     },
     {
+      id: 'balanceCents',
+      accessorKey: 'balanceCents',
+      header: 'Balance',
+      // Computed from the claim's payments, so no index holds its order: the list is not sorted by it.
+      enableSorting: false,
+      meta: { align: 'right', className: 'tabular-nums' },
+      cell: ({ row }) => money(row.original.balanceCents),
+    },
+    {
       id: 'daysAR',
       accessorKey: 'daysAR',
       header: 'Days AR',
@@ -127,6 +143,8 @@ function columns(actions: { onAppeal: ClaimAction; onVoid: ClaimAction } | null)
       id: 'status',
       accessorKey: 'status',
       header: 'Status',
+      // Status and the Appeal button stay in view while the other columns scroll sideways.
+      meta: { pin: { right: actions ? ACTIONS_WIDTH : 0, width: STATUS_WIDTH } },
       cell: ({ row }) => (
         <Badge
           variant={statusVariant(row.original.status)}
@@ -143,7 +161,7 @@ function columns(actions: { onAppeal: ClaimAction; onVoid: ClaimAction } | null)
       id: 'actions',
       header: 'Actions',
       enableSorting: false,
-      meta: { align: 'right' },
+      meta: { align: 'right', pin: { right: 0, width: ACTIONS_WIDTH } },
       cell: ({ row }) => (
         <div className="flex justify-end gap-2">
           <Button
@@ -173,7 +191,11 @@ function columns(actions: { onAppeal: ClaimAction; onVoid: ClaimAction } | null)
 
 function SummaryLine({ summary }: { summary: ClaimOverview['summary'] | undefined }) {
   const items = [
-    { label: 'Total Denied', value: summary && money(summary.totalDeniedCents), id: 'total-denied' },
+    {
+      label: 'Total Denied (first pass)',
+      value: summary && money(summary.totalDeniedCents),
+      id: 'total-denied',
+    },
     { label: 'Total Billed', value: summary && money(summary.totalBilledCents), id: 'total-billed' },
     { label: 'Claims', value: summary?.claims.toLocaleString('en-US'), id: 'claims' },
   ];
@@ -192,43 +214,83 @@ function SummaryLine({ summary }: { summary: ClaimOverview['summary'] | undefine
             </div>
           ))}
         </dl>
+        <p className="mt-2 text-xs text-muted-foreground" id="total-denied-note">
+          Total Denied is the billed amount of the claims denied at their first adjudication, including those since
+          appealed, paid or written off; it is not the amount still open on denied claims.
+        </p>
       </CardContent>
     </Card>
   );
 }
 
-/** Denials, aging and appeals, filtered, sorted and paged by the server. */
+/** Denials, aging and appeals, filtered, sorted and paged by the server; the view is kept in the address. */
 export default function ClaimsPage({ role }: { role: Role }) {
-  const [payer, setPayer] = useState<typeof ALL | Payer>(ALL);
-  const [reasonText, setReasonText] = useState('');
-  const [reason, setReason] = useState('');
-  const [search, setSearch] = useState('');
-  const [sorting, setSorting] = useState<SortingState>(DEFAULT_SORTING);
-  const paging = useCursorPaging();
-  const resetPaging = paging.reset;
+  const [view, setView] = useClaimsView();
+  const [reasonText, setReasonText] = useState(view.reason);
   const [appealing, setAppealing] = useState<ClaimRow | null>(null);
   const [voiding, setVoiding] = useState<ClaimRow | null>(null);
+  const [historyOf, setHistoryOf] = useState<ClaimRow | null>(null);
   const [exporting, setExporting] = useState(false);
+  const providers = useClaimProviders();
 
   const reasonCheck = reasonFilterSchema.safeParse(reasonText);
   const reasonError = reasonCheck.success ? undefined : reasonCheck.error.issues[0]?.message;
+  // Back and Forward change the reason in the address: the box shows it.
+  const [seenReason, setSeenReason] = useState(view.reason);
+  if (view.reason !== seenReason) {
+    setSeenReason(view.reason);
+    if (!reasonCheck.success || reasonCheck.data !== view.reason) setReasonText(view.reason);
+  }
   // The reason filter follows the text after a pause in typing, and only when the text is a code.
   useEffect(() => {
-    if (!reasonCheck.success) return;
-    const handle = setTimeout(() => {
-      setReason(reasonCheck.data);
-      resetPaging();
-    }, REASON_PAUSE_MS);
+    if (!reasonCheck.success || reasonCheck.data === view.reason) return;
+    const handle = setTimeout(() => setView({ reason: reasonCheck.data }), REASON_PAUSE_MS);
     return () => clearTimeout(handle);
-  }, [reasonCheck.success, reasonCheck.data, resetPaging]);
+  }, [reasonCheck.success, reasonCheck.data, view.reason, setView]);
 
-  const filter: ClaimFilterInput = { payer: payer === ALL ? undefined : payer, reason, search };
-  const sortId = sorting[0]?.id;
-  const sort = isSortKey(sortId) ? sortId : 'serviceDate';
-  const dir = sorting[0]?.desc === false ? ('asc' as const) : ('desc' as const);
-  const list = useClaims({ ...filter, sort, dir, limit: PAGE_SIZE, cursor: paging.cursor });
-  paging.track(list.data?.total);
+  const rangeError = view.from && view.to && view.from > view.to ? 'must be on or after the From date' : undefined;
+  const filter: ClaimFilterInput = {
+    payer: view.payer,
+    reason: view.reason,
+    search: view.search,
+    status: view.status,
+    providerId: view.providerId,
+    from: view.from,
+    to: rangeError ? undefined : view.to,
+  };
+  const { sort, dir } = view;
+  const sorting: SortingState = [{ id: sort, desc: dir === 'desc' }];
+  // A page opened from the address without its cursor (a shared link) is fetched by offset.
+  const offset = view.page > 0 && !view.cursor ? view.page * PAGE_SIZE : 0;
+  const list = useClaims({
+    ...filter,
+    sort,
+    dir,
+    limit: PAGE_SIZE,
+    cursor: view.cursor,
+    ...(offset > 0 && offset <= MAX_OFFSET ? { offset } : {}),
+  });
   const overview = useClaimsOverview(filter);
+  // A reason code that is not one shows no claims (not the last valid filter's, as if they matched it).
+  const invalidReason = reasonError !== undefined;
+  const page = invalidReason ? undefined : list.data;
+  // The server counts the matches on a first page only; a later page takes the overview's count (same filters).
+  const total = page?.total ?? overview.data?.summary.claims ?? 0;
+
+  // The cursor of each page reached so far with these filters, so Previous returns by cursor too.
+  const cursors = useRef<{ key: string; byPage: Map<number, string | undefined> }>({ key: '', byPage: new Map() });
+  const listKey = JSON.stringify([filter, sort, dir]);
+  useEffect(() => {
+    if (cursors.current.key !== listKey) cursors.current = { key: listKey, byPage: new Map() };
+    cursors.current.byPage.set(view.page, view.cursor);
+  }, [listKey, view.page, view.cursor]);
+  const turnPage = (next: number) => {
+    if (next === view.page + 1 && page?.nextCursor) setView({ page: next, cursor: page.nextCursor });
+    else if (next < view.page) {
+      const known = cursors.current.key === listKey ? cursors.current.byPage.get(next) : undefined;
+      setView({ page: next * PAGE_SIZE > MAX_OFFSET && !known ? 0 : Math.max(0, next), cursor: known });
+    }
+  };
 
   const exportCsv = async () => {
     setExporting(true);
@@ -252,12 +314,9 @@ export default function ClaimsPage({ role }: { role: Role }) {
   const canWrite = can(role, 'claims:write');
   // The same columns from one render to the next, so the table's rows re-render only for new data.
   const tableColumns = useMemo(
-    () => columns(canWrite ? { onAppeal: setAppealing, onVoid: setVoiding } : null),
+    () => columns(canWrite ? { onAppeal: setAppealing, onVoid: setVoiding } : null, setHistoryOf),
     [canWrite],
   );
-  // A reason code that is not one shows no claims (not the last valid filter's, as if they matched it).
-  const invalidReason = reasonError !== undefined;
-  const page = invalidReason ? undefined : list.data;
   return (
     <section>
       <PageHeader
@@ -277,11 +336,8 @@ export default function ClaimsPage({ role }: { role: Role }) {
         <div className="grid gap-1.5">
           <Label htmlFor="claims-payer">Payer</Label>
           <Select
-            value={payer}
-            onValueChange={(value) => {
-              setPayer(value as typeof ALL | Payer);
-              paging.reset();
-            }}
+            value={view.payer ?? ALL}
+            onValueChange={(value) => setView({ payer: value === ALL ? undefined : (value as Payer) })}
           >
             <SelectTrigger id="claims-payer" className="w-56" aria-label="Payer">
               <SelectValue />
@@ -296,7 +352,73 @@ export default function ClaimsPage({ role }: { role: Role }) {
             </SelectContent>
           </Select>
         </div>
-        <div className="w-56">
+        <div className="grid gap-1.5">
+          <Label htmlFor="claims-status">Status</Label>
+          <Select
+            value={view.status ?? ALL}
+            onValueChange={(value) => setView({ status: value === ALL ? undefined : (value as ClaimStatus) })}
+          >
+            <SelectTrigger id="claims-status" className="w-44" aria-label="Status">
+              <SelectValue />
+            </SelectTrigger>
+            <SelectContent>
+              <SelectItem value={ALL}>All Statuses</SelectItem>
+              {CLAIM_STATUSES.map((status) => (
+                <SelectItem key={status} value={status}>
+                  {status}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+        </div>
+        <div className="grid gap-1.5">
+          <Label htmlFor="claims-provider">Provider</Label>
+          <Select
+            value={view.providerId === undefined ? ALL : String(view.providerId)}
+            onValueChange={(value) => setView({ providerId: value === ALL ? undefined : Number(value) })}
+          >
+            <SelectTrigger id="claims-provider" className="w-56" aria-label="Provider">
+              <SelectValue />
+            </SelectTrigger>
+            <SelectContent>
+              <SelectItem value={ALL}>All Providers</SelectItem>
+              {(providers.data ?? []).map((provider) => (
+                <SelectItem key={provider.id} value={String(provider.id)}>
+                  {provider.name}
+                </SelectItem>
+              ))}
+              {/* A provider from the address that the list has not brought (yet) still has its item. */}
+              {view.providerId !== undefined && !providers.data?.some((p) => p.id === view.providerId) && (
+                <SelectItem value={String(view.providerId)}>Provider #{view.providerId}</SelectItem>
+              )}
+            </SelectContent>
+          </Select>
+        </div>
+        <div className="w-40">
+          <FormField id="claims-from" label="Service from">
+            {(control) => (
+              <Input
+                {...control}
+                type="date"
+                value={view.from ?? ''}
+                onChange={(event) => setView({ from: event.target.value || undefined })}
+              />
+            )}
+          </FormField>
+        </div>
+        <div className="w-40">
+          <FormField id="claims-to" label="Service to" error={rangeError}>
+            {(control) => (
+              <Input
+                {...control}
+                type="date"
+                value={view.to ?? ''}
+                onChange={(event) => setView({ to: event.target.value || undefined })}
+              />
+            )}
+          </FormField>
+        </div>
+        <div className="w-44">
           <FormField id="claims-reason" label="Reason code" error={reasonError}>
             {(control) => (
               <Input
@@ -353,11 +475,8 @@ export default function ClaimsPage({ role }: { role: Role }) {
               search={{
                 placeholder: 'Search claims',
                 label: 'Search claims by patient, payer, account number, procedure, provider or reason',
-                value: search,
-                onChange: (text) => {
-                  setSearch(text);
-                  paging.reset();
-                },
+                value: view.search,
+                onChange: (text) => setView({ search: text }),
               }}
               emptyMessage={
                 invalidReason ? 'No claims shown: the reason code is not valid' : 'No claims found matching your search'
@@ -369,7 +488,18 @@ export default function ClaimsPage({ role }: { role: Role }) {
                     ? `Showing ${shown} of ${total.toLocaleString('en-US')} claims`
                     : 'Loading claims…'
               }
-              server={paging.tableProps(page, PAGE_SIZE, sorting, setSorting)}
+              server={{
+                total,
+                pageIndex: view.page,
+                pageSize: PAGE_SIZE,
+                onPageChange: turnPage,
+                hasNextPage: Boolean(page?.nextCursor),
+                sorting,
+                onSortingChange: (next) => {
+                  const id = next[0]?.id;
+                  if (isSortKey(id)) setView({ sort: id, dir: next[0]?.desc ? 'desc' : 'asc' });
+                },
+              }}
             />
           )}
         </CardContent>
@@ -377,6 +507,7 @@ export default function ClaimsPage({ role }: { role: Role }) {
 
       <AppealDialog claim={appealing} onClose={() => setAppealing(null)} />
       {voiding && <VoidClaimDialog key={voiding.id} claim={voiding} onClose={() => setVoiding(null)} />}
+      <ClaimHistoryDialog claim={historyOf} canWrite={canWrite} onClose={() => setHistoryOf(null)} />
     </section>
   );
 }

@@ -2,11 +2,14 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { ApiError, apiFetch } from '@/client/lib/api-client';
 import {
   importRejectedSchema,
+  type AppealOutcomeRequest,
+  type ClaimAppeal,
   type ClaimExport,
   type ClaimFilterInput,
   type ClaimListQueryInput,
   type ClaimOverview,
   type ClaimPage,
+  type ClaimProvider,
   type ClaimRow,
   type ImportRejected,
   type ImportResult,
@@ -107,6 +110,24 @@ export function useVoidClaim() {
   });
 }
 
+/** The claim's appeals for its history; null id: nothing asked. */
+export function useClaimAppeals(claimId: number | null) {
+  return useQuery({
+    queryKey: [...claimKeys.all, 'appeals', claimId] as const,
+    queryFn: ({ signal }) => apiFetch<ClaimAppeal[]>(`${CLAIMS_PATH}/${claimId}/appeals`, { signal }),
+    enabled: claimId !== null,
+  });
+}
+
+export function useRecordAppealOutcome() {
+  const refresh = useRefreshClaims();
+  return useMutation({
+    mutationFn: ({ claimId, appealId, ...answer }: { claimId: number; appealId: number } & AppealOutcomeRequest) =>
+      apiFetch<ClaimRow>(`${CLAIMS_PATH}/${claimId}/appeals/${appealId}/outcome`, { method: 'POST', body: answer }),
+    onSettled: refresh,
+  });
+}
+
 export function useImportClaims() {
   const refresh = useRefreshClaims();
   return useMutation({
@@ -120,4 +141,13 @@ export function importReportOf(error: unknown): ImportRejected | null {
   if (!(error instanceof ApiError) || error.status !== 400) return null;
   const parsed = importRejectedSchema.safeParse(error.body);
   return parsed.success ? parsed.data : null;
+}
+
+/** The providers for the Provider filter; they change rarely. */
+export function useClaimProviders() {
+  return useQuery({
+    queryKey: [...claimKeys.all, 'providers'] as const,
+    queryFn: ({ signal }) => apiFetch<ClaimProvider[]>(`${CLAIMS_PATH}/providers`, { signal }),
+    staleTime: 5 * 60_000,
+  });
 }

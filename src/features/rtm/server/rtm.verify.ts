@@ -256,7 +256,13 @@ async function verifyWritesAudited({ deps, ctx }: VerifyEnv): Promise<Measured> 
       .where(eq(authorizations.status, 'Pending'))
       .limit(1);
     if (pending) {
-      await decideAuthorization(tx, ctx, pending.id, 'Approved');
+      await decideAuthorization(tx, ctx, pending.id, {
+        status: 'Approved',
+        authNumber: 'VERIFY-1',
+        units: 1,
+        validFrom: today(ctx.now),
+        validTo: today(ctx.now),
+      });
       performed.push({ action: 'authorization.update', resource: `authorization/${pending.id}` });
     }
     const [denied] = await tx.select({ id: claims.id }).from(claims).where(eq(claims.status, 'Denied')).limit(1);
