@@ -111,10 +111,10 @@ test.describe('dashboard', () => {
     const { patients, todaysAppointments, pendingAuthorizations, revenueCollectedCents } = summary.stats;
     expect([patients, todaysAppointments, pendingAuthorizations, revenueCollectedCents]).not.toContain(null);
     const cards: [string, string][] = [
-      ['Total Patients', patients!.toLocaleString('en-US')],
-      ["Today's Appointments", todaysAppointments!.toLocaleString('en-US')],
-      ['Pending Authorizations', pendingAuthorizations!.toLocaleString('en-US')],
-      ['Revenue Collected', formatRevenueThousands(revenueCollectedCents!)],
+      ['Total Patients', patients.toLocaleString('en-US')],
+      ["Today's Appointments", todaysAppointments.toLocaleString('en-US')],
+      ['Pending Authorizations', pendingAuthorizations.toLocaleString('en-US')],
+      ['Revenue Collected', formatRevenueThousands(revenueCollectedCents)],
     ];
     for (const [title, value] of cards) {
       await expect(page.getByRole('region', { name: title }).getByTestId('stat-value')).toHaveText(value);

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { format, parseISO } from 'date-fns';
+import { format } from 'date-fns';
 import { formatCents } from '@/shared/api';
 import { Button } from '@/client/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/client/components/ui/dialog';
@@ -17,8 +17,10 @@ import {
   type ClaimRow,
 } from '../claims.schema';
 import { useClaimAppeals, useRecordAppealOutcome } from './claims.api';
+import { formatDate } from '@/shared/dates';
 
-const day = (iso: string) => format(parseISO(iso), 'MMM d, yyyy');
+/** The one date formatter (src/shared/dates.ts). */
+const day = formatDate;
 const moment = (iso: string) => format(new Date(iso), 'MMM d, yyyy h:mm a');
 
 export const nativeSelectClass =

@@ -212,6 +212,9 @@ describe('ClaimsPage', () => {
     expect(headers).toContain('Balance');
     const balanceAt = headers.indexOf('Balance');
     expect(within(table).getAllByRole('row')[1]?.querySelectorAll('td')[balanceAt]?.textContent).toBe('$149.00');
+    // Dates read as people write them, not as ISO.
+    const dateAt = headers.findIndex((h) => h?.startsWith('Service Date'));
+    expect(within(table).getAllByRole('row')[1]?.querySelectorAll('td')[dateAt]?.textContent).toBe('Jul 1, 2026');
   });
 
   it('shows the empty message when nothing matches', async () => {

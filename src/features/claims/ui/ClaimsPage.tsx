@@ -39,6 +39,7 @@ import { ClaimsChartsSkeleton } from './ClaimsChartsSkeleton';
 import { UploadClaimsDialog } from './UploadClaimsDialog';
 import { fetchClaimsExport, useClaimProviders, useClaims, useClaimsOverview } from './claims.api';
 import { useClaimsView } from './claims.view-state';
+import { formatDate } from '@/shared/dates';
 
 const ALL = 'all';
 const PAGE_SIZE = 50;
@@ -87,7 +88,13 @@ function columns(
   onHistory: ClaimAction,
 ): ColumnDef<ClaimRow>[] {
   const list: ColumnDef<ClaimRow>[] = [
-    { id: 'serviceDate', accessorKey: 'serviceDate', header: 'Service Date', meta: { className: 'whitespace-nowrap' } },
+    {
+      id: 'serviceDate',
+      accessorKey: 'serviceDate',
+      header: 'Service Date',
+      meta: { className: 'whitespace-nowrap' },
+      cell: ({ row }) => formatDate(row.original.serviceDate),
+    },
     { id: 'patient', accessorKey: 'patient', header: 'Patient', meta: { className: 'font-medium whitespace-nowrap' } },
     {
       id: 'accountNumber',

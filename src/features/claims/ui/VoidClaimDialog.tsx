@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import { format, parseISO } from 'date-fns';
 import { formatCents } from '@/shared/api';
 import { Button } from '@/client/components/ui/button';
 import {
@@ -16,6 +15,7 @@ import { toast } from '@/client/components/ui/toast';
 import { ApiError } from '@/client/lib/api-client';
 import { voidClaimSchema, type ClaimRow } from '../claims.schema';
 import { useVoidClaim } from './claims.api';
+import { formatDate } from '@/shared/dates';
 
 /**
  * Voids a claim entered by mistake (a bad import) after the user gives a reason: it stays listed as Voided
@@ -62,7 +62,7 @@ export function VoidClaimDialog({ claim, onClose }: { claim: ClaimRow; onClose: 
         <DialogHeader>
           <DialogTitle>Void claim {claim.accountNumber}?</DialogTitle>
           <DialogDescription>
-            {`${claim.patient}, ${claim.procedure} on ${format(parseISO(claim.serviceDate), 'MMM d, yyyy')}, billed $${formatCents(claim.billedCents)} to ${claim.payer}. `}
+            {`${claim.patient}, ${claim.procedure} on ${formatDate(claim.serviceDate)}, billed $${formatCents(claim.billedCents)} to ${claim.payer}. `}
             A voided claim stays in the list as Voided and in the audit trail, and no KPI or total counts it.
           </DialogDescription>
         </DialogHeader>
