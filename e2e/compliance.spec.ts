@@ -17,7 +17,7 @@ test.describe('Security and Compliance', () => {
     const overview = page.getByRole('list', { name: 'Security overview' });
     await expect(overview.getByText(/^\d+%$/)).toBeVisible();
     await expect(overview.getByText(/API routes need a session and a permission/)).toBeVisible();
-    await expect(overview.getByText('5 of 6 roles')).toBeVisible();
+    await expect(overview.getByText('6 of 6 roles')).toBeVisible();
     await expect(page.getByRole('table', { name: 'Permission matrix' }).getByRole('row')).toHaveCount(7);
     await expect(page.getByRole('table', { name: 'HIPAA mock audit' }).getByText('164.312(b)')).toBeVisible();
     await expect(page.getByRole('table', { name: 'WCAG checklist' }).getByText('Contrast (minimum)')).toBeVisible();

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import type { Role } from '@/shared/access';
 import { BrowserRouter } from 'react-router';
 import { QueryClientProvider } from '@tanstack/react-query';
@@ -9,11 +9,19 @@ import { createQueryClient } from '@/client/lib/query-client';
 import { authKeys, useLogout, useSession } from '@/features/auth/ui/auth.api';
 import { SignInPage } from '@/features/auth/ui/SignInPage';
 import type { SessionResponse } from '@/features/auth/auth.schema';
-import { SessionExpiredDialog } from '@/features/auth/ui/SessionExpiredDialog';
 import { noteSessionExpired, useSessionExpiredFor } from '@/features/auth/ui/session-expiry';
-import { PasswordChangeRequiredPage } from './pages/PasswordChangeRequiredPage';
 import { applyDisplaySettings, localDisplaySettings, useUserSettings } from '@/features/settings/ui/settings.api';
 import { AppRoutes, preloadScreen } from './routes';
+
+// Seldom needed, and it brings the dialog primitives: kept out of the first download (e2e/client-weight).
+const SessionExpiredDialog = lazy(() =>
+  import('@/features/auth/ui/SessionExpiredDialog').then((m) => ({ default: m.SessionExpiredDialog })),
+);
+
+// Only a sign-in with a temporary password needs it (and its password form's schema).
+const PasswordChangeRequiredPage = lazy(() =>
+  import('./pages/PasswordChangeRequiredPage').then((m) => ({ default: m.PasswordChangeRequiredPage })),
+);
 
 const queryClient = createQueryClient();
 // A screen's address (a bookmark, a reload) is most often opened signed in: fetch the screen's code
@@ -63,13 +71,23 @@ function SignedInOrNot({ session }: { session: SessionResponse | undefined }) {
   const user = session?.user ?? null;
   const shown = user ?? expiredFor;
   if (!shown) return <SignInPage />;
-  if (user && session?.passwordChangeRequired) return <PasswordChangeRequiredPage />;
+  if (user && session?.passwordChangeRequired) {
+    return (
+      <Suspense fallback={<p className="p-8 text-sm text-muted-foreground">Loading…</p>}>
+        <PasswordChangeRequiredPage />
+      </Suspense>
+    );
+  }
   // While the session is expired the app stays mounted under the sign-in overlay; keyed by person, so a
   // different account signing in starts with fresh screens.
   return (
     <>
       <SignedInApp key={shown.id} role={shown.role} />
-      {!user && expiredFor && <SessionExpiredDialog email={expiredFor.email} />}
+      {!user && expiredFor && (
+        <Suspense fallback={<div className="fixed inset-0 z-[60] bg-background" aria-busy="true" />}>
+          <SessionExpiredDialog email={expiredFor.email} />
+        </Suspense>
+      )}
     </>
   );
 }

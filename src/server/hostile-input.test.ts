@@ -119,7 +119,8 @@ const URL_ONLY_PAYLOADS = [
 /**
  * Audit actions a refused request may leave behind (the rest of the database must not change): failed
  * sign-in and password-change attempts and guest statement/payment look-ups that match nothing are security
- * events and are recorded on purpose (brute-force detection). A schema refusal (400 VALIDATION_FAILED) records nothing.
+ * events and are recorded on purpose (brute-force detection); the matches shown with a likely-duplicate
+ * refusal are a PHI read, audited as every other. A schema refusal (400 VALIDATION_FAILED) records nothing.
  */
 const REFUSAL_AUDIT_ACTIONS = new Set([
   'auth.login.failure',
@@ -130,6 +131,8 @@ const REFUSAL_AUDIT_ACTIONS = new Set([
   'guest.lookup.locked',
   'guest.lookup.locked_out',
   'claims.import.refused',
+  // A new patient that looks like one on file is refused with the matches, whose showing is a PHI read.
+  'patients.duplicates.view',
 ]);
 
 /** Rows a refused request may write: a failed guest lookup is counted against its account number. */
@@ -217,8 +220,12 @@ function objectSchemaOf(schema: unknown): z.ZodObject | null {
   let current = schema as z.ZodType | undefined;
   for (let depth = 0; current && depth < 10; depth++) {
     if (current instanceof z.ZodObject) return current;
-    const def = (current as unknown as { def: { type: string; in?: z.ZodType; innerType?: z.ZodType } }).def;
+    const def = (
+      current as unknown as { def: { type: string; in?: z.ZodType; innerType?: z.ZodType; options?: z.ZodType[] } }
+    ).def;
     if (def.type === 'pipe') current = def.in;
+    // A discriminated body (an approval or a denial): its first shape is attacked field by field.
+    else if (def.type === 'union' && def.options?.[0]) current = def.options[0];
     else if (def.innerType) current = def.innerType;
     else return null;
   }

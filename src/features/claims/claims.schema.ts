@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cursorPageShape, isoDateSchema, listQuerySchema } from '@/shared/api';
+import { MAX_ROW_ID, cursorPageShape, isoDateSchema, listQuerySchema } from '@/shared/api';
 
 /** The full claim life cycle. */
 export const CLAIM_STATUSES = [
@@ -144,6 +144,7 @@ const claimFilterShape = {
     .number({ message: 'must be a provider id' })
     .int('must be a provider id')
     .positive('must be a provider id')
+    .max(MAX_ROW_ID, 'is not a known provider id')
     .optional(),
   /** Service date on or after this day. */
   from: isoDateSchema.optional(),

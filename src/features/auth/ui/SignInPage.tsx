@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { countOf } from '@/shared/plural';
 import { HeartPulse, KeyRound, ShieldCheck } from 'lucide-react';
 import { roleLabel } from '@/shared/access';
@@ -11,7 +11,6 @@ import { toast } from '@/client/components/ui/toast';
 import { DEMO_ACCOUNTS } from '../auth.demo-accounts';
 import type { LoginResponse } from '../auth.schema';
 import { takeEmailForSignIn, useLogin, useVerifyCode } from './auth.api';
-import { EnrolmentStep } from './EnrolmentStep';
 
 function showSignInError(error: unknown, step: 'credentials' | 'code') {
   if (!(error instanceof ApiError)) {
@@ -44,6 +43,9 @@ function showSignInError(error: unknown, step: 'credentials' | 'code') {
       });
   }
 }
+
+// Only an account's first sign-in outside demo mode enrols an authenticator: kept out of the first download.
+const EnrolmentStep = lazy(() => import('./EnrolmentStep').then((m) => ({ default: m.EnrolmentStep })));
 
 interface SignInPageProps {
   /** Said above the form, e.g. why signing in is asked for again. */
@@ -178,7 +180,9 @@ export function SignInPage({ notice, initialEmail }: SignInPageProps = {}) {
               </CardContent>
             </>
           ) : challenge.enrolmentRequired ? (
-            <EnrolmentStep challengeId={challenge.challengeId} onBack={back} />
+            <Suspense fallback={<CardContent className="p-6 text-sm text-muted-foreground">Loading…</CardContent>}>
+              <EnrolmentStep challengeId={challenge.challengeId} onBack={back} />
+            </Suspense>
           ) : (
             <>
               <CardHeader>

@@ -1,4 +1,5 @@
 import Papa from 'papaparse';
+import { TEST_TODAY } from '@/testing/test-clock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rolesWith, ROLES } from '@/shared/access';
 import { today } from '@/shared/api';
@@ -1028,6 +1029,12 @@ describe('POST /api/claims/import', () => {
   });
 });
 
+/** The calendar day `days` after `day` (YYYY-MM-DD). */
+function addDaysIso(day: string, days: number): string {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
+}
+
 describe('export → import round trip', () => {
   const IMPORT_FIELDS = [
     'accountNumber',
@@ -1053,10 +1060,12 @@ describe('export → import round trip', () => {
     // A self-pay claim is adjudicated at once with its discount and patient share (PR-2), which a file does
     // not carry: it is left in place.
     const carried = (rows: ClaimExportRow[]) => rows.filter((c) => c.status === 'Denied' || c.reason === null);
+    // Within every payer's timely-filing limit (90 days at the shortest), which an import enforces.
+    const recent = `&from=${addDaysIso(TEST_TODAY, -80)}`;
     const exported = carried([
-      ...(await exportOf('?status=Denied')),
-      ...(await exportOf('?status=Pending')),
-      ...(await exportOf('?status=Submitted')),
+      ...(await exportOf(`?status=Denied${recent}`)),
+      ...(await exportOf(`?status=Pending${recent}`)),
+      ...(await exportOf(`?status=Submitted${recent}`)),
     ]);
     expect(new Set(exported.map((c) => c.status))).toEqual(new Set(['Denied', 'Pending', 'Submitted']));
     const csv = Papa.unparse({
@@ -1070,9 +1079,9 @@ describe('export → import round trip', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json<{ imported: number }>().imported).toBe(exported.length);
     const reimported = carried([
-      ...(await exportOf('?status=Denied')),
-      ...(await exportOf('?status=Pending')),
-      ...(await exportOf('?status=Submitted')),
+      ...(await exportOf(`?status=Denied${recent}`)),
+      ...(await exportOf(`?status=Pending${recent}`)),
+      ...(await exportOf(`?status=Submitted${recent}`)),
     ]);
     const byAccount = (rows: ClaimExportRow[]) =>
       rows.map(importFields).sort((a, b) => String(a[0]).localeCompare(String(b[0])));

@@ -14,6 +14,7 @@ function serve() {
     'GET /api/settings': { id: 1, ...DEFAULT_USER_SETTINGS },
     'GET /api/settings/practice': DEFAULT_PRACTICE_HOURS,
     'PUT /api/settings/practice': (request: FakeRequest) => request.body,
+    'GET /api/settings/practice/time-zone': { timeZone: 'America/Chicago', chosen: false, today: '2026-11-22' },
     'GET /api/settings/notifications': { scope: 'practice', settings: DEFAULT_NOTIFICATIONS },
     'GET /api/settings/integrations': DEFAULT_INTEGRATIONS,
     'PUT /api/settings/integrations/:key': ({ params, body }: FakeRequest) => ({
@@ -51,6 +52,10 @@ describe('SettingsPage', () => {
     expect(api.sent('PUT /api/settings/practice').map((r) => r.body)).toEqual([
       { ...DEFAULT_PRACTICE_HOURS, workingDays: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] },
     ]);
+    // The practice's time zone and the day it makes today, until one is chosen the server's.
+    expect((await screen.findByTestId('practice-today')).textContent).toBe(
+      "Today in the practice: Sunday, November 22, 2026 (the server's time zone, until one is chosen)",
+    );
   });
 
   it('refuses to send practice settings without a working day', async () => {
