@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { cursorPageShape, dobProblem, errorEnvelopeSchema, isoDateSchema, listQuerySchema } from '@/shared/api';
+import { formatDate } from '@/shared/dates';
 
 /** A patient as the API returns it; PHI fields arrive already masked for the caller's role. */
 export const patientSchema = z.object({
@@ -85,14 +86,10 @@ export const patientOptionSchema = z.object({
 });
 export type PatientOption = z.infer<typeof patientOptionSchema>;
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
-
 /** A picker's second line for a patient: 'DOB Mar 4, 1984 · MRN MRN-100001', each as the role may see it. */
 export function patientOptionDetail(option: { dob: string; mrn: string }): string {
-  const parts = /^(\d{4})-(\d{2})-(\d{2})$/.exec(option.dob);
   // A masked date of birth ('XX-XX-1984') is shown as it came.
-  const dob = parts ? `${MONTHS[Number(parts[2]) - 1] ?? parts[2]} ${Number(parts[3])}, ${parts[1]}` : option.dob;
-  return `DOB ${dob} · MRN ${option.mrn}`;
+  return `DOB ${formatDate(option.dob)} · MRN ${option.mrn}`;
 }
 
 /** A date of birth as a form checks it on the day `today` (the server checks again on its own clock). */
