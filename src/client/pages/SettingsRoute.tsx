@@ -1,4 +1,4 @@
-import type { Role } from '@/shared/access';
+import { can, type Role } from '@/shared/access';
 import { ChargeCeilingsTab } from '@/features/claims/ui/ChargeCeilingsTab';
 import { PayersTab } from '@/features/payers/ui/PayersTab';
 import { ProvidersTab } from '@/features/providers/ui/ProvidersTab';
@@ -10,14 +10,16 @@ import { UsersTab } from '@/features/users/ui/UsersTab';
  * Charge ceilings tabs (admins only) assembled in.
  */
 export default function SettingsRoute({ role }: { role: Role }) {
-  const admin = role === 'admin';
+  // The same permissions the tabs' routes declare (src/shared/access.ts), so no tab is built for a role
+  // whose every request would be refused.
+  const maintains = can(role, 'system:admin');
   return (
     <SettingsPage
       role={role}
-      usersTab={admin ? <UsersTab /> : null}
-      providersTab={admin ? <ProvidersTab /> : null}
-      payersTab={admin ? <PayersTab /> : null}
-      chargesTab={admin ? <ChargeCeilingsTab /> : null}
+      usersTab={can(role, 'users:manage') ? <UsersTab /> : null}
+      providersTab={maintains ? <ProvidersTab /> : null}
+      payersTab={maintains ? <PayersTab /> : null}
+      chargesTab={maintains ? <ChargeCeilingsTab /> : null}
     />
   );
 }

@@ -2,7 +2,6 @@ import { useState } from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
 import { Plus } from 'lucide-react';
 import { DataTable } from '@/client/components/data-table/DataTable';
-import { Badge } from '@/client/components/ui/badge';
 import { Button } from '@/client/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/client/components/ui/card';
 import {
@@ -19,6 +18,11 @@ import { toast } from '@/client/components/ui/toast';
 import { ApiError } from '@/client/lib/api-client';
 import { newPayerSchema, payerPatchSchema, type PayerRecord } from '../payers.schema';
 import { useCreatePayer, usePayers, useUpdatePayer } from './payers.api';
+import {
+  ConfirmDeactivateDialog,
+  activeRecordActionsColumn,
+  activeStatusColumn,
+} from '@/client/components/data-table/active-record';
 
 type Field = 'name' | 'payerId' | 'timelyFilingDays';
 type FieldErrors = Partial<Record<Field, string>>;
@@ -165,40 +169,13 @@ export function PayersTab() {
       cell: ({ row }) => row.original.payerId ?? '—',
     },
     { accessorKey: 'timelyFilingDays', header: 'Timely filing (days)' },
-    {
-      id: 'status',
-      accessorFn: (p) => (p.active ? 'Active' : 'Deactivated'),
-      header: 'Status',
-      cell: ({ row }) => (
-        <Badge variant={row.original.active ? 'default' : 'destructive'}>
-          {row.original.active ? 'Active' : 'Deactivated'}
-        </Badge>
-      ),
-    },
-    {
-      id: 'actions',
-      header: 'Actions',
-      enableSorting: false,
-      cell: ({ row }) => {
-        const payer = row.original;
-        return (
-          <div className="flex gap-2">
-            <Button size="sm" variant="outline" onClick={() => setDialog({ editing: payer })}>
-              Edit<span className="sr-only"> {payer.name}</span>
-            </Button>
-            {payer.active ? (
-              <Button size="sm" variant="outline" disabled={update.isPending} onClick={() => setDeactivating(payer)}>
-                Deactivate<span className="sr-only"> {payer.name}</span>
-              </Button>
-            ) : (
-              <Button size="sm" variant="outline" disabled={update.isPending} onClick={() => setActive(payer, true)}>
-                Reactivate<span className="sr-only"> {payer.name}</span>
-              </Button>
-            )}
-          </div>
-        );
-      },
-    },
+    activeStatusColumn(),
+    activeRecordActionsColumn<PayerRecord>({
+      onEdit: (payer) => setDialog({ editing: payer }),
+      onDeactivate: setDeactivating,
+      onReactivate: (payer) => setActive(payer, true),
+      busy: update.isPending,
+    }),
   ];
 
   return (
@@ -232,30 +209,12 @@ export function PayersTab() {
       {dialog && (
         <PayerDialog key={dialog.editing?.id ?? 'new'} editing={dialog.editing} onClose={() => setDialog(null)} />
       )}
-      <Dialog open={deactivating !== null} onOpenChange={(open) => !open && setDeactivating(null)}>
-        <DialogContent>
-          <DialogHeader>
-            <DialogTitle>Deactivate {deactivating?.name}?</DialogTitle>
-            <DialogDescription>
-              Its claims stay; new imports naming it are refused until it is reactivated.
-            </DialogDescription>
-          </DialogHeader>
-          <DialogFooter>
-            <Button variant="outline" onClick={() => setDeactivating(null)}>
-              Cancel
-            </Button>
-            <Button
-              variant="destructive"
-              onClick={() => {
-                if (deactivating) setActive(deactivating, false);
-                setDeactivating(null);
-              }}
-            >
-              Deactivate
-            </Button>
-          </DialogFooter>
-        </DialogContent>
-      </Dialog>
+      <ConfirmDeactivateDialog
+        record={deactivating}
+        consequence="Its claims stay; new imports naming it are refused until it is reactivated."
+        onCancel={() => setDeactivating(null)}
+        onConfirm={(payer) => setActive(payer, false)}
+      />
     </Card>
   );
 }

@@ -2,7 +2,6 @@ import { useState } from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
 import { UserPlus } from 'lucide-react';
 import { DataTable } from '@/client/components/data-table/DataTable';
-import { Badge } from '@/client/components/ui/badge';
 import { Button } from '@/client/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/client/components/ui/card';
 import {
@@ -19,6 +18,11 @@ import { toast } from '@/client/components/ui/toast';
 import { ApiError } from '@/client/lib/api-client';
 import { newProviderSchema, type ManagedProvider } from '../providers.schema';
 import { useCreateProvider, useManagedProviders, useUpdateProvider } from './providers.api';
+import {
+  ConfirmDeactivateDialog,
+  activeRecordActionsColumn,
+  activeStatusColumn,
+} from '@/client/components/data-table/active-record';
 
 type FieldErrors = Partial<Record<'name' | 'specialty', string>>;
 
@@ -148,40 +152,13 @@ export function ProvidersTab() {
   const columns: ColumnDef<ManagedProvider>[] = [
     { accessorKey: 'name', header: 'Name' },
     { accessorKey: 'specialty', header: 'Specialty' },
-    {
-      id: 'status',
-      accessorFn: (p) => (p.active ? 'Active' : 'Deactivated'),
-      header: 'Status',
-      cell: ({ row }) => (
-        <Badge variant={row.original.active ? 'default' : 'destructive'}>
-          {row.original.active ? 'Active' : 'Deactivated'}
-        </Badge>
-      ),
-    },
-    {
-      id: 'actions',
-      header: 'Actions',
-      enableSorting: false,
-      cell: ({ row }) => {
-        const provider = row.original;
-        return (
-          <div className="flex gap-2">
-            <Button size="sm" variant="outline" onClick={() => setDialog({ editing: provider })}>
-              Edit<span className="sr-only"> {provider.name}</span>
-            </Button>
-            {provider.active ? (
-              <Button size="sm" variant="outline" disabled={update.isPending} onClick={() => setDeactivating(provider)}>
-                Deactivate<span className="sr-only"> {provider.name}</span>
-              </Button>
-            ) : (
-              <Button size="sm" variant="outline" disabled={update.isPending} onClick={() => setActive(provider, true)}>
-                Reactivate<span className="sr-only"> {provider.name}</span>
-              </Button>
-            )}
-          </div>
-        );
-      },
-    },
+    activeStatusColumn(),
+    activeRecordActionsColumn<ManagedProvider>({
+      onEdit: (provider) => setDialog({ editing: provider }),
+      onDeactivate: setDeactivating,
+      onReactivate: (provider) => setActive(provider, true),
+      busy: update.isPending,
+    }),
   ];
 
   return (
@@ -215,30 +192,12 @@ export function ProvidersTab() {
       {dialog && (
         <ProviderDialog key={dialog.editing?.id ?? 'new'} editing={dialog.editing} onClose={() => setDialog(null)} />
       )}
-      <Dialog open={deactivating !== null} onOpenChange={(open) => !open && setDeactivating(null)}>
-        <DialogContent>
-          <DialogHeader>
-            <DialogTitle>Deactivate {deactivating?.name}?</DialogTitle>
-            <DialogDescription>
-              They are no longer offered for new bookings. Their booked visits, past visits and claims stay.
-            </DialogDescription>
-          </DialogHeader>
-          <DialogFooter>
-            <Button variant="outline" onClick={() => setDeactivating(null)}>
-              Cancel
-            </Button>
-            <Button
-              variant="destructive"
-              onClick={() => {
-                if (deactivating) setActive(deactivating, false);
-                setDeactivating(null);
-              }}
-            >
-              Deactivate
-            </Button>
-          </DialogFooter>
-        </DialogContent>
-      </Dialog>
+      <ConfirmDeactivateDialog
+        record={deactivating}
+        consequence="They are no longer offered for new bookings. Their booked visits, past visits and claims stay."
+        onCancel={() => setDeactivating(null)}
+        onConfirm={(provider) => setActive(provider, false)}
+      />
     </Card>
   );
 }
