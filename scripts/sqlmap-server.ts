@@ -5,7 +5,8 @@
  * the answers it compares (the limits themselves are tested in the auth and billing route tests).
  * No client files are served (API only).
  */
-import { format } from 'date-fns';
+import { today } from '@/shared/api';
+import { timeInZone } from '@/shared/practice-zone';
 import { buildApp } from '@/server/app';
 import { DEFAULT_CONFIG } from '@/server/context';
 import { openDatabase } from '@/server/db/client';
@@ -17,7 +18,8 @@ if (!dataDir) throw new Error('DATA_DIR is required (a directory for the throw-a
 const log = { info: (m: string) => console.log(m), error: (m: string) => console.error(m) };
 
 const database = await openDatabase({ dataDir, log });
-if (await isDatabaseEmpty(database.db)) await seedDemoClinic(database.db, { today: format(new Date(), 'yyyy-MM-dd') });
+if (await isDatabaseEmpty(database.db))
+  await seedDemoClinic(database.db, { today: today(), time: timeInZone(new Date()) });
 const app = await buildApp({
   db: database.db,
   clock: () => new Date(),

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { format } from 'date-fns';
 import { pino } from 'pino';
 import { buildApp } from './app';
 import { configFromEnv } from './config-from-env';
@@ -40,7 +39,7 @@ async function main() {
   log.info(`database: ${database.description}`);
   await seedOnFirstStart(database.db, {
     demoMode: config.demoMode,
-    today: format(new Date(), 'yyyy-MM-dd'),
+    now: new Date(),
     log: { info: (m) => log.info(m), warn: (m) => log.warn(m) },
   });
   await anchorAuditChain(database.db, new Date());

@@ -52,7 +52,7 @@ const quietLog = () => {
 describe('first start outside demo mode', () => {
   it('seeds no demo accounts; npm run user:create makes the first admin with a 72-hour temporary password', async () => {
     const log = quietLog();
-    expect(await seedOnFirstStart(db, { demoMode: false, today: TEST_TODAY, log })).toBeNull();
+    expect(await seedOnFirstStart(db, { demoMode: false, now: new Date(`${TEST_TODAY}T09:00:00Z`), log })).toBeNull();
     const [before] = await db.select({ n: count() }).from(users);
     expect(before?.n).toBe(0);
     expect(log.lines[0]?.message).toContain('npm run user:create -- --role admin --email');
@@ -68,7 +68,7 @@ describe('first start outside demo mode', () => {
     expect(admin).toMatchObject({ email: 'owner@clinic.example', role: 'admin', active: true, mfaSecret: null });
     expect(admin?.temporaryPasswordExpiresAt?.toISOString()).toBe('2026-11-25T09:00:00.000Z');
     // Once an account exists nothing is seeded on later starts either.
-    expect(await seedOnFirstStart(db, { demoMode: true, today: TEST_TODAY, log })).toBeNull();
+    expect(await seedOnFirstStart(db, { demoMode: true, now: new Date(`${TEST_TODAY}T09:00:00Z`), log })).toBeNull();
   });
 });
 

@@ -2,6 +2,8 @@
  * What the server does on start besides listening: seed the demo clinic only in demo mode, and say loudly
  * when demo mode (codes on screen, well-known passwords) is reachable from other machines.
  */
+import { today } from '@/shared/api';
+import { timeInZone } from '@/shared/practice-zone';
 import type { Db } from './db/types';
 import { isDatabaseEmpty, seedDemoClinic, type SeedSummary } from './db/seed/demo-seed';
 
@@ -16,7 +18,7 @@ export interface StartLog {
  */
 export async function seedOnFirstStart(
   db: Db,
-  options: { demoMode: boolean; today: string; log: StartLog },
+  options: { demoMode: boolean; now: Date; log: StartLog },
 ): Promise<SeedSummary | null> {
   if (!(await isDatabaseEmpty(db))) return null;
   if (!options.demoMode) {
@@ -26,7 +28,8 @@ export async function seedOnFirstStart(
     );
     return null;
   }
-  const summary = await seedDemoClinic(db, { today: options.today });
+  // The clinic's day and clock: today's visits that have ended by now are seeded as having happened.
+  const summary = await seedDemoClinic(db, { today: today(options.now), time: timeInZone(options.now) });
   options.log.info(`seeded the demo clinic (${summary.users ?? 0} demo accounts)`);
   return summary;
 }

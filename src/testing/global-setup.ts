@@ -10,7 +10,8 @@ import { APP_ROLE, ensureAppRole, urlAs } from '@/server/db/app-role';
 import { poolFor, prepareDatabase, startEmbeddedPostgres } from '@/server/db/client';
 import { TEST_AUDIT_HMAC_KEY } from './api-setup';
 import { seedDemoClinic } from '@/server/db/seed/demo-seed';
-import { TEST_TODAY } from './test-clock';
+import { testClock, TEST_TODAY } from './test-clock';
+import { timeInZone } from '@/shared/practice-zone';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -34,7 +35,7 @@ export default async function setup(project: TestProject) {
   if (warning) throw new Error(warning);
   const pool = poolFor(server.url, 2);
   const db = drizzle(pool);
-  await seedDemoClinic(db, { today: TEST_TODAY });
+  await seedDemoClinic(db, { today: TEST_TODAY, time: timeInZone(testClock()()) });
   // A template database must have no open connections when it is cloned.
   await pool.end();
   project.provide('templateDatabaseUrl', server.url);

@@ -9,7 +9,9 @@ describe('worklist rules', () => {
   });
 
   it('takes the highest risk class among the diagnoses', () => {
-    expect(riskClassOf(['M54.5 Low back pain', 'N18.3 Chronic kidney disease, stage 3'])).toBe('high-risk');
+    expect(riskClassOf(['M54.50 Low back pain', 'N18.30 Chronic kidney disease, stage 3'])).toBe('high-risk');
+    // Records coded before ICD-10-CM split stage 3 (October 2020) keep their class.
+    expect(riskClassOf(['N18.3 Chronic kidney disease, stage 3'])).toBe('high-risk');
     expect(riskClassOf(['H66.90 Otitis media', 'E03.9 Hypothyroidism'])).toBe('chronic');
     expect(riskClassOf(['Z00.00 General adult examination'])).toBe('routine');
     expect(riskClassOf([])).toBe('routine');

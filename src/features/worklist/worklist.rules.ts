@@ -9,7 +9,7 @@
  *
  * | risk class | conditions (ICD-10-CM)                                    | High when overdue | Medium when overdue | Low         |
  * | ---------- | --------------------------------------------------------- | ----------------- | ------------------- | ----------- |
- * | high-risk  | I50.9 heart failure, N18.3 CKD stage 3, J44.9 COPD        | > 14 days         | 1–14 days           | never       |
+ * | high-risk  | I50.9 heart failure, N18.30–N18.32 CKD stage 3, J44.9 COPD | > 14 days        | 1–14 days           | never       |
  * | chronic    | E11.9 diabetes, I10 hypertension, E78.5 hyperlipidaemia,   | > 180 days        | 31–180 days         | 1–30 days   |
  * |            | J45.909 asthma, E03.9 hypothyroidism, F41.1 anxiety       |                   |                     |             |
  * | routine    | anything else (e.g. M54.5 back pain, H66.90 otitis media, | never             | > 180 days          | 1–180 days  |
@@ -22,7 +22,7 @@ export const RISK_CLASSES = ['high-risk', 'chronic', 'routine'] as const;
 export type RiskClass = (typeof RISK_CLASSES)[number];
 
 /** Conditions where a lapse in follow-up commonly ends in decompensation and a hospital admission. */
-export const HIGH_RISK_CODES: readonly string[] = ['I50.9', 'N18.3', 'J44.9'];
+export const HIGH_RISK_CODES: readonly string[] = ['I50.9', 'N18.30', 'N18.31', 'N18.32', 'N18.3', 'J44.9'];
 /** Chronic conditions that need regular monitoring and medication review. */
 export const CHRONIC_CODES: readonly string[] = ['E11.9', 'I10', 'E78.5', 'J45.909', 'E03.9', 'F41.1'];
 

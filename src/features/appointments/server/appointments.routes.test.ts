@@ -96,22 +96,38 @@ async function day(date: string): Promise<Appointment[]> {
   return (await dayPages(date)).flatMap((p) => p.items);
 }
 
+/** Work done as a nurse manager signed in on MONDAY at a clinic time (UTC, as the test clock), then back. */
+async function onMonday<T>(time: string, work: (staff: SignedIn) => Promise<T>): Promise<T> {
+  const start = t.clock();
+  t.clock.set(new Date(`${MONDAY}T${time}:00Z`));
+  try {
+    return await work(await signInAs(t.app, 'nurse_manager'));
+  } finally {
+    t.clock.set(start);
+  }
+}
+
 function fieldsOf(res: { json: <T>() => T }): string[] {
   return (res.json<ErrorBody>().error.fields ?? []).map((f) => f.field);
 }
 
 describe('GET /api/appointments', () => {
   it("lists today's appointments (the server clock's day) by time, a page at a time", async () => {
-    const res = await nurse.request({ method: 'GET', url: '/api/appointments' });
-    expect(res.statusCode).toBe(200);
-    const page = res.json<AppointmentPage>();
+    // TEST_TODAY is a Sunday, when the practice is closed; on Monday morning the day's visits are listed.
+    const closed = await nurse.request({ method: 'GET', url: '/api/appointments' });
+    expect(closed.json<AppointmentPage>().total).toBe(0);
+    const page = await onMonday('09:00', async (staff) => {
+      const res = await staff.request({ method: 'GET', url: '/api/appointments' });
+      expect(res.statusCode).toBe(200);
+      return res.json<AppointmentPage>();
+    });
     const [expected] = await sql<{ n: number }>('select count(*)::int as n from appointments where date = $1', [
-      TEST_TODAY,
+      MONDAY,
     ]);
     expect(page.total).toBe(expected?.n);
     expect(page.items.length).toBe(Math.min(50, expected?.n ?? 0));
     expect(page.items.length).toBeGreaterThan(0);
-    expect(page.items.every((a) => a.date === TEST_TODAY)).toBe(true);
+    expect(page.items.every((a) => a.date === MONDAY)).toBe(true);
     const times = page.items.map((a) => a.time);
     expect(times).toEqual([...times].sort());
     expect(page.items[0]?.patient).not.toBe('');
@@ -266,28 +282,29 @@ describe('PATCH /api/appointments/:id — status', () => {
   });
 
   it("takes Completed and No-Show from the visit's start time on the day itself", async () => {
-    // The test clock reads 15:00 on TEST_TODAY.
+    // On Monday at 15:00 (TEST_TODAY, a Sunday, has no visits).
     const visits = await sql<{ id: number; time: string; status: string }>(
-      'select id, time, status from appointments where date = $1 order by time',
-      [TEST_TODAY],
+      `select id, time, status from appointments where date = $1 and status = 'Scheduled' order by time`,
+      [MONDAY],
     );
     const started = visits.find((v) => v.time <= '15:00');
     const later = visits.find((v) => v.time > '15:00');
-    if (!started || !later) throw new Error(`the seed has no visit before and after 15:00 on ${TEST_TODAY}`);
-    // No-Show gives the slot back, so no neighbour of the visit can stand in the way.
-    const shown = started.status === 'No-Show' ? 'Completed' : 'No-Show';
-    const done = await nurse.request({
-      method: 'PATCH',
-      url: `/api/appointments/${started.id}`,
-      payload: { status: shown },
+    if (!started || !later) throw new Error(`the seed has no visit before and after 15:00 on ${MONDAY}`);
+    await onMonday('15:00', async (staff) => {
+      // No-Show gives the slot back, so no neighbour of the visit can stand in the way.
+      const done = await staff.request({
+        method: 'PATCH',
+        url: `/api/appointments/${started.id}`,
+        payload: { status: 'No-Show' },
+      });
+      expect(done.statusCode, done.body).toBe(200);
+      const early = await staff.request({
+        method: 'PATCH',
+        url: `/api/appointments/${later.id}`,
+        payload: { status: 'No-Show' },
+      });
+      expect(early.statusCode).toBe(422);
     });
-    expect(done.statusCode, done.body).toBe(200);
-    const early = await nurse.request({
-      method: 'PATCH',
-      url: `/api/appointments/${later.id}`,
-      payload: { status: later.status === 'No-Show' ? 'Completed' : 'No-Show' },
-    });
-    expect(early.statusCode).toBe(422);
   });
 
   it('refuses an unknown status, naming the field, and writes nothing', async () => {
@@ -627,7 +644,7 @@ describe('who may use appointments', () => {
   });
 
   it('refuses billing_admin, patient and guest (403) and callers without a session (401)', async () => {
-    const appt = await liveAppointmentOn(MONDAY, 6);
+    const appt = await liveAppointmentOn(TUESDAY, 5);
     const calls = [
       { method: 'GET' as const, url: '/api/appointments' },
       { method: 'GET' as const, url: '/api/providers' },

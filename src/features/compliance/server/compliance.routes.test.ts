@@ -354,7 +354,7 @@ describe('the compliance programme outlives a reset and a re-seed', () => {
     try {
       await database.pool.query(`update hipaa_audit_items set status = 'Compliant' where reference = '164.312(b)'`);
       await database.db.transaction((tx) => clearClinicData(tx));
-      await seedDemoClinic(database.db, { today: TEST_TODAY });
+      await seedDemoClinic(database.db, { today: TEST_TODAY, time: '12:00' });
       const { rows } = await database.pool.query<{ items: string; checks: string; status: string }>(
         `select (select count(*) from hipaa_audit_items) items, (select count(*) from wcag_checks) checks,
                 (select status from hipaa_audit_items where reference = '164.312(b)') status`,

@@ -5,6 +5,8 @@
  */
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { today } from '@/shared/api';
+import { timeInZone } from '@/shared/practice-zone';
+import { getPracticeHours } from '@/features/settings/server/settings.queries';
 import { actorOf, record } from '@/features/audit/server/audit.queries';
 import { users } from '@/features/auth/server/auth.table';
 import { detachPatientAccounts, reattachPatientAccounts } from '@/features/users/server/users.queries';
@@ -63,6 +65,8 @@ export async function reseedDemoClinic(db: Db, ctx: RequestContext): Promise<See
     let demoPatientId = 0;
     const seeded = await seedClinicData(tx, {
       today: today(ctx.now),
+      time: timeInZone(ctx.now),
+      hours: await getPracticeHours(tx),
       seed: DEFAULT_SEED,
       linkAccounts: async (id) => {
         demoPatientId = id;

@@ -11,7 +11,7 @@
 import fc from 'fast-check';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIAGNOSES } from '@/server/db/seed/demo-data';
+import { DIAGNOSES } from '@/server/db/seed/demo-clinical';
 import type { RequestContext } from '@/server/context';
 import { createTestDatabase, type TestDatabase } from '@/testing/test-db';
 import { TEST_TODAY } from '@/testing/test-clock';

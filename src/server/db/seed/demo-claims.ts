@@ -2,8 +2,20 @@ import type { PgTable } from 'drizzle-orm/pg-core';
 import { billingStaffHours, operatingExpenses } from '@/features/analytics/server/analytics.table';
 import { claimAppeals, claims, payments } from '@/features/claims/server/claims.table';
 import type { Tx } from '../types';
-import { DENIALS, PAYER_MIX, PROCEDURES } from './demo-data';
-import { addDays, daysBetween, isWeekday, Random } from './random';
+import type { PracticeHours } from '@/features/settings/practice.schema';
+import {
+  ageOn,
+  billedProcedure,
+  drawVisit,
+  isPracticeOpen,
+  nearestOpenDay,
+  visitFrequency,
+  type PatientProfile,
+  type ProviderOfSpecialty,
+  type VisitKind,
+} from './demo-clinical';
+import { AUTHORIZATION_DENIAL_FACTOR, chargeOf, denialsFor, needsAuthorization, PAYER_MIX } from './demo-data';
+import { addDays, daysBetween, Random } from './random';
 
 const CLAIM_COUNT = 3000;
 /** How far back claims go (18 months). */
@@ -16,11 +28,12 @@ const WORKED_AFTER_DAYS = 90;
 /** Claims, payments, expenses and hours draw from their own stream: tuning them never reshuffles the rest. */
 const FINANCE_STREAM = 0x5eed_c1a1;
 
-/** A completed appointment: who was seen, by whom, on which day. */
+/** A completed appointment: who was seen, by whom, on which day, for what. */
 export interface CompletedVisit {
   patientId: number;
   providerId: number;
   date: string;
+  kind: VisitKind;
 }
 
 /**
@@ -60,16 +73,20 @@ export async function seedClaimsAndFinances(
   options: {
     today: string;
     seed: number;
-    patientIds: readonly number[];
     demoPatientId: number;
-    providerIds: readonly number[];
+    /** Every patient: their age, conditions and insurer decide what is billed to whom. */
+    profiles: ReadonlyMap<number, PatientProfile>;
+    providers: readonly ProviderOfSpecialty[];
     appealedBy: number | null;
     /** Completed visits (oldest first): each is billed on its day, but for one in MISSED_CHARGE_EVERY. */
     completedVisits?: readonly CompletedVisit[];
+    /** The practice's working days: older claims are for services on the days it was open. */
+    hours: PracticeHours;
   },
 ): Promise<SeededClaims> {
   const r = new Random((options.seed ^ FINANCE_STREAM) >>> 0);
-  const { today, patientIds, demoPatientId, providerIds } = options;
+  const { today, demoPatientId, profiles, providers, hours } = options;
+  const byFrequency = [...profiles.values()].map((p) => [p, visitFrequency(p, today)] as const);
   const claimValues: (typeof claims.$inferInsert)[] = [];
   const paymentValues: PaymentDraft[] = [];
   const appealNotes: { index: number; reason: string; note: string }[] = [];
@@ -83,26 +100,29 @@ export async function seedClaimsAndFinances(
   );
   const olderThanVisits = firstVisit === null ? 1 : daysBetween(firstVisit, today) + 1;
   const claimPatients = [...Array.from({ length: 6 }, () => demoPatientId)];
-  while (claimPatients.length < CLAIM_COUNT - billedVisits.length) claimPatients.push(r.pick(patientIds));
+  while (claimPatients.length < CLAIM_COUNT - billedVisits.length) claimPatients.push(r.weighted(byFrequency).id);
   const visitOf = new Map(billedVisits.map((visit, i) => [claimPatients.length + i, visit]));
   claimPatients.push(...billedVisits.map((visit) => visit.patientId));
 
   claimPatients.forEach((patientId, index) => {
     const visit = visitOf.get(index);
     const earliest = index < 6 ? 1 : Math.min(olderThanVisits, HISTORY_DAYS);
-    let serviceDate = addDays(today, -r.int(earliest, HISTORY_DAYS));
-    while (!isWeekday(serviceDate)) serviceDate = addDays(serviceDate, -1);
-    if (visit) serviceDate = visit.date;
-    const payerInfo = r.weighted(PAYER_MIX.map((p) => [p, p.weight] as const));
-    const procedure = r.weighted(PROCEDURES.map((p) => [p, p.weight] as const));
-    const billed = procedure.cents;
+    const profile = profiles.get(patientId);
+    if (!profile) throw new Error(`no profile for patient ${patientId}`);
+    const serviceDate = visit?.date ?? nearestOpenDay(addDays(today, -r.int(earliest, HISTORY_DAYS)), -1, hours);
+    if (!isPracticeOpen(serviceDate, hours)) throw new Error(`claim on ${serviceDate}, a day the practice is closed`);
+    // An older claim is for a visit of its own: one that suits the patient, with a provider who sees it.
+    const seen = visit ?? drawVisit(r, profile, serviceDate, providers);
+    const payerInfo = PAYER_MIX.find((p) => p.payer === profile.payer);
+    if (!payerInfo) throw new Error(`${profile.payer} is not in PAYER_MIX`);
+    const procedureCode = billedProcedure(r, seen.kind, ageOn(profile.dob, serviceDate), profile.payer);
+    const billed = chargeOf(procedureCode);
     const accountNumber = `ACC-${serviceDate.slice(0, 4)}-${String(100000 + index).padStart(6, '0')}`;
-    const pickedProvider = r.pick(providerIds);
     const base = {
       patientId,
-      providerId: visit?.providerId ?? pickedProvider,
+      providerId: seen.providerId,
       accountNumber,
-      procedureCode: procedure.code,
+      procedureCode,
       payer: payerInfo.payer,
       serviceDate,
       billedCents: billed,
@@ -158,8 +178,10 @@ export async function seedClaimsAndFinances(
     }
     const worked = daysBetween(adjudicatedOn, today) > WORKED_AFTER_DAYS;
 
-    if (r.chance(payerInfo.denialRate)) {
-      const denial = r.weighted(DENIALS.map((d) => [d, d.weight] as const));
+    // Payers deny services that need an authorization more often, and only those for a missing one.
+    const denialRate = payerInfo.denialRate * (needsAuthorization(procedureCode) ? AUTHORIZATION_DENIAL_FACTOR : 1);
+    if (r.chance(denialRate)) {
+      const denial = r.weighted(denialsFor(procedureCode).map((d) => [d, d.weight] as const));
       const outcome = worked
         ? r.weighted([
             ['Paid', 70],
@@ -223,12 +245,17 @@ export async function seedClaimsAndFinances(
 
     const allowed = Math.round(billed * (0.55 + r.next() * 0.25));
     const contractual = billed - allowed;
-    const share = r.weighted([
-      ['none', 45],
-      ['PR-3', 22],
-      ['PR-2', 18],
-      ['PR-1', 15],
-    ] as const);
+    // The demo patient's recent claims leave her coinsurance on a statement not yet paid, so the portal
+    // always has a balance to show and to pay.
+    const demoOwes = patientId === demoPatientId && !worked;
+    const share = demoOwes
+      ? 'PR-2'
+      : r.weighted([
+          ['none', 45],
+          ['PR-3', 22],
+          ['PR-2', 18],
+          ['PR-1', 15],
+        ] as const);
     // A copay is a flat amount; coinsurance about a fifth of the allowed amount; a deductible a larger part.
     const patientShare =
       share === 'none'
@@ -249,7 +276,7 @@ export async function seedClaimsAndFinances(
       }
     } else if (patientShare > 0) {
       const paidOn = addDays(adjudicatedOn, r.int(2, 14));
-      if (paidOn <= today && r.chance(0.92)) {
+      if (paidOn <= today && !demoOwes && r.chance(0.92)) {
         const full = r.chance(0.93);
         pay(full ? patientShare : Math.max(1, Math.round(patientShare / 2)), 'patient', paidOn);
         if (full) patientPaidInFullOn = paidOn;
@@ -302,7 +329,7 @@ export async function seedClaimsAndFinances(
   const hoursRows: (typeof billingStaffHours.$inferInsert)[] = [];
   for (let offset = -HISTORY_DAYS; offset <= 0; offset += 1) {
     const day = addDays(today, offset);
-    if (isWeekday(day)) hoursRows.push({ day, hours: (0.32 + r.next() * 0.1).toFixed(2) });
+    if (isPracticeOpen(day, hours)) hoursRows.push({ day, hours: (0.32 + r.next() * 0.1).toFixed(2) });
   }
   await insertChunked(tx, billingStaffHours, hoursRows);
 

@@ -164,36 +164,10 @@ export const ALLERGIES = [
   'Iodine contrast',
 ] as const;
 
-export const MEDICATIONS = [
-  'Metformin 500 mg twice daily',
-  'Lisinopril 10 mg daily',
-  'Atorvastatin 20 mg nightly',
-  'Levothyroxine 50 mcg daily',
-  'Amlodipine 5 mg daily',
-  'Albuterol inhaler as needed',
-  'Sertraline 50 mg daily',
-  'Omeprazole 20 mg daily',
-  'Losartan 50 mg daily',
-  'Metoprolol 25 mg twice daily',
-  'Gabapentin 300 mg nightly',
-  'Furosemide 20 mg daily',
-  'Insulin glargine 20 units nightly',
-  'Fluticasone nasal spray daily',
-  'Vitamin D3 2000 IU daily',
-] as const;
-
-export const CLINICAL_NOTES = [
-  'A1c trending down; continue current regimen and recheck in 3 months.',
-  'Blood pressure above goal at last two visits; home log requested.',
-  'Reports improved sleep after CPAP adjustment.',
-  'Discussed smoking cessation; patient interested in nicotine replacement.',
-  'Mild persistent asthma, well controlled on current inhaler.',
-  'Anxiety symptoms improved; continue therapy referral.',
-  'Chronic low back pain; physical therapy twice weekly.',
-  'Lipids at goal; continue statin.',
-] as const;
-
-/** CPT/HCPCS codes of an outpatient family practice with typical charges in cents, and how common they are. */
+/**
+ * CPT/HCPCS codes the demo practice bills with typical charges in cents, and how common each is among the
+ * scale seed's generated claims (the demo clinic bills what each visit calls for: demo-clinical.ts).
+ */
 export const PROCEDURES: readonly { code: string; label: string; cents: number; weight: number }[] = (
   [
     { code: '99213', cents: 14_900, weight: 30 },
@@ -202,20 +176,40 @@ export const PROCEDURES: readonly { code: string; label: string; cents: number; 
     { code: '99212', cents: 9_000, weight: 5 },
     { code: '99203', cents: 16_500, weight: 5 },
     { code: '99204', cents: 25_000, weight: 3 },
+    { code: '99391', cents: 20_500, weight: 0 },
+    { code: '99392', cents: 21_500, weight: 0 },
+    { code: '99393', cents: 21_500, weight: 0 },
+    { code: '99394', cents: 23_500, weight: 0 },
+    { code: '99395', cents: 23_500, weight: 0 },
     { code: '99396', cents: 24_600, weight: 6 },
+    { code: '99397', cents: 26_000, weight: 0 },
     { code: 'G0439', cents: 17_500, weight: 4 },
     { code: '80053', cents: 11_600, weight: 5 },
     { code: '80061', cents: 8_600, weight: 4 },
     { code: '85025', cents: 6_000, weight: 4 },
     { code: '83036', cents: 5_700, weight: 3 },
+    { code: '84443', cents: 6_500, weight: 0 },
     { code: '93000', cents: 6_500, weight: 3 },
     { code: '36415', cents: 1_700, weight: 2 },
     { code: '90471', cents: 4_700, weight: 2 },
     { code: '90686', cents: 4_000, weight: 2 },
     { code: '87880', cents: 3_500, weight: 1 },
+    { code: '87804', cents: 4_200, weight: 0 },
     { code: '96127', cents: 2_500, weight: 1 },
+    { code: '94010', cents: 9_500, weight: 0 },
+    { code: '93306', cents: 62_000, weight: 1 },
+    { code: '93015', cents: 32_000, weight: 1 },
+    { code: '95810', cents: 98_000, weight: 0 },
+    { code: '95004', cents: 24_000, weight: 0 },
   ] as const
 ).map((p) => ({ ...p, label: procedureDescription(p.code) ?? p.code }));
+
+/** The typical charge of a procedure code the practice bills, in cents. */
+export function chargeOf(code: string): number {
+  const procedure = PROCEDURES.find((p) => p.code === code);
+  if (!procedure) throw new Error(`${code} has no charge in PROCEDURES`);
+  return procedure.cents;
+}
 
 type Payer = (typeof PAYERS)[number];
 /** Payer mix of a family practice and each payer's first-pass denial rate (3–16%; about 5.7% overall). */
@@ -256,24 +250,22 @@ export const DENIALS = DENIAL_MIX.map((denial) => {
   if (!description) throw new Error(`${denial.code} has no description in DENIAL_DESCRIPTIONS`);
   return { ...denial, description };
 });
+export type Denial = (typeof DENIALS)[number];
 
-export const APPOINTMENT_REASONS = [
-  'Annual physical',
-  'Diabetes follow-up',
-  'Hypertension check',
-  'Medication review',
-  'Lab results review',
-  'Flu symptoms',
-  'Asthma follow-up',
-  'Back pain',
-  'Well-child visit',
-  'Cholesterol follow-up',
-  'Anxiety follow-up',
-  'Skin rash',
-  'Pre-operative evaluation',
-  'Thyroid follow-up',
-  'Chest pain follow-up',
-] as const;
+/** Denials that say a prior authorization was absent (CO-197) or its number missing or invalid (CO-15). */
+export const AUTHORIZATION_DENIAL_CODES: ReadonlySet<string> = new Set(['CO-197', 'CO-15']);
+
+/** How much more often payers deny a service that needs an authorization than an office visit. */
+export const AUTHORIZATION_DENIAL_FACTOR = 4;
+
+/**
+ * The denials a claim for this procedure can meet: authorization denials only where the payer wants an
+ * authorization (AUTHORIZATION_SERVICES), and there the most common ones.
+ */
+export function denialsFor(procedureCode: string): readonly Denial[] {
+  if (!needsAuthorization(procedureCode)) return DENIALS.filter((d) => !AUTHORIZATION_DENIAL_CODES.has(d.code));
+  return DENIALS.map((d) => (AUTHORIZATION_DENIAL_CODES.has(d.code) ? { ...d, weight: d.weight * 8 } : d));
+}
 
 export const AUTHORIZATION_SERVICES = [
   { service: 'MRI lumbar spine', code: '72148' },
@@ -288,35 +280,10 @@ export const AUTHORIZATION_SERVICES = [
   { service: 'Allergy testing', code: '95004' },
 ] as const;
 
-export const DIAGNOSES = [
-  'E11.9 Type 2 diabetes without complications',
-  'I10 Essential hypertension',
-  'E78.5 Hyperlipidaemia',
-  'J45.909 Asthma, unspecified',
-  'F41.1 Generalised anxiety disorder',
-  'M54.5 Low back pain',
-  'N18.3 Chronic kidney disease, stage 3',
-  'I50.9 Heart failure, unspecified',
-  'J44.9 COPD, unspecified',
-  'E03.9 Hypothyroidism, unspecified',
-  'H66.90 Otitis media, unspecified',
-  'Z00.00 General adult examination',
-] as const;
-
-export const CHIEF_COMPLAINTS = [
-  'Elevated blood sugar readings',
-  'Headaches and high home BP',
-  'Shortness of breath on exertion',
-  'Persistent cough',
-  'Lower back pain',
-  'Fatigue',
-  'Medication refill',
-  'Ear pain',
-  'Chest tightness',
-  'Swelling in ankles',
-  'Trouble sleeping',
-  'Annual check-up',
-] as const;
+/** Whether payers want a prior authorization before this service (the services the Authorizations screen tracks). */
+export function needsAuthorization(procedureCode: string): boolean {
+  return AUTHORIZATION_SERVICES.some((s) => s.code === procedureCode);
+}
 
 export const COMPLIANCE_GAPS = [
   {

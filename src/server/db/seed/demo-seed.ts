@@ -11,34 +11,30 @@ import { patients } from '@/features/patients/server/patients.table';
 import { providers } from '@/features/providers/server/providers.table';
 import { practiceSettings, userSettings } from '@/features/settings/server/settings.table';
 import { encounters } from '@/features/worklist/server/worklist.table';
-import { ENCOUNTER_TYPES } from '@/features/worklist/worklist.schema';
+import { DEFAULT_PRACTICE_HOURS, type PracticeHours } from '@/features/settings/practice.schema';
 import type { Db, Tx } from '../types';
+import { ALLERGIES, AUTHORIZATION_SERVICES, COMPLIANCE_GAPS, FIRST_NAMES, LAST_NAMES, PROVIDERS } from './demo-data';
 import {
-  ALLERGIES,
-  APPOINTMENT_REASONS,
-  AUTHORIZATION_SERVICES,
-  CHIEF_COMPLAINTS,
-  CLINICAL_NOTES,
-  COMPLIANCE_GAPS,
-  DIAGNOSES,
-  FIRST_NAMES,
-  LAST_NAMES,
-  MEDICATIONS,
-  PAYER_MIX,
-  PROVIDERS,
-} from './demo-data';
-import { seedClaimsAndFinances } from './demo-claims';
+  authorizationFits,
+  drawConditions,
+  drawPayer,
+  drawVisit,
+  isPracticeOpen,
+  medicationsFor,
+  nearestOpenDay,
+  noteFor,
+  visitFrequency,
+  visitStarts,
+  type PatientProfile,
+} from './demo-clinical';
+import { seedClaimsAndFinances, type CompletedVisit } from './demo-claims';
 import { seedComplianceProgramme } from './compliance-data';
-import { addDays, daysBetween, isWeekday, Random } from './random';
+import { addDays, daysBetween, Random } from './random';
 
 export const DEFAULT_SEED = 20_261_122;
 const PATIENT_COUNT = 200;
 /** Patients with no visit booked in the scheduling window: their follow-ups fall overdue. */
 const LAPSED_PATIENTS = 50;
-const SLOTS = Array.from(
-  { length: 18 },
-  (_, i) => `${String(8 + Math.floor(i / 2)).padStart(2, '0')}:${i % 2 ? '30' : '00'}`,
-);
 
 export type SeedSummary = Record<string, number>;
 
@@ -161,13 +157,18 @@ export async function seedClinicData(
   tx: Tx,
   options: {
     today: string;
+    /** The clinic's clock time (HH:mm, practice time zone): today's visits before it have happened. */
+    time: string;
     seed?: number;
     random?: Random;
+    /** The practice's hours (Settings → Practice): visits fall on its working days, in its slots. */
+    hours?: PracticeHours;
     linkAccounts: (demoPatientId: number) => Promise<ClinicStaff>;
   },
 ): Promise<SeededClinic> {
   const r = options.random ?? new Random(options.seed ?? DEFAULT_SEED);
-  const today = options.today;
+  const { today, time: now } = options;
+  const hours = options.hours ?? DEFAULT_PRACTICE_HOURS;
   // The demo providers are added where missing and active again where an admin deactivated them (a re-seed
   // books them); providers an admin added stay, with no seeded records.
   await tx
@@ -178,7 +179,7 @@ export async function seedClinicData(
       set: { specialty: sql`excluded.specialty`, active: true },
     });
   const providerRows = await tx
-    .select({ id: providers.id, name: providers.name })
+    .select({ id: providers.id, name: providers.name, specialty: providers.specialty })
     .from(providers)
     .where(
       inArray(
@@ -186,11 +187,17 @@ export async function seedClinicData(
         PROVIDERS.map((p) => p.name),
       ),
     );
-  const providerIdByName = new Map(providerRows.map((p) => [p.name, p.id]));
-  const providerIds = PROVIDERS.map((p) => providerIdByName.get(p.name) ?? 0);
+  const providerByName = new Map(providerRows.map((p) => [p.name, p]));
+  const clinicians = PROVIDERS.flatMap((p) => {
+    const row = providerByName.get(p.name);
+    return row ? [{ id: row.id, specialty: row.specialty }] : [];
+  });
+  const providerIds = clinicians.map((p) => p.id);
 
-  // Patients. The first is the demo patient account's own record.
+  // Patients, each with the long-term conditions usual at their age, the medicines for them and an
+  // insurer. The first is the demo patient account's own record.
   const patientValues: (typeof patients.$inferInsert)[] = [];
+  const drafts: Omit<PatientProfile, 'id'>[] = [];
   const usedNames = new Set<string>(['Maria Lopez']);
   patientValues.push({
     name: 'Maria Lopez',
@@ -202,6 +209,7 @@ export async function seedClinicData(
     meds: ['Metformin 500 mg twice daily', 'Lisinopril 10 mg daily'],
     notes: 'Type 2 diabetes, well controlled. Prefers morning appointments.',
   });
+  drafts.push({ dob: '1979-03-14', conditions: ['diabetes', 'hypertension'], payer: 'Blue Cross Blue Shield' });
   for (let i = 1; i < PATIENT_COUNT; i += 1) {
     let name = `${r.pick(FIRST_NAMES)} ${r.pick(LAST_NAMES)}`;
     while (usedNames.has(name)) name = `${r.pick(FIRST_NAMES)} ${r.pick(LAST_NAMES)}`;
@@ -213,6 +221,8 @@ export async function seedClinicData(
       [r.int(65, 95), 20],
     ] as const);
     const dob = addDays(today, -(age * 365 + r.int(0, 364)));
+    const conditions = drawConditions(r, age);
+    drafts.push({ dob, conditions, payer: drawPayer(r, age) });
     patientValues.push({
       name,
       mrn: `MRN-${100001 + i * 7}`,
@@ -220,28 +230,54 @@ export async function seedClinicData(
       phone: phone(r),
       email: r.chance(0.6) ? `${name.toLowerCase().replace(/[^a-z]+/g, '.')}@example.com` : null,
       allergies: r.chance(0.55) ? [] : r.sample(ALLERGIES, r.int(1, 3)),
-      meds: r.chance(0.35) ? [] : r.sample(MEDICATIONS, r.int(1, 4)),
-      notes: r.chance(0.5) ? '' : r.pick(CLINICAL_NOTES),
+      meds: medicationsFor(r, conditions),
+      notes: r.chance(0.5) ? '' : noteFor(r, conditions),
     });
   }
   const patientIds = (await tx.insert(patients).values(patientValues).returning({ id: patients.id })).map((p) => p.id);
-  const demoPatientId = patientIds[0] ?? 0;
+  const profiles: PatientProfile[] = patientIds.map((id, i) => ({ id, ...(drafts[i] as Omit<PatientProfile, 'id'>) }));
+  const profileOf = new Map(profiles.map((p) => [p.id, p]));
+  const demoProfile = profiles[0];
+  if (!demoProfile) throw new Error('no demo patient');
+  const demoPatientId = demoProfile.id;
   const lapsed = new Set(patientIds.slice(PATIENT_COUNT - LAPSED_PATIENTS));
-  const active = patientIds.filter((id) => !lapsed.has(id));
+  // Older and chronically ill patients are seen more often.
+  const activeByFrequency = profiles
+    .filter((p) => !lapsed.has(p.id))
+    .map((p) => [p, visitFrequency(p, today)] as const);
 
   const staffIds = await options.linkAccounts(demoPatientId);
 
-  // Appointments from 60 days ago to 60 days ahead on weekdays (and today whatever day it is).
+  // Appointments from 60 days ago to 60 days ahead on the days the practice is open, in its slots (one
+  // visit plus the buffer apart), one visit per patient a day. Today's visits that have ended by now took
+  // place (or were missed); the rest are still to come.
+  const starts = visitStarts(hours);
   const taken = new Set<string>();
   const appointmentValues: (typeof appointments.$inferInsert)[] = [];
-  const book = (patientId: number, date: string, status: string, reason: string) => {
+  const completedVisits: CompletedVisit[] = [];
+  const minutesOf = (t: string) => Number(t.slice(0, 2)) * 60 + Number(t.slice(3, 5));
+  const book = (profile: PatientProfile, date: string, status: (time: string) => string, reason?: string) => {
+    if (taken.has(`patient|${profile.id}|${date}`)) return;
     for (let attempt = 0; attempt < 50; attempt += 1) {
-      const providerId = r.pick(providerIds);
-      const time = r.pick(SLOTS);
-      const key = `${providerId}|${date}|${time}`;
+      const visit = drawVisit(r, profile, date, clinicians, reason);
+      const time = r.pick(starts);
+      const key = `${visit.providerId}|${date}|${time}`;
       if (taken.has(key)) continue;
       taken.add(key);
-      appointmentValues.push({ patientId, providerId, date, time, status, reason });
+      taken.add(`patient|${profile.id}|${date}`);
+      const visitStatus = status(time);
+      appointmentValues.push({
+        patientId: profile.id,
+        providerId: visit.providerId,
+        date,
+        time,
+        durationMinutes: hours.appointmentMinutes,
+        status: visitStatus,
+        reason: visit.kind.reason,
+      });
+      if (visitStatus === 'Completed') {
+        completedVisits.push({ patientId: profile.id, providerId: visit.providerId, date, kind: visit.kind });
+      }
       return;
     }
   };
@@ -258,42 +294,52 @@ export async function seedClinicData(
       ['Cancelled', 6],
       ['Rescheduled', 4],
     ] as const);
+  const statusOn =
+    (date: string) =>
+    (time: string): string => {
+      if (date < today) return pastStatus();
+      if (date > today) return futureStatus();
+      return minutesOf(time) + hours.appointmentMinutes <= minutesOf(now) ? pastStatus() : futureStatus();
+    };
   for (let offset = -60; offset <= 60; offset += 1) {
     const date = addDays(today, offset);
-    if (!isWeekday(date) && offset !== 0) continue;
+    if (!isPracticeOpen(date, hours)) continue;
     const perDay = offset === 0 ? 16 : r.int(8, 12);
-    for (let i = 0; i < perDay; i += 1) {
-      const status = offset < 0 ? pastStatus() : offset === 0 ? (i < 6 ? 'Completed' : 'Scheduled') : futureStatus();
-      book(r.pick(active), date, status, r.pick(APPOINTMENT_REASONS));
-    }
+    for (let i = 0; i < perDay; i += 1) book(r.weighted(activeByFrequency), date, statusOn(date));
   }
   // The demo patient: visits behind and ahead, one of them cancelled.
-  book(demoPatientId, addDays(today, -45), 'Completed', 'Diabetes follow-up');
-  book(demoPatientId, addDays(today, -12), 'Completed', 'Lab results review');
-  book(demoPatientId, addDays(today, 9), 'Scheduled', 'Diabetes follow-up');
-  book(demoPatientId, addDays(today, 30), 'Cancelled', 'Annual physical');
-  book(demoPatientId, addDays(today, 41), 'Scheduled', 'Annual physical');
+  const demoVisit = (days: number, status: string, reason: string) =>
+    book(demoProfile, nearestOpenDay(addDays(today, days), days < 0 ? -1 : 1, hours), () => status, reason);
+  demoVisit(-45, 'Completed', 'Diabetes follow-up');
+  demoVisit(-12, 'Completed', 'Lab results review');
+  demoVisit(9, 'Scheduled', 'Diabetes follow-up');
+  demoVisit(30, 'Cancelled', 'Annual physical');
+  demoVisit(41, 'Scheduled', 'Annual physical');
   await insertChunked(tx, appointments, appointmentValues);
 
   // Claims, payments, operating expenses and billing staff hours (their own random stream).
   const seeded = await seedClaimsAndFinances(tx, {
     today,
     seed: options.seed ?? DEFAULT_SEED,
-    patientIds,
     demoPatientId,
-    providerIds,
+    profiles: profileOf,
+    providers: clinicians,
     appealedBy: staffIds.billingAdminId,
-    completedVisits: appointmentValues
-      .filter((a) => a.status === 'Completed')
-      .map((a) => ({ patientId: a.patientId, providerId: a.providerId, date: a.date }))
-      .sort((a, b) => a.date.localeCompare(b.date)),
+    completedVisits: completedVisits.sort((a, b) => a.date.localeCompare(b.date)),
+    hours,
   });
   const claimIds = seeded.claimIds;
 
-  // Prior authorizations requested over the last 30 days.
-  const authorizationValues: (typeof authorizations.$inferInsert)[] = Array.from({ length: 150 }, () => {
-    const service = r.pick(AUTHORIZATION_SERVICES);
+  // Prior authorizations requested over the last 30 days, for services that suit the patient, with their
+  // insurer (self-pay patients need none).
+  const insured = profiles.filter((p) => p.payer !== 'Self-Pay');
+  const authorizationValues: (typeof authorizations.$inferInsert)[] = [];
+  while (authorizationValues.length < 150) {
+    const profile = r.pick(insured);
     const requestedOn = addDays(today, -r.int(0, 30));
+    const fitting = AUTHORIZATION_SERVICES.filter((s) => authorizationFits(s.code, profile, requestedOn));
+    if (!fitting.length) continue;
+    const service = r.pick(fitting);
     const status = r.weighted([
       ['Pending', 50],
       ['Approved', 35],
@@ -301,35 +347,43 @@ export async function seedClinicData(
     ] as const);
     const decided = status !== 'Pending';
     const decidedOn = decided ? addDays(requestedOn, Math.min(r.int(1, 10), daysBetween(requestedOn, today))) : null;
-    return {
-      patientId: r.pick(patientIds),
+    authorizationValues.push({
+      patientId: profile.id,
       service: service.service,
       procedureCode: service.code,
-      payer: r.weighted(PAYER_MIX.filter((p) => p.payer !== 'Self-Pay').map((p) => [p.payer, p.weight] as const)),
+      payer: profile.payer,
       status,
       requestedOn,
       decidedOn,
       decidedBy: decided ? staffIds.nurseManagerId : null,
-    };
-  });
+    });
+  }
   await insertChunked(tx, authorizations, authorizationValues);
 
   // Encounters: active patients' recent visits, and lapsed patients' older visits whose follow-ups are overdue.
   const encounterValues: (typeof encounters.$inferInsert)[] = [];
-  const encounter = (patientId: number, encounterDate: string, followUpDays: number | null) => {
+  const encounter = (patientId: number, day: string, followUpDays: number | null) => {
+    const profile = profileOf.get(patientId);
+    if (!profile) return;
+    const encounterDate = nearestOpenDay(day, -1, hours);
+    const visit = drawVisit(r, profile, encounterDate, clinicians);
     encounterValues.push({
       patientId,
-      providerId: r.pick(providerIds),
+      providerId: visit.providerId,
       encounterDate,
-      encounterType: r.pick(ENCOUNTER_TYPES),
-      chiefComplaint: r.pick(CHIEF_COMPLAINTS),
-      diagnosis: r.sample(DIAGNOSES, r.int(1, 3)),
+      encounterType: r.pick(visit.kind.encounterTypes),
+      chiefComplaint: visit.kind.complaint,
+      diagnosis: visit.diagnoses,
       followUpDue: followUpDays === null ? null : addDays(encounterDate, followUpDays),
       chargesCaptured: !r.chance(0.015),
     });
   };
   for (let i = 0; i < 350; i += 1) {
-    encounter(r.pick(active), addDays(today, -r.int(1, 365)), r.chance(0.35) ? r.pick([14, 30, 60, 90]) : null);
+    encounter(
+      r.weighted(activeByFrequency).id,
+      addDays(today, -r.int(1, 365)),
+      r.chance(0.35) ? r.pick([14, 30, 60, 90]) : null,
+    );
   }
   // Lapsed patients: their last visit asked for a follow-up that is now overdue, mostly by days or weeks
   // (a worklist that is worked), some by months; a few also have an older visit before it.
@@ -364,8 +418,14 @@ export async function seedClinicData(
   };
 }
 
-/** Fills an empty database with the demo clinic: the same `today` and seed always give the same rows. */
-export async function seedDemoClinic(db: Db | Tx, options: { today: string; seed?: number }): Promise<SeedSummary> {
+/**
+ * Fills an empty database with the demo clinic: the same `today`, `time` (the clinic's clock, HH:mm) and
+ * seed always give the same rows.
+ */
+export async function seedDemoClinic(
+  db: Db | Tx,
+  options: { today: string; time: string; seed?: number },
+): Promise<SeedSummary> {
   const r = new Random(options.seed ?? DEFAULT_SEED);
   const today = options.today;
   const passwordHashes = await Promise.all(DEMO_ACCOUNTS.map((a) => hashPassword(a.password)));
@@ -374,6 +434,7 @@ export async function seedDemoClinic(db: Db | Tx, options: { today: string; seed
     let userRows: { id: number; email: string; role: string }[] = [];
     const clinic = await seedClinicData(tx, {
       today,
+      time: options.time,
       seed: options.seed,
       random: r,
       linkAccounts: async (demoPatientId) => {

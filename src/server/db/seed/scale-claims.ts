@@ -8,7 +8,8 @@
  * first-pass flags agree with one another, and the payments are what the claims say was paid.
  */
 import { currentHashVersion, entryHash, type AuditInput } from '@/features/audit/server/audit.queries';
-import { DENIALS, PAYER_MIX, PROCEDURES } from './demo-data';
+import { isPracticeOpen } from './demo-clinical';
+import { AUTHORIZATION_DENIAL_FACTOR, denialsFor, needsAuthorization, PAYER_MIX, PROCEDURES } from './demo-data';
 import { copyText } from './copy-rows';
 
 /** Claims' service dates reach this many days back, like the demo seed's. */
@@ -127,20 +128,23 @@ export function generateClaims(plan: ClaimsPlan): GeneratedClaims {
     if (text === undefined) throw new Error(`claim date ${d - T} days from today is outside the generated range`);
     return text;
   };
-  const isoDow = (d: number) => (((((d % 7) + 7) % 7) + 3) % 7) + 1;
+  // The days the practice was open (its default working days, holidays aside), looked up once per day.
+  const openDays = Uint8Array.from(dayText, (text) => (isPracticeOpen(text) ? 1 : 0));
+  const isOpen = (d: number) => openDays[d - firstDay] === 1;
   const accountOf = (g: number, service: number) =>
     `ACC-${yearText[service - firstDay] ?? ''}-S${String(g).padStart(8, '0')}`;
 
   // Claims arrive in date order in a real clinic: service dates are drawn first and the claims numbered
   // by (service date, draw), so ids (and the table's pages) follow the service date.
   const serviceOf = new Int32Array(n + 1);
-  // A draw of HISTORY_DAYS back that lands on a Sunday moves two days further back to the Friday.
-  const maxBack = HISTORY_DAYS + 2;
+  // A draw that lands on a closed day moves back to the last open day before it: a Sunday to the Friday,
+  // at most four days when a holiday falls next to a weekend.
+  const maxBack = HISTORY_DAYS + 4;
   const perDay = new Int32Array(maxBack + 1);
   for (let g = 1; g <= n; g += 1) {
     const d0 = T - (1 + Math.floor(u(g, 1) * HISTORY_DAYS));
-    const dow = isoDow(d0);
-    const service = d0 - (dow === 7 ? 2 : dow === 6 ? 1 : 0);
+    let service = d0;
+    while (!isOpen(service)) service -= 1;
     serviceOf[g] = service;
     perDay[T - service] = (perDay[T - service] ?? 0) + 1;
   }
@@ -159,14 +163,21 @@ export function generateClaims(plan: ClaimsPlan): GeneratedClaims {
 
   const payerIndex = byWeight(PAYER_MIX.map((p) => p.weight));
   const procedureIndex = byWeight(PROCEDURES.map((p) => p.weight));
-  const denialIndex = byWeight(DENIALS.map((d) => d.weight));
   const lags = byWeight([10, 35, 25, 14, 8, 5, 3]);
   const shareCodes = ['PR-1', 'PR-1', 'PR-1', 'PR-2', 'PR-2', 'PR-2', 'PR-2', 'PR-3', 'PR-3', 'PR-3', 'PR-3', 'PR-3'];
-  const denials = DENIALS.map((d) => ({
-    code: d.code,
-    remark: d.remark === null ? '\\N' : copyText(d.remark),
-    description: copyText(d.description),
-  }));
+  // Authorization denials (CO-197, CO-15) only on services that need one, which payers deny more often.
+  const denialsOf = PROCEDURES.map((p) => {
+    const list = denialsFor(p.code).map((d) => ({
+      code: d.code,
+      remark: d.remark === null ? '\\N' : copyText(d.remark),
+      description: copyText(d.description),
+    }));
+    return {
+      list,
+      index: byWeight(denialsFor(p.code).map((d) => d.weight)),
+      rateFactor: needsAuthorization(p.code) ? AUTHORIZATION_DENIAL_FACTOR : 1,
+    };
+  });
 
   // Filled while the claims stream: what the payments and the audit entries need, by claim position.
   const patientOf = new Int32Array(n);
@@ -194,8 +205,10 @@ export function generateClaims(plan: ClaimsPlan): GeneratedClaims {
       const patientId = plan.firstPatientId + Math.floor(u(g, 20) * plan.patientCount);
       const providerId = plan.providerIds[Math.floor(u(g, 21) * plan.providerIds.length)] ?? 0;
       const payerRule = PAYER_MIX[pickIndex(payerIndex, u(g, 2))] ?? PAYER_MIX[0];
-      const procedure = PROCEDURES[pickIndex(procedureIndex, u(g, 3))] ?? PROCEDURES[0];
-      if (!payerRule || !procedure) throw new Error('empty reference data');
+      const procedureAt = pickIndex(procedureIndex, u(g, 3));
+      const procedure = PROCEDURES[procedureAt];
+      const denials = denialsOf[procedureAt];
+      if (!payerRule || !procedure || !denials) throw new Error('empty reference data');
       const submitted = service + pickIndex(lags, u(g, 4));
       const clean = u(g, 5) >= 0.055;
       const billed = procedure.cents;
@@ -207,10 +220,10 @@ export function generateClaims(plan: ClaimsPlan): GeneratedClaims {
             ? 'selfpay'
             : adjudicated > T
               ? 'waiting'
-              : u(g, 7) < payerRule.denialRate
+              : u(g, 7) < payerRule.denialRate * denials.rateFactor
                 ? 'denied'
                 : 'paid';
-      const denial = denials[pickIndex(denialIndex, u(g, 8))] ?? denials[0];
+      const denial = denials.list[pickIndex(denials.index, u(g, 8))];
       if (!denial) throw new Error('empty reference data');
       const u9 = u(g, 9);
       const outcome = u9 < 0.55 ? 'Denied' : u9 < 0.77 ? 'Appealed' : u9 < 0.9 ? 'Overturned' : 'Written Off';

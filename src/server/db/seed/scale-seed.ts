@@ -19,10 +19,10 @@
  * embedded one does), PostgreSQL writes those tables and their rebuilt indexes without WAL.
  */
 import { sql } from 'drizzle-orm';
-import { ENCOUNTER_TYPES } from '@/features/worklist/worklist.schema';
 import { lockChainTail } from '@/features/audit/server/audit.queries';
 import type { Db, Tx } from '../types';
 import { clientOf, copyRows, PrefetchedLines } from './copy-rows';
+import { addDays } from './random';
 import {
   AUDIT_COLUMNS,
   CLAIM_COLUMNS,
@@ -32,24 +32,28 @@ import {
   generateClaims,
   type Actor,
 } from './scale-claims';
+import { ALLERGIES, AUTHORIZATION_SERVICES, FIRST_NAMES, LAST_NAMES, PAYER_MIX } from './demo-data';
 import {
-  ALLERGIES,
   APPOINTMENT_REASONS,
-  AUTHORIZATION_SERVICES,
-  CHIEF_COMPLAINTS,
   CLINICAL_NOTES,
-  DIAGNOSES,
-  FIRST_NAMES,
-  LAST_NAMES,
+  CONDITIONS,
+  isPracticeHoliday,
   MEDICATIONS,
-  PAYER_MIX,
-} from './demo-data';
+  VISIT_KINDS,
+  visitStarts,
+} from './demo-clinical';
 
 export const SCALE_SEED = 20_261_122;
 const SPECIALTIES = ['Family Medicine', 'Internal Medicine', 'Pediatrics', 'Cardiology', 'Endocrinology'];
-const SLOTS = Array.from(
-  { length: 18 },
-  (_, i) => `${String(8 + Math.floor(i / 2)).padStart(2, '0')}:${i % 2 ? '30' : '00'}`,
+/** A provider's visit starts on an empty day: one visit plus the buffer apart (Settings → Practice defaults). */
+const SLOTS = visitStarts();
+/** What each visit kind is recorded as in an encounter: type, complaint and principal diagnosis, side by side. */
+const ENCOUNTER_TYPE_OF_KIND = VISIT_KINDS.map((k) => k.encounterTypes[0] ?? 'Office Visit');
+const COMPLAINT_OF_KIND = VISIT_KINDS.map((k) => k.complaint);
+const DIAGNOSIS_OF_KIND = VISIT_KINDS.map(
+  (k) =>
+    k.diagnosis ??
+    (k.follows === null || k.follows === 'any' ? CONDITIONS.hypertension.diagnosis : CONDITIONS[k.follows].diagnosis),
 );
 
 export interface ScaleSummary {
@@ -298,7 +302,11 @@ async function generateScaleRows(
   // migration 0013), instead of the next-visit trigger rewriting ~a third of the patients after the load.
   const slotDays = Math.round(((HISTORY_DAYS + 61) * 5) / 7);
   const fill = Math.min(0.9, (n * 0.3) / (slotDays * providerIds.length * SLOTS.length));
-  const k = `((o + 1000)::bigint * 100000 + p.id) * 18 + s`;
+  const k = `((o + 1000)::bigint * 100000 + p.id) * ${SLOTS.length} + s`;
+  // The practice's holidays in the window (it is closed on them as on weekends).
+  const holidays = Array.from({ length: HISTORY_DAYS + 61 }, (_, i) => addDays(options.today, i - HISTORY_DAYS)).filter(
+    isPracticeHoliday,
+  );
   await run(tx, 'alter table appointments disable trigger appointments_next_visit_insert');
   // The slot index stays: it is what skips clashing bookings.
   const { appointments, patients } = await withoutIndexes(
@@ -320,7 +328,7 @@ async function generateScaleRows(
         cross join providers p
         cross join generate_series(0, ${SLOTS.length - 1}) as s
         cross join lateral (select ${T} + o as day) d
-        where extract(isodow from day) < 6 and ${uniform(k, 30)} < ${fill}
+        where extract(isodow from day) < 6 and day <> all(${textArray(holidays)}::date[]) and ${uniform(k, 30)} < ${fill}
         on conflict do nothing`,
       );
       // The day next visits are counted from, read as patients_next_visit_refresh reads it (FOR SHARE: an
@@ -421,15 +429,14 @@ async function generateScaleRows(
       `insert into encounters (patient_id, provider_id, encounter_date, encounter_type, chief_complaint, diagnosis,
         follow_up_due, charges_captured)
       select ${patientOf(1)}, ${pick(providers, providerIds.length, u(2))}, encounter_date,
-        ${pick(textArray(ENCOUNTER_TYPES), ENCOUNTER_TYPES.length, u(3))},
-        ${pick(textArray(CHIEF_COMPLAINTS), CHIEF_COMPLAINTS.length, u(4))},
-        case when ${u(5)} < 0.5 then array[(${textArray(DIAGNOSES)})[d1]]
-             else array[(${textArray(DIAGNOSES)})[d1], (${textArray(DIAGNOSES)})[d1 % ${DIAGNOSES.length} + 1]] end,
+        (${textArray(ENCOUNTER_TYPE_OF_KIND)})[d1],
+        (${textArray(COMPLAINT_OF_KIND)})[d1],
+        array[(${textArray(DIAGNOSIS_OF_KIND)})[d1]],
         case when ${u(7)} < 0.35 then encounter_date + ${pick(numberArray([14, 30, 60, 90], 'int'), 4, u(8))} end,
         ${u(9)} >= 0.03
       from generate_series(1, ${Math.max(1, Math.round(n / 10))}) as gs(g)
       cross join lateral (select ${T} - (1 + floor(${u(1)} * ${HISTORY_DAYS}))::int as encounter_date,
-        1 + floor(${u(6)} * ${DIAGNOSES.length})::int as d1) a`,
+        1 + floor(${u(6)} * ${VISIT_KINDS.length})::int as d1) a`,
     ),
   );
 

@@ -10,7 +10,8 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { format } from 'date-fns';
+import { today as clinicToday } from '@/shared/api';
+import { timeInZone } from '@/shared/practice-zone';
 import { openDatabase, projectRoot } from '../client';
 import { clearClinicData, isDatabaseEmpty, seedDemoClinic } from './demo-seed';
 import { analyzeScale, generateScale } from './scale-seed';
@@ -29,13 +30,15 @@ function options() {
   if (claims !== null && (!Number.isSafeInteger(claims) || claims < 1)) {
     throw new Error(`--claims must be a positive whole number, not "${claimsText}"`);
   }
-  const today = values.today ?? format(new Date(), 'yyyy-MM-dd');
+  const today = values.today ?? clinicToday();
   if (!/^\d{4}-\d{2}-\d{2}$/.test(today)) throw new Error('--today must be YYYY-MM-DD');
   return { reset: values.reset || claims !== null, claims, today };
 }
 
 async function main() {
   const { reset, claims, today } = options();
+  // The clinic's clock now: visits of the seeded day that have ended by then are seeded as having happened.
+  const time = timeInZone(new Date());
   const log = { info: (m: string) => console.log(m), error: (m: string) => console.error(m) };
   const database = await openDatabase({
     databaseUrl: process.env.DATABASE_URL,
@@ -59,7 +62,7 @@ async function main() {
         await clearClinicData(tx);
         log(`${((Date.now() - step) / 1000).toFixed(1)} s  clear the clinic data`);
         step = Date.now();
-        const demo = await seedDemoClinic(tx, { today });
+        const demo = await seedDemoClinic(tx, { today, time });
         log(`${((Date.now() - step) / 1000).toFixed(1)} s  seed the demo clinic`);
         const scale = await generateScale(tx, { claims, today, log, truncatedInThisTransaction: true });
         return { demo, scale };
@@ -78,7 +81,7 @@ async function main() {
       console.log('the database already holds a clinic; use --reset to seed it again');
       return;
     }
-    const demo = await seedDemoClinic(database.db, { today });
+    const demo = await seedDemoClinic(database.db, { today, time });
     console.log(`seeded the demo clinic for ${today}:`, demo);
   } finally {
     await database.close();

@@ -1,0 +1,160 @@
+/**
+ * The demo clinic as a clinician or a biller would read it: seeded for a Tuesday at noon, two days before
+ * Thanksgiving, so today's schedule, a holiday ahead and Christmas in the window are all in play.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_PRACTICE_HOURS } from '@/features/settings/practice.schema';
+import { detachPatientAccounts } from '@/features/users/server/users.queries';
+import { createTestDatabase, type TestDatabase } from '@/testing/test-db';
+import { CONDITIONS, PREVENTIVE_AGES, VISIT_KINDS, specialtySeesAge } from './demo-clinical';
+import { AUTHORIZATION_SERVICES } from './demo-data';
+import { deleteClinicRecords, seedClinicData } from './demo-seed';
+
+const TODAY = '2026-11-24';
+const NOW = '12:00';
+let database: TestDatabase;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await database.db.transaction(async (tx) => {
+    await detachPatientAccounts(tx);
+    await deleteClinicRecords(tx);
+    await seedClinicData(tx, {
+      today: TODAY,
+      time: NOW,
+      linkAccounts: () => Promise.resolve({ nurseManagerId: null, billingAdminId: null }),
+    });
+  });
+}, 60_000);
+afterAll(() => database.drop());
+
+async function rows<T>(query: string): Promise<T[]> {
+  return (await database.pool.query(query)).rows as T[];
+}
+
+const kindOf = (reason: string) => {
+  const kind = VISIT_KINDS.find((k) => k.reason === reason);
+  if (!kind) throw new Error(`no visit kind for "${reason}"`);
+  return kind;
+};
+
+describe('the seeded demo clinic makes clinical sense', () => {
+  it('books each visit with a specialty that sees its reason and the patient’s age', async () => {
+    const visits = await rows<{ reason: string; specialty: string; age: number }>(
+      `select a.reason, pr.specialty, extract(year from age(a.date, p.dob))::int as age
+         from appointments a join patients p on p.id = a.patient_id join providers pr on pr.id = a.provider_id`,
+    );
+    expect(visits.length).toBeGreaterThan(500);
+    for (const visit of visits) {
+      const kind = kindOf(visit.reason);
+      expect(kind.specialties, `${visit.reason} with ${visit.specialty}`).toContain(visit.specialty);
+      expect(specialtySeesAge(visit.specialty, visit.age), `${visit.specialty} at ${visit.age}`).toBe(true);
+      expect(visit.age, visit.reason).toBeGreaterThanOrEqual(kind.ages[0]);
+      expect(visit.age, visit.reason).toBeLessThanOrEqual(kind.ages[1]);
+    }
+    // What the review found: no adult well-child visit, and Internal Medicine sees no child.
+    expect(visits.filter((v) => v.reason === 'Well-child visit' && v.age >= 18)).toEqual([]);
+    expect(visits.filter((v) => v.specialty === 'Internal Medicine' && v.age < 18)).toEqual([]);
+    expect(visits.filter((v) => v.specialty === 'Pediatrics' && v.age >= 18)).toEqual([]);
+    expect(visits.some((v) => v.reason === 'Well-child visit')).toBe(true);
+  });
+
+  it('codes each encounter with a diagnosis that answers its complaint', async () => {
+    const encounters = await rows<{ complaint: string; diagnosis: string[]; specialty: string; age: number }>(
+      `select e.chief_complaint as complaint, e.diagnosis, pr.specialty,
+              extract(year from age(e.encounter_date, p.dob))::int as age
+         from encounters e join patients p on p.id = e.patient_id join providers pr on pr.id = e.provider_id`,
+    );
+    expect(encounters.length).toBeGreaterThan(300);
+    const conditionDiagnoses = Object.values(CONDITIONS).map((c) => c.diagnosis);
+    for (const encounter of encounters) {
+      const kind = VISIT_KINDS.find((k) => k.complaint === encounter.complaint);
+      expect(kind, encounter.complaint).toBeDefined();
+      if (!kind) continue;
+      const principal = encounter.diagnosis[0];
+      if (kind.diagnosis) expect(principal, encounter.complaint).toBe(kind.diagnosis);
+      else if (kind.follows === 'any') expect(conditionDiagnoses).toContain(principal);
+      else if (kind.follows) expect(principal, encounter.complaint).toBe(CONDITIONS[kind.follows].diagnosis);
+      expect(specialtySeesAge(encounter.specialty, encounter.age)).toBe(true);
+    }
+    const earPain = encounters.filter((e) => e.complaint === 'Ear pain');
+    expect(earPain.every((e) => e.diagnosis[0]?.startsWith('H66.'))).toBe(true);
+  });
+
+  it('gives children no adult medicines', async () => {
+    const children = await rows<{ meds: string[] }>(
+      `select meds from patients where dob > date '${TODAY}' - interval '18 years'`,
+    );
+    expect(children.length).toBeGreaterThan(10);
+    const adultOnly = [...CONDITIONS.diabetes.meds, ...CONDITIONS.hypertension.meds, ...CONDITIONS.hyperlipidemia.meds];
+    expect(children.flatMap((c) => c.meds.filter((m) => adultOnly.includes(m)))).toEqual([]);
+  });
+
+  it('marks no visit Completed or No-Show before it has ended; today’s morning has happened, the afternoon not', async () => {
+    const early = await rows<{ date: string; time: string; status: string }>(
+      `select date::text as date, time, status from appointments
+        where status in ('Completed', 'No-Show') and (date > date '${TODAY}'
+          or (date = date '${TODAY}' and time::time + make_interval(mins => duration_minutes) > time '${NOW}'))`,
+    );
+    expect(early).toEqual([]);
+    const today = await rows<{ status: string; time: string }>(
+      `select status, time from appointments where date = date '${TODAY}'`,
+    );
+    expect(today.some((v) => v.status === 'Completed' && v.time < NOW)).toBe(true);
+    expect(today.some((v) => v.status === 'Scheduled' && v.time >= NOW)).toBe(true);
+  });
+
+  it('has nothing on days the practice is closed: weekends, Thanksgiving, Christmas, New Year’s Day', async () => {
+    const closed = `(extract(isodow from d) > 5 or d in (date '2025-11-27', date '2025-12-25', date '2026-01-01',
+      date '2026-11-26', date '2026-12-25', date '2027-01-01'))`;
+    const [found] = await rows<{ claims: number; appointments: number; encounters: number }>(
+      `select (select count(*) from claims, lateral (select service_date as d) x where ${closed})::int as claims,
+              (select count(*) from appointments, lateral (select date as d) x where ${closed})::int as appointments,
+              (select count(*) from encounters, lateral (select encounter_date as d) x where ${closed})::int as encounters`,
+    );
+    expect(found).toEqual({ claims: 0, appointments: 0, encounters: 0 });
+  });
+
+  it('keeps each provider’s visits one visit plus the buffer apart, inside opening hours', async () => {
+    const { appointmentMinutes, bufferMinutes, workdayStart, workdayEnd } = DEFAULT_PRACTICE_HOURS;
+    const [clashes] = await rows<{ n: number }>(
+      `select count(*)::int as n from appointments a join appointments b
+         on a.provider_id = b.provider_id and a.date = b.date and a.id < b.id
+        where abs(extract(epoch from a.time::time - b.time::time)) < ${(appointmentMinutes + bufferMinutes) * 60}`,
+    );
+    expect(clashes?.n).toBe(0);
+    const [outside] = await rows<{ n: number }>(
+      `select count(*)::int as n from appointments
+        where time::time < time '${workdayStart}'
+           or time::time + make_interval(mins => duration_minutes) > time '${workdayEnd}'`,
+    );
+    expect(outside?.n).toBe(0);
+  });
+
+  it('denies for a missing authorization (CO-197, CO-15) only services that need one', async () => {
+    const denied = await rows<{ code: string; reason: string; n: number }>(
+      `select procedure_code as code, reason_code as reason, count(*)::int as n from claims
+        where reason_code in ('CO-197', 'CO-15') group by 1, 2`,
+    );
+    const needing = AUTHORIZATION_SERVICES.map((s) => s.code as string);
+    expect(denied.filter((d) => !needing.includes(d.code))).toEqual([]);
+    expect(denied.some((d) => d.reason === 'CO-197')).toBe(true);
+  });
+
+  it('bills preventive visits by the patient’s age, and the annual wellness visit to Medicare from 65', async () => {
+    const preventive = await rows<{ code: string; payer: string; age: number }>(
+      `select c.procedure_code as code, c.payer, extract(year from age(c.service_date, p.dob))::int as age
+         from claims c join patients p on p.id = c.patient_id
+        where c.procedure_code in (${Object.keys(PREVENTIVE_AGES)
+          .map((code) => `'${code}'`)
+          .join(', ')})`,
+    );
+    expect(preventive.length).toBeGreaterThan(20);
+    for (const claim of preventive) {
+      const [from, to] = PREVENTIVE_AGES[claim.code] ?? [0, 0];
+      expect(claim.age, `${claim.code} at ${claim.age}`).toBeGreaterThanOrEqual(from);
+      expect(claim.age, `${claim.code} at ${claim.age}`).toBeLessThanOrEqual(to);
+      if (claim.code === 'G0439') expect(claim.payer).toBe('Medicare');
+    }
+  });
+});
