@@ -45,6 +45,7 @@ const FEATURE_ORDER = [
   'providers',
   'payers',
   'patients',
+  'coverage',
   'auth',
   'settings',
   'users',

@@ -186,20 +186,24 @@ test.describe('claims', () => {
   test('the billing admin appeals a denied claim', async ({ page }) => {
     await signIn(page, 'billing_admin');
     await page.goto('/claims');
-    await page.getByLabel('Reason code').fill('co 197');
-    const co197 = await apiGet<ClaimPage>(page, '/api/claims?reason=CO-197&limit=50');
-    const target = co197.items.find((c) => c.status === 'Denied');
-    if (!target) throw new Error('no denied CO-197 claim on the first page');
+    // The reason of a claim still denied, typed as people type it (lower case, a space for the dash).
+    const [denied] = (await apiGet<ClaimPage>(page, '/api/claims?status=Denied&limit=1')).items;
+    const reason = denied?.reason;
+    if (!reason) throw new Error('no denied claim with a reason code');
+    await page.getByLabel('Reason code').fill(reason.toLowerCase().replace('-', ' '));
+    const byReason = await apiGet<ClaimPage>(page, `/api/claims?reason=${reason}&limit=50`);
+    const target = byReason.items.find((c) => c.status === 'Denied');
+    if (!target) throw new Error(`no denied ${reason} claim on the first page`);
     const footer = page.getByText(/^Showing \d+ of [\d,]+ claims$/);
-    await expect(footer).toHaveText(`Showing ${co197.items.length} of ${co197.total} claims`);
+    await expect(footer).toHaveText(`Showing ${byReason.items.length} of ${byReason.total} claims`);
 
     const row = page.getByRole('row').filter({ hasText: target.accountNumber });
     await row.getByRole('button', { name: `Appeal claim ${target.accountNumber}` }).click();
     const dialog = page.getByRole('dialog', { name: 'Appeal claim' });
     await dialog.getByRole('button', { name: 'Submit appeal' }).click();
     await expect(dialog.getByText('Reason is required')).toBeVisible();
-    await dialog.getByLabel('Reason').fill('Authorization was on file');
-    await dialog.getByLabel('Note').fill('Auth A-5521 obtained before the visit; copy attached.');
+    await dialog.getByLabel('Reason').fill('Corrected documentation attached');
+    await dialog.getByLabel('Note').fill('Visit notes and the referral attached; please reconsider.');
     await dialog.getByRole('button', { name: 'Submit appeal' }).click();
     await expect(page.getByText('Appeal recorded', { exact: true })).toBeVisible();
     await expect(dialog).toBeHidden();

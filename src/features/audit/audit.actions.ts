@@ -34,6 +34,7 @@ const ACTION_LABELS: Record<string, string> = {
   'analytics.missed_charges.view': 'Viewed the visits with missed charges',
   'claim.appeal': 'Appealed a claim',
   'claim.void': 'Voided a claim',
+  'claim.scrub': 'Scrubbed a claim',
   'claims.charge_ceiling.update': 'Changed a charge ceiling',
   'claim.appeal.outcome': "Recorded an appeal's outcome",
   'claims.import': 'Imported claims',

@@ -2,17 +2,75 @@ import { z } from 'zod';
 import { MAX_ROW_ID, cursorPageShape, isoDateSchema, listQuerySchema } from '@/shared/api';
 
 /** The full claim life cycle. */
+/**
+ * A claim's life cycle: Draft → Ready (scrubbed clean) → Submitted → Accepted or Rejected by the
+ * clearinghouse → Pending with the payer → Paid, Partially Paid, Denied or Appealed → Written Off or Closed.
+ */
 export const CLAIM_STATUSES = [
   'Draft',
+  'Ready',
   'Submitted',
+  'Accepted',
+  'Rejected',
   'Pending',
   'Paid',
   'Partially Paid',
   'Denied',
   'Appealed',
   'Written Off',
+  'Closed',
 ] as const;
 export const claimStatusSchema = z.enum(CLAIM_STATUSES);
+
+/** One finding of the claim scrubber (claims.scrubber.ts): an error holds the claim, a warning needs a reason. */
+export const scrubEditSchema = z.object({
+  code: z.string(),
+  severity: z.enum(['error', 'warning']),
+  field: z.string(),
+  message: z.string(),
+});
+
+/** `POST /api/claims/:id/scrub`: a reason accepts the warnings found (audited); errors cannot be accepted. */
+export const scrubRequestSchema = z
+  .object({
+    overrideReason: z
+      .string()
+      .trim()
+      .min(5, 'must say why the warnings are accepted (at least 5 characters)')
+      .max(500, 'must be at most 500 characters')
+      .optional(),
+  })
+  .strict();
+export type ScrubRequest = z.infer<typeof scrubRequestSchema>;
+
+/** What one scrub found and where it left the claim (Draft while held, Ready when clean). */
+export const claimScrubResultSchema = z.object({
+  claimId: z.number().int(),
+  accountNumber: z.string(),
+  clean: z.boolean(),
+  status: claimStatusSchema,
+  edits: z.array(scrubEditSchema),
+  overrideReason: z.string().nullable(),
+  scrubbedAt: z.string(),
+});
+export type ClaimScrubResult = z.infer<typeof claimScrubResultSchema>;
+
+/** `POST /api/claims/scrub`: every Draft claim scrubbed in one go. */
+export const batchScrubResultSchema = z.object({
+  scrubbed: z.number().int(),
+  ready: z.number().int(),
+  held: z.number().int(),
+  results: z.array(claimScrubResultSchema),
+});
+export type BatchScrubResult = z.infer<typeof batchScrubResultSchema>;
+
+/**
+ * A service line's control number (X12 REF*6R, echoed back in the 835): the claim's patient control number
+ * and the line's number, unique in the practice because patient control numbers are.
+ */
+export function lineControlNumber(patientControlNumber: string, lineNumber: number): string {
+  return `${patientControlNumber}-${lineNumber}`;
+}
 export type ClaimStatus = z.infer<typeof claimStatusSchema>;
 
 /**

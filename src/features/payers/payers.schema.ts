@@ -1,5 +1,32 @@
 import { z } from 'zod';
 
+/**
+ * X12 claim filing indicator codes (SBR09 of an 837P, 005010X222A1): which kind of plan pays. The common
+ * ones first.
+ */
+export const CLAIM_FILING_INDICATORS = [
+  'CI', // commercial insurance
+  'MB', // Medicare Part B
+  'MC', // Medicaid
+  'BL', // Blue Cross/Blue Shield
+  'HM', // health maintenance organization
+  '16', // HMO Medicare risk (Medicare Advantage)
+  'CH', // CHAMPUS (TRICARE)
+  'VA', // veterans affairs plan
+  'WC', // workers' compensation
+  '12', // preferred provider organization
+  '13', // point of service
+  '14', // exclusive provider organization
+  '11', // other non-federal program
+  'OF', // other federal program
+  'ZZ', // mutually defined (unknown)
+  '09', // self-pay
+] as const;
+export type ClaimFilingIndicator = (typeof CLAIM_FILING_INDICATORS)[number];
+export const claimFilingIndicatorSchema = z.enum(CLAIM_FILING_INDICATORS, {
+  error: `must be an X12 claim filing indicator (${CLAIM_FILING_INDICATORS.join(', ')})`,
+});
+
 /** A payer as the Settings → Payers tab (admin) shows it. */
 export const payerRecordSchema = z.object({
   id: z.number().int(),
@@ -7,6 +34,7 @@ export const payerRecordSchema = z.object({
   /** The electronic (EDI) payer id; null where none applies or it is not yet known. */
   payerId: z.string().nullable(),
   timelyFilingDays: z.number().int(),
+  claimFilingIndicator: claimFilingIndicatorSchema,
   active: z.boolean(),
 });
 export type PayerRecord = z.infer<typeof payerRecordSchema>;
@@ -33,13 +61,19 @@ export const newPayerSchema = z
     name: z.string().trim().min(1, 'is required').max(80, 'must be at most 80 characters'),
     payerId: payerIdSchema.default(null),
     timelyFilingDays: timelyFilingDaysSchema,
+    claimFilingIndicator: claimFilingIndicatorSchema.default('CI'),
   })
   .strict();
 export type NewPayer = z.output<typeof newPayerSchema>;
 
 /** The name is not editable: claims store it. */
 export const payerPatchSchema = z
-  .object({ payerId: payerIdSchema, timelyFilingDays: timelyFilingDaysSchema, active: z.boolean() })
+  .object({
+    payerId: payerIdSchema,
+    timelyFilingDays: timelyFilingDaysSchema,
+    claimFilingIndicator: claimFilingIndicatorSchema,
+    active: z.boolean(),
+  })
   .partial()
   .strict()
   .refine((p) => Object.keys(p).length > 0, { message: 'must change at least one field', path: ['payerId'] });

@@ -161,8 +161,9 @@ export async function recordMany(tx: Tx, inputs: readonly AuditInput[]): Promise
   const [last] = await tx.select({ hash: auditLog.hash }).from(auditLog).orderBy(desc(auditLog.id)).limit(1);
   let prevHash = last?.hash ?? GENESIS_HASH;
   const hashVersion = currentHashVersion();
+  const client = currentRequestClient();
   const rows = inputs.map((input) => {
-    const content = contentOf(input);
+    const content = contentOf(input, client);
     const hash = entryHash(prevHash, content, hashVersion);
     const row = { ...rowOf(input, content), prevHash, hash, hashVersion };
     prevHash = hash;

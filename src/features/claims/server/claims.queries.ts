@@ -30,6 +30,7 @@ import {
   claimRowStatusSchema,
   claimStatusSchema,
   isAppealable,
+  lineControlNumber,
   type ClaimExport,
   type ClaimExportQuery,
   type ClaimFilter,
@@ -50,7 +51,7 @@ import {
   type VoidClaim,
 } from '../claims.schema';
 import { parseClaimsCsv, resolveImportRows, sortImportErrors, type ImportReferences } from './claims.import';
-import { chargeCeilings, claimAppeals, claims, payments } from './claims.table';
+import { chargeCeilings, claimAppeals, claimLines, claims, payments } from './claims.table';
 import { users } from '@/features/auth/server/auth.table';
 import { claimsDailyRollup, claimsStatusRollup } from './claims.rollup.table';
 import { claimFilterDetail, claimsRollupWhere, claimsWhere } from './claims.filter.queries';
@@ -958,7 +959,29 @@ async function insertImportedClaims(
 ): Promise<number> {
   try {
     return await db.transaction(async (tx) => {
-      for (let i = 0; i < rows.length; i += 1000) await tx.insert(claims).values(rows.slice(i, i + 1000));
+      for (let i = 0; i < rows.length; i += 1000) {
+        const inserted = await tx
+          .insert(claims)
+          .values(rows.slice(i, i + 1000))
+          .returning({
+            id: claims.id,
+            accountNumber: claims.accountNumber,
+            procedureCode: claims.procedureCode,
+            billedCents: claims.billedCents,
+            serviceDate: claims.serviceDate,
+          });
+        // A CSV row is one service: the claim's line 1 (its total and code stay what the row says).
+        await tx.insert(claimLines).values(
+          inserted.map((c) => ({
+            claimId: c.id,
+            lineNumber: 1,
+            procedureCode: c.procedureCode,
+            chargeCents: c.billedCents,
+            serviceDate: c.serviceDate,
+            lineControlNumber: lineControlNumber(c.accountNumber, 1),
+          })),
+        );
+      }
       await record(tx, {
         ...actorOf(ctx),
         action: 'claims.import',

@@ -27,8 +27,12 @@ import {
   chargeCeilingUpdateSchema,
   newAppealSchema,
   voidClaimSchema,
+  batchScrubResultSchema,
+  claimScrubResultSchema,
+  scrubRequestSchema,
   type ImportRejected,
 } from '../claims.schema';
+import { scrubDraftClaims, scrubOneClaim } from './claims.scrub.queries';
 import {
   appealClaim,
   claimsOverview,
@@ -103,6 +107,35 @@ export function claimsRoutes(deps: AppDeps) {
         },
       },
       (request) => exportClaims(deps.db, requestContext(request, deps), request.query),
+    );
+    api.post(
+      '/api/claims/:id/scrub',
+      {
+        config: { permission: 'claims:write' },
+        schema: {
+          tags: ['claims'],
+          description:
+            'Runs the claim scrubber on a Draft or Ready claim: each finding with its code, severity and field. ' +
+            'A clean claim becomes Ready; warnings need an override reason (audited); errors keep it Draft.',
+          params: idParamsSchema,
+          body: scrubRequestSchema,
+          response: { 200: claimScrubResultSchema, ...errors },
+        },
+      },
+      (request) =>
+        scrubOneClaim(deps.db, requestContext(request, deps), request.params.id, request.body.overrideReason ?? null),
+    );
+    api.post(
+      '/api/claims/scrub',
+      {
+        config: { permission: 'claims:write' },
+        schema: {
+          tags: ['claims'],
+          description: 'Scrubs every Draft claim at once: the clean ones become Ready, the others stay Draft.',
+          response: { 200: batchScrubResultSchema, ...errors },
+        },
+      },
+      (request) => scrubDraftClaims(deps.db, requestContext(request, deps)),
     );
     api.post(
       '/api/claims/:id/appeals',

@@ -1,11 +1,23 @@
 import { sql } from 'drizzle-orm';
-import { pgTable, integer, text, date, timestamp, boolean, index, check } from 'drizzle-orm/pg-core';
+import {
+  pgTable,
+  integer,
+  text,
+  date,
+  timestamp,
+  boolean,
+  index,
+  check,
+  jsonb,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { oneOf } from '@/server/db/sql-helpers';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { APPEAL_LEVELS, APPEAL_OUTCOMES, CLAIM_STATUSES, PAYMENT_SOURCES } from '../claims.schema';
 import { patients } from '@/features/patients/server/patients.table';
 import { providers } from '@/features/providers/server/providers.table';
 import { users } from '@/features/auth/server/auth.table';
+import { coverages } from '@/features/coverage/server/coverage.table';
 
 /**
  * The claim's own searchable codes: account number, procedure and reason code, one per line so a search
@@ -21,8 +33,10 @@ export function claimSearchText(c: {
 }
 
 /**
- * One professional claim (one service line, as a small clinic bills most visits). Money is integer
- * cents. The dates and flags are the stored facts the KPI engine computes from.
+ * One professional claim (X12 837P): its header here, its service lines in claim_lines. Money is integer
+ * cents; billed_cents and procedure_code are derived from the lines (the total, and the first line's code)
+ * by the database (claims_totals_from_lines). The dates and flags are the stored facts the KPI engine
+ * computes from.
  */
 export const claims = pgTable(
   'claims',
@@ -34,6 +48,7 @@ export const claims = pgTable(
     providerId: integer('provider_id')
       .notNull()
       .references(() => providers.id),
+    /** The patient control number (X12 CLM01): the practice's own number for the claim, echoed by payers. */
     accountNumber: text('account_number').notNull().unique(),
     procedureCode: text('procedure_code').notNull(),
     payer: text('payer').notNull(),
@@ -66,6 +81,21 @@ export const claims = pgTable(
     voidedAt: timestamp('voided_at', { withTimezone: true }),
     voidedBy: integer('voided_by').references(() => users.id),
     voidReason: text('void_reason'),
+    /** The policy billed (null on claims from before coverages were recorded, and on self-pay). */
+    coverageId: integer('coverage_id').references(() => coverages.id),
+    /** CMS place-of-service code (X12 CLM05-1), e.g. 11 office, 10 telehealth in the patient's home. */
+    placeOfService: text('place_of_service').notNull().default('11'),
+    /** X12 claim frequency (CLM05-3): 1 original, 7 replacement, 8 void of an earlier claim. */
+    frequencyCode: text('frequency_code').notNull().default('1'),
+    /** The payer's number of the claim a replacement or void refers to (X12 REF*F8). */
+    originalClaimNumber: text('original_claim_number'),
+    /** ICD-10-CM codes in order, the first the principal one (X12 HI ABK, then ABF); at most 12. */
+    diagnoses: text('diagnoses')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** Whether the claim's first scrub found no error: the clean claim rate counts it (docs/kpis.md). */
+    firstScrubClean: boolean('first_scrub_clean'),
   },
   (t) => [
     check('claims_status_check', oneOf(t.status, CLAIM_STATUSES)),
@@ -76,6 +106,10 @@ export const claims = pgTable(
       sql`${t.billedCents} >= 0 and ${t.paidCents} >= 0 and ${t.contractualAdjustmentCents} >= 0 and ${t.patientResponsibilityCents} >= 0`,
     ),
     check('claims_reason_check', sql`${t.reasonCode} is null or ${t.reasonCode} ~ '^(CO|PR|OA|PI|CR)-[A-Z0-9]{1,4}$'`),
+    check('claims_place_of_service_check', sql`${t.placeOfService} ~ '^[0-9]{2}$'`),
+    check('claims_frequency_check', sql`${t.frequencyCode} in ('1', '7', '8')`),
+    check('claims_diagnoses_check', sql`cardinality(${t.diagnoses}) <= 12`),
+    index('claims_coverage_idx').on(t.coverageId),
     // The trailing id keeps paging stable (one index serves sort and tie-breaker, both directions) and
     // lets the Claims search and counts read the index alone.
     index('claims_service_date_idx').on(t.serviceDate, t.id),
@@ -116,6 +150,67 @@ export const claims = pgTable(
       .on(t.adjudicatedOn.desc().nullsLast(), t.serviceDate.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql.raw(`status = 'Denied'`)),
   ],
+);
+
+/**
+ * A claim's service lines (X12 837P loop 2400): procedure with up to 4 modifiers, units, charge, the
+ * diagnoses it answers (1-based pointers into the claim's diagnoses) and the line control number payers
+ * echo in their remittance (REF*6R), unique in the practice.
+ */
+export const claimLines = pgTable(
+  'claim_lines',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    claimId: integer('claim_id')
+      .notNull()
+      .references(() => claims.id, { onDelete: 'cascade' }),
+    lineNumber: integer('line_number').notNull(),
+    procedureCode: text('procedure_code').notNull(),
+    modifiers: text('modifiers')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    units: integer('units').notNull().default(1),
+    chargeCents: integer('charge_cents').notNull(),
+    diagnosisPointers: integer('diagnosis_pointers')
+      .array()
+      .notNull()
+      .default(sql`'{}'::integer[]`),
+    serviceDate: date('service_date', { mode: 'string' }).notNull(),
+    lineControlNumber: text('line_control_number').notNull().unique(),
+  },
+  (t) => [
+    uniqueIndex('claim_lines_claim_line_uq').on(t.claimId, t.lineNumber),
+    check('claim_lines_line_number_check', sql`${t.lineNumber} between 1 and 50`),
+    check('claim_lines_units_check', sql`${t.units} >= 1`),
+    check('claim_lines_charge_check', sql`${t.chargeCents} >= 0`),
+    check('claim_lines_modifiers_check', sql`cardinality(${t.modifiers}) <= 4`),
+    check('claim_lines_pointers_check', sql`cardinality(${t.diagnosisPointers}) <= 4`),
+  ],
+);
+
+/**
+ * Every scrub of a claim: what the scrubber found (claims.scrubber.ts edits), and, when someone sent the
+ * claim on despite warnings, who and why. Kept, so a claim's history shows each run.
+ */
+export const claimScrubs = pgTable(
+  'claim_scrubs',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    claimId: integer('claim_id')
+      .notNull()
+      .references(() => claims.id, { onDelete: 'cascade' }),
+    scrubbedAt: timestamp('scrubbed_at', { withTimezone: true }).notNull().defaultNow(),
+    scrubbedBy: integer('scrubbed_by').references(() => users.id),
+    /** No error. */
+    clean: boolean('clean').notNull(),
+    edits: jsonb('edits')
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    /** Why the warnings were accepted; null when there were none or they stopped the claim. */
+    overrideReason: text('override_reason'),
+  },
+  (t) => [index('claim_scrubs_claim_idx').on(t.claimId, t.id)],
 );
 
 /**

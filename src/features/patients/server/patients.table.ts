@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { pgTable, integer, text, date, timestamp, index } from 'drizzle-orm/pg-core';
+import { pgTable, integer, text, date, timestamp, index, check } from 'drizzle-orm/pg-core';
 
 export const patients = pgTable(
   'patients',
@@ -19,6 +19,13 @@ export const patients = pgTable(
       .notNull()
       .default(sql`'{}'::text[]`),
     notes: text('notes').notNull().default(''),
+    /** Administrative sex as payers take it (X12 DMG03): F, M or U (unknown). */
+    sex: text('sex').notNull().default('U'),
+    /** Home address (X12 837P N3/N4 of the subscriber or patient); null parts are not yet known. */
+    addressLine1: text('address_line1'),
+    city: text('city'),
+    state: text('state'),
+    zip: text('zip'),
     /**
      * The earliest 'Scheduled' appointment on or after the clinic's today: written only by the database
      * (the appointments triggers and patients_next_visit_advance, migration "patients_next_visit"), so
@@ -28,6 +35,9 @@ export const patients = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    check('patients_sex_check', sql`${t.sex} in ('F', 'M', 'U')`),
+    check('patients_state_check', sql`${t.state} is null or ${t.state} ~ '^[A-Z]{2}$'`),
+    check('patients_zip_check', sql`${t.zip} is null or ${t.zip} ~ '^[0-9]{5}([0-9]{4})?$'`),
     // Keyset paging (docs/paging.md): each sort of the Patients list is (key…, name, id) in one direction, so
     // one index per sort serves any page; the Claims list walks patients by (name, id) too.
     index('patients_name_id_idx').on(t.name, t.id),

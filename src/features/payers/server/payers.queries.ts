@@ -12,6 +12,7 @@ const columns = {
   name: payers.name,
   payerId: payers.payerId,
   timelyFilingDays: payers.timelyFilingDays,
+  claimFilingIndicator: payers.claimFilingIndicator,
   active: payers.active,
 };
 
@@ -36,7 +37,7 @@ function conflict(err: unknown): HttpError | null {
 }
 
 function describe(p: PayerRecord): string {
-  return `payer id ${p.payerId ?? 'none'}, timely filing ${p.timelyFilingDays} days`;
+  return `payer id ${p.payerId ?? 'none'}, timely filing ${p.timelyFilingDays} days, filing indicator ${p.claimFilingIndicator}`;
 }
 
 export async function createPayer(db: Db, ctx: RequestContext, value: NewPayer): Promise<PayerRecord> {
@@ -69,6 +70,9 @@ export async function updatePayer(db: Db, ctx: RequestContext, id: number, patch
         changes.push(`payer id ${current.payerId ?? 'none'} -> ${row.payerId ?? 'none'}`);
       if (row.timelyFilingDays !== current.timelyFilingDays) {
         changes.push(`timely filing ${current.timelyFilingDays} -> ${row.timelyFilingDays} days`);
+      }
+      if (row.claimFilingIndicator !== current.claimFilingIndicator) {
+        changes.push(`filing indicator ${current.claimFilingIndicator} -> ${row.claimFilingIndicator}`);
       }
       if (row.active !== current.active) changes.push(row.active ? 'reactivated' : 'deactivated');
       await record(tx, {

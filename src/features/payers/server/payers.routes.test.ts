@@ -20,6 +20,14 @@ describe('payers maintained by the admin', () => {
     const list = (await admin.request({ method: 'GET', url: '/api/admin/payers' })).json<{ items: PayerRecord[] }>();
     expect(list.items.map((p) => p.name)).toContain('Aetna');
     expect(list.items.every((p) => p.timelyFilingDays > 0)).toBe(true);
+    // X12 claim filing indicators (SBR09) of the payers the practice started with.
+    const indicator = (name: string) => list.items.find((p) => p.name === name)?.claimFilingIndicator;
+    expect([indicator('Medicare'), indicator('Medicaid'), indicator('Aetna'), indicator('Self-Pay')]).toEqual([
+      'MB',
+      'MC',
+      'CI',
+      '09',
+    ]);
 
     const created = await admin.request({
       method: 'POST',
@@ -33,9 +41,20 @@ describe('payers maintained by the admin', () => {
     const edited = await admin.request({
       method: 'PATCH',
       url: `/api/admin/payers/${molina.id}`,
-      payload: { timelyFilingDays: 180, active: false },
+      payload: { timelyFilingDays: 180, claimFilingIndicator: 'MC', active: false },
     });
-    expect(edited.json<PayerRecord>()).toMatchObject({ timelyFilingDays: 180, active: false });
+    expect(edited.json<PayerRecord>()).toMatchObject({
+      timelyFilingDays: 180,
+      claimFilingIndicator: 'MC',
+      active: false,
+    });
+    const badIndicator = await admin.request({
+      method: 'PATCH',
+      url: `/api/admin/payers/${molina.id}`,
+      payload: { claimFilingIndicator: 'XX' },
+    });
+    expect(badIndicator.statusCode).toBe(400);
+    expect(badIndicator.body).toContain('claimFilingIndicator');
     // The name is what claims store: it cannot be changed.
     const rename = await admin.request({
       method: 'PATCH',
@@ -45,10 +64,10 @@ describe('payers maintained by the admin', () => {
     expect(rename.statusCode).toBe(400);
 
     expect((await auditOf('payer.create')).map((e) => e.detail)).toEqual([
-      'added Molina Healthcare (payer id MOL01, timely filing 120 days)',
+      'added Molina Healthcare (payer id MOL01, timely filing 120 days, filing indicator CI)',
     ]);
     expect((await auditOf('payer.update')).map((e) => e.detail)).toEqual([
-      'Molina Healthcare: timely filing 120 -> 180 days, deactivated',
+      'Molina Healthcare: timely filing 120 -> 180 days, filing indicator CI -> MC, deactivated',
     ]);
   });
 

@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { oneOf } from '@/server/db/sql-helpers';
+import { CLAIM_FILING_INDICATORS, type ClaimFilingIndicator } from '../payers.schema';
 
 /**
  * The payers the clinic bills (docs/payers.md). Claims store the payer's name, so the name is fixed once
@@ -14,6 +16,8 @@ export const payers = pgTable(
     payerId: text('payer_id'),
     /** Days after the service date within which the payer accepts a claim. */
     timelyFilingDays: integer('timely_filing_days').notNull().default(365),
+    /** X12 claim filing indicator (SBR09 of an 837P): MB Medicare Part B, MC Medicaid, CI commercial, … */
+    claimFilingIndicator: text('claim_filing_indicator').$type<ClaimFilingIndicator>().notNull().default('CI'),
     active: boolean('active').notNull().default(true),
   },
   (t) => [
@@ -21,5 +25,6 @@ export const payers = pgTable(
       .on(t.payerId)
       .where(sql`${t.payerId} is not null`),
     check('payers_timely_filing_check', sql`${t.timelyFilingDays} between 1 and 3650`),
+    check('payers_claim_filing_indicator_check', oneOf(t.claimFilingIndicator, CLAIM_FILING_INDICATORS)),
   ],
 );

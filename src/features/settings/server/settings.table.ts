@@ -48,9 +48,28 @@ export const practiceSettings = pgTable(
     name: text('name').notNull().default(DEFAULT_PRACTICE_LETTERHEAD.name),
     address: text('address').notNull().default(DEFAULT_PRACTICE_LETTERHEAD.address),
     phone: text('phone').notNull().default(DEFAULT_PRACTICE_LETTERHEAD.phone),
+    /**
+     * The practice as the billing provider of its claims (X12 837P loop 2010AA): legal name, group NPI,
+     * employer identification number, taxonomy and pay-to address. Null until an admin enters them; the
+     * scrubber holds every claim back while they are missing (docs/claims.md).
+     */
+    billingName: text('billing_name'),
+    billingNpi: text('billing_npi'),
+    taxId: text('tax_id'),
+    taxonomyCode: text('taxonomy_code'),
+    billingAddressLine1: text('billing_address_line1'),
+    billingCity: text('billing_city'),
+    billingState: text('billing_state'),
+    billingZip: text('billing_zip'),
   },
   (t) => [
     check('practice_settings_duration_check', sql`${t.appointmentMinutes} in (15, 30, 45, 60)`),
     check('practice_settings_buffer_check', sql`${t.bufferMinutes} in (0, 5, 10, 15)`),
+    check('practice_settings_billing_npi_check', sql`${t.billingNpi} is null or ${t.billingNpi} ~ '^[12][0-9]{9}$'`),
+    check('practice_settings_tax_id_check', sql`${t.taxId} is null or ${t.taxId} ~ '^[0-9]{9}$'`),
+    check(
+      'practice_settings_taxonomy_check',
+      sql`${t.taxonomyCode} is null or ${t.taxonomyCode} ~ '^[0-9]{3}[0-9A-Z]{6}X$'`,
+    ),
   ],
 );

@@ -1,11 +1,12 @@
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { billingStaffHours, operatingExpenses } from '@/features/analytics/server/analytics.table';
-import { claimAppeals, claims, payments } from '@/features/claims/server/claims.table';
+import { claimAppeals, claimLines, claims, payments } from '@/features/claims/server/claims.table';
+import { lineControlNumber } from '@/features/claims/claims.schema';
 import type { Tx } from '../types';
 import type { PracticeHours } from '@/features/settings/practice.schema';
 import {
   ageOn,
-  billedProcedure,
+  billedProcedures,
   drawVisit,
   isPracticeOpen,
   nearestOpenDay,
@@ -28,12 +29,21 @@ const WORKED_AFTER_DAYS = 90;
 /** Claims, payments, expenses and hours draw from their own stream: tuning them never reshuffles the rest. */
 const FINANCE_STREAM = 0x5eed_c1a1;
 
-/** A completed appointment: who was seen, by whom, on which day, for what. */
+/** A completed appointment: who was seen, by whom, on which day, for what, coded how. */
 export interface CompletedVisit {
   patientId: number;
   providerId: number;
   date: string;
   kind: VisitKind;
+  /** 'code label' entries, the principal one first. */
+  diagnoses: readonly string[];
+}
+
+/** A service line of a seeded claim, before the claim has an id. */
+interface LineDraft {
+  procedureCode: string;
+  chargeCents: number;
+  diagnosisPointers: number[];
 }
 
 /**
@@ -82,12 +92,15 @@ export async function seedClaimsAndFinances(
     completedVisits?: readonly CompletedVisit[];
     /** The practice's working days: older claims are for services on the days it was open. */
     hours: PracticeHours;
+    /** Each insured patient's primary coverage: the policy their claims are billed to. */
+    primaryCoverage: ReadonlyMap<number, number>;
   },
 ): Promise<SeededClaims> {
   const r = new Random((options.seed ^ FINANCE_STREAM) >>> 0);
   const { today, demoPatientId, profiles, providers, hours } = options;
   const byFrequency = [...profiles.values()].map((p) => [p, visitFrequency(p, today)] as const);
   const claimValues: (typeof claims.$inferInsert)[] = [];
+  const lineDrafts: LineDraft[][] = [];
   const paymentValues: PaymentDraft[] = [];
   const appealNotes: { index: number; reason: string; note: string }[] = [];
   // Every completed visit is billed on its day (but for the missed ones); the other claims fall before the
@@ -115,9 +128,20 @@ export async function seedClaimsAndFinances(
     const seen = visit ?? drawVisit(r, profile, serviceDate, providers);
     const payerInfo = PAYER_MIX.find((p) => p.payer === profile.payer);
     if (!payerInfo) throw new Error(`${profile.payer} is not in PAYER_MIX`);
-    const procedureCode = billedProcedure(r, seen.kind, ageOn(profile.dob, serviceDate), profile.payer);
-    const billed = chargeOf(procedureCode);
+    const codes = billedProcedures(r, seen.kind, ageOn(profile.dob, serviceDate), profile.payer);
+    // ICD-10-CM codes as a claim carries them (the HI segment): the visit's, principal first.
+    const diagnoses = seen.diagnoses.map((d) => d.split(' ')[0] ?? d).slice(0, 12);
+    // The visit's line answers all its diagnoses (up to 4 pointers); a test or lab done at it the principal one.
+    const lines = codes.map((code, i) => ({
+      procedureCode: code,
+      chargeCents: chargeOf(code),
+      diagnosisPointers: i === 0 ? diagnoses.slice(0, 4).map((_, p) => p + 1) : [1],
+    }));
+    lineDrafts[index] = lines;
+    const billed = lines.reduce((sum, line) => sum + line.chargeCents, 0);
+    const procedureCode = codes[0] ?? '99213';
     const accountNumber = `ACC-${serviceDate.slice(0, 4)}-${String(100000 + index).padStart(6, '0')}`;
+    const telehealth = seen.kind.encounterTypes.includes('Telehealth') && r.chance(0.15);
     const base = {
       patientId,
       providerId: seen.providerId,
@@ -126,6 +150,9 @@ export async function seedClaimsAndFinances(
       payer: payerInfo.payer,
       serviceDate,
       billedCents: billed,
+      coverageId: options.primaryCoverage.get(patientId) ?? null,
+      placeOfService: telehealth ? '10' : '11',
+      diagnoses,
     };
     const pay = (amountCents: number, source: PaymentDraft['source'], receivedOn: string) =>
       paymentValues.push({ patientId, claimIndex: index, amountCents, source, receivedOn });
@@ -179,9 +206,9 @@ export async function seedClaimsAndFinances(
     const worked = daysBetween(adjudicatedOn, today) > WORKED_AFTER_DAYS;
 
     // Payers deny services that need an authorization more often, and only those for a missing one.
-    const denialRate = payerInfo.denialRate * (needsAuthorization(procedureCode) ? AUTHORIZATION_DENIAL_FACTOR : 1);
+    const denialRate = payerInfo.denialRate * (codes.some(needsAuthorization) ? AUTHORIZATION_DENIAL_FACTOR : 1);
     if (r.chance(denialRate)) {
-      const denial = r.weighted(denialsFor(procedureCode).map((d) => [d, d.weight] as const));
+      const denial = r.weighted(denialsFor(codes).map((d) => [d, d.weight] as const));
       const outcome = worked
         ? r.weighted([
             ['Paid', 70],
@@ -304,6 +331,19 @@ export async function seedClaimsAndFinances(
       .returning({ id: claims.id });
     claimIds.push(...ids.map((c) => c.id));
   }
+  // The claims' service lines (their total is already the claim's billed amount, as the trigger keeps it).
+  const lineValues = claimValues.flatMap((claim, index) =>
+    (lineDrafts[index] ?? []).map((line, i) => ({
+      claimId: claimIds[index] ?? 0,
+      lineNumber: i + 1,
+      procedureCode: line.procedureCode,
+      chargeCents: line.chargeCents,
+      diagnosisPointers: line.diagnosisPointers,
+      serviceDate: claim.serviceDate,
+      lineControlNumber: lineControlNumber(claim.accountNumber, i + 1),
+    })),
+  );
+  await insertChunked(tx, claimLines, lineValues);
   await insertChunked(
     tx,
     payments,

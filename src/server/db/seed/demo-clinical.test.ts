@@ -90,9 +90,9 @@ describe('visits that make clinical sense', () => {
   it('gives authorization denials only to services that need an authorization', () => {
     expect(needsAuthorization('93306')).toBe(true);
     expect(needsAuthorization('99213')).toBe(false);
-    expect(denialsFor('99213').map((d) => d.code)).not.toContain('CO-197');
-    expect(denialsFor('99213').map((d) => d.code)).not.toContain('CO-15');
-    expect(denialsFor('93306').map((d) => d.code)).toContain('CO-197');
+    expect(denialsFor(['99213', '36415']).map((d) => d.code)).not.toContain('CO-197');
+    expect(denialsFor(['99213']).map((d) => d.code)).not.toContain('CO-15');
+    expect(denialsFor(['99214', '93306']).map((d) => d.code)).toContain('CO-197');
   });
 
   it('has a rule for who each prior-authorization service suits', () => {

@@ -146,7 +146,10 @@ export interface VisitKind {
   follows: ConditionKey | 'any' | null;
   weight: number;
   encounterTypes: readonly EncounterType[];
+  /** The visit itself (an evaluation and management or preventive code), by weight: the claim's line 1. */
   billedAs: readonly (readonly [BilledAs, number])[];
+  /** Services done at the visit (labs, tests, vaccines), each with its chance: the claim's further lines. */
+  addOns: readonly (readonly [string, number])[];
 }
 
 export const VISIT_KINDS: readonly VisitKind[] = [
@@ -160,6 +163,12 @@ export const VISIT_KINDS: readonly VisitKind[] = [
     weight: 10,
     encounterTypes: ['Annual Wellness'],
     billedAs: [['preventive', 1]],
+    addOns: [
+      ['80053', 0.35],
+      ['80061', 0.35],
+      ['85025', 0.25],
+      ['36415', 0.45],
+    ],
   },
   {
     reason: 'Well-child visit',
@@ -170,10 +179,11 @@ export const VISIT_KINDS: readonly VisitKind[] = [
     follows: null,
     weight: 30,
     encounterTypes: ['Annual Wellness'],
-    billedAs: [
-      ['preventive', 85],
-      ['90471', 10],
-      ['96127', 5],
+    billedAs: [['preventive', 1]],
+    addOns: [
+      ['90471', 0.3],
+      ['90686', 0.2],
+      ['96127', 0.2],
     ],
   },
   {
@@ -186,10 +196,13 @@ export const VISIT_KINDS: readonly VisitKind[] = [
     weight: 40,
     encounterTypes: ['Office Visit', 'Telehealth'],
     billedAs: [
-      ['99213', 35],
-      ['99214', 40],
-      ['83036', 20],
-      ['80053', 5],
+      ['99213', 45],
+      ['99214', 55],
+    ],
+    addOns: [
+      ['83036', 0.6],
+      ['36415', 0.5],
+      ['80053', 0.2],
     ],
   },
   {
@@ -202,10 +215,13 @@ export const VISIT_KINDS: readonly VisitKind[] = [
     weight: 30,
     encounterTypes: ['Office Visit'],
     billedAs: [
-      ['99213', 50],
-      ['99214', 35],
-      ['93000', 10],
-      ['80053', 5],
+      ['99213', 60],
+      ['99214', 40],
+    ],
+    addOns: [
+      ['93000', 0.15],
+      ['80053', 0.15],
+      ['36415', 0.15],
     ],
   },
   {
@@ -218,9 +234,12 @@ export const VISIT_KINDS: readonly VisitKind[] = [
     weight: 20,
     encounterTypes: ['Office Visit', 'Telehealth'],
     billedAs: [
-      ['99213', 55],
-      ['99214', 20],
-      ['80061', 25],
+      ['99213', 70],
+      ['99214', 30],
+    ],
+    addOns: [
+      ['80061', 0.5],
+      ['36415', 0.45],
     ],
   },
   {
@@ -233,10 +252,10 @@ export const VISIT_KINDS: readonly VisitKind[] = [
     weight: 30,
     encounterTypes: ['Office Visit'],
     billedAs: [
-      ['99213', 55],
-      ['99214', 30],
-      ['94010', 15],
+      ['99213', 65],
+      ['99214', 35],
     ],
+    addOns: [['94010', 0.2]],
   },
   {
     reason: 'COPD follow-up',
@@ -248,10 +267,10 @@ export const VISIT_KINDS: readonly VisitKind[] = [
     weight: 30,
     encounterTypes: ['Office Visit'],
     billedAs: [
-      ['99213', 35],
-      ['99214', 45],
-      ['94010', 20],
+      ['99213', 45],
+      ['99214', 55],
     ],
+    addOns: [['94010', 0.3]],
   },
   {
     reason: 'Thyroid follow-up',
@@ -263,9 +282,12 @@ export const VISIT_KINDS: readonly VisitKind[] = [
     weight: 25,
     encounterTypes: ['Office Visit', 'Telehealth'],
     billedAs: [
-      ['99213', 70],
-      ['99214', 15],
-      ['84443', 15],
+      ['99213', 80],
+      ['99214', 20],
+    ],
+    addOns: [
+      ['84443', 0.5],
+      ['36415', 0.45],
     ],
   },
   {
@@ -278,10 +300,10 @@ export const VISIT_KINDS: readonly VisitKind[] = [
     weight: 25,
     encounterTypes: ['Office Visit', 'Telehealth'],
     billedAs: [
-      ['99213', 50],
-      ['99214', 35],
-      ['96127', 15],
+      ['99213', 60],
+      ['99214', 40],
     ],
+    addOns: [['96127', 0.4]],
   },
   {
     reason: 'Back pain',
@@ -297,6 +319,7 @@ export const VISIT_KINDS: readonly VisitKind[] = [
       ['99214', 30],
       ['99212', 10],
     ],
+    addOns: [],
   },
   {
     reason: 'Kidney function check',
@@ -308,9 +331,12 @@ export const VISIT_KINDS: readonly VisitKind[] = [
     weight: 30,
     encounterTypes: ['Office Visit'],
     billedAs: [
-      ['99213', 40],
-      ['99214', 40],
-      ['80053', 20],
+      ['99213', 50],
+      ['99214', 50],
+    ],
+    addOns: [
+      ['80053', 0.6],
+      ['36415', 0.55],
     ],
   },
   {
@@ -323,10 +349,13 @@ export const VISIT_KINDS: readonly VisitKind[] = [
     weight: 40,
     encounterTypes: ['Office Visit'],
     billedAs: [
-      ['99214', 40],
-      ['99215', 10],
-      ['93306', 35],
-      ['80053', 15],
+      ['99214', 75],
+      ['99215', 25],
+    ],
+    addOns: [
+      ['93306', 0.35],
+      ['93000', 0.3],
+      ['80053', 0.3],
     ],
   },
   {
@@ -339,10 +368,10 @@ export const VISIT_KINDS: readonly VisitKind[] = [
     weight: 35,
     encounterTypes: ['New Patient', 'Office Visit'],
     billedAs: [
-      ['99204', 25],
-      ['99214', 25],
-      ['95810', 50],
+      ['99204', 50],
+      ['99214', 50],
     ],
+    addOns: [['95810', 0.55]],
   },
   {
     reason: 'Allergy evaluation',
@@ -353,10 +382,8 @@ export const VISIT_KINDS: readonly VisitKind[] = [
     follows: 'allergicRhinitis',
     weight: 15,
     encounterTypes: ['Office Visit'],
-    billedAs: [
-      ['99213', 60],
-      ['95004', 40],
-    ],
+    billedAs: [['99213', 100]],
+    addOns: [['95004', 0.5]],
   },
   {
     reason: 'Medication review',
@@ -371,6 +398,7 @@ export const VISIT_KINDS: readonly VisitKind[] = [
       ['99212', 30],
       ['99213', 70],
     ],
+    addOns: [],
   },
   {
     reason: 'Lab results review',
@@ -381,11 +409,11 @@ export const VISIT_KINDS: readonly VisitKind[] = [
     follows: 'any',
     weight: 15,
     encounterTypes: ['Office Visit', 'Telehealth'],
-    billedAs: [
-      ['99213', 55],
-      ['80053', 15],
-      ['85025', 15],
-      ['36415', 15],
+    billedAs: [['99213', 100]],
+    addOns: [
+      ['80053', 0.2],
+      ['85025', 0.2],
+      ['36415', 0.3],
     ],
   },
   {
@@ -398,11 +426,11 @@ export const VISIT_KINDS: readonly VisitKind[] = [
     weight: 6,
     encounterTypes: ['Urgent Visit', 'Office Visit'],
     billedAs: [
-      ['99213', 50],
-      ['99212', 20],
-      ['99214', 10],
-      ['87804', 20],
+      ['99213', 60],
+      ['99212', 25],
+      ['99214', 15],
     ],
+    addOns: [['87804', 0.4]],
   },
   {
     reason: 'Sore throat',
@@ -414,9 +442,10 @@ export const VISIT_KINDS: readonly VisitKind[] = [
     weight: 5,
     encounterTypes: ['Urgent Visit', 'Office Visit'],
     billedAs: [
-      ['99213', 60],
-      ['87880', 40],
+      ['99213', 75],
+      ['99212', 25],
     ],
+    addOns: [['87880', 0.6]],
   },
   {
     reason: 'Ear pain',
@@ -431,6 +460,7 @@ export const VISIT_KINDS: readonly VisitKind[] = [
       ['99213', 80],
       ['99212', 20],
     ],
+    addOns: [],
   },
   {
     reason: 'Skin rash',
@@ -445,6 +475,7 @@ export const VISIT_KINDS: readonly VisitKind[] = [
       ['99212', 40],
       ['99213', 60],
     ],
+    addOns: [],
   },
   {
     reason: 'Pre-operative evaluation',
@@ -455,10 +486,11 @@ export const VISIT_KINDS: readonly VisitKind[] = [
     follows: null,
     weight: 3,
     encounterTypes: ['Office Visit'],
-    billedAs: [
-      ['99214', 50],
-      ['93000', 30],
-      ['85025', 20],
+    billedAs: [['99214', 100]],
+    addOns: [
+      ['93000', 0.6],
+      ['85025', 0.4],
+      ['36415', 0.4],
     ],
   },
   {
@@ -471,10 +503,12 @@ export const VISIT_KINDS: readonly VisitKind[] = [
     weight: 6,
     encounterTypes: ['Office Visit', 'New Patient'],
     billedAs: [
-      ['99214', 35],
-      ['99215', 5],
-      ['93000', 25],
-      ['93015', 35],
+      ['99214', 80],
+      ['99215', 20],
+    ],
+    addOns: [
+      ['93000', 0.6],
+      ['93015', 0.4],
     ],
   },
   {
@@ -489,6 +523,10 @@ export const VISIT_KINDS: readonly VisitKind[] = [
     billedAs: [
       ['99203', 60],
       ['99204', 40],
+    ],
+    addOns: [
+      ['80053', 0.2],
+      ['36415', 0.2],
     ],
   },
 ];
@@ -654,10 +692,12 @@ export function drawVisit(
   return { kind, providerId: r.pick(seenBy).id, diagnoses: [principal, ...others] };
 }
 
-/** The procedure a visit of this kind is billed as, for a patient of this age and payer. */
-export function billedProcedure(r: Random, kind: VisitKind, age: number, payer: Payer): string {
+/** The procedures a visit of this kind is billed as (1–4 lines, the visit first), for a patient of this age and payer. */
+export function billedProcedures(r: Random, kind: VisitKind, age: number, payer: Payer): string[] {
   const billed = r.weighted(kind.billedAs);
-  return billed === 'preventive' ? preventiveCode(age, payer) : billed;
+  const visit = billed === 'preventive' ? preventiveCode(age, payer) : billed;
+  const done = kind.addOns.filter(([, chance]) => r.chance(chance)).map(([code]) => code);
+  return [visit, ...done].slice(0, 4);
 }
 
 /**

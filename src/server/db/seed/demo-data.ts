@@ -73,6 +73,46 @@ export const FIRST_NAMES = [
   'Rosa',
 ] as const;
 
+/** The first names above that the demo records as female (administrative sex F); the others M. */
+export const FEMALE_FIRST_NAMES: ReadonlySet<string> = new Set([
+  'Olivia',
+  'Emma',
+  'Ava',
+  'Sophia',
+  'Isabella',
+  'Mia',
+  'Amelia',
+  'Harper',
+  'Mei',
+  'Yuki',
+  'Priya',
+  'Ananya',
+  'Fatima',
+  'Aisha',
+  'Amara',
+  'Zara',
+  'Camila',
+  'Valentina',
+  'Lucia',
+  'Grace',
+  'Chloe',
+  'Ella',
+  'Nora',
+  'Hannah',
+  'Linda',
+  'Patricia',
+  'Barbara',
+  'Susan',
+  'Margaret',
+  'Dorothy',
+  'Seo-yeon',
+  'Anya',
+  'Leila',
+  'Malia',
+  'Ingrid',
+  'Rosa',
+]);
+
 export const LAST_NAMES = [
   'Smith',
   'Johnson',
@@ -259,11 +299,13 @@ export const AUTHORIZATION_DENIAL_CODES: ReadonlySet<string> = new Set(['CO-197'
 export const AUTHORIZATION_DENIAL_FACTOR = 4;
 
 /**
- * The denials a claim for this procedure can meet: authorization denials only where the payer wants an
- * authorization (AUTHORIZATION_SERVICES), and there the most common ones.
+ * The denials a claim for these procedures can meet: authorization denials only where the payer wants an
+ * authorization for one of them (AUTHORIZATION_SERVICES), and there the most common ones.
  */
-export function denialsFor(procedureCode: string): readonly Denial[] {
-  if (!needsAuthorization(procedureCode)) return DENIALS.filter((d) => !AUTHORIZATION_DENIAL_CODES.has(d.code));
+export function denialsFor(procedureCodes: readonly string[]): readonly Denial[] {
+  if (!procedureCodes.some(needsAuthorization)) {
+    return DENIALS.filter((d) => !AUTHORIZATION_DENIAL_CODES.has(d.code));
+  }
   return DENIALS.map((d) => (AUTHORIZATION_DENIAL_CODES.has(d.code) ? { ...d, weight: d.weight * 8 } : d));
 }
 

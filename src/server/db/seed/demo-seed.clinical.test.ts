@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PRACTICE_HOURS } from '@/features/settings/practice.schema';
 import { detachPatientAccounts } from '@/features/users/server/users.queries';
+import { isValidMbi, isValidNpi } from '@/shared/billing-identifiers';
 import { createTestDatabase, type TestDatabase } from '@/testing/test-db';
 import { CONDITIONS, PREVENTIVE_AGES, VISIT_KINDS, specialtySeesAge } from './demo-clinical';
 import { AUTHORIZATION_SERVICES } from './demo-data';
@@ -132,12 +133,13 @@ describe('the seeded demo clinic makes clinical sense', () => {
   });
 
   it('denies for a missing authorization (CO-197, CO-15) only services that need one', async () => {
-    const denied = await rows<{ code: string; reason: string; n: number }>(
-      `select procedure_code as code, reason_code as reason, count(*)::int as n from claims
-        where reason_code in ('CO-197', 'CO-15') group by 1, 2`,
+    const denied = await rows<{ id: number; reason: string; codes: string[] }>(
+      `select c.id, c.reason_code as reason, array_agg(l.procedure_code order by l.line_number) as codes
+         from claims c join claim_lines l on l.claim_id = c.id
+        where c.reason_code in ('CO-197', 'CO-15') group by c.id`,
     );
     const needing = AUTHORIZATION_SERVICES.map((s) => s.code as string);
-    expect(denied.filter((d) => !needing.includes(d.code))).toEqual([]);
+    expect(denied.filter((d) => !d.codes.some((code) => needing.includes(code)))).toEqual([]);
     expect(denied.some((d) => d.reason === 'CO-197')).toBe(true);
   });
 
@@ -156,5 +158,59 @@ describe('the seeded demo clinic makes clinical sense', () => {
       expect(claim.age, `${claim.code} at ${claim.age}`).toBeLessThanOrEqual(to);
       if (claim.code === 'G0439') expect(claim.payer).toBe('Medicare');
     }
+  });
+});
+
+describe('the seeded claims are billable', () => {
+  it('bill 1–4 lines each, the claim total the sum of its lines, each line pointing at the claim’s diagnoses', async () => {
+    const claims = await rows<{
+      billed: number;
+      code: string;
+      lines: { code: string; charge: number; pointers: number[] }[];
+      diagnoses: string[];
+    }>(
+      `select c.billed_cents as billed, c.procedure_code as code, c.diagnoses,
+              json_agg(json_build_object('code', l.procedure_code, 'charge', l.charge_cents, 'pointers', l.diagnosis_pointers)
+                       order by l.line_number) as lines
+         from claims c join claim_lines l on l.claim_id = c.id group by c.id`,
+    );
+    const [count] = await rows<{ n: number }>('select count(*)::int as n from claims');
+    expect(claims.length).toBe(count?.n);
+    for (const claim of claims) {
+      expect(claim.lines.length).toBeGreaterThanOrEqual(1);
+      expect(claim.lines.length).toBeLessThanOrEqual(4);
+      expect(claim.billed).toBe(claim.lines.reduce((sum, l) => sum + l.charge, 0));
+      expect(claim.code).toBe(claim.lines[0]?.code);
+      expect(claim.diagnoses.length).toBeGreaterThan(0);
+      for (const line of claim.lines) {
+        expect(line.pointers.length).toBeGreaterThan(0);
+        expect(line.pointers.every((p) => p >= 1 && p <= claim.diagnoses.length)).toBe(true);
+      }
+    }
+    expect(claims.some((c) => c.lines.length > 1)).toBe(true);
+  });
+
+  it('gives providers and the practice valid NPIs, and insured patients a coverage in their payer’s format', async () => {
+    const npis = await rows<{ npi: string | null }>(
+      `select npi from providers union all select billing_npi from practice_settings`,
+    );
+    expect(npis.length).toBeGreaterThan(1);
+    expect(npis.filter((n) => n.npi === null || !isValidNpi(n.npi))).toEqual([]);
+    const medicare = await rows<{ member_id: string }>(`select member_id from coverages where payer = 'Medicare'`);
+    expect(medicare.length).toBeGreaterThan(10);
+    expect(medicare.filter((m) => !isValidMbi(m.member_id))).toEqual([]);
+    // Every insured claim names a coverage of its own patient with its payer, in force on the service date.
+    const [mismatched] = await rows<{ n: number }>(
+      `select count(*)::int as n from claims c left join coverages v on v.id = c.coverage_id
+        where c.payer <> 'Self-Pay' and (v.id is null or v.patient_id <> c.patient_id or v.payer <> c.payer
+          or v.effective_on > c.service_date)`,
+    );
+    expect(mismatched?.n).toBe(0);
+    const [secondary] = await rows<{ n: number }>(`select count(*)::int as n from coverages where priority = 2`);
+    expect(secondary?.n).toBeGreaterThan(0);
+    const [dependents] = await rows<{ n: number }>(
+      `select count(*)::int as n from coverages where relationship = 'child' and subscriber_name is not null`,
+    );
+    expect(dependents?.n).toBeGreaterThan(0);
   });
 });

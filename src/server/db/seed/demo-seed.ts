@@ -13,7 +13,24 @@ import { practiceSettings, userSettings } from '@/features/settings/server/setti
 import { encounters } from '@/features/worklist/server/worklist.table';
 import { DEFAULT_PRACTICE_HOURS, type PracticeHours } from '@/features/settings/practice.schema';
 import type { Db, Tx } from '../types';
-import { ALLERGIES, AUTHORIZATION_SERVICES, COMPLIANCE_GAPS, FIRST_NAMES, LAST_NAMES, PROVIDERS } from './demo-data';
+import {
+  ALLERGIES,
+  AUTHORIZATION_SERVICES,
+  COMPLIANCE_GAPS,
+  FEMALE_FIRST_NAMES,
+  FIRST_NAMES,
+  LAST_NAMES,
+  PROVIDERS,
+} from './demo-data';
+import {
+  DEMO_BILLING_IDENTITY,
+  demoProviderNpi,
+  drawCoverages,
+  STREETS,
+  TAXONOMY_BY_SPECIALTY,
+  ZIPS,
+} from './demo-coverage';
+import { coverages } from '@/features/coverage/server/coverage.table';
 import {
   authorizationFits,
   drawConditions,
@@ -51,8 +68,11 @@ export async function isDatabaseEmpty(db: Db): Promise<boolean> {
 export async function clearClinicData(tx: Tx): Promise<void> {
   const tables = [
     'claim_appeals',
+    'claim_scrubs',
+    'claim_lines',
     'payments',
     'claims',
+    'coverages',
     'appointments',
     'authorizations',
     'encounters',
@@ -92,8 +112,11 @@ async function restartIdentities(tx: Tx, tables: readonly string[]): Promise<voi
  */
 export const CLINIC_RECORD_TABLES = [
   'claim_appeals',
+  'claim_scrubs',
+  'claim_lines',
   'payments',
   'claims',
+  'coverages',
   'appointments',
   'authorizations',
   'encounters',
@@ -116,8 +139,8 @@ export async function deleteClinicRecords(tx: Tx): Promise<Record<(typeof CLINIC
   // Nothing outside this list references these tables but users.patient_id, hence TRUNCATE for all but
   // patients, which is deleted (users keep a foreign key to it).
   await tx.execute(sql`truncate table
-    claim_appeals, payments, claims, appointments, authorizations, encounters, operating_expenses,
-    billing_staff_hours`);
+    claim_appeals, claim_scrubs, claim_lines, payments, claims, coverages, appointments, authorizations, encounters,
+    operating_expenses, billing_staff_hours`);
   await tx.execute(sql`delete from patients`);
   await restartIdentities(tx, CLINIC_RECORD_TABLES);
   return Object.fromEntries(CLINIC_RECORD_TABLES.map((t) => [t, Number(row[t] ?? 0)])) as Record<
@@ -173,11 +196,28 @@ export async function seedClinicData(
   // books them); providers an admin added stay, with no seeded records.
   await tx
     .insert(providers)
-    .values([...PROVIDERS])
+    .values(
+      PROVIDERS.map((p, i) => ({
+        ...p,
+        npi: demoProviderNpi(i + 1),
+        taxonomyCode: TAXONOMY_BY_SPECIALTY[p.specialty] ?? null,
+      })),
+    )
     .onConflictDoUpdate({
       target: providers.name,
-      set: { specialty: sql`excluded.specialty`, active: true },
+      set: {
+        specialty: sql`excluded.specialty`,
+        active: true,
+        npi: sql`coalesce(${providers.npi}, excluded.npi)`,
+        taxonomyCode: sql`coalesce(${providers.taxonomyCode}, excluded.taxonomy_code)`,
+      },
     });
+  // The clearinghouse's payer ids of the payers that have none yet (state plans: those of Illinois).
+  await tx.execute(sql`update payers set payer_id = x.payer_id
+    from (values ('Medicare', '06102'), ('Medicaid', 'ILMCD'), ('Blue Cross Blue Shield', '00621'),
+                 ('Kaiser Permanente', '94134'), ('Tricare', '99726')) as x(name, payer_id)
+    where payers.name = x.name and payers.payer_id is null
+      and not exists (select 1 from payers p where p.payer_id = x.payer_id)`);
   const providerRows = await tx
     .select({ id: providers.id, name: providers.name, specialty: providers.specialty })
     .from(providers)
@@ -205,6 +245,11 @@ export async function seedClinicData(
     dob: '1979-03-14',
     phone: '(555) 214-7788',
     email: 'patient@healthcare.demo',
+    sex: 'F',
+    addressLine1: '418 Maple Avenue',
+    city: 'Springfield',
+    state: 'IL',
+    zip: '62704',
     allergies: ['Penicillin'],
     meds: ['Metformin 500 mg twice daily', 'Lisinopril 10 mg daily'],
     notes: 'Type 2 diabetes, well controlled. Prefers morning appointments.',
@@ -229,6 +274,11 @@ export async function seedClinicData(
       dob,
       phone: phone(r),
       email: r.chance(0.6) ? `${name.toLowerCase().replace(/[^a-z]+/g, '.')}@example.com` : null,
+      sex: FEMALE_FIRST_NAMES.has(name.split(' ')[0] ?? '') ? 'F' : 'M',
+      addressLine1: `${r.int(100, 4899)} ${r.pick(STREETS)}`,
+      city: 'Springfield',
+      state: 'IL',
+      zip: r.pick(ZIPS),
       allergies: r.chance(0.55) ? [] : r.sample(ALLERGIES, r.int(1, 3)),
       meds: medicationsFor(r, conditions),
       notes: r.chance(0.5) ? '' : noteFor(r, conditions),
@@ -240,6 +290,18 @@ export async function seedClinicData(
   const demoProfile = profiles[0];
   if (!demoProfile) throw new Error('no demo patient');
   const demoPatientId = demoProfile.id;
+
+  // Their insurance: the policies claims are billed to.
+  const coverageValues = profiles.flatMap((profile, i) =>
+    drawCoverages(r, profile, { name: patientValues[i]?.name ?? '' }, today, FIRST_NAMES),
+  );
+  const coverageRows = coverageValues.length
+    ? await tx
+        .insert(coverages)
+        .values(coverageValues)
+        .returning({ id: coverages.id, patientId: coverages.patientId, priority: coverages.priority })
+    : [];
+  const primaryCoverage = new Map(coverageRows.filter((c) => c.priority === 1).map((c) => [c.patientId, c.id]));
   const lapsed = new Set(patientIds.slice(PATIENT_COUNT - LAPSED_PATIENTS));
   // Older and chronically ill patients are seen more often.
   const activeByFrequency = profiles
@@ -276,7 +338,13 @@ export async function seedClinicData(
         reason: visit.kind.reason,
       });
       if (visitStatus === 'Completed') {
-        completedVisits.push({ patientId: profile.id, providerId: visit.providerId, date, kind: visit.kind });
+        completedVisits.push({
+          patientId: profile.id,
+          providerId: visit.providerId,
+          date,
+          kind: visit.kind,
+          diagnoses: visit.diagnoses,
+        });
       }
       return;
     }
@@ -327,6 +395,7 @@ export async function seedClinicData(
     appealedBy: staffIds.billingAdminId,
     completedVisits: completedVisits.sort((a, b) => a.date.localeCompare(b.date)),
     hours,
+    primaryCoverage,
   });
   const claimIds = seeded.claimIds;
 
@@ -465,6 +534,7 @@ export async function seedDemoClinic(
           practiceId: 1,
           notifications: { email: true, sms: true, push: false, emailReminderHours: 24, smsReminderHours: 1 },
           integrations: { paymentGateway: true, accounting: true, sms: false, calendar: false, chat: true, crm: false },
+          ...DEMO_BILLING_IDENTITY,
         });
         const userByRole = new Map(userRows.map((u) => [u.role, u.id]));
         return {

@@ -8,7 +8,7 @@
  * first-pass flags agree with one another, and the payments are what the claims say was paid.
  */
 import { currentHashVersion, entryHash, type AuditInput } from '@/features/audit/server/audit.queries';
-import { isPracticeOpen } from './demo-clinical';
+import { DIAGNOSES, isPracticeOpen } from './demo-clinical';
 import { AUTHORIZATION_DENIAL_FACTOR, denialsFor, needsAuthorization, PAYER_MIX, PROCEDURES } from './demo-data';
 import { copyText } from './copy-rows';
 
@@ -83,7 +83,26 @@ export const CLAIM_COLUMNS = [
   'denial_description',
   'clean_submission',
   'denied_on_first_adjudication',
+  'diagnoses',
 ] as const;
+
+/** Columns of `claim_lines` the COPY writes (the id is the table's own). */
+export const CLAIM_LINE_COLUMNS = [
+  'claim_id',
+  'line_number',
+  'procedure_code',
+  'units',
+  'charge_cents',
+  'diagnosis_pointers',
+  'service_date',
+  'line_control_number',
+] as const;
+
+/** A blood draw billed beside a visit or a panel: the generated claims' second line, on about a third. */
+const VENIPUNCTURE = { code: '36415', cents: 1_700 };
+const VENIPUNCTURE_SHARE = 0.3;
+/** The ICD-10-CM codes the generated claims carry (the demo clinic's, without their labels). */
+const DIAGNOSIS_CODES = DIAGNOSES.map((d) => d.split(' ')[0] ?? d);
 
 export const PAYMENT_COLUMNS = [
   'patient_id',
@@ -97,6 +116,8 @@ export const PAYMENT_COLUMNS = [
 export interface GeneratedClaims {
   /** COPY lines for `claims` (CLAIM_COLUMNS), in id order. Iterate once, before the other two. */
   claimLines(): Generator<string>;
+  /** COPY lines for `claim_lines` (CLAIM_LINE_COLUMNS), after the claims: each claim's 1–2 service lines. */
+  serviceLines(): Generator<string>;
   /** COPY lines for `payments` (PAYMENT_COLUMNS): payer remittances, then patient payments. */
   paymentLines(): Generator<string>;
   /** The audit entries these writes would have made, oldest first (not yet chained). */
@@ -167,14 +188,14 @@ export function generateClaims(plan: ClaimsPlan): GeneratedClaims {
   const shareCodes = ['PR-1', 'PR-1', 'PR-1', 'PR-2', 'PR-2', 'PR-2', 'PR-2', 'PR-3', 'PR-3', 'PR-3', 'PR-3', 'PR-3'];
   // Authorization denials (CO-197, CO-15) only on services that need one, which payers deny more often.
   const denialsOf = PROCEDURES.map((p) => {
-    const list = denialsFor(p.code).map((d) => ({
+    const list = denialsFor([p.code]).map((d) => ({
       code: d.code,
       remark: d.remark === null ? '\\N' : copyText(d.remark),
       description: copyText(d.description),
     }));
     return {
       list,
-      index: byWeight(denialsFor(p.code).map((d) => d.weight)),
+      index: byWeight(denialsFor([p.code]).map((d) => d.weight)),
       rateFactor: needsAuthorization(p.code) ? AUTHORIZATION_DENIAL_FACTOR : 1,
     };
   });
@@ -185,6 +206,8 @@ export function generateClaims(plan: ClaimsPlan): GeneratedClaims {
   const payerDay = new Int32Array(n);
   const patientCents = new Int32Array(n);
   const patientDay = new Int32Array(n);
+  const procedureOf = new Int16Array(n);
+  const drawsBlood = new Uint8Array(n);
   /** One import per provider and service day: the day's claims arrive as one CSV file. */
   const imports: { day: number; provider: number; count: number }[] = [];
   let generated = false;
@@ -211,7 +234,12 @@ export function generateClaims(plan: ClaimsPlan): GeneratedClaims {
       if (!payerRule || !procedure || !denials) throw new Error('empty reference data');
       const submitted = service + pickIndex(lags, u(g, 4));
       const clean = u(g, 5) >= 0.055;
-      const billed = procedure.cents;
+      // Diagnosed with one of the clinic's conditions; about a third also have blood drawn (a second line).
+      const diagnosis = DIAGNOSIS_CODES[Math.floor(u(g, 24) * DIAGNOSIS_CODES.length)] ?? 'Z00.00';
+      const venipuncture = u(g, 23) < VENIPUNCTURE_SHARE;
+      procedureOf[i] = procedureAt;
+      drawsBlood[i] = venipuncture ? 1 : 0;
+      const billed = procedure.cents + (venipuncture ? VENIPUNCTURE.cents : 0);
       const adjudicated = submitted + 10 + Math.floor(u(g, 6) * 31) + (clean ? 0 : 14);
       const path =
         submitted > T
@@ -306,11 +334,28 @@ export function generateClaims(plan: ClaimsPlan): GeneratedClaims {
         `${id}\t${patientId}\t${providerId}\t${accountOf(g, service)}\t${procedure.code}\t${payerRule.payer}\t` +
         `${day(service)}\t${path === 'draft' ? '\\N' : day(submitted)}\t${adjudicatedOn ? day(adjudicatedOn) : '\\N'}\t` +
         `${resolvedOn ? day(resolvedOn) : '\\N'}\t${billed}\t${paid}\t${contractual}\t${patientShare}\t${status}\t` +
-        `${reason}\t${remark}\t${description}\t${path === 'draft' || clean ? 't' : 'f'}\t${path === 'denied' ? 't' : 'f'}\n`
+        `${reason}\t${remark}\t${description}\t${path === 'draft' || clean ? 't' : 'f'}\t${path === 'denied' ? 't' : 'f'}\t` +
+        `{${diagnosis}}\n`
       );
     }
     flushBatches();
     generated = true;
+  }
+
+  function* serviceLines(): Generator<string> {
+    if (!generated) throw new Error('stream the claims first');
+    for (let i = 0; i < n; i += 1) {
+      const g = order[i] ?? 0;
+      const id = plan.firstClaimId + i;
+      const service = serviceOf[g] ?? 0;
+      const account = accountOf(g, service);
+      const procedure = PROCEDURES[procedureOf[i] ?? 0];
+      if (!procedure) throw new Error('empty reference data');
+      yield `${id}\t1\t${procedure.code}\t1\t${procedure.cents}\t{1}\t${day(service)}\t${account}-1\n`;
+      if (drawsBlood[i] === 1) {
+        yield `${id}\t2\t${VENIPUNCTURE.code}\t1\t${VENIPUNCTURE.cents}\t{1}\t${day(service)}\t${account}-2\n`;
+      }
+    }
   }
 
   function* paymentLines(): Generator<string> {
@@ -382,7 +427,7 @@ export function generateClaims(plan: ClaimsPlan): GeneratedClaims {
     }
   }
 
-  return { claimLines, paymentLines, auditEntries };
+  return { claimLines, serviceLines, paymentLines, auditEntries };
 }
 
 export const AUDIT_COLUMNS = [

@@ -26,6 +26,7 @@ import { addDays } from './random';
 import {
   AUDIT_COLUMNS,
   CLAIM_COLUMNS,
+  CLAIM_LINE_COLUMNS,
   HISTORY_DAYS,
   PAYMENT_COLUMNS,
   chainedAuditLines,
@@ -58,6 +59,7 @@ const DIAGNOSIS_OF_KIND = VISIT_KINDS.map(
 
 export interface ScaleSummary {
   claims: number;
+  claimLines: number;
   patients: number;
   providers: number;
   appointments: number;
@@ -176,7 +178,7 @@ export async function analyzeScale(db: Db, log?: (message: string) => void, froz
     'claim_appeals',
     'audit_log',
   ];
-  const copied = ['claims', 'payments'];
+  const copied = ['claims', 'claim_lines', 'payments'];
   // The rollups the triggers filled during the load: the payments COPY rewrote the rows the claims COPY
   // wrote, leaving them scattered over three times the pages. Rewritten compact (about 1 s at 300k claims),
   // a period's rows sit on a few pages, as a rebuild would leave them.
@@ -288,8 +290,12 @@ async function generateScaleRows(
     payer,
   });
   const claimLines = new PrefetchedLines(generated.claimLines());
-  // Payments and audit entries are made from what the claims left (generateClaims): after them.
-  const paymentLines = claimLines.done.then(() => new PrefetchedLines(generated.paymentLines()));
+  // Service lines, payments and audit entries are made from what the claims left (generateClaims): after them.
+  const serviceLines = claimLines.done.then(() => new PrefetchedLines(generated.serviceLines()));
+  const paymentLines = serviceLines.then(async (lines) => {
+    await lines.done;
+    return new PrefetchedLines(generated.paymentLines());
+  });
   const auditLines = paymentLines.then(async (payments) => {
     await payments.done;
     return new PrefetchedLines(chainedAuditLines(generated.auditEntries(), lastHash));
@@ -385,6 +391,15 @@ async function generateScaleRows(
   });
   // The ids were given explicitly: move the identity past them.
   await run(tx, `select setval(pg_get_serial_sequence('claims', 'id'), (select max(id) from claims))`);
+  // The lines add up to the claims' billed amounts as generated: the trigger that derives them is not needed.
+  await run(tx, 'alter table claim_lines disable trigger claim_lines_totals_insert');
+  const lines = await withoutIndexes(tx, 'claim_lines', [], async () => {
+    began = Date.now();
+    const count = await copyRows(client, 'claim_lines', CLAIM_LINE_COLUMNS, await serviceLines, { freeze });
+    stepLog(`${((Date.now() - began) / 1000).toFixed(1)} s  copy claim_lines`);
+    return count;
+  });
+  await run(tx, 'alter table claim_lines enable trigger claim_lines_totals_insert');
   const payments = await withoutIndexes(tx, 'payments', [], async () => {
     began = Date.now();
     const count = await copyRows(client, 'payments', PAYMENT_COLUMNS, await paymentLines, { freeze });
@@ -465,6 +480,7 @@ async function generateScaleRows(
 
   return {
     claims,
+    claimLines: lines,
     patients,
     providers: providerCount,
     appointments,

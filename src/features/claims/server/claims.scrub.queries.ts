@@ -1,0 +1,265 @@
+/**
+ * Running the scrubber (claims.scrubber.ts) on stored claims: the inputs of many claims are read in a few
+ * set-wise queries, each claim's result is kept in claim_scrubs, a clean Draft becomes Ready (a Ready claim
+ * that no longer scrubs clean goes back to Draft), and each scrub is audited in the same transaction.
+ */
+import { sql } from 'drizzle-orm';
+import { actorOf, recordMany, type AuditInput } from '@/features/audit/server/audit.queries';
+import { today } from '@/shared/api';
+import { countOf } from '@/shared/plural';
+import type { RequestContext } from '@/server/context';
+import type { Db, Tx } from '@/server/db/types';
+import { HttpError } from '@/server/plugins/errors';
+import type { BatchScrubResult, ClaimScrubResult, ClaimStatus } from '../claims.schema';
+import { isScrubClean, scrubClaim, type ScrubEdit, type ScrubInput } from '../claims.scrubber';
+
+/** Only claims not yet sent are scrubbed: Draft, or Ready again after an edit elsewhere. */
+const SCRUBBABLE: readonly ClaimStatus[] = ['Draft', 'Ready'];
+
+interface ClaimToScrub {
+  input: ScrubInput;
+  accountNumber: string;
+  status: ClaimStatus;
+  patientId: number;
+}
+
+type Row = Record<string, unknown>;
+const text = (v: unknown): string => (typeof v === 'string' ? v : '');
+const textOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+async function rows<T extends Row>(tx: Tx, query: ReturnType<typeof sql>): Promise<T[]> {
+  return (await tx.execute(query)).rows as T[];
+}
+
+/**
+ * The scrubber's input for each of these claims, locked for the caller's transaction (FOR UPDATE), in id
+ * order. Voided claims are left out.
+ */
+export async function loadClaimsToScrub(tx: Tx, claimIds: readonly number[], day: string): Promise<ClaimToScrub[]> {
+  if (claimIds.length === 0) return [];
+  const ids = sql`${`{${claimIds.join(',')}}`}::int[]`;
+  const headers = await rows<Row>(
+    tx,
+    sql`select c.id, c.account_number, c.status, c.patient_id, c.frequency_code, c.original_claim_number,
+          c.place_of_service, c.diagnoses, c.billed_cents, p.dob::text as dob, pr.name as provider_name,
+          pr.npi as provider_npi, py.name as payer_name, py.timely_filing_days, py.claim_filing_indicator,
+          v.member_id, v.effective_on::text as effective_on, v.end_on::text as end_on
+        from claims c
+        join patients p on p.id = c.patient_id
+        join providers pr on pr.id = c.provider_id
+        left join payers py on py.name = c.payer
+        left join coverages v on v.id = c.coverage_id
+        where c.id = any(${ids}) and c.voided_at is null
+        order by c.id
+        for update of c`,
+  );
+  const lines = await rows<Row>(
+    tx,
+    sql`select claim_id, procedure_code, modifiers, units, charge_cents, diagnosis_pointers,
+          service_date::text as service_date
+        from claim_lines where claim_id = any(${ids}) order by claim_id, line_number`,
+  );
+  const [practice] = await rows<Row>(tx, sql`select billing_npi, tax_id from practice_settings limit 1`);
+  const patientIds = [...new Set(headers.map((h) => Number(h.patient_id)))];
+  const patients = sql`${`{${patientIds.join(',')}}`}::int[]`;
+  // The patients' other live claims' lines on the days these claims are for: the duplicate check's input.
+  const others = await rows<Row>(
+    tx,
+    sql`select c.patient_id, l.claim_id, l.procedure_code, l.modifiers, l.service_date::text as service_date
+        from claim_lines l join claims c on c.id = l.claim_id
+        where c.patient_id = any(${patients}) and c.voided_at is null and not (c.id = any(${ids}))
+          and l.service_date in (select service_date from claim_lines where claim_id = any(${ids}))
+        order by l.claim_id, l.line_number`,
+  );
+  const authorizations = await rows<Row>(
+    tx,
+    sql`select patient_id, procedure_code, status, valid_from::text as valid_from, valid_to::text as valid_to
+        from authorizations where patient_id = any(${patients})`,
+  );
+
+  const linesOf = groupBy(lines, (l) => Number(l.claim_id));
+  const othersOf = groupBy(others, (o) => Number(o.patient_id));
+  const authorizationsOf = groupBy(authorizations, (a) => Number(a.patient_id));
+  return headers.map((h) => {
+    const claimId = Number(h.id);
+    const patientId = Number(h.patient_id);
+    const indicator = text(h.claim_filing_indicator);
+    const otherClaims = [...groupBy(othersOf.get(patientId) ?? [], (o) => Number(o.claim_id))].map(([id, ls]) => ({
+      id,
+      lines: ls.map((l) => ({
+        procedureCode: text(l.procedure_code),
+        modifiers: (l.modifiers as string[] | null) ?? [],
+        serviceDate: text(l.service_date),
+      })),
+    }));
+    const input: ScrubInput = {
+      today: day,
+      claim: {
+        id: claimId,
+        frequencyCode: text(h.frequency_code) as ScrubInput['claim']['frequencyCode'],
+        originalClaimNumber: textOrNull(h.original_claim_number),
+        placeOfService: text(h.place_of_service),
+        diagnoses: (h.diagnoses as string[] | null) ?? [],
+        totalChargeCents: Number(h.billed_cents),
+        lines: (linesOf.get(claimId) ?? []).map((l) => ({
+          procedureCode: text(l.procedure_code),
+          modifiers: (l.modifiers as string[] | null) ?? [],
+          units: Number(l.units),
+          chargeCents: Number(l.charge_cents),
+          diagnosisPointers: ((l.diagnosis_pointers as number[] | null) ?? []).map(Number),
+          serviceDate: text(l.service_date),
+        })),
+      },
+      patient: { dob: text(h.dob) },
+      coverage:
+        h.member_id === null || h.member_id === undefined
+          ? null
+          : { memberId: text(h.member_id), effectiveOn: text(h.effective_on), endOn: textOrNull(h.end_on) },
+      payer: {
+        name: text(h.payer_name),
+        // A payer the payers table does not know gets the common one-year limit.
+        timelyFilingDays: h.timely_filing_days === null ? 365 : Number(h.timely_filing_days),
+        selfPay: indicator === '09',
+        medicare: indicator === 'MB',
+      },
+      billingProvider: { npi: textOrNull(practice?.billing_npi), taxId: textOrNull(practice?.tax_id) },
+      renderingProvider: { name: text(h.provider_name), npi: textOrNull(h.provider_npi) },
+      otherClaims,
+      authorizations: (authorizationsOf.get(patientId) ?? []).map((a) => ({
+        procedureCode: text(a.procedure_code),
+        status: text(a.status) as 'Pending' | 'Approved' | 'Denied',
+        validFrom: textOrNull(a.valid_from),
+        validTo: textOrNull(a.valid_to),
+      })),
+    };
+    return { input, accountNumber: text(h.account_number), status: text(h.status) as ClaimStatus, patientId };
+  });
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => number): Map<number, T[]> {
+  const groups = new Map<number, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
+}
+
+/** Where a scrub leaves the claim: Ready when nothing blocks it (warnings accepted with a reason), else Draft. */
+function statusAfter(edits: readonly ScrubEdit[], overrideReason: string | null): ClaimStatus {
+  if (!isScrubClean(edits)) return 'Draft';
+  const warned = edits.some((e) => e.severity === 'warning');
+  return warned && overrideReason === null ? 'Draft' : 'Ready';
+}
+
+function describeScrub(edits: readonly ScrubEdit[], status: ClaimStatus, overrideReason: string | null): string {
+  const errors = edits.filter((e) => e.severity === 'error');
+  const warnings = edits.filter((e) => e.severity === 'warning');
+  const found =
+    edits.length === 0
+      ? 'clean'
+      : `${[
+          errors.length ? countOf(errors.length, 'error') : '',
+          warnings.length ? countOf(warnings.length, 'warning') : '',
+        ]
+          .filter(Boolean)
+          .join(', ')} (${[...new Set(edits.map((e) => e.code))].join(', ')})`;
+  const accepted = overrideReason !== null && warnings.length > 0 ? `; warnings accepted: ${overrideReason}` : '';
+  return `scrubbed: ${found}${accepted}; ${status}`;
+}
+
+/** Scrubs the claims (already locked by loadClaimsToScrub), keeps each result, moves statuses, audits each. */
+async function scrubLoaded(
+  tx: Tx,
+  ctx: RequestContext,
+  loaded: readonly ClaimToScrub[],
+  overrideReason: string | null,
+): Promise<ClaimScrubResult[]> {
+  if (loaded.length === 0) return [];
+  const scrubbedAt = ctx.now.toISOString();
+  const results = loaded.map((claim) => {
+    const edits = scrubClaim(claim.input);
+    const clean = isScrubClean(edits);
+    const status = statusAfter(edits, overrideReason);
+    const accepted = overrideReason !== null && clean && edits.some((e) => e.severity === 'warning');
+    return { claim, edits, clean, status, overrideReason: accepted ? overrideReason : null };
+  });
+  const payload = JSON.stringify(
+    results.map((r) => ({
+      claimId: r.claim.input.claim.id,
+      clean: r.clean,
+      edits: r.edits,
+      overrideReason: r.overrideReason,
+      status: r.status,
+    })),
+  );
+  await tx.execute(sql`insert into claim_scrubs (claim_id, scrubbed_at, scrubbed_by, clean, edits, override_reason)
+    select x."claimId", ${scrubbedAt}::timestamptz, ${ctx.user.id}::int, x.clean, x.edits, x."overrideReason"
+    from jsonb_to_recordset(${payload}::jsonb)
+      as x("claimId" int, clean boolean, edits jsonb, "overrideReason" text)`);
+  // The first scrub's outcome is kept: the clean claim rate counts it (docs/kpis.md).
+  await tx.execute(sql`update claims c set status = x.status, first_scrub_clean = coalesce(c.first_scrub_clean, x.clean)
+    from jsonb_to_recordset(${payload}::jsonb) as x("claimId" int, clean boolean, status text)
+    where c.id = x."claimId"`);
+  const audit: AuditInput[] = results.map((r) => ({
+    ...actorOf(ctx),
+    action: 'claim.scrub',
+    resource: `claim/${r.claim.input.claim.id}`,
+    patientId: r.claim.patientId,
+    detail: `${r.claim.accountNumber} ${describeScrub(r.edits, r.status, r.overrideReason)}`,
+  }));
+  await recordMany(tx, audit);
+  return results.map((r) => ({
+    claimId: r.claim.input.claim.id,
+    accountNumber: r.claim.accountNumber,
+    clean: r.clean,
+    status: r.status,
+    edits: r.edits,
+    overrideReason: r.overrideReason,
+    scrubbedAt,
+  }));
+}
+
+/** `POST /api/claims/:id/scrub`. */
+export async function scrubOneClaim(
+  db: Db,
+  ctx: RequestContext,
+  claimId: number,
+  overrideReason: string | null,
+): Promise<ClaimScrubResult> {
+  return db.transaction(async (tx) => {
+    const [claim] = await loadClaimsToScrub(tx, [claimId], today(ctx.now));
+    if (!claim) throw new HttpError(404, 'NOT_FOUND', 'No such claim.');
+    if (!SCRUBBABLE.includes(claim.status)) {
+      throw new HttpError(
+        409,
+        'NOT_SCRUBBABLE',
+        `status: a ${claim.status} claim has been sent; only Draft and Ready claims are scrubbed`,
+        { fields: [{ field: 'status', message: `is ${claim.status}, not Draft or Ready` }] },
+      );
+    }
+    const [result] = await scrubLoaded(tx, ctx, [claim], overrideReason);
+    if (!result) throw new Error('scrub returned nothing');
+    return result;
+  });
+}
+
+/** `POST /api/claims/scrub`: every Draft claim (not voided), in one transaction. */
+export async function scrubDraftClaims(db: Db, ctx: RequestContext): Promise<BatchScrubResult> {
+  return db.transaction(async (tx) => {
+    const drafts = await rows<{ id: number }>(
+      tx,
+      sql`select id from claims where status = 'Draft' and voided_at is null order by id`,
+    );
+    const loaded = await loadClaimsToScrub(
+      tx,
+      drafts.map((d) => Number(d.id)),
+      today(ctx.now),
+    );
+    const results = await scrubLoaded(tx, ctx, loaded, null);
+    const ready = results.filter((r) => r.status === 'Ready').length;
+    return { scrubbed: results.length, ready, held: results.length - ready, results };
+  });
+}

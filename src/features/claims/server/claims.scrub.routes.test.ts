@@ -1,0 +1,213 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rolesWith, ROLES } from '@/shared/access';
+import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
+import type { BatchScrubResult, ClaimScrubResult } from '../claims.schema';
+
+let t: TestApp;
+let biller: SignedIn;
+beforeAll(async () => {
+  t = await createTestApp();
+  biller = await signInAs(t.app, 'billing_admin');
+});
+afterAll(async () => {
+  await t.close();
+});
+
+async function sql<T extends object>(text: string, params: unknown[] = []): Promise<T[]> {
+  return (await t.database.pool.query<T>(text, params)).rows;
+}
+
+let drafted = 0;
+
+/**
+ * A Draft claim of its own for each test: a copy of a paid, insured office visit of the seed (its lines,
+ * diagnoses and coverage) of a different patient each time, dated two days before the test day.
+ */
+async function draftClaim(tag: string): Promise<number> {
+  drafted += 1;
+  const [source] = await sql<{ id: number }>(
+    `select distinct on (c.patient_id) c.id from claims c
+      where c.status = 'Paid' and c.coverage_id is not null and c.payer = 'Aetna'
+        and not exists (select 1 from claim_lines l where l.claim_id = c.id
+                         and l.procedure_code in ('93306', '93015', '95810', '95004'))
+      order by c.patient_id, c.id limit 1 offset $1`,
+    [drafted],
+  );
+  if (!source) throw new Error('no paid Aetna office visit in the seed');
+  const [copy] = await sql<{ id: number }>(
+    `insert into claims (patient_id, provider_id, account_number, procedure_code, payer, service_date, billed_cents,
+        status, coverage_id, place_of_service, diagnoses)
+     select patient_id, provider_id, 'TEST-' || $2, procedure_code, payer, date '2026-11-20', billed_cents, 'Draft',
+        coverage_id, place_of_service, diagnoses
+     from claims where id = $1 returning id`,
+    [source.id, tag],
+  );
+  if (!copy) throw new Error('copy failed');
+  await sql(
+    `insert into claim_lines (claim_id, line_number, procedure_code, modifiers, units, charge_cents, diagnosis_pointers,
+        service_date, line_control_number)
+     select $2, line_number, procedure_code, modifiers, units, charge_cents, diagnosis_pointers, date '2026-11-20',
+        'TEST-' || $3 || '-' || line_number
+     from claim_lines where claim_id = $1`,
+    [source.id, copy.id, tag],
+  );
+  return copy.id;
+}
+
+async function scrub(id: number, body: object = {}, who: SignedIn = biller) {
+  return who.request({ method: 'POST', url: `/api/claims/${id}/scrub`, payload: body });
+}
+
+async function stored(id: number) {
+  const [claim] = await sql<{ status: string; first_scrub_clean: boolean | null; scrubs: number }>(
+    `select status, first_scrub_clean, (select count(*)::int from claim_scrubs s where s.claim_id = c.id) as scrubs
+       from claims c where id = $1`,
+    [id],
+  );
+  return claim;
+}
+
+async function auditOf(id: number) {
+  return sql<{ detail: string; actor_role: string; patient_id: number | null }>(
+    `select detail, actor_role, patient_id from audit_log where action = 'claim.scrub' and resource = $1 order by id`,
+    [`claim/${id}`],
+  );
+}
+
+describe('POST /api/claims/:id/scrub', () => {
+  it('makes a clean Draft claim Ready, keeps the result, counts its first scrub clean and audits it', async () => {
+    const id = await draftClaim('clean');
+    const res = await scrub(id);
+    expect(res.statusCode, res.body).toBe(200);
+    const result = res.json<ClaimScrubResult>();
+    expect(result).toMatchObject({ claimId: id, accountNumber: 'TEST-clean', clean: true, status: 'Ready', edits: [] });
+    expect(await stored(id)).toEqual({ status: 'Ready', first_scrub_clean: true, scrubs: 1 });
+    const audit = await auditOf(id);
+    expect(audit.map((a) => a.detail)).toEqual(['TEST-clean scrubbed: clean; Ready']);
+    expect(audit[0]?.actor_role).toBe('billing_admin');
+    expect(audit[0]?.patient_id).not.toBeNull();
+  });
+
+  it('holds a claim with an error as Draft, naming the field; the first scrub stays counted as not clean', async () => {
+    const id = await draftClaim('npi');
+    const [provider] = await sql<{ provider_id: number; npi: string }>(
+      `select c.provider_id, p.npi from claims c join providers p on p.id = c.provider_id where c.id = $1`,
+      [id],
+    );
+    if (!provider) throw new Error('no provider');
+    // A wrong check digit (CMS NPI Luhn check): the payer's front end would reject the claim.
+    const wrong = `${provider.npi.slice(0, 9)}${(Number(provider.npi.slice(9)) + 1) % 10}`;
+    await sql('update providers set npi = $1 where id = $2', [wrong, provider.provider_id]);
+    try {
+      const res = await scrub(id);
+      expect(res.statusCode, res.body).toBe(200);
+      const result = res.json<ClaimScrubResult>();
+      expect(result.clean).toBe(false);
+      expect(result.status).toBe('Draft');
+      expect(result.edits).toContainEqual(
+        expect.objectContaining({
+          code: 'NPI_RENDERING_CHECK_DIGIT',
+          severity: 'error',
+          field: 'renderingProvider.npi',
+        }),
+      );
+      // Errors cannot be accepted with a reason.
+      const overridden = await scrub(id, { overrideReason: 'Send it anyway please' });
+      expect(overridden.json<ClaimScrubResult>().status).toBe('Draft');
+    } finally {
+      await sql('update providers set npi = $1 where id = $2', [provider.npi, provider.provider_id]);
+    }
+    const fixed = await scrub(id);
+    expect(fixed.json<ClaimScrubResult>()).toMatchObject({ clean: true, status: 'Ready' });
+    expect(await stored(id)).toEqual({ status: 'Ready', first_scrub_clean: false, scrubs: 3 });
+    expect((await auditOf(id)).map((a) => a.detail)).toEqual([
+      'TEST-npi scrubbed: 1 error (NPI_RENDERING_CHECK_DIGIT); Draft',
+      'TEST-npi scrubbed: 1 error (NPI_RENDERING_CHECK_DIGIT); Draft',
+      'TEST-npi scrubbed: clean; Ready',
+    ]);
+  });
+
+  it('sends a claim with only warnings on once someone says why, and audits the reason', async () => {
+    const id = await draftClaim('warn');
+    // An original claim (frequency 1) that names a payer claim number: worth a look, not an error.
+    await sql(`update claims set original_claim_number = 'PAYER-777' where id = $1`, [id]);
+    const held = (await scrub(id)).json<ClaimScrubResult>();
+    expect(held).toMatchObject({ clean: true, status: 'Draft', overrideReason: null });
+    expect(held.edits.map((e) => [e.code, e.severity])).toEqual([['ORIGINAL_CLAIM_NUMBER_UNEXPECTED', 'warning']]);
+    const sent = (
+      await scrub(id, { overrideReason: 'Payer asked for its number on the claim' })
+    ).json<ClaimScrubResult>();
+    expect(sent).toMatchObject({
+      clean: true,
+      status: 'Ready',
+      overrideReason: 'Payer asked for its number on the claim',
+    });
+    const [row] = await sql<{ override_reason: string }>(
+      'select override_reason from claim_scrubs where claim_id = $1 order by id desc limit 1',
+      [id],
+    );
+    expect(row?.override_reason).toBe('Payer asked for its number on the claim');
+    expect((await auditOf(id)).at(-1)?.detail).toBe(
+      'TEST-warn scrubbed: 1 warning (ORIGINAL_CLAIM_NUMBER_UNEXPECTED); warnings accepted: ' +
+        'Payer asked for its number on the claim; Ready',
+    );
+  });
+
+  it('refuses a claim already sent (409 naming status), an unknown claim (404) and a short reason (400)', async () => {
+    const [paid] = await sql<{ id: number }>(`select id from claims where status = 'Paid' order by id limit 1`);
+    const sent = await scrub(paid?.id ?? 0);
+    expect(sent.statusCode).toBe(409);
+    expect(sent.json<{ error: { fields: { field: string }[] } }>().error.fields[0]?.field).toBe('status');
+    expect((await scrub(2_000_000_000)).statusCode).toBe(404);
+    const id = await draftClaim('short');
+    const short = await scrub(id, { overrideReason: 'ok' });
+    expect(short.statusCode).toBe(400);
+    expect(short.body).toContain('overrideReason');
+    const extra = await scrub(id, { overrideReason: 'A good reason', status: 'Ready' });
+    expect(extra.statusCode).toBe(400);
+    expect(await stored(id)).toEqual({ status: 'Draft', first_scrub_clean: null, scrubs: 0 });
+  });
+
+  it('is for those who may edit claims', async () => {
+    const id = await draftClaim('roles');
+    for (const role of ROLES.filter((r) => !rolesWith('claims:write').includes(r))) {
+      const who = await signInAs(t.app, role);
+      expect((await scrub(id, {}, who)).statusCode, role).toBe(403);
+      expect((await who.request({ method: 'POST', url: '/api/claims/scrub' })).statusCode, role).toBe(403);
+    }
+    expect((await t.app.inject({ method: 'POST', url: `/api/claims/${id}/scrub`, payload: {} })).statusCode).toBe(401);
+    expect(await stored(id)).toEqual({ status: 'Draft', first_scrub_clean: null, scrubs: 0 });
+  });
+});
+
+describe('POST /api/claims/scrub', () => {
+  it('scrubs every Draft claim at once: the clean ones Ready, the others held, each kept and audited', async () => {
+    await draftClaim('batch');
+    const [before] = await sql<{ drafts: number; scrubs: number; audits: number }>(
+      `select (select count(*)::int from claims where status = 'Draft' and voided_at is null) as drafts,
+              (select count(*)::int from claim_scrubs) as scrubs,
+              (select count(*)::int from audit_log where action = 'claim.scrub') as audits`,
+    );
+    const res = await biller.request({ method: 'POST', url: '/api/claims/scrub' });
+    expect(res.statusCode, res.body).toBe(200);
+    const batch = res.json<BatchScrubResult>();
+    expect(batch.scrubbed).toBe(before?.drafts);
+    expect(batch.ready + batch.held).toBe(batch.scrubbed);
+    expect(batch.results.find((r) => r.accountNumber === 'TEST-batch')).toMatchObject({ status: 'Ready' });
+    for (const result of batch.results) {
+      expect(result.status).toBe(
+        result.clean && result.edits.length === 0 ? 'Ready' : result.clean ? 'Draft' : 'Draft',
+      );
+    }
+    const [after] = await sql<{ drafts: number; scrubs: number; audits: number }>(
+      `select (select count(*)::int from claims where status = 'Draft' and voided_at is null) as drafts,
+              (select count(*)::int from claim_scrubs) as scrubs,
+              (select count(*)::int from audit_log where action = 'claim.scrub') as audits`,
+    );
+    expect(after).toEqual({
+      drafts: batch.held,
+      scrubs: (before?.scrubs ?? 0) + batch.scrubbed,
+      audits: (before?.audits ?? 0) + batch.scrubbed,
+    });
+  });
+});
