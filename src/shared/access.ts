@@ -247,6 +247,15 @@ export function maskText(field: Exclude<MaskedField, 'allergies' | 'meds'>, valu
   }
 }
 
+/**
+ * A coverage's member id: whoever may edit claims bills with it and quotes it to payers, so sees it whole;
+ * anyone else who reads a claim sees its last two characters, as a masked MRN shows.
+ */
+export function maskMemberId(value: string, role: Role): string {
+  if (can(role, 'claims:write')) return value;
+  return value.length <= 2 ? value.replace(/./g, '*') : '*'.repeat(value.length - 2) + value.slice(-2);
+}
+
 export function maskList(field: 'allergies' | 'meds', values: readonly string[], role: Role): string[] {
   if (values.length === 0 || seesField(role, field)) return [...values];
   return [RESTRICTED];

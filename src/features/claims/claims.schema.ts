@@ -370,6 +370,78 @@ export const claimAppealSchema = z.object({
 });
 export type ClaimAppeal = z.infer<typeof claimAppealSchema>;
 
+/** One service line of a claim as the claim view shows it. */
+export const claimLineSchema = z.object({
+  lineNumber: z.number().int(),
+  procedureCode: z.string(),
+  /** The practice's words for the code, or null for a code outside its list. */
+  description: z.string().nullable(),
+  modifiers: z.array(z.string()),
+  units: z.number().int(),
+  chargeCents: z.number().int(),
+  diagnosisPointers: z.array(z.number().int()),
+  serviceDate: z.string(),
+  lineControlNumber: z.string(),
+});
+export type ClaimLine = z.infer<typeof claimLineSchema>;
+
+/** The policy a claim is billed to, as the payer knows the patient (member id masked as the MRN is). */
+export const claimCoverageSchema = z.object({
+  payer: z.string(),
+  priority: z.number().int(),
+  memberId: z.string(),
+  groupNumber: z.string().nullable(),
+  relationship: z.string(),
+  subscriberName: z.string().nullable(),
+  effectiveOn: z.string(),
+  endOn: z.string().nullable(),
+});
+
+/** One event of a claim's history, newest last. */
+export const claimHistoryEventSchema = z.object({
+  at: z.string(),
+  kind: z.enum(['lifecycle', 'scrub', 'appeal', 'change']),
+  title: z.string(),
+  detail: z.string(),
+  by: z.string().nullable(),
+  /** The scrubber's findings, on a scrub event. */
+  edits: z.array(scrubEditSchema),
+});
+export type ClaimHistoryEvent = z.infer<typeof claimHistoryEventSchema>;
+
+/** `GET /api/claims/:id`: header, coverage, diagnoses, lines and history of one claim. */
+export const claimDetailSchema = z.object({
+  id: z.number().int(),
+  /** The patient control number (X12 CLM01). */
+  accountNumber: z.string(),
+  status: claimRowStatusSchema,
+  patient: z.object({ id: z.number().int(), name: z.string(), mrn: z.string(), dob: z.string() }),
+  provider: z.object({ id: z.number().int(), name: z.string(), npi: z.string().nullable() }),
+  payer: z.string(),
+  coverage: claimCoverageSchema.nullable(),
+  placeOfService: z.string(),
+  frequencyCode: z.string(),
+  originalClaimNumber: z.string().nullable(),
+  serviceDate: z.string(),
+  submittedOn: z.string().nullable(),
+  adjudicatedOn: z.string().nullable(),
+  resolvedOn: z.string().nullable(),
+  billedCents: z.number().int(),
+  paidCents: z.number().int(),
+  contractualAdjustmentCents: z.number().int(),
+  patientResponsibilityCents: z.number().int(),
+  balanceCents: z.number().int(),
+  reason: z.string().nullable(),
+  denialDescription: z.string().nullable(),
+  /** ICD-10-CM codes in order, the first the principal one. */
+  diagnoses: z.array(z.string()),
+  lines: z.array(claimLineSchema),
+  /** The latest scrub's findings, or null before the first scrub. */
+  lastScrub: z.object({ at: z.string(), clean: z.boolean(), edits: z.array(scrubEditSchema) }).nullable(),
+  history: z.array(claimHistoryEventSchema),
+});
+export type ClaimDetail = z.infer<typeof claimDetailSchema>;
+
 // ---------------------------------------------------------------------------------------------
 // CSV import (Upload File). Every row is checked with this schema; the server adds the
 // checks that need the database (known MRN, provider and payer, account number not taken, the payer's

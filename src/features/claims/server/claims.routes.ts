@@ -28,11 +28,13 @@ import {
   newAppealSchema,
   voidClaimSchema,
   batchScrubResultSchema,
+  claimDetailSchema,
   claimScrubResultSchema,
   scrubRequestSchema,
   type ImportRejected,
 } from '../claims.schema';
 import { scrubDraftClaims, scrubOneClaim } from './claims.scrub.queries';
+import { getClaimDetail } from './claims.detail.queries';
 import {
   appealClaim,
   claimsOverview,
@@ -107,6 +109,21 @@ export function claimsRoutes(deps: AppDeps) {
         },
       },
       (request) => exportClaims(deps.db, requestContext(request, deps), request.query),
+    );
+    api.get(
+      '/api/claims/:id',
+      {
+        config: { permission: 'claims:read' },
+        schema: {
+          tags: ['claims'],
+          description:
+            "One claim: header, coverage, diagnoses, service lines, the latest scrub and the claim's history. " +
+            'Audited as a PHI read.',
+          params: idParamsSchema,
+          response: { 200: claimDetailSchema, ...errors },
+        },
+      },
+      (request) => getClaimDetail(deps.db, requestContext(request, deps), request.params.id),
     );
     api.post(
       '/api/claims/:id/scrub',
