@@ -21,7 +21,7 @@ const textOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : n
 const isoOf = (v: unknown): string => (v instanceof Date ? v.toISOString() : text(v));
 
 async function rows(db: Db, query: ReturnType<typeof sql>): Promise<Row[]> {
-  return (await db.execute(query)).rows as Row[];
+  return (await db.execute(query)).rows;
 }
 
 /** Audited actions on a claim that the history shows from the trail (scrubs and appeals have their own rows). */
