@@ -54,13 +54,24 @@ test.describe('key performance indicators', () => {
     await expect(page.getByTestId('summary-total-claims')).toHaveText(quarter.totalClaims.toLocaleString('en-US'));
     await expectCardsToShow(page, quarter);
 
-    // Refresh shows a spinner (at least half a second) and leaves the same numbers.
+    // Refresh shows a spinner while the answer comes and leaves the same numbers. The answer is held back
+    // until the spinner has been seen: on a busy machine a half-second spinner can come and go between two
+    // of the assertion's polls.
     const refresh = page.getByRole('button', { name: 'Refresh' });
+    const spinner = page.getByRole('status').filter({ hasText: 'Refreshing key performance indicators' });
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/claims/analytics/kpis?*', async (route) => {
+      await held;
+      await route.continue();
+    });
     await refresh.click();
-    await expect(page.getByRole('status').filter({ hasText: 'Refreshing key performance indicators' })).toBeVisible();
+    await expect(spinner).toBeVisible();
     await expect(refresh).toBeDisabled();
-    await expect(page.getByRole('status').filter({ hasText: 'Refreshing key performance indicators' })).toBeHidden();
+    release();
+    await expect(spinner).toBeHidden();
     await expect(refresh).toBeEnabled();
+    await page.unroute('**/api/claims/analytics/kpis?*');
     await expectCardsToShow(page, quarter);
 
     // Export: ten KPIs whose status is the one the cards show.

@@ -14,6 +14,7 @@ import { authRoutes } from '@/features/auth/server/auth.routes';
 import { authorizationsRoutes } from '@/features/authorizations/server/authorizations.routes';
 import { billingRoutes } from '@/features/billing/server/billing.routes';
 import { claimsRoutes } from '@/features/claims/server/claims.routes';
+import { coverageRoutes } from '@/features/coverage/server/coverage.routes';
 import { complianceRoutes } from '@/features/compliance/server/compliance.routes';
 import { dashboardRoutes } from '@/features/dashboard/server/dashboard.routes';
 import { patientsRoutes } from '@/features/patients/server/patients.routes';
@@ -106,6 +107,7 @@ export async function buildApp(deps: AppDeps, logger?: FastifyBaseLogger): Promi
   await app.register(dashboardRoutes(deps));
   await app.register(billingRoutes(deps));
   await app.register(analyticsRoutes(deps));
+  await app.register(coverageRoutes(deps));
   await app.register(claimsRoutes(deps));
   await app.register(auditRoutes(deps));
   await app.register(complianceRoutes(deps));

@@ -443,6 +443,111 @@ export const claimDetailSchema = z.object({
 export type ClaimDetail = z.infer<typeof claimDetailSchema>;
 
 // ---------------------------------------------------------------------------------------------
+// Draft claims entered by hand (the claim form): the same schema checks the form in the browser and the
+// body on the server; what needs the database (patient, provider, coverage, the practice's today) the
+// server adds. The scrubber then checks the claim as a payer would.
+
+/** CPT (5 digits, or 4 and F/T/U for category II/III) or HCPCS level II (a letter A–V and 4 digits). */
+const billableCodeSchema = z
+  .string()
+  .trim()
+  .min(1, 'is required')
+  .transform((code) => code.toUpperCase())
+  .pipe(
+    z
+      .string()
+      .regex(/^(\d{4}[0-9FTU]|[A-V]\d{4})$/, 'must be a CPT code (such as 99213) or a HCPCS code (such as G0439)'),
+  );
+
+/** An ICD-10-CM code as written on a claim: letter, digit, letter or digit, then up to 4 more after a dot. */
+export const icd10CodeSchema = z
+  .string()
+  .trim()
+  .min(1, 'is required')
+  .transform((code) => code.toUpperCase())
+  .pipe(z.string().regex(/^[A-Z]\d[0-9A-Z](\.[0-9A-Z]{1,4})?$/, 'must be an ICD-10-CM code such as E11.9 or J45.909'));
+
+export const claimLineInputSchema = z
+  .object({
+    procedureCode: billableCodeSchema,
+    modifiers: z
+      .array(
+        z
+          .string()
+          .trim()
+          .transform((m) => m.toUpperCase())
+          .pipe(z.string().regex(/^[A-Z0-9]{2}$/, 'must be 2 letters or digits')),
+      )
+      .max(4, 'may hold at most 4 modifiers')
+      .default([]),
+    units: z
+      .number({ error: 'must be a whole number' })
+      .int('must be a whole number')
+      .min(1, 'must be at least 1')
+      .max(999, 'must be at most 999'),
+    chargeCents: z
+      .number({ error: 'must be an amount' })
+      .int('must be whole cents')
+      .min(1, 'must be more than $0.00')
+      .max(10_000_000, 'must be at most $100,000.00'),
+    /** 1-based positions in the claim's diagnoses. */
+    diagnosisPointers: z
+      .array(z.number().int().min(1, 'must point at a diagnosis (1-12)').max(12, 'must point at a diagnosis (1-12)'))
+      .min(1, 'must point at 1 to 4 of the claim’s diagnoses')
+      .max(4, 'must point at 1 to 4 of the claim’s diagnoses')
+      .refine((p) => new Set(p).size === p.length, 'must not point at one diagnosis twice'),
+    serviceDate: isoDateSchema,
+  })
+  .strict();
+export type ClaimLineInput = z.infer<typeof claimLineInputSchema>;
+
+/** `POST /api/claims` and `PUT /api/claims/:id` (a Draft claim): the claim form. */
+export const claimDraftSchema = z
+  .object({
+    patientId: z.number().int().min(1),
+    /** The rendering provider. */
+    providerId: z.number().int().min(1),
+    /** The patient's policy billed; null bills the patient (self-pay). */
+    coverageId: z.number().int().min(1).nullable(),
+    placeOfService: z
+      .string()
+      .trim()
+      .regex(/^\d{2}$/, 'must be a 2-digit place-of-service code such as 11')
+      .default('11'),
+    frequencyCode: z.enum(['1', '7', '8'], { error: 'must be 1 (original), 7 (replacement) or 8 (void)' }).default('1'),
+    originalClaimNumber: z.string().trim().max(50, 'must be at most 50 characters').nullable().default(null),
+    diagnoses: z
+      .array(icd10CodeSchema)
+      .min(1, 'must hold at least one diagnosis')
+      .max(12, 'may hold at most 12 diagnoses (X12 837P HI)')
+      .refine((d) => new Set(d.map((c) => c.replace('.', ''))).size === d.length, 'must not list a diagnosis twice'),
+    lines: z.array(claimLineInputSchema).min(1, 'must hold at least one line').max(50, 'may hold at most 50 lines'),
+  })
+  .strict()
+  .superRefine((claim, ctx) => {
+    if (claim.frequencyCode !== '1' && !claim.originalClaimNumber) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['originalClaimNumber'],
+        message: "is required for a replacement or void: the payer's number of the claim it replaces",
+      });
+    }
+    claim.lines.forEach((line, i) => {
+      line.diagnosisPointers.forEach((pointer, j) => {
+        if (pointer > claim.diagnoses.length) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['lines', i, 'diagnosisPointers', j],
+            message: `must point at one of the claim's ${claim.diagnoses.length} diagnoses`,
+          });
+        }
+      });
+    });
+  });
+export type ClaimDraft = z.infer<typeof claimDraftSchema>;
+export type ClaimDraftInput = z.input<typeof claimDraftSchema>;
+
+// ---------------------------------------------------------------------------------------------
 // CSV import (Upload File). Every row is checked with this schema; the server adds the
 // checks that need the database (known MRN, provider and payer, account number not taken, the payer's
 // timely-filing limit).

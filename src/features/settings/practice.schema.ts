@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { timeSchema } from '@/shared/api';
 import { formatTime12 } from '@/shared/dates';
+import { isValidEin, isValidNpi } from '@/shared/billing-identifiers';
 
 export const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
@@ -83,3 +84,79 @@ export function slotProblem(hours: PracticeHours, date: string, time: string): s
   }
   return null;
 }
+
+/**
+ * The practice as the billing provider of its claims (X12 837P loop 2010AA), as stored: every field is null
+ * until an admin enters it. The tax id and ZIP code are kept as digits only.
+ */
+export const billingIdentitySchema = z.object({
+  billingName: z.string().nullable(),
+  billingNpi: z.string().nullable(),
+  taxId: z.string().nullable(),
+  taxonomyCode: z.string().nullable(),
+  billingAddressLine1: z.string().nullable(),
+  billingCity: z.string().nullable(),
+  billingState: z.string().nullable(),
+  billingZip: z.string().nullable(),
+});
+export type BillingIdentity = z.infer<typeof billingIdentitySchema>;
+
+/**
+ * USPS codes of the states, the District of Columbia and the inhabited territories: what an X12 N4 segment
+ * accepts as a US state for the billing provider's address.
+ */
+export const US_STATE_CODES: readonly string[] = (
+  'AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV ' +
+  'NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC AS GU MP PR VI'
+).split(' ');
+const US_STATES: ReadonlySet<string> = new Set(US_STATE_CODES);
+
+/** NUCC Health Care Provider Taxonomy code: 3 digits, 6 digits or capitals, and a closing X. */
+export const TAXONOMY_PATTERN = /^[0-9]{3}[0-9A-Z]{6}X$/;
+
+/**
+ * Trimmed text that must be entered. A blank stops at 'is required' (abort), so the rules after it do not
+ * pile their own messages onto the same empty field.
+ */
+function required() {
+  return z.string({ error: 'is required' }).trim().min(1, { error: 'is required', abort: true });
+}
+
+function requiredText(max: number) {
+  return required().max(max, `must be at most ${max} characters`);
+}
+
+/**
+ * `PUT /api/settings/practice/billing-identity`: the Billing identity card's form, checked the same way in
+ * the browser and on the server. The tax id and ZIP code may be typed with their dash; they are stored as
+ * digits only, as the X12 837P REF*EI and N4 segments carry them.
+ */
+export const billingIdentityUpdateSchema = z
+  .object({
+    billingName: requiredText(120),
+    billingNpi: required()
+      .regex(/^\d{10}$/, { error: 'must be 10 digits', abort: true })
+      // CMS NPI standard: a type 1 or 2 NPI whose last digit is the Luhn check digit over 80840 + the first 9.
+      .refine(isValidNpi, 'must be a valid NPI: 10 digits with a correct check digit'),
+    taxId: required()
+      .regex(/^\d{2}-?\d{7}$/, {
+        error: 'must be an EIN: 9 digits, written NN-NNNNNNN or without the dash',
+        abort: true,
+      })
+      .refine(isValidEin, 'must be a valid EIN: its first 2 digits are not a prefix the IRS assigns')
+      .transform((ein) => ein.replace('-', '')),
+    taxonomyCode: required()
+      .toUpperCase()
+      .regex(TAXONOMY_PATTERN, 'must be a NUCC taxonomy code: 10 characters ending in X, such as 193200000X'),
+    billingAddressLine1: requiredText(120),
+    billingCity: requiredText(60),
+    billingState: required()
+      .toUpperCase()
+      .refine((code) => US_STATES.has(code), 'must be the 2-letter code of a US state or territory, such as IL'),
+    billingZip: required()
+      .regex(/^\d{5}(-?\d{4})?$/, 'must be a ZIP code: 5 digits or ZIP+4 (62701-1234)')
+      .transform((zip) => zip.replace('-', '')),
+  })
+  .strict();
+export type BillingIdentityUpdateInput = z.input<typeof billingIdentityUpdateSchema>;
+export type BillingIdentityUpdate = z.output<typeof billingIdentityUpdateSchema>;

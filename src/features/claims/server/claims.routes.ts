@@ -29,12 +29,14 @@ import {
   voidClaimSchema,
   batchScrubResultSchema,
   claimDetailSchema,
+  claimDraftSchema,
   claimScrubResultSchema,
   scrubRequestSchema,
   type ImportRejected,
 } from '../claims.schema';
 import { scrubDraftClaims, scrubOneClaim } from './claims.scrub.queries';
 import { getClaimDetail } from './claims.detail.queries';
+import { createDraftClaim, updateDraftClaim } from './claims.draft.queries';
 import {
   appealClaim,
   claimsOverview,
@@ -124,6 +126,44 @@ export function claimsRoutes(deps: AppDeps) {
         },
       },
       (request) => getClaimDetail(deps.db, requestContext(request, deps), request.params.id),
+    );
+    api.post(
+      '/api/claims',
+      {
+        config: { permission: 'claims:write' },
+        schema: {
+          tags: ['claims'],
+          description:
+            'Creates a Draft claim entered by hand: patient, rendering provider, coverage (null: self-pay), ' +
+            'place of service, frequency, ICD-10-CM diagnoses and 1-50 service lines. Audited.',
+          body: claimDraftSchema,
+          response: { 201: claimDetailSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const ctx = requestContext(request, deps);
+        const id = await createDraftClaim(deps.db, ctx, request.body);
+        return reply.code(201).send(await getClaimDetail(deps.db, ctx, id));
+      },
+    );
+    api.put(
+      '/api/claims/:id',
+      {
+        config: { permission: 'claims:write' },
+        schema: {
+          tags: ['claims'],
+          description:
+            'Rewrites a Draft or Ready claim (header, diagnoses, lines); it is Draft again until scrubbed. Audited.',
+          params: idParamsSchema,
+          body: claimDraftSchema,
+          response: { 200: claimDetailSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const ctx = requestContext(request, deps);
+        await updateDraftClaim(deps.db, ctx, request.params.id, request.body);
+        return getClaimDetail(deps.db, ctx, request.params.id);
+      },
     );
     api.post(
       '/api/claims/:id/scrub',

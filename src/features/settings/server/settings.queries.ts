@@ -8,6 +8,8 @@ import {
   DEFAULT_PRACTICE_LETTERHEAD,
   practiceHoursSchema,
   sortWeekdays,
+  type BillingIdentity,
+  type BillingIdentityUpdate,
   type PracticeHours,
   type PracticeHoursUpdate,
   type PracticeLetterhead,
@@ -283,4 +285,68 @@ export async function updatePracticeTimeZone(
   });
   setPracticeTimeZone(input.timeZone);
   return { timeZone: input.timeZone, chosen: true, today: dayInZone(ctx.now, input.timeZone) };
+}
+
+/** What each billing identity field is called in an audit entry, in the order the card shows them. */
+const BILLING_IDENTITY_FIELDS: { key: keyof BillingIdentity; label: string; quoted: boolean }[] = [
+  { key: 'billingName', label: 'legal name', quoted: true },
+  { key: 'billingNpi', label: 'billing NPI', quoted: false },
+  { key: 'taxId', label: 'tax id', quoted: false },
+  { key: 'taxonomyCode', label: 'taxonomy', quoted: false },
+  { key: 'billingAddressLine1', label: 'address', quoted: true },
+  { key: 'billingCity', label: 'city', quoted: true },
+  { key: 'billingState', label: 'state', quoted: false },
+  { key: 'billingZip', label: 'ZIP', quoted: false },
+];
+
+function toBillingIdentity(row: typeof practiceSettings.$inferSelect | null): BillingIdentity {
+  return {
+    billingName: row?.billingName ?? null,
+    billingNpi: row?.billingNpi ?? null,
+    taxId: row?.taxId ?? null,
+    taxonomyCode: row?.taxonomyCode ?? null,
+    billingAddressLine1: row?.billingAddressLine1 ?? null,
+    billingCity: row?.billingCity ?? null,
+    billingState: row?.billingState ?? null,
+    billingZip: row?.billingZip ?? null,
+  };
+}
+
+/** "billing NPI 1234567893 -> 1667788990; city (none) -> "Springfield"": the fields that changed, or "no change". */
+function describeBillingIdentityChange(before: BillingIdentity, after: BillingIdentity): string {
+  const show = (value: string | null, quoted: boolean) =>
+    value === null ? '(none)' : quoted ? JSON.stringify(value) : value;
+  const changes = BILLING_IDENTITY_FIELDS.filter(({ key }) => before[key] !== after[key]).map(
+    ({ key, label, quoted }) => `${label} ${show(before[key], quoted)} -> ${show(after[key], quoted)}`,
+  );
+  return changes.length > 0 ? changes.join('; ') : 'no change';
+}
+
+/** The practice as the billing provider of its claims (X12 837P loop 2010AA); all null until entered. */
+export async function getBillingIdentity(db: Db | Tx): Promise<BillingIdentity> {
+  return toBillingIdentity(await practiceRow(db));
+}
+
+/** Saves the practice's billing identity; the audit entry names each field that changed, before and after. */
+export async function updateBillingIdentity(
+  db: Db,
+  ctx: RequestContext,
+  value: BillingIdentityUpdate,
+): Promise<BillingIdentity> {
+  return db.transaction(async (tx) => {
+    const before = toBillingIdentity(await lockedPracticeRow(tx));
+    const [row] = await tx
+      .update(practiceSettings)
+      .set(value)
+      .where(eq(practiceSettings.practiceId, PRACTICE_ID))
+      .returning();
+    const after = toBillingIdentity(row ?? null);
+    await record(tx, {
+      ...actorOf(ctx),
+      action: 'settings.billing_identity.update',
+      resource: `practice/${PRACTICE_ID}`,
+      detail: describeBillingIdentityChange(before, after),
+    });
+    return after;
+  });
 }

@@ -3,7 +3,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorEnvelopeSchema } from '@/shared/api';
 import type { AppDeps } from '@/server/context';
 import { requestContext } from '@/server/request-context';
-import { practiceHoursSchema, practiceHoursUpdateSchema } from '../practice.schema';
+import {
+  billingIdentitySchema,
+  billingIdentityUpdateSchema,
+  practiceHoursSchema,
+  practiceHoursUpdateSchema,
+} from '../practice.schema';
 import { practiceTimeZoneSchema, practiceTimeZoneUpdateSchema } from '../practice-zone.schema';
 import {
   integrationParamsSchema,
@@ -15,11 +20,13 @@ import {
   userSettingsSchema,
 } from '../settings.schema';
 import {
+  getBillingIdentity,
   getIntegrations,
   getNotifications,
   getPracticeHours,
   getUserSettings,
   setIntegration,
+  updateBillingIdentity,
   updateNotifications,
   updatePracticeHours,
   getPracticeTimeZone,
@@ -91,6 +98,33 @@ export function settingsRoutes(deps: AppDeps) {
         },
       },
       (request) => updatePracticeTimeZone(deps.db, requestContext(request, deps), request.body),
+    );
+
+    api.get(
+      '/api/settings/practice/billing-identity',
+      {
+        config: { permission: 'system:admin' },
+        schema: {
+          tags: ['settings'],
+          description: 'The practice as the billing provider of its claims (X12 837P loop 2010AA); null until entered.',
+          response: { 200: billingIdentitySchema, ...errors },
+        },
+      },
+      () => getBillingIdentity(deps.db),
+    );
+    api.put(
+      '/api/settings/practice/billing-identity',
+      {
+        config: { permission: 'system:admin' },
+        schema: {
+          tags: ['settings'],
+          description:
+            "The practice's legal name, billing NPI, EIN, NUCC taxonomy and address, as its claims name the billing provider.",
+          body: billingIdentityUpdateSchema,
+          response: { 200: billingIdentitySchema, ...errors },
+        },
+      },
+      (request) => updateBillingIdentity(deps.db, requestContext(request, deps), request.body),
     );
 
     api.get(

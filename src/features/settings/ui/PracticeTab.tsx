@@ -7,6 +7,7 @@ import { FormField } from '@/client/components/ui/form-field';
 import { Input } from '@/client/components/ui/input';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/client/components/ui/select';
 import { toast } from '@/client/components/ui/toast';
+import { can, type Role } from '@/shared/access';
 import {
   APPOINTMENT_DURATIONS,
   BUFFER_CHOICES,
@@ -19,6 +20,7 @@ import {
 import { usePracticeHours, useSavePracticeHours } from './settings.api';
 import { SettingsSkeleton, fieldErrors } from './SettingsSkeleton';
 import { PracticeTimeZoneCard } from './PracticeTimeZoneCard';
+import { PracticeBillingIdentityCard } from './PracticeBillingIdentityCard';
 
 const DAY_NAMES: Record<Weekday, string> = {
   Mon: 'Monday',
@@ -71,7 +73,11 @@ function MinutesField({
   );
 }
 
-export function PracticeTab() {
+/**
+ * The practice's hours and time zone; its billing identity too for a role that may change it (the same
+ * permission its route declares, so the card is never built for a role every request of it would refuse).
+ */
+export function PracticeTab({ role }: { role: Role }) {
   const { data, isLoading, isError } = usePracticeHours();
   if (isError) return <p className="text-destructive">The practice settings could not be loaded.</p>;
   if (isLoading || !data) return <SettingsSkeleton label="practice settings" />;
@@ -79,6 +85,7 @@ export function PracticeTab() {
     <div className="grid gap-6">
       <PracticeForm saved={data} />
       <PracticeTimeZoneCard />
+      {can(role, 'system:admin') && <PracticeBillingIdentityCard />}
     </div>
   );
 }

@@ -15,6 +15,16 @@ function serve() {
     'GET /api/settings/practice': DEFAULT_PRACTICE_HOURS,
     'PUT /api/settings/practice': (request: FakeRequest) => request.body,
     'GET /api/settings/practice/time-zone': { timeZone: 'America/Chicago', chosen: false, today: '2026-11-22' },
+    'GET /api/settings/practice/billing-identity': {
+      billingName: 'Riverside Family Practice LLC',
+      billingNpi: '1667788990',
+      taxId: '371234567',
+      taxonomyCode: '193200000X',
+      billingAddressLine1: '1200 Main Street, Suite 200',
+      billingCity: 'Springfield',
+      billingState: 'IL',
+      billingZip: '627011234',
+    },
     'GET /api/settings/notifications': { scope: 'practice', settings: DEFAULT_NOTIFICATIONS },
     'GET /api/settings/integrations': DEFAULT_INTEGRATIONS,
     'PUT /api/settings/integrations/:key': ({ params, body }: FakeRequest) => ({
@@ -56,6 +66,20 @@ describe('SettingsPage', () => {
     expect((await screen.findByTestId('practice-today')).textContent).toBe(
       "Today in the practice: Sunday, November 22, 2026 (the server's time zone, until one is chosen)",
     );
+  });
+
+  it('shows the billing identity on the Practice tab to a role holding system:admin only', async () => {
+    const api = serve();
+    const admin = renderPage('admin');
+    await userEvent.click(screen.getByRole('tab', { name: 'Practice' }));
+    expect(await screen.findByLabelText('Billing NPI')).toHaveProperty('value', '1667788990');
+    admin.unmount();
+    // A billing admin edits the practice's hours but not the identity its claims carry.
+    renderPage('billing_admin');
+    await userEvent.click(screen.getByRole('tab', { name: 'Practice' }));
+    expect(await screen.findByTestId('practice-today')).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'Billing identity' })).toBeNull();
+    expect(api.sent('GET /api/settings/practice/billing-identity')).toHaveLength(1);
   });
 
   it('refuses to send practice settings without a working day', async () => {

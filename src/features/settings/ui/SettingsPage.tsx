@@ -66,7 +66,7 @@ export default function SettingsPage({
   const tabs = visibleTabs(role);
   const content: Record<Tab, ReactNode> = {
     display: <DisplayTab />,
-    practice: <PracticeTab />,
+    practice: <PracticeTab role={role} />,
     users: usersTab ?? null,
     providers: providersTab ?? null,
     payers: payersTab ?? null,

@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/client/lib/api-client';
 import { crossFeatureKeys } from '@/client/lib/cross-feature-keys';
 import type { PasswordChange } from '@/features/auth/auth.schema';
-import type { PracticeHours, PracticeHoursUpdate } from '../practice.schema';
+import type { BillingIdentity, BillingIdentityUpdate, PracticeHours, PracticeHoursUpdate } from '../practice.schema';
 import { DEFAULT_DISPLAY_SETTINGS, FONT_SIZE_PX, type DisplaySettings } from '../settings.display';
 import type {
   IntegrationKey,
@@ -19,6 +19,7 @@ import { setPracticeTimeZone } from '@/shared/practice-zone';
 export const settingsKeys = {
   user: ['/api/settings'] as const,
   practice: ['/api/settings/practice'] as const,
+  billingIdentity: ['/api/settings/practice/billing-identity'] as const,
   notifications: ['/api/settings/notifications'] as const,
   integrations: ['/api/settings/integrations'] as const,
 };
@@ -106,6 +107,23 @@ export function useSavePracticeHours() {
       // The booking form reads the same hours.
       void queryClient.invalidateQueries({ queryKey: crossFeatureKeys.practiceHours });
     },
+  });
+}
+
+export function useBillingIdentity() {
+  return useQuery({
+    queryKey: settingsKeys.billingIdentity,
+    queryFn: () => apiFetch<BillingIdentity>('/api/settings/practice/billing-identity'),
+  });
+}
+
+/** Sends the form's checked values (EIN and ZIP already digits only); the answer is what was stored. */
+export function useSaveBillingIdentity() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: BillingIdentityUpdate) =>
+      apiFetch<BillingIdentity>('/api/settings/practice/billing-identity', { method: 'PUT', body: input }),
+    onSuccess: (saved) => queryClient.setQueryData(settingsKeys.billingIdentity, saved),
   });
 }
 
