@@ -199,8 +199,10 @@ async function scrubLoaded(
     select x."claimId", ${scrubbedAt}::timestamptz, ${ctx.user.id}::int, x.clean, x.edits, x."overrideReason"
     from jsonb_to_recordset(${payload}::jsonb)
       as x("claimId" int, clean boolean, edits jsonb, "overrideReason" text)`);
-  // The first scrub's outcome is kept: the clean claim rate counts it (docs/kpis.md).
-  await tx.execute(sql`update claims c set status = x.status, first_scrub_clean = coalesce(c.first_scrub_clean, x.clean)
+  // The first scrub's outcome is kept, and is the claim's clean-submission fact the Clean Claim Rate counts
+  // once the claim is submitted (docs/kpis.md); later scrubs change neither.
+  await tx.execute(sql`update claims c set status = x.status, first_scrub_clean = coalesce(c.first_scrub_clean, x.clean),
+      clean_submission = case when c.first_scrub_clean is null then x.clean else c.clean_submission end
     from jsonb_to_recordset(${payload}::jsonb) as x("claimId" int, clean boolean, status text)
     where c.id = x."claimId"`);
   const audit: AuditInput[] = results.map((r) => ({

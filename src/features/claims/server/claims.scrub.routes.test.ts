@@ -120,6 +120,9 @@ describe('POST /api/claims/:id/scrub', () => {
     const fixed = await scrub(id);
     expect(fixed.json<ClaimScrubResult>()).toMatchObject({ clean: true, status: 'Ready' });
     expect(await stored(id)).toEqual({ status: 'Ready', first_scrub_clean: false, scrubs: 3 });
+    // The Clean Claim Rate counts the first scrub's outcome once the claim is submitted.
+    const [fact] = await sql<{ clean_submission: boolean }>('select clean_submission from claims where id = $1', [id]);
+    expect(fact?.clean_submission).toBe(false);
     expect((await auditOf(id)).map((a) => a.detail)).toEqual([
       'TEST-npi scrubbed: 1 error (NPI_RENDERING_CHECK_DIGIT); Draft',
       'TEST-npi scrubbed: 1 error (NPI_RENDERING_CHECK_DIGIT); Draft',

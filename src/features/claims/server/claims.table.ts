@@ -69,7 +69,10 @@ export const claims = pgTable(
     reasonCode: text('reason_code'),
     remarkCode: text('remark_code'),
     denialDescription: text('denial_description'),
-    /** Accepted by the clearinghouse/payer on first submission without edits (clean claim). */
+    /**
+     * Clean on first submission: the first scrub found no error (claims scrubbed here, first_scrub_clean), or
+     * accepted by the payer on first submission without edits (claims imported with their history).
+     */
     cleanSubmission: boolean('clean_submission').notNull().default(true),
     /** The first adjudication was a denial (later appeals do not change this fact). */
     deniedOnFirstAdjudication: boolean('denied_on_first_adjudication').notNull().default(false),

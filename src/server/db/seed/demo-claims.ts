@@ -327,7 +327,12 @@ export async function seedClaimsAndFinances(
   for (let i = 0; i < claimValues.length; i += 1000) {
     const ids = await tx
       .insert(claims)
-      .values(claimValues.slice(i, i + 1000))
+      .values(
+        // Every claim sent was scrubbed first; whether that first scrub was clean is its clean submission.
+        claimValues
+          .slice(i, i + 1000)
+          .map((c) => ({ ...c, firstScrubClean: c.status === 'Draft' ? null : (c.cleanSubmission ?? true) })),
+      )
       .returning({ id: claims.id });
     claimIds.push(...ids.map((c) => c.id));
   }
