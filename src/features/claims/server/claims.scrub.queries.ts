@@ -171,7 +171,7 @@ function describeScrub(edits: readonly ScrubEdit[], status: ClaimStatus, overrid
 }
 
 /** Scrubs the claims (already locked by loadClaimsToScrub), keeps each result, moves statuses, audits each. */
-async function scrubLoaded(
+export async function scrubLoaded(
   tx: Tx,
   ctx: RequestContext,
   loaded: readonly ClaimToScrub[],
