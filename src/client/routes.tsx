@@ -21,7 +21,7 @@ type ScreenModule = Promise<{ default: ScreenComponent }>;
 const SCREEN_MODULES: Record<ScreenPath, () => ScreenModule> = {
   '/home': () => import('./pages/HomeRoute'),
   '/patient-portal': () => import('./pages/PatientPortalRoute'),
-  '/patients': () => import('@/features/patients/ui/PatientsPage'),
+  '/patients': () => import('./pages/PatientsRoute'),
   '/appointments': () => import('@/features/appointments/ui/AppointmentsPage'),
   '/overdue-followups': () => import('@/features/worklist/ui/OverdueFollowupsPage'),
   '/claims': () => import('@/features/claims/ui/ClaimsPage'),

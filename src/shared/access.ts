@@ -123,6 +123,13 @@ const PERMISSION_RULES = {
   'authorizations:write': { screens: ['/authorizations'] },
   'claims:read': { screens: ['/claims', '/billing'] },
   'claims:write': { screens: ['/claims'] },
+  /**
+   * A patient's insurance: the front desk (/patients) registers it, billing (/claims) corrects it and those
+   * who bill or see a patient's record read it.
+   */
+  'coverage:read': { screens: ['/patients', '/claims', '/billing'] },
+  /** Not the doctor, who reads a patient's insurance but does not register or correct it. */
+  'coverage:write': { screens: ['/patients', '/claims'], except: ['doctor'] },
   'analytics:read': { screens: ['/claims', '/kpis', '/analytics', '/billing'] },
   /** A KPI's drill-down names the patients behind the figure (PHI): the KPIs screen's, audited. */
   'analytics:drilldown': { screens: ['/kpis'] },
@@ -247,12 +254,17 @@ export function maskText(field: Exclude<MaskedField, 'allergies' | 'meds'>, valu
   }
 }
 
+/** Whether a role sees coverages' member ids whole (forms leave a masked one out of what they send back). */
+export function seesMemberId(role: Role): boolean {
+  return can(role, 'claims:write');
+}
+
 /**
  * A coverage's member id: whoever may edit claims bills with it and quotes it to payers, so sees it whole;
  * anyone else who reads a claim sees its last two characters, as a masked MRN shows.
  */
 export function maskMemberId(value: string, role: Role): string {
-  if (can(role, 'claims:write')) return value;
+  if (seesMemberId(role)) return value;
   return value.length <= 2 ? value.replace(/./g, '*') : '*'.repeat(value.length - 2) + value.slice(-2);
 }
 

@@ -24,6 +24,12 @@ const MBI_SHAPE = new RegExp(
   `^[1-9]${MBI_LETTER}${MBI_LETTER_OR_DIGIT}\\d${MBI_LETTER}${MBI_LETTER_OR_DIGIT}\\d${MBI_LETTER}{2}\\d{2}$`,
 );
 
+/**
+ * NUCC Health Care Provider Taxonomy code: 3 digits, 6 digits or capitals, and a closing X (193200000X). The
+ * practice's billing identity and each provider's rendering taxonomy (X12 837P PRV03) share it.
+ */
+export const TAXONOMY_PATTERN = /^[0-9]{3}[0-9A-Z]{6}X$/;
+
 /** An EIN as 9 digits, or as the IRS writes it, NN-NNNNNNN. */
 const EIN_SHAPE = /^(\d{2})-?\d{7}$/;
 /** IRS campus prefixes that have never been assigned: an EIN starting with one of these was made up or mistyped. */

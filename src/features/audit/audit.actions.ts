@@ -39,6 +39,8 @@ const ACTION_LABELS: Record<string, string> = {
   'claim.create': 'Created a claim',
   'claim.update': 'Edited a claim',
   'coverage.list.view': "Viewed a patient's coverage",
+  'coverage.create': "Added a patient's insurance",
+  'coverage.update': "Changed a patient's insurance",
   'claims.charge_ceiling.update': 'Changed a charge ceiling',
   'claim.appeal.outcome': "Recorded an appeal's outcome",
   'claims.import': 'Imported claims',

@@ -387,6 +387,7 @@ export type ClaimLine = z.infer<typeof claimLineSchema>;
 
 /** The policy a claim is billed to, as the payer knows the patient (member id masked as the MRN is). */
 export const claimCoverageSchema = z.object({
+  id: z.number().int(),
   payer: z.string(),
   priority: z.number().int(),
   memberId: z.string(),

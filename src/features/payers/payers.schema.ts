@@ -23,6 +23,31 @@ export const CLAIM_FILING_INDICATORS = [
   '09', // self-pay
 ] as const;
 export type ClaimFilingIndicator = (typeof CLAIM_FILING_INDICATORS)[number];
+/** How staff read each indicator: the X12 code and the kind of plan it names. */
+export const CLAIM_FILING_INDICATOR_LABELS: Record<ClaimFilingIndicator, string> = {
+  CI: 'Commercial',
+  MB: 'Medicare Part B',
+  MC: 'Medicaid',
+  BL: 'Blue Cross/Blue Shield',
+  HM: 'HMO',
+  '16': 'Medicare Advantage (HMO risk)',
+  CH: 'TRICARE',
+  VA: 'Veterans Affairs',
+  WC: "Workers' compensation",
+  '12': 'PPO',
+  '13': 'POS',
+  '14': 'EPO',
+  '11': 'Other non-federal',
+  OF: 'Other federal',
+  ZZ: 'Unknown',
+  '09': 'Self-pay',
+};
+
+/** 'MB Medicare Part B': the code a payer's claims carry, then what it means. */
+export function claimFilingIndicatorLabel(code: ClaimFilingIndicator): string {
+  return `${code} ${CLAIM_FILING_INDICATOR_LABELS[code]}`;
+}
+
 export const claimFilingIndicatorSchema = z.enum(CLAIM_FILING_INDICATORS, {
   error: `must be an X12 claim filing indicator (${CLAIM_FILING_INDICATORS.join(', ')})`,
 });
@@ -39,6 +64,13 @@ export const payerRecordSchema = z.object({
 });
 export type PayerRecord = z.infer<typeof payerRecordSchema>;
 export const payerListSchema = z.object({ items: z.array(payerRecordSchema) });
+
+/**
+ * A payer a patient's policy can name (`GET /api/payers`): the active ones, with the kind of plan, which
+ * says whether the member id is a Medicare MBI.
+ */
+export const activePayerSchema = payerRecordSchema.pick({ name: true, claimFilingIndicator: true });
+export type ActivePayer = z.infer<typeof activePayerSchema>;
 
 /** The timely-filing limit assumed for a payer the import does not know. */
 export const DEFAULT_TIMELY_FILING_DAYS = 365;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { timeSchema } from '@/shared/api';
 import { formatTime12 } from '@/shared/dates';
-import { isValidEin, isValidNpi } from '@/shared/billing-identifiers';
+import { TAXONOMY_PATTERN, isValidEin, isValidNpi } from '@/shared/billing-identifiers';
 
 export const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
@@ -110,9 +110,6 @@ export const US_STATE_CODES: readonly string[] = (
   'NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC AS GU MP PR VI'
 ).split(' ');
 const US_STATES: ReadonlySet<string> = new Set(US_STATE_CODES);
-
-/** NUCC Health Care Provider Taxonomy code: 3 digits, 6 digits or capitals, and a closing X. */
-export const TAXONOMY_PATTERN = /^[0-9]{3}[0-9A-Z]{6}X$/;
 
 /**
  * Trimmed text that must be entered. A blank stops at 'is required' (abort), so the rules after it do not

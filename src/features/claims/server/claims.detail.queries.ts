@@ -164,6 +164,7 @@ export async function getClaimDetail(db: Db, ctx: RequestContext, id: number): P
       claim.coverage_payer === null
         ? null
         : {
+            id: Number(claim.coverage_id),
             payer: text(claim.coverage_payer),
             priority: Number(claim.priority),
             memberId: maskMemberId(text(claim.member_id), role),

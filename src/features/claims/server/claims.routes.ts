@@ -36,6 +36,8 @@ import {
 } from '../claims.schema';
 import { scrubDraftClaims, scrubOneClaim } from './claims.scrub.queries';
 import { getClaimDetail } from './claims.detail.queries';
+import { listPatientNames } from '@/features/patients/server/patients.queries';
+import { patientOptionSchema } from '@/features/patients/patients.schema';
 import { createDraftClaim, updateDraftClaim } from './claims.draft.queries';
 import {
   appealClaim,
@@ -126,6 +128,30 @@ export function claimsRoutes(deps: AppDeps) {
         },
       },
       (request) => getClaimDetail(deps.db, requestContext(request, deps), request.params.id),
+    );
+    api.get(
+      '/api/claims/patients',
+      {
+        // Billing staff choose the patient of a claim they enter without the Patients screen's access.
+        config: { permission: 'claims:write' },
+        schema: {
+          tags: ['claims'],
+          description: 'Patients by name for the claim form: id, name, and DOB and MRN as the role may see them.',
+          querystring: z.object({
+            search: z.string().trim().max(100).default(''),
+            limit: z.coerce.number().int().min(1).max(50).default(20),
+          }),
+          response: { 200: z.array(patientOptionSchema), ...errors },
+        },
+      },
+      (request) =>
+        listPatientNames(
+          deps.db,
+          requestContext(request, deps),
+          request.query.search,
+          request.query.limit,
+          '/api/claims/patients',
+        ),
     );
     api.post(
       '/api/claims',

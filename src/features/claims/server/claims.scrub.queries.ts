@@ -62,13 +62,22 @@ export async function loadClaimsToScrub(tx: Tx, claimIds: readonly number[], day
   const [practice] = await rows<Row>(tx, sql`select billing_npi, tax_id from practice_settings limit 1`);
   const patientIds = [...new Set(headers.map((h) => Number(h.patient_id)))];
   const patients = sql`${`{${patientIds.join(',')}}`}::int[]`;
-  // The patients' other live claims' lines on the days these claims are for: the duplicate check's input.
+  // The patients' other live claims' lines on the days these claims' lines are for: the duplicate check's
+  // input. Other claims are found by patient and header date (claims_patient_idx), from a month before this
+  // claim's first line (a claim's lines rarely span more) to its last, then their lines on those days.
   const others = await rows<Row>(
     tx,
-    sql`select c.patient_id, l.claim_id, l.procedure_code, l.modifiers, l.service_date::text as service_date
-        from claim_lines l join claims c on c.id = l.claim_id
-        where c.patient_id = any(${patients}) and c.voided_at is null and not (c.id = any(${ids}))
-          and l.service_date in (select service_date from claim_lines where claim_id = any(${ids}))
+    sql`with mine as (
+          select c.id, c.patient_id, min(l.service_date) as first_day, max(l.service_date) as last_day,
+            array_agg(distinct l.service_date) as days
+          from claims c join claim_lines l on l.claim_id = c.id
+          where c.id = any(${ids}) group by c.id, c.patient_id)
+        select distinct o.patient_id, l.claim_id, l.procedure_code, l.modifiers, l.service_date::text as service_date,
+          l.line_number
+        from mine m
+        join claims o on o.patient_id = m.patient_id and o.service_date between m.first_day - 31 and m.last_day
+          and o.voided_at is null and not (o.id = any(${ids}))
+        join claim_lines l on l.claim_id = o.id and l.service_date = any(m.days)
         order by l.claim_id, l.line_number`,
   );
   const authorizations = await rows<Row>(

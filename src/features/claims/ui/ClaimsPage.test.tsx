@@ -6,7 +6,7 @@ import { fakeApi, reply, type FakeApi, type Route } from '@/testing/fake-api';
 import { TEST_TODAY } from '@/testing/test-clock';
 import { catchDownloads, type Download } from '@/testing/ui-browser';
 import { renderWithApp } from '@/testing/ui-render';
-import type { ClaimAppeal, ClaimOverview, ClaimPage, ClaimRow, ImportRejected } from '../claims.schema';
+import type { ClaimAppeal, ClaimDetail, ClaimOverview, ClaimPage, ClaimRow, ImportRejected } from '../claims.schema';
 import ClaimsPage from './ClaimsPage';
 
 // jsdom has no canvas; the charts' data tables carry the numbers these tests read.
@@ -89,8 +89,8 @@ function serve(items: ClaimRow[] = ITEMS, overview: ClaimOverview = OVERVIEW, mo
   });
 }
 
-function renderPage(route = '/claims') {
-  return renderWithApp(<ClaimsPage role="billing_admin" />, { route });
+function renderPage(route = '/claims', role: 'billing_admin' | 'doctor' = 'billing_admin') {
+  return renderWithApp(<ClaimsPage role={role} />, { route });
 }
 
 const calls = (api: FakeApi) => api.requests.map((r) => r.url);
@@ -470,5 +470,58 @@ describe('ClaimsPage', () => {
       'status',
       'reasonCode',
     ]);
+  });
+  it('opens a claim from its View button, and offers New claim to those who may write claims', async () => {
+    const detail: ClaimDetail = {
+      id: 1,
+      accountNumber: 'ACC-2026-100001',
+      status: 'Denied',
+      patient: { id: 3, name: 'Ana Silva', mrn: '*******01', dob: '1984-03-04' },
+      provider: { id: 2, name: 'Dr. Sarah Mitchell', npi: null },
+      payer: 'Aetna',
+      coverage: null,
+      placeOfService: '11',
+      frequencyCode: '1',
+      originalClaimNumber: null,
+      serviceDate: '2026-07-01',
+      submittedOn: '2026-07-02',
+      adjudicatedOn: null,
+      resolvedOn: null,
+      billedCents: 14_900,
+      paidCents: 0,
+      contractualAdjustmentCents: 0,
+      patientResponsibilityCents: 0,
+      balanceCents: 14_900,
+      reason: 'CO-197',
+      denialDescription: 'Precertification or authorization was not obtained',
+      diagnoses: ['E11.9'],
+      lines: [],
+      lastScrub: null,
+      history: [],
+    };
+    serve(ITEMS, OVERVIEW, { 'GET /api/claims/1': detail, 'GET /api/claims/patients': [] });
+    const user = userEvent.setup();
+    renderPage();
+    await user.click(await screen.findByRole('button', { name: 'View claim ACC-2026-100001' }));
+    // The view is its own chunk, loaded on first opening.
+    const view = await screen.findByRole('dialog', { name: 'Claim ACC-2026-100001' }, { timeout: 10_000 });
+    expect(await within(view).findByRole('heading', { name: 'Diagnoses' })).toBeTruthy();
+    // A denied claim is neither edited nor scrubbed.
+    expect(within(view).queryByRole('button', { name: /Edit/ })).toBeNull();
+    await user.click(within(view).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'View claim ACC-2026-100001' }));
+
+    await user.click(screen.getByRole('button', { name: 'New claim' }));
+    expect(await screen.findByRole('dialog', { name: 'New claim' }, { timeout: 10_000 })).toBeTruthy();
+  });
+
+  it('shows View but neither New claim, Appeal nor Void to a role without claims:write', async () => {
+    serve();
+    renderPage('/claims', 'doctor');
+    expect(await screen.findByRole('button', { name: 'View claim ACC-2026-100001' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'New claim' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Appeal claim / })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Void claim / })).toBeNull();
   });
 });

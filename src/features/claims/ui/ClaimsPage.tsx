@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import type { ColumnDef, SortingState } from '@tanstack/react-table';
-import { AlertOctagon, Clock, Download } from 'lucide-react';
+import { AlertOctagon, Clock, Download, Plus } from 'lucide-react';
 import { can, type Role } from '@/shared/access';
 import { formatCents, today } from '@/shared/api';
 import { DataTable } from '@/client/components/data-table/DataTable';
@@ -53,6 +53,11 @@ const money = (cents: number) => `$${formatCents(cents)}`;
 // Chart.js is the screen's largest script: loaded beside the page rather than before it, so the header,
 // filters and table render without waiting for it (its placeholders hold the charts' place meanwhile).
 const ClaimsCharts = lazy(() => import('./ClaimsCharts').then((module) => ({ default: module.ClaimsCharts })));
+// The claim view and form are fetched when first opened: most visits to the list open neither.
+const ClaimDetailDialog = lazy(() =>
+  import('./ClaimDetailDialog').then((module) => ({ default: module.ClaimDetailDialog })),
+);
+const ClaimFormDialog = lazy(() => import('./ClaimFormDialog').then((module) => ({ default: module.ClaimFormDialog })));
 
 function isSortKey(id: string | undefined): id is ClaimSortKey {
   return (CLAIM_SORT_KEYS as readonly string[]).includes(id ?? '');
@@ -80,13 +85,16 @@ export function DaysAr({ days }: { days: number }) {
 type ClaimAction = (claim: ClaimRow) => void;
 
 const STATUS_WIDTH = 132;
-/** Appeal and Void side by side. */
-const ACTIONS_WIDTH = 168;
+/** View, Appeal and Void side by side; View alone for those who only read claims. */
+const ACTIONS_WIDTH = 240;
+const VIEW_ONLY_WIDTH = 96;
 
 function columns(
   actions: { onAppeal: ClaimAction; onVoid: ClaimAction } | null,
   onHistory: ClaimAction,
+  onView: ClaimAction,
 ): ColumnDef<ClaimRow>[] {
+  const actionsWidth = actions ? ACTIONS_WIDTH : VIEW_ONLY_WIDTH;
   const list: ColumnDef<ClaimRow>[] = [
     {
       id: 'serviceDate',
@@ -151,7 +159,7 @@ function columns(
       accessorKey: 'status',
       header: 'Status',
       // Status and the Appeal button stay in view while the other columns scroll sideways.
-      meta: { pin: { right: actions ? ACTIONS_WIDTH : 0, width: STATUS_WIDTH } },
+      meta: { pin: { right: actionsWidth, width: STATUS_WIDTH } },
       cell: ({ row }) => (
         <Badge
           variant={statusVariant(row.original.status)}
@@ -163,36 +171,46 @@ function columns(
       ),
     },
   ];
-  if (actions) {
-    list.push({
-      id: 'actions',
-      header: 'Actions',
-      enableSorting: false,
-      meta: { align: 'right', pin: { right: 0, width: ACTIONS_WIDTH } },
-      cell: ({ row }) => (
-        <div className="flex justify-end gap-2">
-          <Button
-            size="sm"
-            variant="outline"
-            disabled={!isAppealable(row.original.status)}
-            aria-label={`Appeal claim ${row.original.accountNumber}`}
-            onClick={() => actions.onAppeal(row.original)}
-          >
-            Appeal
-          </Button>
-          <Button
-            size="sm"
-            variant="outline"
-            disabled={row.original.status === 'Voided'}
-            aria-label={`Void claim ${row.original.accountNumber}`}
-            onClick={() => actions.onVoid(row.original)}
-          >
-            Void
-          </Button>
-        </div>
-      ),
-    });
-  }
+  list.push({
+    id: 'actions',
+    header: 'Actions',
+    enableSorting: false,
+    meta: { align: 'right', pin: { right: 0, width: actionsWidth } },
+    cell: ({ row }) => (
+      <div className="flex justify-end gap-2">
+        <Button
+          size="sm"
+          variant="outline"
+          aria-label={`View claim ${row.original.accountNumber}`}
+          onClick={() => onView(row.original)}
+        >
+          View
+        </Button>
+        {actions && (
+          <>
+            <Button
+              size="sm"
+              variant="outline"
+              disabled={!isAppealable(row.original.status)}
+              aria-label={`Appeal claim ${row.original.accountNumber}`}
+              onClick={() => actions.onAppeal(row.original)}
+            >
+              Appeal
+            </Button>
+            <Button
+              size="sm"
+              variant="outline"
+              disabled={row.original.status === 'Voided'}
+              aria-label={`Void claim ${row.original.accountNumber}`}
+              onClick={() => actions.onVoid(row.original)}
+            >
+              Void
+            </Button>
+          </>
+        )}
+      </div>
+    ),
+  });
   return list;
 }
 
@@ -237,6 +255,8 @@ export default function ClaimsPage({ role }: { role: Role }) {
   const [appealing, setAppealing] = useState<ClaimRow | null>(null);
   const [voiding, setVoiding] = useState<ClaimRow | null>(null);
   const [historyOf, setHistoryOf] = useState<ClaimRow | null>(null);
+  const [viewing, setViewing] = useState<{ id: number; accountNumber: string } | null>(null);
+  const [creating, setCreating] = useState(false);
   const [exporting, setExporting] = useState(false);
   const providers = useClaimProviders();
 
@@ -321,7 +341,7 @@ export default function ClaimsPage({ role }: { role: Role }) {
   const canWrite = can(role, 'claims:write');
   // The same columns from one render to the next, so the table's rows re-render only for new data.
   const tableColumns = useMemo(
-    () => columns(canWrite ? { onAppeal: setAppealing, onVoid: setVoiding } : null, setHistoryOf),
+    () => columns(canWrite ? { onAppeal: setAppealing, onVoid: setVoiding } : null, setHistoryOf, setViewing),
     [canWrite],
   );
   return (
@@ -335,6 +355,11 @@ export default function ClaimsPage({ role }: { role: Role }) {
               <Download className="size-4" aria-hidden="true" /> {exporting ? 'Exporting…' : 'Export CSV'}
             </Button>
             {canWrite && <UploadClaimsDialog />}
+            {canWrite && (
+              <Button onClick={() => setCreating(true)}>
+                <Plus className="size-4" aria-hidden="true" /> New claim
+              </Button>
+            )}
           </>
         }
       />
@@ -515,6 +540,25 @@ export default function ClaimsPage({ role }: { role: Role }) {
       <AppealDialog claim={appealing} onClose={() => setAppealing(null)} />
       {voiding && <VoidClaimDialog key={voiding.id} claim={voiding} onClose={() => setVoiding(null)} />}
       <ClaimHistoryDialog claim={historyOf} canWrite={canWrite} onClose={() => setHistoryOf(null)} />
+      <Suspense fallback={null}>
+        {viewing && (
+          <ClaimDetailDialog
+            key={viewing.id}
+            claimId={viewing.id}
+            accountNumber={viewing.accountNumber}
+            canWrite={canWrite}
+            onClose={() => setViewing(null)}
+          />
+        )}
+        {creating && (
+          <ClaimFormDialog
+            claim={null}
+            onClose={() => setCreating(false)}
+            // The new claim opens in its view, where it is scrubbed.
+            onSaved={(saved) => setViewing({ id: saved.id, accountNumber: saved.accountNumber })}
+          />
+        )}
+      </Suspense>
     </section>
   );
 }

@@ -15,9 +15,15 @@ import {
   type ImportResult,
   type ChargeCeiling,
   type ChargeCeilingList,
+  type ClaimDetail,
+  type ClaimDraftInput,
+  type ClaimScrubResult,
   type NewAppeal,
+  type ScrubRequest,
   type VoidClaim,
 } from '../claims.schema';
+import type { Coverage } from '@/features/coverage/coverage.schema';
+import type { PatientOption } from '@/features/patients/patients.schema';
 
 export const CLAIMS_PATH = '/api/claims';
 
@@ -25,6 +31,7 @@ export const claimKeys = {
   all: [CLAIMS_PATH] as const,
   list: (query: ClaimListQueryInput) => [...claimKeys.all, 'list', query] as const,
   overview: (filter: ClaimFilterInput) => [...claimKeys.all, 'overview', filter] as const,
+  detail: (id: number) => [...claimKeys.all, 'detail', id] as const,
 };
 
 function queryString(params: Record<string, unknown>): string {
@@ -149,5 +156,62 @@ export function useClaimProviders() {
     queryKey: [...claimKeys.all, 'providers'] as const,
     queryFn: ({ signal }) => apiFetch<ClaimProvider[]>(`${CLAIMS_PATH}/providers`, { signal }),
     staleTime: 5 * 60_000,
+  });
+}
+
+/**
+ * One claim with its lines, scrub and history. Each opening is an audited PHI read on the server, so the
+ * claim is not kept in the browser's cache once its view closes.
+ */
+export function useClaimDetail(id: number) {
+  return useQuery({
+    queryKey: claimKeys.detail(id),
+    queryFn: ({ signal }) => apiFetch<ClaimDetail>(`${CLAIMS_PATH}/${id}`, { signal }),
+    gcTime: 0,
+  });
+}
+
+/** Creates a Draft claim (no id) or rewrites a Draft or Ready one. */
+export function useSaveClaim() {
+  const queryClient = useQueryClient();
+  const refresh = useRefreshClaims();
+  return useMutation({
+    mutationFn: ({ id, body }: { id: number | null; body: ClaimDraftInput }) =>
+      id === null
+        ? apiFetch<ClaimDetail>(CLAIMS_PATH, { method: 'POST', body })
+        : apiFetch<ClaimDetail>(`${CLAIMS_PATH}/${id}`, { method: 'PUT', body }),
+    onSuccess: (saved) => queryClient.setQueryData(claimKeys.detail(saved.id), saved),
+    // Settled, not only on success: a 409 means someone else moved the claim on, and the view must show it.
+    onSettled: refresh,
+  });
+}
+
+/** Runs the scrubber on one claim; a reason accepts its warnings. */
+export function useScrubClaim() {
+  const refresh = useRefreshClaims();
+  return useMutation({
+    mutationFn: ({ id, ...body }: { id: number } & ScrubRequest) =>
+      apiFetch<ClaimScrubResult>(`${CLAIMS_PATH}/${id}/scrub`, { method: 'POST', body }),
+    onSettled: refresh,
+  });
+}
+
+/** The policies a claim for this patient can bill, primary first; null id: nothing asked. */
+export function usePatientCoverages(patientId: number | null) {
+  return useQuery({
+    queryKey: ['/api/patients', 'coverages', patientId] as const,
+    queryFn: ({ signal }) => apiFetch<Coverage[]>(`/api/patients/${patientId}/coverages`, { signal }),
+    enabled: patientId !== null,
+  });
+}
+
+/** The claim form's patient picker: names with date of birth and MRN (masked for the role). */
+export function usePatientOptions(search: string) {
+  return useQuery({
+    queryKey: ['/api/claims/patients', search] as const,
+    queryFn: ({ signal }) =>
+      apiFetch<PatientOption[]>(`/api/claims/patients?search=${encodeURIComponent(search)}&limit=20`, { signal }),
+    // Typing a name asks again; the last answer stays on screen meanwhile.
+    placeholderData: (previous) => previous,
   });
 }

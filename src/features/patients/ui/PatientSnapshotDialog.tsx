@@ -34,10 +34,13 @@ export function PatientSnapshotDialog({
   patientId,
   patientName,
   onClose,
+  extraSections,
 }: {
   patientId: number | null;
   patientName: string;
   onClose: () => void;
+  /** Sections other features add below the patient's own (the route assembles them: docs/layout.md). */
+  extraSections?: (patientId: number) => ReactNode;
 }) {
   const snapshot = usePatientSnapshot(patientId);
   const patient = snapshot.data;
@@ -85,6 +88,7 @@ export function PatientSnapshotDialog({
                 {patient.notes && <Item term="Clinical Notes">{patient.notes}</Item>}
               </dl>
             </section>
+            {extraSections?.(patient.id)}
           </div>
         )}
       </DialogContent>

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
 import { Eye, Phone, RotateCcw } from 'lucide-react';
 import { can, type Role } from '@/shared/access';
@@ -78,7 +78,14 @@ function columns(onView: (patient: Patient) => void): ColumnDef<Patient>[] {
  * The server searches, sorts and pages the patient list. The search, sort and page live in the address
  * (`?search=…&sort=…&dir=…&page=…`), so a global search hit, a reload or Back shows the same list.
  */
-export default function PatientsPage({ role }: { role: Role }) {
+export default function PatientsPage({
+  role,
+  snapshotSections,
+}: {
+  role: Role;
+  /** What other features show in a patient's snapshot (the route assembles it). */
+  snapshotSections?: (patientId: number) => ReactNode;
+}) {
   const view = useUrlState(DEFAULT_VIEW);
   const paging = useUrlPaging();
   const [viewing, setViewing] = useState<Patient | null>(null);
@@ -151,6 +158,7 @@ export default function PatientsPage({ role }: { role: Role }) {
         patientId={viewing?.id ?? null}
         patientName={viewing?.name ?? ''}
         onClose={() => setViewing(null)}
+        extraSections={snapshotSections}
       />
     </section>
   );

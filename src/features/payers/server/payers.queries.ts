@@ -4,7 +4,7 @@ import type { RequestContext } from '@/server/context';
 import { uniqueViolationOf } from '@/server/db/sql-helpers';
 import type { Db, DbOrTx } from '@/server/db/types';
 import { HttpError } from '@/server/plugins/errors';
-import { type NewPayer, type PayerPatch, type PayerRecord } from '../payers.schema';
+import { type ActivePayer, type NewPayer, type PayerPatch, type PayerRecord } from '../payers.schema';
 import { payers } from './payers.table';
 
 const columns = {
@@ -19,6 +19,25 @@ const columns = {
 /** Every payer, deactivated ones included. */
 export function listPayers(db: DbOrTx): Promise<PayerRecord[]> {
   return db.select(columns).from(payers).orderBy(asc(payers.name));
+}
+
+/** The payers a new policy or claim can name, with the kind of plan each is. */
+export function listActivePayers(db: DbOrTx): Promise<ActivePayer[]> {
+  return db
+    .select({ name: payers.name, claimFilingIndicator: payers.claimFilingIndicator })
+    .from(payers)
+    .where(eq(payers.active, true))
+    .orderBy(asc(payers.name));
+}
+
+/** A payer by name, active or not, or null. */
+export async function payerNamed(db: DbOrTx, name: string) {
+  const [found] = await db
+    .select({ name: payers.name, claimFilingIndicator: payers.claimFilingIndicator, active: payers.active })
+    .from(payers)
+    .where(eq(payers.name, name))
+    .limit(1);
+  return found ?? null;
 }
 
 function conflict(err: unknown): HttpError | null {

@@ -1,10 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { errorEnvelopeSchema, idParamsSchema } from '@/shared/api';
 import type { AppDeps } from '@/server/context';
 import { requestContext } from '@/server/request-context';
-import { newPayerSchema, payerListSchema, payerPatchSchema, payerRecordSchema } from '../payers.schema';
-import { createPayer, listPayers, updatePayer } from './payers.queries';
+import {
+  activePayerSchema,
+  newPayerSchema,
+  payerListSchema,
+  payerPatchSchema,
+  payerRecordSchema,
+} from '../payers.schema';
+import { createPayer, listActivePayers, listPayers, updatePayer } from './payers.queries';
 
 /** Settings → Payers: the admin maintains the payers claims are billed to (docs/payers.md). */
 export function payersRoutes(deps: AppDeps) {
@@ -16,6 +23,19 @@ export function payersRoutes(deps: AppDeps) {
       404: errorEnvelopeSchema,
       409: errorEnvelopeSchema,
     };
+    api.get(
+      '/api/payers',
+      {
+        // Whoever registers a patient's insurance picks its payer; the admin's list below has more.
+        config: { permission: 'coverage:write' },
+        schema: {
+          tags: ['payers'],
+          description: "The active payers a patient's policy can name, with each one's claim filing indicator.",
+          response: { 200: z.array(activePayerSchema) },
+        },
+      },
+      () => listActivePayers(deps.db),
+    );
     api.get(
       '/api/admin/payers',
       { config: { permission: 'system:admin' }, schema: { tags: ['payers'], response: { 200: payerListSchema } } },

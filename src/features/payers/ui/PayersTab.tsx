@@ -14,9 +14,17 @@ import {
 } from '@/client/components/ui/dialog';
 import { FormField } from '@/client/components/ui/form-field';
 import { Input } from '@/client/components/ui/input';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/client/components/ui/select';
 import { toast } from '@/client/components/ui/toast';
 import { ApiError } from '@/client/lib/api-client';
-import { newPayerSchema, payerPatchSchema, type PayerRecord } from '../payers.schema';
+import {
+  CLAIM_FILING_INDICATORS,
+  claimFilingIndicatorLabel,
+  newPayerSchema,
+  payerPatchSchema,
+  type ClaimFilingIndicator,
+  type PayerRecord,
+} from '../payers.schema';
 import { useCreatePayer, usePayers, useUpdatePayer } from './payers.api';
 import {
   ConfirmDeactivateDialog,
@@ -24,9 +32,9 @@ import {
   activeStatusColumn,
 } from '@/client/components/data-table/active-record';
 
-type Field = 'name' | 'payerId' | 'timelyFilingDays';
+type Field = 'name' | 'payerId' | 'timelyFilingDays' | 'claimFilingIndicator';
 type FieldErrors = Partial<Record<Field, string>>;
-const FIELDS: readonly string[] = ['name', 'payerId', 'timelyFilingDays'];
+const FIELDS: readonly string[] = ['name', 'payerId', 'timelyFilingDays', 'claimFilingIndicator'];
 
 function failure(error: unknown): string {
   return error instanceof ApiError && error.serverMessage ? error.serverMessage : 'Please try again.';
@@ -48,6 +56,7 @@ function PayerDialog({ editing, onClose }: { editing: PayerRecord | null; onClos
   const [name, setName] = useState(editing?.name ?? '');
   const [payerId, setPayerId] = useState(editing?.payerId ?? '');
   const [days, setDays] = useState(String(editing?.timelyFilingDays ?? 365));
+  const [indicator, setIndicator] = useState<ClaimFilingIndicator>(editing?.claimFilingIndicator ?? 'CI');
   const [errors, setErrors] = useState<FieldErrors>({});
   const pending = create.isPending || update.isPending;
 
@@ -66,11 +75,11 @@ function PayerDialog({ editing, onClose }: { editing: PayerRecord | null; onClos
   const submit = () => {
     const timelyFilingDays = days.trim() === '' ? Number.NaN : Number(days);
     if (editing) {
-      const checked = payerPatchSchema.safeParse({ payerId, timelyFilingDays });
+      const checked = payerPatchSchema.safeParse({ payerId, timelyFilingDays, claimFilingIndicator: indicator });
       if (!checked.success) return setErrors(collect(checked.error.issues));
       update.mutate({ id: editing.id, patch: checked.data }, { onSuccess: done('Payer updated'), onError });
     } else {
-      const checked = newPayerSchema.safeParse({ name, payerId, timelyFilingDays });
+      const checked = newPayerSchema.safeParse({ name, payerId, timelyFilingDays, claimFilingIndicator: indicator });
       if (!checked.success) return setErrors(collect(checked.error.issues));
       create.mutate(checked.data, { onSuccess: done('Payer added'), onError });
     }
@@ -123,6 +132,27 @@ function PayerDialog({ editing, onClose }: { editing: PayerRecord | null; onClos
               />
             )}
           </FormField>
+          <FormField
+            id="payer-filing-indicator"
+            label="Claim filing indicator"
+            hint="The kind of plan, as the payer's claims name it (X12 837P SBR09)."
+            error={errors.claimFilingIndicator}
+          >
+            {(control) => (
+              <Select value={indicator} onValueChange={(value) => setIndicator(value as ClaimFilingIndicator)}>
+                <SelectTrigger {...control}>
+                  <SelectValue />
+                </SelectTrigger>
+                <SelectContent>
+                  {CLAIM_FILING_INDICATORS.map((code) => (
+                    <SelectItem key={code} value={code}>
+                      {claimFilingIndicatorLabel(code)}
+                    </SelectItem>
+                  ))}
+                </SelectContent>
+              </Select>
+            )}
+          </FormField>
           <DialogFooter>
             <Button type="button" variant="outline" onClick={onClose} disabled={pending}>
               Cancel
@@ -169,6 +199,11 @@ export function PayersTab() {
       cell: ({ row }) => row.original.payerId ?? '—',
     },
     { accessorKey: 'timelyFilingDays', header: 'Timely filing (days)' },
+    {
+      id: 'claimFilingIndicator',
+      accessorFn: (p) => claimFilingIndicatorLabel(p.claimFilingIndicator),
+      header: 'Claim filing indicator',
+    },
     activeStatusColumn(),
     activeRecordActionsColumn<PayerRecord>({
       onEdit: (payer) => setDialog({ editing: payer }),

@@ -11,19 +11,28 @@ export function usePayers() {
   });
 }
 
-export function useCreatePayer() {
+/** A change shows in the insurance form's payer list (GET /api/payers) too, so both lists are read again. */
+function useRefresh() {
   const queryClient = useQueryClient();
+  return () => {
+    void queryClient.invalidateQueries({ queryKey: ADMIN_PAYERS });
+    void queryClient.invalidateQueries({ queryKey: ['/api/payers'] });
+  };
+}
+
+export function useCreatePayer() {
+  const refresh = useRefresh();
   return useMutation({
     mutationFn: (input: NewPayer) => apiFetch<PayerRecord>('/api/admin/payers', { method: 'POST', body: input }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ADMIN_PAYERS }),
+    onSuccess: refresh,
   });
 }
 
 export function useUpdatePayer() {
-  const queryClient = useQueryClient();
+  const refresh = useRefresh();
   return useMutation({
     mutationFn: ({ id, patch }: { id: number; patch: PayerPatch }) =>
       apiFetch<PayerRecord>(`/api/admin/payers/${id}`, { method: 'PATCH', body: patch }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ADMIN_PAYERS }),
+    onSuccess: refresh,
   });
 }

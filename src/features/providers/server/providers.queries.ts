@@ -21,6 +21,8 @@ const managedColumns = {
   name: providers.name,
   specialty: providers.specialty,
   active: providers.active,
+  npi: providers.npi,
+  taxonomyCode: providers.taxonomyCode,
 };
 
 /** Every provider, deactivated ones included, for the admin who maintains them. */
@@ -28,10 +30,27 @@ export function listAllProviders(db: Db): Promise<ManagedProvider[]> {
   return db.select(managedColumns).from(providers).orderBy(asc(providers.name));
 }
 
-function nameTaken(): HttpError {
-  return new HttpError(409, 'PROVIDER_EXISTS', 'name: a provider of that name already exists', {
-    fields: [{ field: 'name', message: 'is already the name of another provider' }],
-  });
+function conflict(err: unknown): HttpError | null {
+  const constraint = uniqueViolationOf(err);
+  if (constraint === 'providers_name_unique') {
+    return new HttpError(409, 'PROVIDER_EXISTS', 'name: a provider of that name already exists', {
+      fields: [{ field: 'name', message: 'is already the name of another provider' }],
+    });
+  }
+  // CMS issues one NPI per person: a second provider with it is a typing slip or the same person twice.
+  if (constraint === 'providers_npi_unique') {
+    return new HttpError(409, 'PROVIDER_EXISTS', 'npi: another provider has that NPI', {
+      fields: [{ field: 'npi', message: 'is already the NPI of another provider' }],
+    });
+  }
+  return null;
+}
+
+/** 'Dermatology, NPI 1234567893, taxonomy 207N00000X': the billing identifiers only when entered. */
+function summary(p: ManagedProvider): string {
+  return [p.specialty, p.npi && `NPI ${p.npi}`, p.taxonomyCode && `taxonomy ${p.taxonomyCode}`]
+    .filter(Boolean)
+    .join(', ');
 }
 
 export async function createProvider(db: Db, ctx: RequestContext, input: NewProvider): Promise<ManagedProvider> {
@@ -43,17 +62,19 @@ export async function createProvider(db: Db, ctx: RequestContext, input: NewProv
         ...actorOf(ctx),
         action: 'provider.create',
         resource: `provider/${row.id}`,
-        detail: `added ${row.name} (${row.specialty})`,
+        detail: `added ${row.name} (${summary(row)})`,
       });
       return row;
     });
   } catch (err) {
-    if (uniqueViolationOf(err) === 'providers_name_unique') throw nameTaken();
-    throw err;
+    throw conflict(err) ?? err;
   }
 }
 
-/** Renames, changes the specialty of, deactivates or reactivates a provider; past visits and claims keep them. */
+/**
+ * Renames, changes the specialty, NPI or taxonomy of, deactivates or reactivates a provider; past visits and
+ * claims keep them.
+ */
 export async function updateProvider(
   db: Db,
   ctx: RequestContext,
@@ -69,6 +90,10 @@ export async function updateProvider(
       const changes: string[] = [];
       if (row.name !== current.name) changes.push(`name ${current.name} -> ${row.name}`);
       if (row.specialty !== current.specialty) changes.push(`specialty ${current.specialty} -> ${row.specialty}`);
+      if (row.npi !== current.npi) changes.push(`NPI ${current.npi ?? 'none'} -> ${row.npi ?? 'none'}`);
+      if (row.taxonomyCode !== current.taxonomyCode) {
+        changes.push(`taxonomy ${current.taxonomyCode ?? 'none'} -> ${row.taxonomyCode ?? 'none'}`);
+      }
       if (row.active !== current.active) changes.push(row.active ? 'reactivated' : 'deactivated');
       await record(tx, {
         ...actorOf(ctx),
@@ -79,7 +104,6 @@ export async function updateProvider(
       return row;
     });
   } catch (err) {
-    if (uniqueViolationOf(err) === 'providers_name_unique') throw nameTaken();
-    throw err;
+    throw conflict(err) ?? err;
   }
 }

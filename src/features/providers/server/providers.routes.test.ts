@@ -71,6 +71,78 @@ describe('providers maintained by the admin', () => {
     ]);
   });
 
+  it("keeps each provider's NPI and NUCC taxonomy, checking the NPI's check digit and that no one else has it", async () => {
+    const admin = await signInAs(t.app, 'admin');
+    const created = await admin.request({
+      method: 'POST',
+      url: '/api/admin/providers',
+      payload: { name: 'Dr. Noor Haddad', specialty: 'Pediatrics', npi: ' 1234567893 ', taxonomyCode: '208000000x' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const noor = created.json<ManagedProvider>();
+    expect(noor).toMatchObject({ npi: '1234567893', taxonomyCode: '208000000X' });
+    const listed = (await admin.request({ method: 'GET', url: '/api/admin/providers' })).json<{
+      items: ManagedProvider[];
+    }>();
+    expect(listed.items.find((p) => p.id === noor.id)).toMatchObject({ npi: '1234567893', taxonomyCode: '208000000X' });
+
+    const refusals: [object, string, number][] = [
+      [{ npi: '1234567890' }, 'npi', 400],
+      [{ npi: '12345' }, 'npi', 400],
+      [{ taxonomyCode: '2080000000' }, 'taxonomyCode', 400],
+    ];
+    for (const [payload, field, status] of refusals) {
+      const res = await admin.request({ method: 'PATCH', url: `/api/admin/providers/${noor.id}`, payload });
+      expect(res.statusCode, JSON.stringify(payload)).toBe(status);
+      expect(res.json<{ error: { fields: { field: string }[] } }>().error.fields[0]?.field).toBe(field);
+    }
+    const badNew = await admin.request({
+      method: 'POST',
+      url: '/api/admin/providers',
+      payload: { name: 'Dr. Check Digit', specialty: 'Pediatrics', npi: '1234567890' },
+    });
+    expect(badNew.statusCode).toBe(400);
+    expect(badNew.json<{ error: { fields: { field: string; message: string }[] } }>().error.fields).toEqual([
+      { field: 'npi', message: 'must be a valid NPI: 10 digits with a correct check digit' },
+    ]);
+
+    // Another provider's NPI: one NPI per person (CMS).
+    const [other] = await t.database.pool
+      .query<{ npi: string }>('select npi from providers where npi is not null and id <> $1 limit 1', [noor.id])
+      .then((r) => r.rows);
+    if (!other) throw new Error('the seed gave no provider an NPI');
+    const duplicateNew = await admin.request({
+      method: 'POST',
+      url: '/api/admin/providers',
+      payload: { name: 'Dr. Twin', specialty: 'Pediatrics', npi: other.npi },
+    });
+    const duplicateEdit = await admin.request({
+      method: 'PATCH',
+      url: `/api/admin/providers/${noor.id}`,
+      payload: { npi: other.npi },
+    });
+    for (const duplicate of [duplicateNew, duplicateEdit]) {
+      expect(duplicate.statusCode).toBe(409);
+      expect(duplicate.json<{ error: { fields: { field: string }[] } }>().error.fields[0]?.field).toBe('npi');
+    }
+
+    const cleared = await admin.request({
+      method: 'PATCH',
+      url: `/api/admin/providers/${noor.id}`,
+      payload: { npi: '1245319599', taxonomyCode: '' },
+    });
+    expect(cleared.json<ManagedProvider>()).toMatchObject({ npi: '1245319599', taxonomyCode: null });
+    const entries = (await auditOf('provider.create'))
+      .concat(await auditOf('provider.update'))
+      .filter((e) => e.resource === `provider/${noor.id}`)
+      .map((e) => e.detail);
+    expect(entries).toEqual([
+      'added Dr. Noor Haddad (Pediatrics, NPI 1234567893, taxonomy 208000000X)',
+      'Dr. Noor Haddad: NPI 1234567893 -> 1245319599, taxonomy 208000000X -> none',
+    ]);
+    expect((await auditOf('provider.create')).some((e) => /Twin|Check Digit/.test(e.detail ?? ''))).toBe(false);
+  });
+
   it('refuses a duplicate name, a blank field, an unknown id, and every role but admin', async () => {
     const admin = await signInAs(t.app, 'admin');
     const [first] = (await admin.request({ method: 'GET', url: '/api/admin/providers' })).json<{

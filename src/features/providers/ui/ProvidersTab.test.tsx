@@ -5,8 +5,22 @@ import { renderWithApp } from '@/testing/ui-render';
 import type { ManagedProvider } from '../providers.schema';
 import { ProvidersTab } from './ProvidersTab';
 
-const mitchell: ManagedProvider = { id: 1, name: 'Dr. Sarah Mitchell', specialty: 'Family Medicine', active: true };
-const iyer: ManagedProvider = { id: 2, name: 'Dr. Rajesh Iyer', specialty: 'Internal Medicine', active: false };
+const mitchell: ManagedProvider = {
+  id: 1,
+  name: 'Dr. Sarah Mitchell',
+  specialty: 'Family Medicine',
+  active: true,
+  npi: '1234567893',
+  taxonomyCode: '207Q00000X',
+};
+const iyer: ManagedProvider = {
+  id: 2,
+  name: 'Dr. Rajesh Iyer',
+  specialty: 'Internal Medicine',
+  active: false,
+  npi: null,
+  taxonomyCode: null,
+};
 
 describe('ProvidersTab', () => {
   it('adds a provider, showing the server refusal under its field first', async () => {
@@ -37,10 +51,48 @@ describe('ProvidersTab', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add provider' }));
     expect(await screen.findByText('Dr. Lena Hart can now be booked.')).toBeTruthy();
     expect(api.sent('POST /api/admin/providers').map((r) => r.body)).toEqual([
-      { name: 'Dr. Sarah Mitchell', specialty: 'Dermatology' },
-      { name: 'Dr. Lena Hart', specialty: 'Dermatology' },
+      { name: 'Dr. Sarah Mitchell', specialty: 'Dermatology', npi: null, taxonomyCode: null },
+      { name: 'Dr. Lena Hart', specialty: 'Dermatology', npi: null, taxonomyCode: null },
     ]);
     await waitFor(() => expect(api.sent('GET /api/admin/providers').length).toBe(2));
+  });
+
+  it("shows each provider's NPI and taxonomy, and checks an NPI's check digit before the server does", async () => {
+    let attempt = 0;
+    const api = fakeApi({
+      'GET /api/admin/providers': { items: [mitchell, iyer] },
+      'PATCH /api/admin/providers/:id': (r) =>
+        ++attempt === 1
+          ? apiError(409, 'PROVIDER_EXISTS', 'npi: another provider has that NPI', {
+              fields: [{ field: 'npi', message: 'is already the NPI of another provider' }],
+            })
+          : { ...iyer, ...(r.body as object) },
+    });
+    renderWithApp(<ProvidersTab />, { route: '/settings' });
+    const row = (await screen.findByRole('cell', { name: 'Dr. Sarah Mitchell' })).closest('tr')!;
+    expect(within(row).getByRole('cell', { name: '1234567893' })).toBeTruthy();
+    expect(within(row).getByRole('cell', { name: '207Q00000X' })).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: /^Edit\s*Dr\. Rajesh Iyer$/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Dr. Rajesh Iyer' });
+    fireEvent.change(within(dialog).getByLabelText('NPI'), { target: { value: '1234567890' } });
+    fireEvent.change(within(dialog).getByLabelText('Taxonomy code'), { target: { value: '207r00000x' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save provider' }));
+    const message = await within(dialog).findByText('NPI must be a valid NPI: 10 digits with a correct check digit');
+    expect(within(dialog).getByLabelText('NPI').getAttribute('aria-describedby')).toContain(message.id);
+    expect(api.sent('PATCH /api/admin/providers/:id')).toEqual([]);
+
+    fireEvent.change(within(dialog).getByLabelText('NPI'), { target: { value: '1234567893' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save provider' }));
+    expect(await within(dialog).findByText('NPI is already the NPI of another provider')).toBeTruthy();
+
+    fireEvent.change(within(dialog).getByLabelText('NPI'), { target: { value: '1245319599' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save provider' }));
+    expect(await screen.findByText('Dr. Rajesh Iyer was saved.')).toBeTruthy();
+    expect(api.sent('PATCH /api/admin/providers/:id').map((r) => r.body)).toEqual([
+      { name: 'Dr. Rajesh Iyer', specialty: 'Internal Medicine', npi: '1234567893', taxonomyCode: '207R00000X' },
+      { name: 'Dr. Rajesh Iyer', specialty: 'Internal Medicine', npi: '1245319599', taxonomyCode: '207R00000X' },
+    ]);
   });
 
   it('deactivates only after the confirmation, and reactivates a deactivated provider', async () => {

@@ -24,7 +24,18 @@ import {
   activeStatusColumn,
 } from '@/client/components/data-table/active-record';
 
-type FieldErrors = Partial<Record<'name' | 'specialty', string>>;
+const FIELDS = ['name', 'specialty', 'npi', 'taxonomyCode'] as const;
+type Field = (typeof FIELDS)[number];
+type FieldErrors = Partial<Record<Field, string>>;
+
+function collect(issues: readonly { field: string; message: string }[]): FieldErrors {
+  const found: FieldErrors = {};
+  for (const { field, message } of issues) {
+    const known = FIELDS.find((f) => f === field);
+    if (known && !found[known]) found[known] = message;
+  }
+  return found;
+}
 
 function failure(error: unknown): string {
   return error instanceof ApiError && error.serverMessage ? error.serverMessage : 'Please try again.';
@@ -36,24 +47,19 @@ function ProviderDialog({ editing, onClose }: { editing: ManagedProvider | null;
   const update = useUpdateProvider();
   const [name, setName] = useState(editing?.name ?? '');
   const [specialty, setSpecialty] = useState(editing?.specialty ?? '');
+  const [npi, setNpi] = useState(editing?.npi ?? '');
+  const [taxonomyCode, setTaxonomyCode] = useState(editing?.taxonomyCode ?? '');
   const [errors, setErrors] = useState<FieldErrors>({});
   const pending = create.isPending || update.isPending;
 
   const submit = () => {
-    const checked = newProviderSchema.safeParse({ name, specialty });
+    const checked = newProviderSchema.safeParse({ name, specialty, npi, taxonomyCode });
     if (!checked.success) {
-      const found: FieldErrors = {};
-      for (const issue of checked.error.issues) {
-        const field = issue.path[0];
-        if ((field === 'name' || field === 'specialty') && !found[field]) found[field] = issue.message;
-      }
-      setErrors(found);
+      setErrors(collect(checked.error.issues.map((i) => ({ field: String(i.path[0] ?? ''), message: i.message }))));
       return;
     }
     const onError = (error: unknown) => {
-      const fields = error instanceof ApiError ? error.fields : [];
-      const found: FieldErrors = {};
-      for (const f of fields) if (f.field === 'name' || f.field === 'specialty') found[f.field] = f.message;
+      const found = collect(error instanceof ApiError ? error.fields : []);
       setErrors(found);
       if (Object.keys(found).length === 0) {
         toast({ title: 'Provider not saved', description: failure(error), variant: 'destructive' });
@@ -110,6 +116,40 @@ function ProviderDialog({ editing, onClose }: { editing: ManagedProvider | null;
               <Input {...control} autoComplete="off" value={specialty} onChange={(e) => setSpecialty(e.target.value)} />
             )}
           </FormField>
+          <FormField
+            id="provider-npi"
+            label="NPI"
+            hint="The provider's individual NPI, 10 digits; their claims name it as the rendering provider."
+            error={errors.npi}
+          >
+            {(control) => (
+              <Input
+                {...control}
+                autoComplete="off"
+                inputMode="numeric"
+                maxLength={10}
+                value={npi}
+                onChange={(e) => setNpi(e.target.value)}
+              />
+            )}
+          </FormField>
+          <FormField
+            id="provider-taxonomy"
+            label="Taxonomy code"
+            hint="NUCC code of their specialty, such as 207Q00000X."
+            error={errors.taxonomyCode}
+          >
+            {(control) => (
+              <Input
+                {...control}
+                autoComplete="off"
+                maxLength={10}
+                className="uppercase"
+                value={taxonomyCode}
+                onChange={(e) => setTaxonomyCode(e.target.value)}
+              />
+            )}
+          </FormField>
           <DialogFooter>
             <Button type="button" variant="outline" onClick={onClose} disabled={pending}>
               Cancel
@@ -152,6 +192,13 @@ export function ProvidersTab() {
   const columns: ColumnDef<ManagedProvider>[] = [
     { accessorKey: 'name', header: 'Name' },
     { accessorKey: 'specialty', header: 'Specialty' },
+    { id: 'npi', accessorFn: (p) => p.npi ?? '', header: 'NPI', cell: ({ row }) => row.original.npi ?? '—' },
+    {
+      id: 'taxonomyCode',
+      accessorFn: (p) => p.taxonomyCode ?? '',
+      header: 'Taxonomy',
+      cell: ({ row }) => row.original.taxonomyCode ?? '—',
+    },
     activeStatusColumn(),
     activeRecordActionsColumn<ManagedProvider>({
       onEdit: (provider) => setDialog({ editing: provider }),
@@ -185,7 +232,7 @@ export function ProvidersTab() {
             data={providers.data?.items ?? []}
             getRowId={(p) => String(p.id)}
             loading={providers.isLoading}
-            search={{ placeholder: 'Name or specialty', label: 'Search providers' }}
+            search={{ placeholder: 'Name, specialty or NPI', label: 'Search providers' }}
           />
         )}
       </CardContent>

@@ -23,6 +23,8 @@ import { lockChainTail } from '@/features/audit/server/audit.queries';
 import type { Db, Tx } from '../types';
 import { clientOf, copyRows, PrefetchedLines } from './copy-rows';
 import { addDays } from './random';
+import { TAXONOMY_BY_SPECIALTY } from './demo-coverage';
+import { makeNpi } from '@/shared/billing-identifiers';
 import {
   AUDIT_COLUMNS,
   CLAIM_COLUMNS,
@@ -265,6 +267,19 @@ async function generateScaleRows(
     (r) => r.id,
   );
   const providers = numberArray(providerIds, 'int');
+  // Every provider without an NPI gets a valid one (CMS check digit), numbered from 2 so none is a demo one's,
+  // and the taxonomy of its specialty.
+  const unnumbered = (
+    await tx.execute<{ id: number; specialty: string }>(sql`select id, specialty from providers where npi is null`)
+  ).rows;
+  if (unnumbered.length > 0) {
+    await tx.execute(sql`update providers p set npi = x.npi, taxonomy_code = coalesce(p.taxonomy_code, x.taxonomy)
+      from unnest(${`{${unnumbered.map((p) => p.id).join(',')}}`}::int[],
+                  ${`{${unnumbered.map((p) => makeNpi(`2${String(p.id).padStart(8, '0')}`)).join(',')}}`}::text[],
+                  ${`{${unnumbered.map((p) => TAXONOMY_BY_SPECIALTY[p.specialty] ?? '207Q00000X').join(',')}}`}::text[])
+        as x(id, npi, taxonomy)
+      where p.id = x.id`);
+  }
 
   // Patients are numbered P0..P0+P-1 after the last existing one; appointments and claims pick them by number.
   const firstPatient = await scalar(tx, `select coalesce(max(id), 0) + 1 as value from patients`);

@@ -1,0 +1,396 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { setPracticeTimeZone } from '@/shared/practice-zone';
+import { apiError, fakeApi, type Route } from '@/testing/fake-api';
+import { renderWithApp } from '@/testing/ui-render';
+import type { ClaimDetail, ClaimScrubResult } from '../claims.schema';
+import { ClaimDetailDialog } from './ClaimDetailDialog';
+
+function claimDetail(overrides: Partial<ClaimDetail> = {}): ClaimDetail {
+  return {
+    id: 7,
+    accountNumber: 'ACC-2026-100007',
+    status: 'Draft',
+    patient: { id: 3, name: 'Ana Silva', mrn: '*******01', dob: 'XX-XX-1984' },
+    provider: { id: 2, name: 'Dr. Sarah Mitchell', npi: '1234567893' },
+    payer: 'Aetna',
+    coverage: {
+      id: 31,
+      payer: 'Aetna',
+      priority: 1,
+      memberId: 'W123456789',
+      groupNumber: 'GRP-42',
+      relationship: 'child',
+      subscriberName: 'Marco Silva',
+      effectiveOn: '2026-01-01',
+      endOn: null,
+    },
+    placeOfService: '11',
+    frequencyCode: '7',
+    originalClaimNumber: 'PAYER-998877',
+    serviceDate: '2026-07-01',
+    submittedOn: null,
+    adjudicatedOn: null,
+    resolvedOn: null,
+    billedCents: 24_900,
+    paidCents: 0,
+    contractualAdjustmentCents: 1_500,
+    patientResponsibilityCents: 2_000,
+    balanceCents: 21_400,
+    reason: null,
+    denialDescription: null,
+    diagnoses: ['E11.9', 'I10', 'Z00.00'],
+    lines: [
+      {
+        lineNumber: 1,
+        procedureCode: '99213',
+        description: 'Office visit, established patient, low complexity',
+        modifiers: ['25'],
+        units: 1,
+        chargeCents: 14_900,
+        diagnosisPointers: [1, 2],
+        serviceDate: '2026-07-01',
+        lineControlNumber: 'ACC-2026-100007-1',
+      },
+      {
+        lineNumber: 2,
+        procedureCode: '36415',
+        description: null,
+        modifiers: [],
+        units: 2,
+        chargeCents: 10_000,
+        diagnosisPointers: [3],
+        serviceDate: '2026-07-01',
+        lineControlNumber: 'ACC-2026-100007-2',
+      },
+    ],
+    lastScrub: {
+      at: '2026-07-02T18:05:00Z',
+      clean: false,
+      edits: [
+        {
+          code: 'POINTER_RANGE',
+          severity: 'error',
+          field: 'lines[1].diagnosisPointers',
+          message: 'Line 2 points at diagnosis 4, which the claim does not have',
+        },
+        {
+          code: 'TIMELY_FILING_NEAR',
+          severity: 'warning',
+          field: 'serviceDate',
+          message: 'Timely filing ends in 10 days',
+        },
+      ],
+    },
+    history: [
+      { at: '2026-07-02T14:00:00Z', kind: 'lifecycle', title: 'Claim created', detail: '2 lines', by: null, edits: [] },
+      {
+        at: '2026-07-02T18:05:00Z',
+        kind: 'scrub',
+        title: 'Scrub found errors',
+        detail: '1 error, 1 warning',
+        by: 'Billing Admin',
+        edits: [
+          {
+            code: 'POINTER_RANGE',
+            severity: 'error',
+            field: 'lines[1].diagnosisPointers',
+            message: 'Line 2 points at diagnosis 4, which the claim does not have',
+          },
+        ],
+      },
+      { at: '2026-07-03', kind: 'lifecycle', title: 'Submitted to the payer', detail: 'Aetna', by: null, edits: [] },
+    ],
+    ...overrides,
+  };
+}
+
+function scrubResult(overrides: Partial<ClaimScrubResult>): ClaimScrubResult {
+  return {
+    claimId: 7,
+    accountNumber: 'ACC-2026-100007',
+    clean: true,
+    status: 'Ready',
+    edits: [],
+    overrideReason: null,
+    scrubbedAt: '2026-07-04T16:00:00Z',
+    ...overrides,
+  };
+}
+
+function serve(claim: ClaimDetail, more: Record<string, Route> = {}) {
+  return fakeApi({ 'GET /api/claims/7': claim, ...more });
+}
+
+function renderView(canWrite = true) {
+  return renderWithApp(
+    <ClaimDetailDialog claimId={7} accountNumber="ACC-2026-100007" canWrite={canWrite} onClose={() => {}} />,
+  );
+}
+
+/** A dl's term → description pairs, as read. */
+function itemsOf(section: HTMLElement): Record<string, string> {
+  const items: Record<string, string> = {};
+  for (const term of within(section).getAllByRole('term')) {
+    items[term.textContent ?? ''] = term.nextElementSibling?.textContent ?? '';
+  }
+  return items;
+}
+
+beforeAll(() => setPracticeTimeZone('America/New_York'));
+
+describe('ClaimDetailDialog', () => {
+  it('shows the header, coverage, numbered diagnoses, the lines with their pointers as codes, findings and history', async () => {
+    serve(claimDetail());
+    renderView();
+    const dialog = await screen.findByRole('dialog', { name: 'Claim ACC-2026-100007' });
+    const header = await within(dialog).findByRole('region', { name: 'Claim' });
+    expect(itemsOf(header)).toMatchObject({
+      'Patient control number': 'ACC-2026-100007',
+      Status: 'Draft',
+      Patient: 'Ana Silva',
+      MRN: '*******01',
+      // Masked by the server: shown as it came.
+      'Date of birth': 'XX-XX-1984',
+      'Rendering provider': 'Dr. Sarah Mitchell · NPI 1234567893',
+      Payer: 'Aetna',
+      'Place of service': '11 Office',
+      Frequency: '7 Replacement of claim PAYER-998877',
+      'Service date': 'Jul 1, 2026',
+      Billed: '$249.00',
+      Paid: '$0.00',
+      Adjustments: '$15.00',
+      'Patient responsibility': '$20.00',
+      Balance: '$214.00',
+    });
+    expect(itemsOf(within(dialog).getByRole('region', { name: 'Coverage' }))).toEqual({
+      Payer: 'Aetna',
+      Priority: 'Primary',
+      'Member ID': 'W123456789',
+      Group: 'GRP-42',
+      Relationship: 'Child',
+      Subscriber: 'Marco Silva',
+    });
+    const diagnoses = within(dialog).getByRole('list', { name: 'Diagnoses (ICD-10-CM)' });
+    expect(diagnoses.tagName).toBe('OL');
+    expect(
+      within(diagnoses)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['E11.9', 'I10', 'Z00.00']);
+
+    const lines = within(dialog).getByRole('table', { name: 'Service lines' });
+    expect(
+      within(lines)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual([
+      'Line',
+      'Procedure',
+      'Modifiers',
+      'Units',
+      'Charge',
+      'Diagnoses',
+      'Service date',
+      'Line control number',
+    ]);
+    const rows = within(lines).getAllByRole('row');
+    const cells = (row: HTMLElement) => Array.from(row.children).map((cell) => cell.textContent);
+    expect(cells(rows[1]!)).toEqual([
+      '1',
+      '99213Office visit, established patient, low complexity',
+      '25',
+      '1',
+      '$149.00',
+      'E11.9, I10',
+      'Jul 1, 2026',
+      'ACC-2026-100007-1',
+    ]);
+    expect(cells(rows[2]!)).toEqual(['2', '36415', '—', '2', '$100.00', 'Z00.00', 'Jul 1, 2026', 'ACC-2026-100007-2']);
+    expect(within(rows[3]!).getByRole('rowheader', { name: 'Total' })).toBeTruthy();
+    expect(rows[3]?.textContent).toContain('$249.00');
+
+    const findings = within(dialog).getByRole('list', { name: 'Latest scrub findings' });
+    expect(
+      within(findings)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([
+      'ErrorLine 2 points at diagnosis 4, which the claim does not havelines[1].diagnosisPointers',
+      'WarningTimely filing ends in 10 daysserviceDate',
+    ]);
+    expect(within(dialog).getByText('Scrubbed Jul 2, 2026 at 2:05 PM')).toBeTruthy();
+
+    const history = within(dialog).getByRole('list', { name: 'Claim history' });
+    const top = Array.from(history.children) as HTMLElement[];
+    expect(top.map((li) => li.firstElementChild?.textContent)).toEqual([
+      'Jul 2, 2026 at 10:00 AM Claim created',
+      'Jul 2, 2026 at 2:05 PM Scrub found errors by Billing Admin',
+      // A day without a time reads as the day alone.
+      'Jul 3, 2026 Submitted to the payer',
+    ]);
+    expect(
+      within(top[1]!).getByRole('list', { name: 'Findings of the scrub on Jul 2, 2026 at 2:05 PM' }).textContent,
+    ).toContain('Line 2 points at diagnosis 4');
+    expect(within(dialog).getByRole('button', { name: /Edit/ })).toBeTruthy();
+  });
+
+  it('shows a self-pay claim without coverage and a claim never scrubbed', async () => {
+    serve(claimDetail({ coverage: null, payer: 'Self-Pay', lastScrub: null, history: [], frequencyCode: '1' }));
+    renderView();
+    const dialog = await screen.findByRole('dialog', { name: 'Claim ACC-2026-100007' });
+    expect(await within(dialog).findByText('Self-pay: no insurance is billed.')).toBeTruthy();
+    expect(within(dialog).getByText('Not scrubbed yet.')).toBeTruthy();
+    expect(within(dialog).getByText('No events recorded.')).toBeTruthy();
+    expect(itemsOf(within(dialog).getByRole('region', { name: 'Claim' })).Frequency).toBe('1 Original');
+  });
+
+  it('shows a loading state, then an error with a retry that loads the claim', async () => {
+    let attempt = 0;
+    serve(claimDetail(), {
+      'GET /api/claims/7': () =>
+        ++attempt === 1 ? apiError(500, 'INTERNAL', 'The server could not complete the request.') : claimDetail(),
+    });
+    const user = userEvent.setup();
+    renderView();
+    expect(screen.getByLabelText('Loading claim')).toBeTruthy();
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('The claim could not be loaded.');
+    await user.click(within(alert).getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('region', { name: 'Coverage' })).toBeTruthy();
+  });
+
+  it('scrubs: errors hold the claim, shown in place with the held toast', async () => {
+    const held = scrubResult({
+      clean: false,
+      status: 'Draft',
+      edits: [
+        { code: 'NPI_CHECK', severity: 'error', field: 'renderingProvider.npi', message: 'Rendering NPI fails check' },
+        { code: 'DX_DOT', severity: 'error', field: 'diagnoses[0]', message: 'Diagnosis 1 is not billable' },
+      ],
+    });
+    const api = serve(claimDetail({ lastScrub: null }), { 'POST /api/claims/7/scrub': held });
+    const user = userEvent.setup();
+    renderView();
+    const dialog = await screen.findByRole('dialog', { name: 'Claim ACC-2026-100007' });
+    await user.click(await within(dialog).findByRole('button', { name: 'Scrub' }));
+    expect(await screen.findByText('Claim held: 2 errors')).toBeTruthy();
+    expect(api.sent('POST /api/claims/7/scrub').map((r) => r.body)).toEqual([{}]);
+    const findings = within(dialog).getByRole('list', { name: 'Latest scrub findings' });
+    expect(
+      within(findings)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['ErrorRendering NPI fails checkrenderingProvider.npi', 'ErrorDiagnosis 1 is not billablediagnoses[0]']);
+    expect(within(dialog).getByRole('status').textContent).toBe('Held: 2 errors to fix.');
+    expect(within(dialog).queryByRole('button', { name: 'Send with warnings' })).toBeNull();
+    // The view is read again after the scrub (status and history change on the server).
+    await waitFor(() => expect(api.sent('GET /api/claims/7').length).toBeGreaterThan(1));
+  });
+
+  it('warnings alone: a reason (5 to 500 characters) re-scrubs with it and the claim is ready', async () => {
+    const warning = {
+      code: 'TIMELY_FILING_NEAR',
+      severity: 'warning' as const,
+      field: 'serviceDate',
+      message: 'Timely filing ends in 10 days',
+    };
+    const api = serve(claimDetail({ lastScrub: null }), {
+      'POST /api/claims/7/scrub': (r) =>
+        (r.body as { overrideReason?: string }).overrideReason
+          ? scrubResult({ edits: [warning], overrideReason: 'Filed today, within the limit' })
+          : scrubResult({ status: 'Draft', edits: [warning] }),
+    });
+    const user = userEvent.setup();
+    renderView();
+    const dialog = await screen.findByRole('dialog', { name: 'Claim ACC-2026-100007' });
+    await user.click(await within(dialog).findByRole('button', { name: 'Scrub' }));
+    expect(await within(dialog).findByText('Held: 1 warning to accept with a reason, or fix.')).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Send with warnings' }));
+    const reason = within(dialog).getByLabelText('Reason for sending with warnings');
+    await user.type(reason, 'late');
+    await user.click(within(dialog).getByRole('button', { name: 'Send with warnings' }));
+    expect(
+      await within(dialog).findByText(
+        'Reason for sending with warnings must say why the warnings are accepted (at least 5 characters)',
+      ),
+    ).toBeTruthy();
+    expect(reason.getAttribute('aria-invalid')).toBe('true');
+    expect(api.sent('POST /api/claims/7/scrub')).toHaveLength(1);
+
+    await user.clear(reason);
+    await user.type(reason, 'Filed today, within the limit');
+    await user.click(within(dialog).getByRole('button', { name: 'Send with warnings' }));
+    expect(await screen.findByText('Claim is ready to submit')).toBeTruthy();
+    expect(api.sent('POST /api/claims/7/scrub').map((r) => r.body)).toEqual([
+      {},
+      { overrideReason: 'Filed today, within the limit' },
+    ]);
+    expect(within(dialog).getByRole('status').textContent).toBe(
+      'Ready to submit: 1 warning accepted (Filed today, within the limit).',
+    );
+  });
+
+  it('offers no Edit or Scrub to a role without claims:write, nor on a claim already sent', async () => {
+    serve(claimDetail());
+    renderView(false);
+    const dialog = await screen.findByRole('dialog', { name: 'Claim ACC-2026-100007' });
+    await within(dialog).findByRole('region', { name: 'Coverage' });
+    expect(within(dialog).queryByRole('button', { name: /Edit/ })).toBeNull();
+    expect(within(dialog).queryByRole('button', { name: 'Scrub' })).toBeNull();
+  });
+
+  it('offers no Edit or Scrub on a submitted claim', async () => {
+    serve(claimDetail({ status: 'Submitted' }));
+    renderView();
+    const dialog = await screen.findByRole('dialog', { name: 'Claim ACC-2026-100007' });
+    await within(dialog).findByRole('region', { name: 'Coverage' });
+    expect(within(dialog).queryByRole('button', { name: /Edit/ })).toBeNull();
+    expect(within(dialog).queryByRole('button', { name: 'Scrub' })).toBeNull();
+  });
+
+  it('edits the claim: the form opens with its values and the view shows the saved claim', async () => {
+    const saved = claimDetail({ placeOfService: '10', history: [] });
+    const api = serve(claimDetail(), {
+      'GET /api/claims/providers': [{ id: 2, name: 'Dr. Sarah Mitchell' }],
+      'GET /api/patients/3/coverages': [
+        {
+          id: 31,
+          patientId: 3,
+          payer: 'Aetna',
+          priority: 1,
+          memberId: 'W123456789',
+          groupNumber: 'GRP-42',
+          relationship: 'child',
+          subscriberName: 'Marco Silva',
+          subscriberDob: null,
+          effectiveOn: '2026-01-01',
+          endOn: null,
+        },
+      ],
+      'PUT /api/claims/7': saved,
+    });
+    const user = userEvent.setup();
+    renderView();
+    const view = await screen.findByRole('dialog', { name: 'Claim ACC-2026-100007' });
+    await user.click(await within(view).findByRole('button', { name: /Edit/ }));
+    const form = await screen.findByRole('dialog', { name: 'Edit claim ACC-2026-100007' });
+    expect(within(form).getByLabelText<HTMLInputElement>('Patient').disabled).toBe(true);
+    await waitFor(() => expect(within(form).getByLabelText<HTMLSelectElement>('Coverage').value).toBe('31'));
+    expect(within(form).getByLabelText<HTMLInputElement>('Line 1 Charge ($)').value).toBe('149.00');
+    await user.selectOptions(within(form).getByLabelText('Place of service'), '10 Telehealth at home');
+    api.on('GET /api/claims/7', saved);
+    await user.click(within(form).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Claim saved')).toBeTruthy();
+    expect(api.sent('PUT /api/claims/7').map((r) => (r.body as { placeOfService: string }).placeOfService)).toEqual([
+      '10',
+    ]);
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Edit claim ACC-2026-100007' })).toBeNull());
+    await waitFor(() =>
+      expect(itemsOf(within(view).getByRole('region', { name: 'Claim' }))['Place of service']).toBe(
+        '10 Telehealth at home',
+      ),
+    );
+  });
+});

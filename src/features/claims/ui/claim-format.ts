@@ -1,0 +1,53 @@
+import { formatCents } from '@/shared/api';
+import { formatDate, formatDateTime } from '@/shared/dates';
+import { dayInZone, timeInZone } from '@/shared/practice-zone';
+
+export const money = (cents: number) => `$${formatCents(cents)}`;
+
+/** The place-of-service codes (CMS POS) a clinic bills most; a claim may carry another, shown as its code. */
+export const PLACES_OF_SERVICE = [
+  { code: '11', label: 'Office' },
+  { code: '02', label: 'Telehealth (not at home)' },
+  { code: '10', label: 'Telehealth at home' },
+  { code: '12', label: 'Home' },
+  { code: '22', label: 'Outpatient hospital' },
+  { code: '81', label: 'Independent lab' },
+] as const;
+
+export function placeOfServiceText(code: string): string {
+  const known = PLACES_OF_SERVICE.find((p) => p.code === code);
+  return known ? `${code} ${known.label}` : code;
+}
+
+/** Claim frequency (X12 CLM05-3): 7 and 8 name the payer's number of the claim they replace or void. */
+export const FREQUENCIES = [
+  { code: '1', label: 'Original' },
+  { code: '7', label: 'Replacement' },
+  { code: '8', label: 'Void' },
+] as const;
+export type FrequencyCode = (typeof FREQUENCIES)[number]['code'];
+
+export function frequencyText(code: string): string {
+  const known = FREQUENCIES.find((f) => f.code === code);
+  return known ? `${code} ${known.label}` : code;
+}
+
+const PRIORITIES = ['Primary', 'Secondary', 'Tertiary'] as const;
+
+/** 1 Primary, 2 Secondary, 3 Tertiary (X12 SBR01 P, S, T). */
+export function priorityText(priority: number): string {
+  return PRIORITIES[priority - 1] ?? `Priority ${priority}`;
+}
+
+const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * An event's moment as people read it: a calendar day alone as 'Jul 1, 2026', an instant as the practice's
+ * wall clock ('Jul 1, 2026 at 2:05 PM'), so staff in another zone see the clinic's day.
+ */
+export function momentText(at: string): string {
+  if (ISO_DAY.test(at)) return formatDate(at);
+  const instant = new Date(at);
+  if (Number.isNaN(instant.getTime())) return at;
+  return formatDateTime(dayInZone(instant), timeInZone(instant));
+}

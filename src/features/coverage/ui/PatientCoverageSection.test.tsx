@@ -1,0 +1,209 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { apiError, fakeApi, pending, reply, type FakeRequest } from '@/testing/fake-api';
+import { renderWithApp } from '@/testing/ui-render';
+import type { Coverage } from '../coverage.schema';
+import { PatientCoverageSection } from './PatientCoverageSection';
+
+const LIST = 'GET /api/patients/:id/coverages';
+const PAYERS = [
+  { name: 'Aetna', claimFilingIndicator: 'CI' },
+  { name: 'Medicare', claimFilingIndicator: 'MB' },
+];
+
+const aetna: Coverage = {
+  id: 11,
+  patientId: 7,
+  payer: 'Aetna',
+  priority: 1,
+  memberId: 'W123456789',
+  groupNumber: 'GRP100200',
+  relationship: 'child',
+  subscriberName: 'Ruth Example',
+  subscriberDob: '1970-05-06',
+  effectiveOn: '2024-01-01',
+  endOn: null,
+};
+const cigna: Coverage = {
+  id: 12,
+  patientId: 7,
+  payer: 'Cigna',
+  priority: 2,
+  memberId: 'U12345678',
+  groupNumber: null,
+  relationship: 'self',
+  subscriberName: null,
+  subscriberDob: null,
+  effectiveOn: '2019-01-01',
+  endOn: '2020-12-31',
+};
+/** What a role that does not bill reads of the same policy (the server masks it). */
+const aetnaMasked: Coverage = { ...aetna, memberId: '********89', subscriberDob: 'XX-XX-1970' };
+
+describe('PatientCoverageSection', () => {
+  it("lists the patient's policies with their priority, dates and subscriber, and marks an ended one", async () => {
+    const api = fakeApi({ [LIST]: [aetna, cigna] });
+    renderWithApp(<PatientCoverageSection patientId={7} role="billing_admin" />);
+    const section = screen.getByRole('region', { name: 'Insurance' });
+    const items = await within(section).findAllByRole('listitem');
+    expect(items).toHaveLength(2);
+    const [first, second] = items as [HTMLElement, HTMLElement];
+    expect(within(first).getByText('Aetna')).toBeTruthy();
+    expect(within(first).getByText('Primary')).toBeTruthy();
+    expect(within(first).getByText('W123456789')).toBeTruthy();
+    expect(within(first).getByText('GRP100200')).toBeTruthy();
+    expect(within(first).getByText('Ruth Example, born May 6, 1970 (patient: child)')).toBeTruthy();
+    expect(within(first).getByText('From Jan 1, 2024')).toBeTruthy();
+    expect(within(first).queryByText('Ended')).toBeNull();
+    expect(within(second).getByText('Secondary')).toBeTruthy();
+    expect(within(second).getByText('Jan 1, 2019 – Dec 31, 2020')).toBeTruthy();
+    expect(within(second).getByText('Ended')).toBeTruthy();
+    expect(within(second).getByText('The patient')).toBeTruthy();
+    expect(api.sent(LIST).map((r) => r.path)).toEqual(['/api/patients/7/coverages']);
+    expect(screen.getByRole('button', { name: 'Add insurance' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Edit insurance Aetna (Primary)' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Edit insurance Cigna (Secondary)' })).toBeTruthy();
+  });
+
+  it('offers no changes to a role that reads insurance but does not register it', async () => {
+    fakeApi({ [LIST]: [aetna] });
+    renderWithApp(<PatientCoverageSection patientId={7} role="doctor" />);
+    expect(await screen.findByText('Aetna')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Add insurance' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /Edit insurance/ })).toBeNull();
+  });
+
+  it('shows loading, then none on file; and says when the list could not be loaded', async () => {
+    const api = fakeApi({ [LIST]: pending });
+    const { unmount } = renderWithApp(<PatientCoverageSection patientId={7} role="nurse_manager" />);
+    expect(await screen.findByRole('status', { name: 'Loading insurance' })).toBeTruthy();
+    unmount();
+    api.on(LIST, []);
+    const empty = renderWithApp(<PatientCoverageSection patientId={7} role="nurse_manager" />);
+    expect(await screen.findByText('No insurance on file')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Add insurance' })).toBeTruthy();
+    empty.unmount();
+    api.on(LIST, apiError(500, 'INTERNAL', 'The server could not complete the request.'));
+    renderWithApp(<PatientCoverageSection patientId={7} role="nurse_manager" />);
+    expect((await screen.findByRole('alert')).textContent).toContain('The insurance could not be loaded');
+  });
+
+  it("adds a policy: the form's own checks first, then the server's refusal under its field", async () => {
+    let attempt = 0;
+    const api = fakeApi({
+      [LIST]: [],
+      'GET /api/payers': PAYERS,
+      'POST /api/patients/:id/coverages': (r: FakeRequest) =>
+        ++attempt === 1
+          ? apiError(400, 'VALIDATION_FAILED', 'memberId: must be an MBI', {
+              fields: [{ field: 'memberId', message: 'must be a Medicare Beneficiary Identifier (MBI)' }],
+            })
+          : reply(201, { id: 20, patientId: 7, ...(r.body as object) }),
+    });
+    const user = userEvent.setup();
+    renderWithApp(<PatientCoverageSection patientId={7} role="billing_admin" />);
+    await user.click(await screen.findByRole('button', { name: 'Add insurance' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add insurance' });
+    await user.click(within(dialog).getByRole('button', { name: 'Save insurance' }));
+    for (const text of ['Payer is required', 'Member ID is required', 'Effective date is required']) {
+      expect(await within(dialog).findByText(text)).toBeTruthy();
+    }
+    expect(api.sent('POST /api/patients/:id/coverages')).toEqual([]);
+
+    await user.click(within(dialog).getByRole('combobox', { name: 'Payer' }));
+    await user.click(await screen.findByRole('option', { name: 'Medicare' }));
+    expect(within(dialog).getByText(/Medicare's MBI: 11 letters and digits/)).toBeTruthy();
+    await user.type(within(dialog).getByLabelText('Member ID'), 'W123456789');
+    await user.click(within(dialog).getByRole('combobox', { name: 'Priority' }));
+    await user.click(await screen.findByRole('option', { name: 'Secondary' }));
+    // A dependent's policy names its holder.
+    await user.click(within(dialog).getByRole('combobox', { name: "Patient's relationship to subscriber" }));
+    await user.click(await screen.findByRole('option', { name: 'Spouse' }));
+    await user.type(within(dialog).getByLabelText('Effective date'), '2025-06-01');
+    await user.click(within(dialog).getByRole('button', { name: 'Save insurance' }));
+    expect(await within(dialog).findByText('Subscriber name is required when the patient is not the subscriber')).toBeTruthy();
+    await user.type(within(dialog).getByLabelText('Subscriber name'), 'Ruth Example');
+    await user.type(within(dialog).getByLabelText('Subscriber date of birth'), '1950-03-04');
+    await user.click(within(dialog).getByRole('button', { name: 'Save insurance' }));
+
+    const refusal = await within(dialog).findByText('Member ID must be a Medicare Beneficiary Identifier (MBI)');
+    expect(within(dialog).getByLabelText('Member ID').getAttribute('aria-describedby')).toContain(refusal.id);
+    expect(await screen.findByText('Insurance not saved')).toBeTruthy();
+
+    await user.clear(within(dialog).getByLabelText('Member ID'));
+    await user.type(within(dialog).getByLabelText('Member ID'), '1EG4TE5MK73');
+    await user.click(within(dialog).getByRole('button', { name: 'Save insurance' }));
+    expect(await screen.findByText('Insurance saved')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const sent = {
+      payer: 'Medicare',
+      priority: 2,
+      groupNumber: null,
+      relationship: 'spouse',
+      subscriberName: 'Ruth Example',
+      subscriberDob: '1950-03-04',
+      effectiveOn: '2025-06-01',
+      endOn: null,
+    };
+    expect(api.sent('POST /api/patients/:id/coverages').map((r) => [r.path, r.body])).toEqual([
+      ['/api/patients/7/coverages', { ...sent, memberId: 'W123456789' }],
+      ['/api/patients/7/coverages', { ...sent, memberId: '1EG4TE5MK73' }],
+    ]);
+    await waitFor(() => expect(api.sent(LIST)).toHaveLength(2));
+  });
+
+  it('ends a policy by its end date, sending only what changed, never a masked value', async () => {
+    let attempt = 0;
+    const api = fakeApi({
+      [LIST]: [aetnaMasked],
+      'GET /api/payers': PAYERS,
+      'PATCH /api/coverages/:id': (r: FakeRequest) =>
+        ++attempt === 1
+          ? apiError(409, 'COVERAGE_OVERLAP', 'priority: taken', {
+              fields: [{ field: 'priority', message: 'is already held by Cigna (Secondary) from Jan 1, 2024' }],
+            })
+          : { ...aetnaMasked, ...(r.body as object) },
+    });
+    const user = userEvent.setup();
+    renderWithApp(<PatientCoverageSection patientId={7} role="nurse_manager" />);
+    await user.click(await screen.findByRole('button', { name: 'Edit insurance Aetna (Primary)' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit insurance' });
+    // The front desk sees the member id and the subscriber's birth date masked: left blank, they stay as stored.
+    expect(within(dialog).getByLabelText('Member ID')).toHaveProperty('value', '');
+    expect(within(dialog).getByText('On file: ********89. Leave empty to keep it.')).toBeTruthy();
+    expect(within(dialog).getByLabelText('Subscriber date of birth')).toHaveProperty('value', '');
+    expect(within(dialog).getByLabelText('Subscriber name')).toHaveProperty('value', 'Ruth Example');
+    expect(within(dialog).getByRole('combobox', { name: 'Payer' }).textContent).toBe('Aetna');
+
+    await user.click(within(dialog).getByRole('combobox', { name: 'Priority' }));
+    await user.click(await screen.findByRole('option', { name: 'Secondary' }));
+    await user.type(within(dialog).getByLabelText('End date'), '2026-12-31');
+    await user.click(within(dialog).getByRole('button', { name: 'Save insurance' }));
+    expect(
+      await within(dialog).findByText('Priority is already held by Cigna (Secondary) from Jan 1, 2024'),
+    ).toBeTruthy();
+
+    await user.click(within(dialog).getByRole('combobox', { name: 'Priority' }));
+    await user.click(await screen.findByRole('option', { name: 'Primary' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Save insurance' }));
+    expect(await screen.findByText('Insurance saved')).toBeTruthy();
+    expect(api.sent('PATCH /api/coverages/:id').map((r) => [r.path, r.body])).toEqual([
+      ['/api/coverages/11', { priority: 2, endOn: '2026-12-31' }],
+      ['/api/coverages/11', { endOn: '2026-12-31' }],
+    ]);
+  });
+
+  it('closes an edit with nothing changed without asking the server', async () => {
+    const api = fakeApi({ [LIST]: [aetna], 'GET /api/payers': PAYERS });
+    const user = userEvent.setup();
+    renderWithApp(<PatientCoverageSection patientId={7} role="admin" />);
+    await user.click(await screen.findByRole('button', { name: 'Edit insurance Aetna (Primary)' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit insurance' });
+    expect(within(dialog).getByLabelText('Member ID')).toHaveProperty('value', 'W123456789');
+    expect(within(dialog).getByLabelText('Subscriber date of birth')).toHaveProperty('value', '1970-05-06');
+    await user.click(within(dialog).getByRole('button', { name: 'Save insurance' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(api.sent('PATCH /api/coverages/:id')).toEqual([]);
+  });
+});

@@ -1,0 +1,38 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiFetch } from '@/client/lib/api-client';
+import type { ActivePayer } from '@/features/payers/payers.schema';
+import type { Coverage, CoveragePatchInput, NewCoverageInput } from '../coverage.schema';
+
+/** The claim form reads the same list under this key, so a saved policy shows there at once. */
+export const patientCoveragesKey = (patientId: number) => ['/api/patients', 'coverages', patientId] as const;
+const ACTIVE_PAYERS = ['/api/payers'] as const;
+
+/** The patient's policies, primary first, masked for the role by the server. */
+export function usePatientCoverages(patientId: number) {
+  return useQuery({
+    queryKey: patientCoveragesKey(patientId),
+    queryFn: ({ signal }) => apiFetch<Coverage[]>(`/api/patients/${patientId}/coverages`, { signal }),
+  });
+}
+
+/** The payers a policy can name: the practice's active ones. */
+export function useActivePayers() {
+  return useQuery({
+    queryKey: ACTIVE_PAYERS,
+    queryFn: ({ signal }) => apiFetch<ActivePayer[]>('/api/payers', { signal }),
+  });
+}
+
+export type CoverageSave = { id: null; body: NewCoverageInput } | { id: number; body: CoveragePatchInput };
+
+/** Adds a policy (id null) or changes one (only the fields that changed). */
+export function useSaveCoverage(patientId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (save: CoverageSave) =>
+      save.id === null
+        ? apiFetch<Coverage>(`/api/patients/${patientId}/coverages`, { method: 'POST', body: save.body })
+        : apiFetch<Coverage>(`/api/coverages/${save.id}`, { method: 'PATCH', body: save.body }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: patientCoveragesKey(patientId) }),
+  });
+}
