@@ -248,7 +248,7 @@ export function maskText(field: Exclude<MaskedField, 'allergies' | 'meds'>, valu
       return digits.length < 4 ? '***' : `***-***-${digits.slice(-4)}`;
     }
     case 'mrn':
-      return value.length <= 2 ? value.replace(/./g, '*') : '*'.repeat(value.length - 2) + value.slice(-2);
+      return maskIdentifier(value);
     case 'notes':
       return RESTRICTED;
   }
@@ -264,7 +264,11 @@ export function seesMemberId(role: Role): boolean {
  * anyone else who reads a claim sees its last two characters, as a masked MRN shows.
  */
 export function maskMemberId(value: string, role: Role): string {
-  if (seesMemberId(role)) return value;
+  return seesMemberId(role) ? value : maskIdentifier(value);
+}
+
+/** An identifier (MRN, member id) with all but its last two characters hidden. */
+function maskIdentifier(value: string): string {
   return value.length <= 2 ? value.replace(/./g, '*') : '*'.repeat(value.length - 2) + value.slice(-2);
 }
 

@@ -1,5 +1,6 @@
 import { getTableName, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { DbOrTx } from './types';
 
 /** A CHECK constraint body restricting a text column to a fixed list (enums stay plain text + CHECK). */
 export function oneOf(column: AnyPgColumn, values: readonly string[]): SQL {
@@ -29,3 +30,16 @@ export function uniqueViolationOf(err: unknown): string | null {
 export function qualified(column: AnyPgColumn): SQL {
   return sql`${sql.identifier(getTableName(column.table))}.${sql.identifier(column.name)}`;
 }
+
+/** A row of a raw query, its columns as the driver gives them. */
+export type RawRow = Record<string, unknown>;
+
+/** The rows of a raw query (one that reads several tables' columns at once). */
+export async function rawRows(db: DbOrTx, query: SQL): Promise<RawRow[]> {
+  return (await db.execute(query)).rows;
+}
+
+/** A text column of a raw row: '' when null. */
+export const rowText = (v: unknown): string => (typeof v === 'string' ? v : '');
+/** A nullable text column of a raw row. */
+export const rowTextOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : null);

@@ -15,6 +15,11 @@ export class HttpError extends Error {
 }
 
 /** Every 429 (per client, per account) says the same, so a limit tells nothing about which accounts exist. */
+/** A 400 naming one field and the rule it breaks, for checks the schema cannot make (they need the database). */
+export function invalidField(field: string, message: string): HttpError {
+  return new HttpError(400, 'VALIDATION_FAILED', `${field}: ${message}`, { fields: [{ field, message }] });
+}
+
 export const RATE_LIMITED_MESSAGE = 'Too many requests. Please wait and try again.';
 
 export function sendError(

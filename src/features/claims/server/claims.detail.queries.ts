@@ -11,25 +11,19 @@ import { formatCents } from '@/shared/api';
 import type { RequestContext } from '@/server/context';
 import type { Db } from '@/server/db/types';
 import { HttpError } from '@/server/plugins/errors';
+import { rawRows, rowText, rowTextOrNull } from '@/server/db/sql-helpers';
 import { claimRowStatusSchema, scrubEditSchema, type ClaimDetail, type ClaimHistoryEvent } from '../claims.schema';
 import { procedureDescription } from '../claims.procedures';
 import { claimOpenBalanceSql } from './claims.formulas';
 
-type Row = Record<string, unknown>;
-const text = (v: unknown): string => (typeof v === 'string' ? v : '');
-const textOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-const isoOf = (v: unknown): string => (v instanceof Date ? v.toISOString() : text(v));
-
-async function rows(db: Db, query: ReturnType<typeof sql>): Promise<Row[]> {
-  return (await db.execute(query)).rows;
-}
+const isoOf = (v: unknown): string => (v instanceof Date ? v.toISOString() : rowText(v));
 
 /** Audited actions on a claim that the history shows from the trail (scrubs and appeals have their own rows). */
 const CHANGE_ACTIONS = ['claim.void', 'claim.update', 'claim.create', 'claim.appeal.outcome'];
 
 export async function getClaimDetail(db: Db, ctx: RequestContext, id: number): Promise<ClaimDetail> {
   // The claims table is not aliased: the balance formula (claims.formulas.ts) names it.
-  const [claim] = await rows(
+  const [claim] = await rawRows(
     db,
     sql`select claims.*, claims.service_date::text as service_day, claims.submitted_on::text as submitted_day,
           claims.adjudicated_on::text as adjudicated_day, claims.resolved_on::text as resolved_day,
@@ -48,24 +42,24 @@ export async function getClaimDetail(db: Db, ctx: RequestContext, id: number): P
   if (!claim) throw new HttpError(404, 'NOT_FOUND', 'No such claim.');
   const patientId = Number(claim.patient_id);
   const [lines, scrubs, appeals, changes] = await Promise.all([
-    rows(
+    rawRows(
       db,
       sql`select line_number, procedure_code, modifiers, units, charge_cents, diagnosis_pointers,
             service_date::text as service_date, line_control_number
           from claim_lines where claim_id = ${id} order by line_number`,
     ),
-    rows(
+    rawRows(
       db,
       sql`select s.scrubbed_at, s.clean, s.edits, s.override_reason, u.name as by
           from claim_scrubs s left join users u on u.id = s.scrubbed_by where s.claim_id = ${id} order by s.id`,
     ),
-    rows(
+    rawRows(
       db,
       sql`select a.created_at, a.level, a.reason, a.outcome, a.outcome_amount_cents, a.decided_on::text as decided_on,
             u.name as by
           from claim_appeals a left join users u on u.id = a.created_by where a.claim_id = ${id} order by a.id`,
     ),
-    rows(
+    rawRows(
       db,
       sql`select occurred_at, action, detail, actor from audit_log
           where resource = ${`claim/${id}`} and action = any(${`{${CHANGE_ACTIONS.join(',')}}`}::text[])
@@ -76,7 +70,7 @@ export async function getClaimDetail(db: Db, ctx: RequestContext, id: number): P
     ...actorOf(ctx),
     action: 'claim.view',
     resource: `claim/${id}`,
-    detail: `opened claim ${text(claim.account_number)}`,
+    detail: `opened claim ${rowText(claim.account_number)}`,
     patientId,
   });
 
@@ -88,16 +82,16 @@ export async function getClaimDetail(db: Db, ctx: RequestContext, id: number): P
       history.push({ at, kind: 'lifecycle', title, detail, by: null, edits: [] });
   };
   lifecycle(isoOf(claim.created_at), 'Claim created', `${lines.length} line${lines.length === 1 ? '' : 's'}`);
-  lifecycle(claim.submitted_day, 'Submitted to the payer', text(claim.payer));
+  lifecycle(claim.submitted_day, 'Submitted to the payer', rowText(claim.payer));
   const deniedFirst = claim.denied_on_first_adjudication === true;
   lifecycle(
     claim.adjudicated_day,
     deniedFirst ? 'Denied by the payer' : 'Adjudicated by the payer',
     deniedFirst
-      ? `${text(claim.reason_code)} ${text(claim.denial_description)}`.trim()
+      ? `${rowText(claim.reason_code)} ${rowText(claim.denial_description)}`.trim()
       : `paid $${formatCents(Number(claim.paid_cents))}`,
   );
-  lifecycle(claim.resolved_day, 'Resolved', `balance settled; ${text(claim.status)}`);
+  lifecycle(claim.resolved_day, 'Resolved', `balance settled; ${rowText(claim.status)}`);
   for (const s of scrubs) {
     const edits = editsOf(s.edits);
     const errors = edits.filter((e) => e.severity === 'error').length;
@@ -111,7 +105,7 @@ export async function getClaimDetail(db: Db, ctx: RequestContext, id: number): P
           ? 'no findings'
           : `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}` +
             (typeof s.override_reason === 'string' ? `; warnings accepted: ${s.override_reason}` : ''),
-      by: textOrNull(s.by),
+      by: rowTextOrNull(s.by),
       edits,
     });
   }
@@ -119,16 +113,16 @@ export async function getClaimDetail(db: Db, ctx: RequestContext, id: number): P
     history.push({
       at: isoOf(a.created_at),
       kind: 'appeal',
-      title: `Appeal filed (${text(a.level)} level)`,
-      detail: text(a.reason),
-      by: textOrNull(a.by),
+      title: `Appeal filed (${rowText(a.level)} level)`,
+      detail: rowText(a.reason),
+      by: rowTextOrNull(a.by),
       edits: [],
     });
     if (typeof a.decided_on === 'string') {
       history.push({
         at: a.decided_on,
         kind: 'appeal',
-        title: `Appeal ${text(a.outcome)}`,
+        title: `Appeal ${rowText(a.outcome)}`,
         detail: `paid $${formatCents(Number(a.outcome_amount_cents ?? 0))}`,
         by: null,
         edits: [],
@@ -139,9 +133,9 @@ export async function getClaimDetail(db: Db, ctx: RequestContext, id: number): P
     history.push({
       at: isoOf(c.occurred_at),
       kind: 'change',
-      title: describeAuditAction(text(c.action)),
-      detail: text(c.detail),
-      by: text(c.actor),
+      title: describeAuditAction(rowText(c.action)),
+      detail: rowText(c.detail),
+      by: rowText(c.actor),
       edits: [],
     });
   }
@@ -150,55 +144,59 @@ export async function getClaimDetail(db: Db, ctx: RequestContext, id: number): P
 
   return {
     id,
-    accountNumber: text(claim.account_number),
+    accountNumber: rowText(claim.account_number),
     status: claimRowStatusSchema.parse(claim.voided_at ? 'Voided' : claim.status),
     patient: {
       id: patientId,
-      name: text(claim.patient_name),
-      mrn: maskText('mrn', text(claim.mrn), role),
-      dob: maskText('dob', text(claim.dob), role),
+      name: rowText(claim.patient_name),
+      mrn: maskText('mrn', rowText(claim.mrn), role),
+      dob: maskText('dob', rowText(claim.dob), role),
     },
-    provider: { id: Number(claim.provider_id), name: text(claim.provider_name), npi: textOrNull(claim.provider_npi) },
-    payer: text(claim.payer),
+    provider: {
+      id: Number(claim.provider_id),
+      name: rowText(claim.provider_name),
+      npi: rowTextOrNull(claim.provider_npi),
+    },
+    payer: rowText(claim.payer),
     coverage:
       claim.coverage_payer === null
         ? null
         : {
             id: Number(claim.coverage_id),
-            payer: text(claim.coverage_payer),
+            payer: rowText(claim.coverage_payer),
             priority: Number(claim.priority),
-            memberId: maskMemberId(text(claim.member_id), role),
-            groupNumber: textOrNull(claim.group_number),
-            relationship: text(claim.relationship),
-            subscriberName: textOrNull(claim.subscriber_name),
-            effectiveOn: text(claim.effective_on),
-            endOn: textOrNull(claim.end_on),
+            memberId: maskMemberId(rowText(claim.member_id), role),
+            groupNumber: rowTextOrNull(claim.group_number),
+            relationship: rowText(claim.relationship),
+            subscriberName: rowTextOrNull(claim.subscriber_name),
+            effectiveOn: rowText(claim.effective_on),
+            endOn: rowTextOrNull(claim.end_on),
           },
-    placeOfService: text(claim.place_of_service),
-    frequencyCode: text(claim.frequency_code),
-    originalClaimNumber: textOrNull(claim.original_claim_number),
-    serviceDate: text(claim.service_day),
-    submittedOn: textOrNull(claim.submitted_day),
-    adjudicatedOn: textOrNull(claim.adjudicated_day),
-    resolvedOn: textOrNull(claim.resolved_day),
+    placeOfService: rowText(claim.place_of_service),
+    frequencyCode: rowText(claim.frequency_code),
+    originalClaimNumber: rowTextOrNull(claim.original_claim_number),
+    serviceDate: rowText(claim.service_day),
+    submittedOn: rowTextOrNull(claim.submitted_day),
+    adjudicatedOn: rowTextOrNull(claim.adjudicated_day),
+    resolvedOn: rowTextOrNull(claim.resolved_day),
     billedCents: Number(claim.billed_cents),
     paidCents: Number(claim.paid_cents),
     contractualAdjustmentCents: Number(claim.contractual_adjustment_cents),
     patientResponsibilityCents: Number(claim.patient_responsibility_cents),
     balanceCents: Number(claim.balance),
-    reason: textOrNull(claim.reason_code),
-    denialDescription: textOrNull(claim.denial_description),
+    reason: rowTextOrNull(claim.reason_code),
+    denialDescription: rowTextOrNull(claim.denial_description),
     diagnoses: (claim.diagnoses as string[] | null) ?? [],
     lines: lines.map((l) => ({
       lineNumber: Number(l.line_number),
-      procedureCode: text(l.procedure_code),
-      description: procedureDescription(text(l.procedure_code)),
+      procedureCode: rowText(l.procedure_code),
+      description: procedureDescription(rowText(l.procedure_code)),
       modifiers: (l.modifiers as string[] | null) ?? [],
       units: Number(l.units),
       chargeCents: Number(l.charge_cents),
       diagnosisPointers: ((l.diagnosis_pointers as number[] | null) ?? []).map(Number),
-      serviceDate: text(l.service_date),
-      lineControlNumber: text(l.line_control_number),
+      serviceDate: rowText(l.service_date),
+      lineControlNumber: rowText(l.line_control_number),
     })),
     lastScrub: lastScrub
       ? { at: isoOf(lastScrub.scrubbed_at), clean: lastScrub.clean === true, edits: editsOf(lastScrub.edits) }

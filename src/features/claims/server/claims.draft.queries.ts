@@ -13,7 +13,7 @@ import { providers } from '@/features/providers/server/providers.table';
 import { formatCents, today } from '@/shared/api';
 import type { RequestContext } from '@/server/context';
 import type { Db, Tx } from '@/server/db/types';
-import { HttpError } from '@/server/plugins/errors';
+import { HttpError, invalidField } from '@/server/plugins/errors';
 import { qualified } from '@/server/db/sql-helpers';
 import { lineControlNumber, type ClaimDraft, type ClaimStatus } from '../claims.schema';
 import { claimLines, claims } from './claims.table';
@@ -21,26 +21,22 @@ import { claimLines, claims } from './claims.table';
 /** Only a claim not yet sent can be edited. */
 const EDITABLE: readonly ClaimStatus[] = ['Draft', 'Ready'];
 
-function badField(field: string, message: string): HttpError {
-  return new HttpError(400, 'VALIDATION_FAILED', `${field}: ${message}`, { fields: [{ field, message }] });
-}
-
 /** The payer the claim bills: the coverage's, or the patient (self-pay) without one. */
 async function checkReferences(tx: Tx, ctx: RequestContext, draft: ClaimDraft): Promise<{ payer: string }> {
   const [patient] = await tx.select({ id: patients.id }).from(patients).where(eq(patients.id, draft.patientId));
-  if (!patient) throw badField('patientId', 'is not a patient of the practice');
+  if (!patient) throw invalidField('patientId', 'is not a patient of the practice');
   const [provider] = await tx
     .select({ id: providers.id })
     .from(providers)
     .where(and(eq(providers.id, draft.providerId), eq(providers.active, true)));
-  if (!provider) throw badField('providerId', 'is not an active provider');
+  if (!provider) throw invalidField('providerId', 'is not an active provider');
   const day = today(ctx.now);
   draft.lines.forEach((line, i) => {
-    if (line.serviceDate > day) throw badField(`lines.${i}.serviceDate`, 'cannot be after today');
+    if (line.serviceDate > day) throw invalidField(`lines.${i}.serviceDate`, 'cannot be after today');
   });
   if (draft.coverageId === null) return { payer: 'Self-Pay' };
   const coverage = await patientCoverage(tx, draft.patientId, draft.coverageId);
-  if (!coverage) throw badField('coverageId', "is not one of this patient's coverages");
+  if (!coverage) throw invalidField('coverageId', "is not one of this patient's coverages");
   return coverage;
 }
 
@@ -139,7 +135,7 @@ export async function updateDraftClaim(db: Db, ctx: RequestContext, id: number, 
       });
     }
     if (current.patientId !== draft.patientId) {
-      throw badField('patientId', "cannot change: a claim is the patient's; create a new claim instead");
+      throw invalidField('patientId', "cannot change: a claim is the patient's; create a new claim instead");
     }
     const { payer } = await checkReferences(tx, ctx, draft);
     await tx

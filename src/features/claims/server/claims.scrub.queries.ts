@@ -10,6 +10,7 @@ import { countOf } from '@/shared/plural';
 import type { RequestContext } from '@/server/context';
 import type { Db, Tx } from '@/server/db/types';
 import { HttpError } from '@/server/plugins/errors';
+import { rawRows, rowText, rowTextOrNull } from '@/server/db/sql-helpers';
 import type { BatchScrubResult, ClaimScrubResult, ClaimStatus } from '../claims.schema';
 import { isScrubClean, scrubClaim, type ScrubEdit, type ScrubInput } from '../claims.scrubber';
 
@@ -23,14 +24,6 @@ interface ClaimToScrub {
   patientId: number;
 }
 
-type Row = Record<string, unknown>;
-const text = (v: unknown): string => (typeof v === 'string' ? v : '');
-const textOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-
-async function rows<T extends Row>(tx: Tx, query: ReturnType<typeof sql>): Promise<T[]> {
-  return (await tx.execute(query)).rows as T[];
-}
-
 /**
  * The scrubber's input for each of these claims, locked for the caller's transaction (FOR UPDATE), in id
  * order. Voided claims are left out.
@@ -38,7 +31,7 @@ async function rows<T extends Row>(tx: Tx, query: ReturnType<typeof sql>): Promi
 export async function loadClaimsToScrub(tx: Tx, claimIds: readonly number[], day: string): Promise<ClaimToScrub[]> {
   if (claimIds.length === 0) return [];
   const ids = sql`${`{${claimIds.join(',')}}`}::int[]`;
-  const headers = await rows<Row>(
+  const headers = await rawRows(
     tx,
     sql`select c.id, c.account_number, c.status, c.patient_id, c.frequency_code, c.original_claim_number,
           c.place_of_service, c.diagnoses, c.billed_cents, p.dob::text as dob, pr.name as provider_name,
@@ -53,19 +46,19 @@ export async function loadClaimsToScrub(tx: Tx, claimIds: readonly number[], day
         order by c.id
         for update of c`,
   );
-  const lines = await rows<Row>(
+  const lines = await rawRows(
     tx,
     sql`select claim_id, procedure_code, modifiers, units, charge_cents, diagnosis_pointers,
           service_date::text as service_date
         from claim_lines where claim_id = any(${ids}) order by claim_id, line_number`,
   );
-  const [practice] = await rows<Row>(tx, sql`select billing_npi, tax_id from practice_settings limit 1`);
+  const [practice] = await rawRows(tx, sql`select billing_npi, tax_id from practice_settings limit 1`);
   const patientIds = [...new Set(headers.map((h) => Number(h.patient_id)))];
   const patients = sql`${`{${patientIds.join(',')}}`}::int[]`;
   // The patients' other live claims' lines on the days these claims' lines are for: the duplicate check's
   // input. Other claims are found by patient and header date (claims_patient_idx), from a month before this
   // claim's first line (a claim's lines rarely span more) to its last, then their lines on those days.
-  const others = await rows<Row>(
+  const others = await rawRows(
     tx,
     sql`with mine as (
           select c.id, c.patient_id, min(l.service_date) as first_day, max(l.service_date) as last_day,
@@ -80,7 +73,7 @@ export async function loadClaimsToScrub(tx: Tx, claimIds: readonly number[], day
         join claim_lines l on l.claim_id = o.id and l.service_date = any(m.days)
         order by l.claim_id, l.line_number`,
   );
-  const authorizations = await rows<Row>(
+  const authorizations = await rawRows(
     tx,
     sql`select patient_id, procedure_code, status, valid_from::text as valid_from, valid_to::text as valid_to
         from authorizations where patient_id = any(${patients})`,
@@ -92,56 +85,56 @@ export async function loadClaimsToScrub(tx: Tx, claimIds: readonly number[], day
   return headers.map((h) => {
     const claimId = Number(h.id);
     const patientId = Number(h.patient_id);
-    const indicator = text(h.claim_filing_indicator);
+    const indicator = rowText(h.claim_filing_indicator);
     const otherClaims = [...groupBy(othersOf.get(patientId) ?? [], (o) => Number(o.claim_id))].map(([id, ls]) => ({
       id,
       lines: ls.map((l) => ({
-        procedureCode: text(l.procedure_code),
+        procedureCode: rowText(l.procedure_code),
         modifiers: (l.modifiers as string[] | null) ?? [],
-        serviceDate: text(l.service_date),
+        serviceDate: rowText(l.service_date),
       })),
     }));
     const input: ScrubInput = {
       today: day,
       claim: {
         id: claimId,
-        frequencyCode: text(h.frequency_code) as ScrubInput['claim']['frequencyCode'],
-        originalClaimNumber: textOrNull(h.original_claim_number),
-        placeOfService: text(h.place_of_service),
+        frequencyCode: rowText(h.frequency_code) as ScrubInput['claim']['frequencyCode'],
+        originalClaimNumber: rowTextOrNull(h.original_claim_number),
+        placeOfService: rowText(h.place_of_service),
         diagnoses: (h.diagnoses as string[] | null) ?? [],
         totalChargeCents: Number(h.billed_cents),
         lines: (linesOf.get(claimId) ?? []).map((l) => ({
-          procedureCode: text(l.procedure_code),
+          procedureCode: rowText(l.procedure_code),
           modifiers: (l.modifiers as string[] | null) ?? [],
           units: Number(l.units),
           chargeCents: Number(l.charge_cents),
           diagnosisPointers: ((l.diagnosis_pointers as number[] | null) ?? []).map(Number),
-          serviceDate: text(l.service_date),
+          serviceDate: rowText(l.service_date),
         })),
       },
-      patient: { dob: text(h.dob) },
+      patient: { dob: rowText(h.dob) },
       coverage:
         h.member_id === null || h.member_id === undefined
           ? null
-          : { memberId: text(h.member_id), effectiveOn: text(h.effective_on), endOn: textOrNull(h.end_on) },
+          : { memberId: rowText(h.member_id), effectiveOn: rowText(h.effective_on), endOn: rowTextOrNull(h.end_on) },
       payer: {
-        name: text(h.payer_name),
+        name: rowText(h.payer_name),
         // A payer the payers table does not know gets the common one-year limit.
         timelyFilingDays: h.timely_filing_days === null ? 365 : Number(h.timely_filing_days),
         selfPay: indicator === '09',
         medicare: indicator === 'MB',
       },
-      billingProvider: { npi: textOrNull(practice?.billing_npi), taxId: textOrNull(practice?.tax_id) },
-      renderingProvider: { name: text(h.provider_name), npi: textOrNull(h.provider_npi) },
+      billingProvider: { npi: rowTextOrNull(practice?.billing_npi), taxId: rowTextOrNull(practice?.tax_id) },
+      renderingProvider: { name: rowText(h.provider_name), npi: rowTextOrNull(h.provider_npi) },
       otherClaims,
       authorizations: (authorizationsOf.get(patientId) ?? []).map((a) => ({
-        procedureCode: text(a.procedure_code),
-        status: text(a.status) as 'Pending' | 'Approved' | 'Denied',
-        validFrom: textOrNull(a.valid_from),
-        validTo: textOrNull(a.valid_to),
+        procedureCode: rowText(a.procedure_code),
+        status: rowText(a.status) as 'Pending' | 'Approved' | 'Denied',
+        validFrom: rowTextOrNull(a.valid_from),
+        validTo: rowTextOrNull(a.valid_to),
       })),
     };
-    return { input, accountNumber: text(h.account_number), status: text(h.status) as ClaimStatus, patientId };
+    return { input, accountNumber: rowText(h.account_number), status: rowText(h.status) as ClaimStatus, patientId };
   });
 }
 
@@ -260,7 +253,7 @@ export async function scrubOneClaim(
 /** `POST /api/claims/scrub`: every Draft claim (not voided), in one transaction. */
 export async function scrubDraftClaims(db: Db, ctx: RequestContext): Promise<BatchScrubResult> {
   return db.transaction(async (tx) => {
-    const drafts = await rows<{ id: number }>(
+    const drafts = await rawRows(
       tx,
       sql`select id from claims where status = 'Draft' and voided_at is null order by id`,
     );

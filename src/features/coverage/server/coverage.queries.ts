@@ -8,7 +8,7 @@ import { isValidMbi } from '@/shared/billing-identifiers';
 import { formatDate } from '@/shared/dates';
 import type { RequestContext } from '@/server/context';
 import type { Db, DbOrTx, Tx } from '@/server/db/types';
-import { HttpError } from '@/server/plugins/errors';
+import { HttpError, invalidField } from '@/server/plugins/errors';
 import {
   coverageProblems,
   priorityLabel,
@@ -70,9 +70,6 @@ export async function patientCoverage(db: DbOrTx, patientId: number, coverageId:
   return found ?? null;
 }
 
-function badField(field: string, message: string): HttpError {
-  return new HttpError(400, 'VALIDATION_FAILED', `${field}: ${message}`, { fields: [{ field, message }] });
-}
 
 /**
  * Holds the patient's row until the transaction ends, so that two writes to the same patient's policies
@@ -90,7 +87,7 @@ async function lockPatient(tx: Tx, patientId: number): Promise<boolean> {
 /** The payer of a new or changed policy: one the practice still bills. */
 async function activePayer(tx: Tx, name: string) {
   const payer = await payerNamed(tx, name);
-  if (!payer?.active) throw badField('payer', "is not one of the practice's active payers (Settings → Payers)");
+  if (!payer?.active) throw invalidField('payer', "is not one of the practice's active payers (Settings → Payers)");
   return payer;
 }
 
@@ -102,7 +99,7 @@ function checkedMemberId(memberId: string, claimFilingIndicator: string): string
   if (claimFilingIndicator !== 'MB') return memberId;
   const mbi = memberId.replace(/-/g, '').toUpperCase();
   if (!isValidMbi(mbi)) {
-    throw badField(
+    throw invalidField(
       'memberId',
       'must be a Medicare Beneficiary Identifier (MBI): 11 letters and digits such as 1EG4TE5MK73',
     );
@@ -113,7 +110,7 @@ function checkedMemberId(memberId: string, claimFilingIndicator: string): string
 function checkSubscriberDob(dob: string | null | undefined, ctx: RequestContext) {
   if (!dob) return;
   const problem = dobProblem(dob, today(ctx.now));
-  if (problem) throw badField('subscriberDob', problem);
+  if (problem) throw invalidField('subscriberDob', problem);
 }
 
 /**
@@ -232,7 +229,7 @@ export async function updateCoverage(
     const merged: Coverage = { ...current, ...patch };
     if (merged.relationship === 'self') Object.assign(merged, { subscriberName: null, subscriberDob: null });
     const problem = coverageProblems(merged)[0];
-    if (problem) throw badField(problem.field, problem.message);
+    if (problem) throw invalidField(problem.field, problem.message);
     // A policy of a payer since deactivated can still be corrected or ended; only a new payer must be active.
     const payer =
       patch.payer !== undefined && patch.payer !== current.payer

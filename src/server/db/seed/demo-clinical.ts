@@ -6,6 +6,7 @@
  * payer denies for a missing authorization. Labels are our own short wording.
  */
 import type { PAYERS } from '@/features/claims/claims.schema';
+import { minutesOf, timeOf } from '@/features/appointments/appointments.schema';
 import { DEFAULT_PRACTICE_HOURS, WEEKDAYS, type PracticeHours } from '@/features/settings/practice.schema';
 import type { ENCOUNTER_TYPES } from '@/features/worklist/worklist.schema';
 import { addDays, type Random } from './random';
@@ -738,14 +739,13 @@ export function nearestOpenDay(day: string, step: 1 | -1, hours: PracticeHours =
  * closing (as the booking form offers them on an empty day).
  */
 export function visitStarts(hours: PracticeHours = DEFAULT_PRACTICE_HOURS): string[] {
-  const minutesOf = (t: string) => Number(t.slice(0, 2)) * 60 + Number(t.slice(3, 5));
   const starts: string[] = [];
   for (
     let start = minutesOf(hours.workdayStart);
     start + hours.appointmentMinutes <= minutesOf(hours.workdayEnd);
     start += hours.appointmentMinutes + hours.bufferMinutes
   ) {
-    starts.push(`${String(Math.floor(start / 60)).padStart(2, '0')}:${String(start % 60).padStart(2, '0')}`);
+    starts.push(timeOf(start));
   }
   return starts;
 }

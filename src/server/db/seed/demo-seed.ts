@@ -12,6 +12,7 @@ import { providers } from '@/features/providers/server/providers.table';
 import { practiceSettings, userSettings } from '@/features/settings/server/settings.table';
 import { encounters } from '@/features/worklist/server/worklist.table';
 import { DEFAULT_PRACTICE_HOURS, type PracticeHours } from '@/features/settings/practice.schema';
+import { minutesOf } from '@/features/appointments/appointments.schema';
 import type { Db, Tx } from '../types';
 import {
   ALLERGIES,
@@ -317,7 +318,6 @@ export async function seedClinicData(
   const taken = new Set<string>();
   const appointmentValues: (typeof appointments.$inferInsert)[] = [];
   const completedVisits: CompletedVisit[] = [];
-  const minutesOf = (t: string) => Number(t.slice(0, 2)) * 60 + Number(t.slice(3, 5));
   const book = (profile: PatientProfile, date: string, status: (time: string) => string, reason?: string) => {
     if (taken.has(`patient|${profile.id}|${date}`)) return;
     for (let attempt = 0; attempt < 50; attempt += 1) {
