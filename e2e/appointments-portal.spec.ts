@@ -1,33 +1,36 @@
 import { readFile } from 'node:fs/promises';
-import { addDays, format, isWeekend, parseISO } from 'date-fns';
+import { addDays, format, parseISO } from 'date-fns';
 import type { Locator, Page } from '@playwright/test';
 import { APPOINTMENT_STATUSES } from '../src/features/appointments/appointments.schema';
+import { isPracticeOpen } from '../src/server/db/seed/demo-clinical';
 import { formatDate } from '../src/shared/dates';
 import { seriousViolations } from './axe';
-import { expect, test } from './fixtures';
+import { E2E_TODAY, expect, test } from './fixtures';
 import { signIn } from './helpers';
 
-// The e2e server seeds its database on start for the real "today" (the default practice: Mon–Fri, 08:00–17:00).
+// The e2e server seeds its database on start for its "today", E2E_TODAY (the default practice: Mon–Fri, 08:00–17:00).
 const SLOTS = Array.from(
   { length: 18 },
   (_, i) => `${String(8 + Math.floor(i / 2)).padStart(2, '0')}:${i % 2 ? '30' : '00'}`,
 );
 
+const TODAY = parseISO(E2E_TODAY);
+
 function day(offset: number): string {
-  return format(addDays(new Date(), offset), 'yyyy-MM-dd');
+  return format(addDays(TODAY, offset), 'yyyy-MM-dd');
 }
 
-/** The n-th weekday (1 = the first) after today. */
+/** The n-th day (1 = the first) after today that the demo practice is open: a weekday and no holiday. */
 function weekdayAhead(n: number): string {
   let found = 0;
   for (let offset = 1; ; offset += 1) {
-    if (!isWeekend(addDays(new Date(), offset)) && ++found === n) return day(offset);
+    if (isPracticeOpen(day(offset)) && ++found === n) return day(offset);
   }
 }
 
 /** A weekday beyond the seeded appointments (they reach 60 days ahead), so its slots are free. */
 function freeWeekday(minOffset: number): string {
-  for (let offset = minOffset; ; offset += 1) if (!isWeekend(addDays(new Date(), offset))) return day(offset);
+  for (let offset = minOffset; ; offset += 1) if (isPracticeOpen(day(offset))) return day(offset);
 }
 
 function time12(time: string): string {

@@ -3,14 +3,15 @@ import type { Page } from '@playwright/test';
 import Papa from 'papaparse';
 import type { ClaimOverview, ClaimPage } from '../src/features/claims/claims.schema';
 import { seriousViolations } from './axe';
-import { expect, test } from './fixtures';
+import { E2E_TODAY, expect, test } from './fixtures';
 import { apiGet, choose, signIn } from './helpers';
 
 const money = (cents: number) =>
   `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 const weekLabel = (weekStart: string) =>
   new Date(`${weekStart}T00:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
-const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+const daysAgo = (days: number) =>
+  new Date(Date.parse(`${E2E_TODAY}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
 
 /** The summary line and the three charts' data tables show exactly the overview the API gives. */
 async function expectOverview(page: Page, overview: ClaimOverview) {

@@ -10,6 +10,15 @@ export { expect } from '@playwright/test';
 /** The first worker's port; worker n serves on E2E_PORT + n (each run of two checkouts sets its own). */
 export const E2E_BASE_PORT = Number(process.env.E2E_PORT ?? 5055);
 
+/**
+ * The day the browser tests' app servers believe it is. Each starts its clock at 10:00 of it in this
+ * machine's zone (the servers' and the browser's), via TEST_CLOCK_START (src/server/app-clock.ts): a Tuesday
+ * that is no holiday, so the demo practice is open, has had its morning's visits and has slots left, whatever
+ * day and hour the tests run. The browser reads "now" from the server (the session answer's serverTime).
+ */
+export const E2E_TODAY = '2026-11-24';
+const E2E_CLOCK_START = new Date(`${E2E_TODAY}T10:00:00`);
+
 let workerServerUrl: string | null = null;
 
 /** This worker's app server (one per worker process), for helpers that are not fixtures. */
@@ -58,6 +67,7 @@ export const test = base.extend<{ withDatabase: WithDatabase }, { appServer: App
           DATA_DIR: dataDir,
           DEMO_MODE: 'true',
           NODE_ENV: 'test',
+          TEST_CLOCK_START: E2E_CLOCK_START.toISOString(),
           LOG_LEVEL: 'warn',
           // The sign-in tests sign in a dozen times within a minute from one address; the limit itself is
           // tested against the API (auth.sign-in-limits.test.ts).

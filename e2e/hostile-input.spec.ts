@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { E2E_TODAY, expect, test } from './fixtures';
 import { signIn } from './helpers';
 
 /**
@@ -60,11 +60,6 @@ async function csrfOf(request: APIRequestContext): Promise<string> {
   return token;
 }
 
-function localToday(): string {
-  const d = new Date();
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-}
-
 test('stored markup renders as inert text on every screen that shows it', async ({ page }) => {
   test.setTimeout(120_000);
   const seen = await watch(page);
@@ -93,7 +88,7 @@ test('stored markup renders as inert text on every screen that shows it', async 
 
   // Appointment today for that patient, with a payload reason (first free slot).
   const providers = (await (await request.get('/api/providers')).json()) as { id: number }[];
-  const date = localToday();
+  const date = E2E_TODAY;
   let booked = false;
   for (let minutes = 8 * 60; minutes < 17 * 60 && !booked; minutes += 15) {
     const time = `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;

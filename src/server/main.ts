@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { pino } from 'pino';
+import { appClockFromEnv } from './app-clock';
 import { buildApp } from './app';
 import { configFromEnv } from './config-from-env';
 import { listenForChanges } from './db/change-feed';
@@ -18,6 +19,7 @@ async function main() {
   const port = Number(process.env.PORT ?? 5000);
   const host = process.env.HOST ?? '0.0.0.0';
   const config = configFromEnv(process.env); // before the database starts: a bad setting stops us at once
+  const clock = appClockFromEnv(process.env);
   const dataDir = process.env.DATA_DIR ?? path.join(projectRoot(), 'data');
   useAuditHmacKey(await auditHmacKey(process.env, dataDir));
   const mfaKey = await loadMfaKey(process.env, dataDir);
@@ -39,10 +41,10 @@ async function main() {
   log.info(`database: ${database.description}`);
   await seedOnFirstStart(database.db, {
     demoMode: config.demoMode,
-    now: new Date(),
+    now: clock(),
     log: { info: (m) => log.info(m), warn: (m) => log.warn(m) },
   });
-  await anchorAuditChain(database.db, new Date());
+  await anchorAuditChain(database.db, clock());
 
   // docs/caching.md: APP_CACHE=off reads every session and answer from the database (no staleness window
   // across app servers, at the cost of throughput).
@@ -50,7 +52,7 @@ async function main() {
     process.env.APP_CACHE === 'off'
       ? undefined
       : await listenForChanges(database.connectionString, { info: (m) => log.info(m), warn: (m) => log.warn(m) });
-  const app = await buildApp({ db: database.db, clock: () => new Date(), config, changes }, log);
+  const app = await buildApp({ db: database.db, clock, config, changes }, log);
   let stopping = false;
   // An answer given while stopping closes its connection: otherwise the client's keep-alive connection holds
   // the shutdown open until it times out (72 s), past a service manager's patience, which then kills us

@@ -1,4 +1,4 @@
-import { dayInZone } from './practice-zone';
+import { dayInZone, practiceNow } from './practice-zone';
 /** Contracts shared by every feature: the error envelope, paging, and common value schemas. */
 import { z } from 'zod';
 import { ROLES } from './access';
@@ -91,7 +91,7 @@ export const cursorPageShape = {
 };
 
 /** The clinic's calendar day at `now`, in the practice's time zone (shared/practice-zone.ts). */
-export const today = (now: Date = new Date()): string => dayInZone(now);
+export const today = (now: Date = practiceNow()): string => dayInZone(now);
 
 /** The same calendar day `years` later (earlier when negative), as YYYY-MM-DD text for comparing with dates. */
 export function yearsFrom(day: string, years: number): string {

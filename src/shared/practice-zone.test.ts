@@ -3,13 +3,35 @@ import { today } from './api';
 import {
   dayInZone,
   isTimeZone,
+  practiceNow,
   processTimeZone,
   setPracticeTimeZone,
+  setServerTime,
   startOfDayInZone,
   timeInZone,
 } from './practice-zone';
 
-afterEach(() => setPracticeTimeZone(processTimeZone()));
+afterEach(() => {
+  setPracticeTimeZone(processTimeZone());
+  setServerTime(new Date().toISOString());
+});
+
+describe("the browser's now", () => {
+  it("is the server's clock, whatever this computer's clock says", () => {
+    // The session answered at this computer's 12:00 that it was 09:30 on the server: 2.5 hours behind.
+    setServerTime('2026-11-24T09:30:00.000Z', Date.parse('2026-11-24T12:00:00.000Z'));
+    const shown = practiceNow().getTime() - Date.now();
+    expect(Math.abs(shown + 2.5 * 3600_000)).toBeLessThan(1000);
+    setPracticeTimeZone('UTC');
+    expect(today()).toBe(new Date(Date.now() - 2.5 * 3600_000).toISOString().slice(0, 10));
+  });
+
+  it('ignores a server time that is not a date', () => {
+    setServerTime('2026-11-24T09:30:00.000Z', Date.parse('2026-11-24T09:30:00.000Z'));
+    setServerTime('not a time');
+    expect(Math.abs(practiceNow().getTime() - Date.now())).toBeLessThan(1000);
+  });
+});
 
 describe('the practice time zone', () => {
   it("turns the day over at the practice's midnight, not the server's", () => {

@@ -20,6 +20,23 @@ export function setPracticeTimeZone(zone: string): void {
   if (isTimeZone(zone)) practiceTimeZone = zone;
 }
 
+/**
+ * How far the server's clock is ahead of this process's, in milliseconds. The browser sets it from the
+ * session answer, so that its "today" and "now" are the server's even when the computer's own clock is
+ * wrong (or a test server runs at another moment); the server itself reads its injected clock and leaves it 0.
+ */
+let serverClockOffsetMs = 0;
+
+export function setServerTime(serverTime: string, receivedAt: number = Date.now()): void {
+  const at = Date.parse(serverTime);
+  if (!Number.isNaN(at)) serverClockOffsetMs = at - receivedAt;
+}
+
+/** The practice's "now": this process's clock corrected by the server's (see setServerTime). */
+export function practiceNow(): Date {
+  return new Date(Date.now() + serverClockOffsetMs);
+}
+
 /** An IANA zone name this runtime knows. */
 export function isTimeZone(zone: string): boolean {
   if (zone.length === 0 || zone.length > 64) return false;

@@ -54,6 +54,8 @@ export const sessionResponseSchema = z.object({
   passwordChangeRequired: z.boolean().optional(),
   /** The practice's time zone: the browser keeps its "today" in it too (shared/practice-zone.ts). */
   timeZone: z.string().optional(),
+  /** The server's clock when it answered: the browser reads "now" from it (shared/practice-zone.ts). */
+  serverTime: z.string().optional(),
 });
 export type SessionResponse = z.infer<typeof sessionResponseSchema>;
 

@@ -1,3 +1,4 @@
+import { practiceNow } from '@/shared/practice-zone';
 import { useId, useState } from 'react';
 import { CalendarClock, Clock, Stethoscope, User } from 'lucide-react';
 import { Badge } from '@/client/components/ui/badge';
@@ -29,7 +30,7 @@ export function AppointmentCard({ appointment }: { appointment: Appointment }) {
   // While a change is on its way the dropdown already shows it.
   const shownStatus = update.isPending ? update.variables.status : appointment.status;
   // Completed and No-Show are offered once the visit has started (the server refuses them before).
-  const now = clinicNow(new Date());
+  const now = clinicNow(practiceNow());
   const offered = APPOINTMENT_STATUSES.filter(
     (status) => status === shownStatus || !statusProblem(status, appointment, now),
   );

@@ -1,3 +1,4 @@
+import { practiceNow } from '@/shared/practice-zone';
 import { useMemo, useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -27,7 +28,7 @@ const FIELDS = ['patientId', 'providerId', 'reason', 'date', 'time'] as const;
 
 function bookingRules(hours: PracticeHours | undefined) {
   return newAppointmentSchema.superRefine((value, ctx) => {
-    const problem = hours && bookingProblem(hours, clinicNow(new Date()), value.date, value.time);
+    const problem = hours && bookingProblem(hours, clinicNow(practiceNow()), value.date, value.time);
     if (problem) ctx.addIssue({ code: 'custom', path: [problem.field], message: problem.message });
   });
 }

@@ -1,3 +1,4 @@
+import { practiceNow } from '@/shared/practice-zone';
 import { useMemo } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -22,7 +23,7 @@ import { showServerErrors } from './form-errors';
 
 function rescheduleRules(hours: PracticeHours | undefined) {
   return rescheduleSchema.superRefine((value, ctx) => {
-    const problem = hours && bookingProblem(hours, clinicNow(new Date()), value.date, value.time);
+    const problem = hours && bookingProblem(hours, clinicNow(practiceNow()), value.date, value.time);
     if (problem) ctx.addIssue({ code: 'custom', path: [problem.field], message: problem.message });
   });
 }

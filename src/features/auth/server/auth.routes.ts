@@ -25,7 +25,7 @@ export const INVALID_CREDENTIALS = 'Please check your email and password.';
 export const TEMPORARY_PASSWORD_EXPIRED =
   'Your temporary password has expired (it is valid for 72 hours). Ask an administrator for a new one.';
 
-function sessionBody(auth: AuthContext | null) {
+function sessionBody(auth: AuthContext | null, now: Date) {
   return {
     user: auth?.user ?? null,
     mfa: auth !== null,
@@ -33,6 +33,7 @@ function sessionBody(auth: AuthContext | null) {
     expiresAt: auth?.expiresAt.toISOString() ?? null,
     passwordChangeRequired: auth?.passwordChangeRequired ?? false,
     timeZone: currentPracticeTimeZone(),
+    serverTime: now.toISOString(),
   };
 }
 
@@ -147,14 +148,17 @@ export function authRoutes(deps: AppDeps) {
               `Incorrect MFA code. ${countOf(result.remaining, 'attempt')} remaining.`,
             );
           case 'ok':
-            setSessionCookie(reply, result.session.sessionId, result.session.expiresAt, deps.config.secureCookies);
-            return sessionBody({
-              user: result.user,
-              sessionIdHash: '',
-              csrfToken: result.session.csrfToken,
-              expiresAt: result.session.expiresAt,
-              passwordChangeRequired: result.passwordChangeRequired,
-            });
+            setSessionCookie(reply, result.session.sessionId, result.session.expiresAt, deps);
+            return sessionBody(
+              {
+                user: result.user,
+                sessionIdHash: '',
+                csrfToken: result.session.csrfToken,
+                expiresAt: result.session.expiresAt,
+                passwordChangeRequired: result.passwordChangeRequired,
+              },
+              deps.clock(),
+            );
         }
       },
     );
@@ -237,15 +241,18 @@ export function authRoutes(deps: AppDeps) {
               `Incorrect MFA code. ${countOf(result.remaining, 'attempt')} remaining.`,
             );
           case 'ok':
-            setSessionCookie(reply, result.session.sessionId, result.session.expiresAt, deps.config.secureCookies);
+            setSessionCookie(reply, result.session.sessionId, result.session.expiresAt, deps);
             return {
-              ...sessionBody({
-                user: result.user,
-                sessionIdHash: '',
-                csrfToken: result.session.csrfToken,
-                expiresAt: result.session.expiresAt,
-                passwordChangeRequired: result.passwordChangeRequired,
-              }),
+              ...sessionBody(
+                {
+                  user: result.user,
+                  sessionIdHash: '',
+                  csrfToken: result.session.csrfToken,
+                  expiresAt: result.session.expiresAt,
+                  passwordChangeRequired: result.passwordChangeRequired,
+                },
+                deps.clock(),
+              ),
               recoveryCodes: result.recoveryCodes,
             };
         }
@@ -281,7 +288,7 @@ export function authRoutes(deps: AppDeps) {
       async (request, reply) => {
         reply.header('cache-control', 'no-store');
         if (!request.auth && request.cookies[SESSION_COOKIE]) reply.clearCookie(SESSION_COOKIE, { path: '/' });
-        return sessionBody(request.auth);
+        return sessionBody(request.auth, deps.clock());
       },
     );
   };
@@ -295,12 +302,17 @@ function enrolmentRequired() {
   return new HttpError(409, 'ENROLMENT_REQUIRED', 'Set up your authenticator app before signing in with a code.');
 }
 
-function setSessionCookie(reply: FastifyReply, sessionId: string, expiresAt: Date, secure: boolean) {
+/**
+ * The cookie lives as long as the session's absolute timeout, given as Max-Age (seconds from now) rather than
+ * an Expires date: a browser whose clock is off by more than the timeout would otherwise drop the cookie at
+ * once, or keep it past the session (the server checks expiry either way).
+ */
+function setSessionCookie(reply: FastifyReply, sessionId: string, expiresAt: Date, deps: AppDeps) {
   reply.setCookie(SESSION_COOKIE, sessionId, {
     httpOnly: true,
     sameSite: 'strict',
-    secure,
+    secure: deps.config.secureCookies,
     path: '/',
-    expires: expiresAt,
+    maxAge: Math.max(0, Math.floor((expiresAt.getTime() - deps.clock().getTime()) / 1000)),
   });
 }

@@ -11,7 +11,7 @@ import type {
   SessionResponse,
 } from '../auth.schema';
 import { clearSessionExpired, sessionExpiredFor } from './session-expiry';
-import { setPracticeTimeZone } from '@/shared/practice-zone';
+import { setPracticeTimeZone, setServerTime } from '@/shared/practice-zone';
 
 export const authKeys = {
   session: ['/api/auth/session'] as const,
@@ -30,6 +30,7 @@ function forgetEverythingButSession(queryClient: QueryClient) {
 function startSession(queryClient: QueryClient, session: SessionResponse) {
   setRequestIdentity(session.user, session.csrfToken);
   if (session.timeZone) setPracticeTimeZone(session.timeZone);
+  if (session.serverTime) setServerTime(session.serverTime);
   const resumed = session.user !== null && sessionExpiredFor()?.id === session.user.id;
   if (!resumed) {
     forgetEverythingButSession(queryClient);
@@ -49,6 +50,7 @@ export function useSession() {
       const session = await apiFetch<SessionResponse>('/api/auth/session', { signal });
       setRequestIdentity(session.user, session.csrfToken);
       if (session.timeZone) setPracticeTimeZone(session.timeZone);
+      if (session.serverTime) setServerTime(session.serverTime);
       // A 401 that was not the session ending after all: the server still knows the same person.
       if (session.user && sessionExpiredFor()?.id === session.user.id) clearSessionExpired();
       return session;
