@@ -124,12 +124,20 @@ class SegmentWriter {
   private readonly parts: string[] = [];
   private position = 0;
   private readonly end: string;
+  /** Characters refused in values, by code below 160 (control characters and delimiters): one lookup per character. */
+  private readonly refused = new Uint8Array(160);
+  /** Delimiters beyond that range, should a partner choose one. */
+  private readonly refusedHigh: ReadonlySet<string>;
 
   constructor(
     private readonly delimiters: X12Delimiters,
     options: X12WriteOptions,
   ) {
     this.end = delimiters.segment + (options.newline === false ? '' : '\n');
+    for (let code = 0; code < 160; code++) if (isControl(code)) this.refused[code] = 1;
+    const all = [delimiters.element, delimiters.repetition, delimiters.component, delimiters.segment];
+    for (const char of all) if (char.charCodeAt(0) < 160) this.refused[char.charCodeAt(0)] = 1;
+    this.refusedHigh = new Set(all.filter((char) => char.charCodeAt(0) >= 160));
   }
 
   /** A prebuilt ISA, which is fixed width and so never trimmed. */
@@ -151,7 +159,7 @@ class SegmentWriter {
     if (id === 'ISA') {
       throw new X12Error('SEGMENT_ID', this.position, `Segment ${this.position} is an ISA: build it with isaSegment()`);
     }
-    const written = segment.elements.map((element, i) => this.element(element, `${id}${pad2(i + 1)}`));
+    const written = segment.elements.map((element, i) => this.element(element, id, i + 1));
     let last = written.length;
     while (last > 0 && written[last - 1] === '') last--;
     written.length = last;
@@ -162,46 +170,48 @@ class SegmentWriter {
     return this.parts.join('');
   }
 
-  private element(element: X12Element, name: string): string {
-    if (typeof element === 'string') return this.value(element, name);
-    const repeated = element.some((part) => Array.isArray(part));
-    if (!repeated) return this.composite(element as readonly string[], name);
-    const repeats = (element as readonly (readonly string[])[]).map((part, i) =>
-      this.composite(part, element.length > 1 ? `${name} repetition ${i + 1}` : name),
-    );
-    return trimTrailingEmpty(repeats).join(this.delimiters.repetition);
+  private element(element: X12Element, id: string, n: number): string {
+    if (typeof element === 'string') return this.value(element, id, n, 0, 0);
+    if (!element.some((part) => Array.isArray(part))) return this.composite(element as readonly string[], id, n, 0);
+    const repeats = element as readonly (readonly string[])[];
+    const written = repeats.map((part, r) => this.composite(part, id, n, repeats.length > 1 ? r + 1 : 0));
+    return trimTrailingEmpty(written).join(this.delimiters.repetition);
   }
 
-  private composite(parts: readonly string[], name: string): string {
-    const values = parts.map((part, i) => this.value(part, parts.length > 1 ? `${name}-${i + 1}` : name));
-    return trimTrailingEmpty(values).join(this.delimiters.component);
+  private composite(parts: readonly string[], id: string, n: number, repetition: number): string {
+    const written = parts.map((part, k) => this.value(part, id, n, parts.length > 1 ? k + 1 : 0, repetition));
+    return trimTrailingEmpty(written).join(this.delimiters.component);
   }
 
-  private value(value: string, name: string): string {
-    const d = this.delimiters;
+  /** `component` and `repetition` are 1-based, 0 when the element has none; they only name the value in errors. */
+  private value(value: string, id: string, n: number, component: number, repetition: number): string {
     for (let i = 0; i < value.length; i++) {
-      const char = value.charAt(i);
-      const what =
-        char === d.element
-          ? 'the element separator'
-          : char === d.component
-            ? 'the component separator'
-            : char === d.repetition
-              ? 'the repetition separator'
-              : char === d.segment
-                ? 'the segment terminator'
-                : isControl(value.charCodeAt(i))
-                  ? 'a control character'
-                  : null;
-      if (what) {
-        throw new X12Error(
-          'BAD_VALUE',
-          this.position,
-          `${name} '${value}' holds ${what} (segment ${this.position}); clean free text with x12Text() first`,
-        );
+      const code = value.charCodeAt(i);
+      if (code < 160 ? this.refused[code] === 1 : this.refusedHigh.has(value.charAt(i))) {
+        this.refuse(value, value.charAt(i), id, n, component, repetition);
       }
     }
     return value;
+  }
+
+  private refuse(value: string, char: string, id: string, n: number, component: number, repetition: number): never {
+    const d = this.delimiters;
+    const what =
+      char === d.element
+        ? 'the element separator'
+        : char === d.component
+          ? 'the component separator'
+          : char === d.repetition
+            ? 'the repetition separator'
+            : char === d.segment
+              ? 'the segment terminator'
+              : 'a control character';
+    const name = `${id}${pad2(n)}${component > 0 ? `-${component}` : ''}${repetition > 0 ? ` repetition ${repetition}` : ''}`;
+    throw new X12Error(
+      'BAD_VALUE',
+      this.position,
+      `${name} '${value}' holds ${what} (segment ${this.position}); clean free text with x12Text() first`,
+    );
   }
 }
 
