@@ -252,7 +252,8 @@ function readIsa(
       `Segment ${position} should be an ISA interchange header but starts ${quote(text.slice(start, start + 20))}`,
     );
   }
-  // Separator i (0-based) precedes ISA(i+1). A malformed ISA is refused long before its widths run this far.
+  // separators[i] precedes ISA(i+1). The search stops a little past 106 characters so that an ISA missing its
+  // separators is not read on into the whole file.
   const limit = start + ISA_LENGTH + 40;
   const separators = [start + 3];
   for (let i = 1; i < 16; i++) {

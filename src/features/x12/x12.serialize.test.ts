@@ -94,6 +94,7 @@ describe('isaSegment', () => {
     expectFailure(() => isaSegment({ ...ISA_FIELDS, time: '930' }), 'ENVELOPE_FIELD');
     expectFailure(() => isaSegment({ ...ISA_FIELDS, controlNumber: 1_000_000_000 }), 'ENVELOPE_FIELD');
     expectFailure(() => isaSegment({ ...ISA_FIELDS, controlNumber: 1.5 }), 'ENVELOPE_FIELD');
+    expectFailure(() => isaSegment({ ...ISA_FIELDS, controlNumber: 0 }), 'ENVELOPE_FIELD');
     expectFailure(() => isaSegment({ ...ISA_FIELDS, usage: 'X' as 'T' }), 'ENVELOPE_FIELD');
     expectFailure(() => isaSegment({ ...ISA_FIELDS, ackRequested: '2' as '0' }), 'ENVELOPE_FIELD');
     expectFailure(() => isaSegment({ ...ISA_FIELDS, authorizationInfo: 'ELEVEN CHRS' }), 'ENVELOPE_FIELD');

@@ -48,7 +48,7 @@ export interface IsaFields {
   readonly date: string;
   /** ISA10, HHMM. */
   readonly time: string;
-  /** ISA13, 0–999999999, written as 9 digits; IEA02 repeats it. */
+  /** ISA13, 1–999999999, written as 9 digits; IEA02 repeats it. */
   readonly controlNumber: number;
   /** ISA14: '1' asks the receiver for a TA1. */
   readonly ackRequested: '0' | '1';
@@ -254,14 +254,21 @@ function checkEnvelopeValue(name: string, value: string, delimiters: X12Delimite
   }
 }
 
-function digits(name: string, value: string, pattern: RegExp, what: string): string {
+function matching(name: string, value: string, pattern: RegExp, what: string): string {
   if (!pattern.test(value)) throw fieldError(`${name} '${value}' must be ${what}`);
   return value;
 }
 
-function controlNumber(name: string, value: number, min: number): number {
-  if (!Number.isInteger(value) || value < min || value > 999_999_999) {
-    throw fieldError(`${name} ${value} must be a whole number from ${min} to 999999999`);
+function lengthChecked(name: string, value: string, min: number, max: number): string {
+  if (value.length < min || value.length > max) {
+    throw fieldError(`${name} '${value}' must be ${min}–${max} characters`);
+  }
+  return value;
+}
+
+function controlNumber(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1 || value > 999_999_999) {
+    throw fieldError(`${name} ${value} must be a whole number from 1 to 999999999`);
   }
   return value;
 }
@@ -293,11 +300,11 @@ export function isaSegment(fields: IsaFields, delimiters: X12Delimiters = X12_DE
     id('ISA06', fields.senderId),
     qualifier('ISA07', fields.receiverQualifier),
     id('ISA08', fields.receiverId),
-    digits('ISA09', fields.date, /^\d{6}$/, 'YYMMDD'),
-    digits('ISA10', fields.time, /^\d{4}$/, 'HHMM'),
+    matching('ISA09', fields.date, /^\d{6}$/, 'YYMMDD'),
+    matching('ISA10', fields.time, /^\d{4}$/, 'HHMM'),
     d.repetition,
     '00501',
-    String(controlNumber('ISA13', fields.controlNumber, 0)).padStart(9, '0'),
+    String(controlNumber('ISA13', fields.controlNumber)).padStart(9, '0'),
     fields.ackRequested,
     fields.usage,
     d.component,
@@ -317,15 +324,15 @@ export function envelope(input: EnvelopeInput, options: X12WriteOptions = {}): s
   const { gs } = input;
   if (input.sets.length === 0) throw fieldError('A functional group needs at least one transaction set');
   const isa = isaSegment(input.isa, d);
-  const groupControl = String(controlNumber('GS06', gs.controlNumber, 1));
+  const groupControl = String(controlNumber('GS06', gs.controlNumber));
   const gsSegment: X12SegmentInput = {
     id: 'GS',
     elements: [
-      digits('GS01', gs.functionalId, /^[A-Z]{2}$/, '2 uppercase letters'),
+      matching('GS01', gs.functionalId, /^[A-Z]{2}$/, '2 uppercase letters'),
       lengthChecked('GS02', gs.senderId, 2, 15),
       lengthChecked('GS03', gs.receiverId, 2, 15),
-      digits('GS04', gs.date, /^\d{8}$/, 'CCYYMMDD'),
-      digits('GS05', gs.time, /^\d{4}(\d{2}(\d{1,2})?)?$/, 'HHMM, HHMMSS or HHMMSSD[D]'),
+      matching('GS04', gs.date, /^\d{8}$/, 'CCYYMMDD'),
+      matching('GS05', gs.time, /^\d{4}(\d{2}(\d{1,2})?)?$/, 'HHMM, HHMMSS or HHMMSSD[D]'),
       groupControl,
       'X',
       lengthChecked('GS08', gs.version, 1, 12),
@@ -342,7 +349,7 @@ export function envelope(input: EnvelopeInput, options: X12WriteOptions = {}): s
     seen.add(set.controlNumber);
     writer.segment({
       id: 'ST',
-      elements: [digits('ST01', set.id, /^\d{3}$/, '3 digits'), set.controlNumber, set.implementation ?? ''],
+      elements: [matching('ST01', set.id, /^\d{3}$/, '3 digits'), set.controlNumber, set.implementation ?? ''],
     });
     for (const segment of set.segments) {
       if (X12_ENVELOPE_IDS.has(segment.id)) {
@@ -359,11 +366,4 @@ export function envelope(input: EnvelopeInput, options: X12WriteOptions = {}): s
   writer.segment({ id: 'GE', elements: [String(input.sets.length), groupControl] });
   writer.segment({ id: 'IEA', elements: ['1', String(input.isa.controlNumber).padStart(9, '0')] });
   return writer.text();
-}
-
-function lengthChecked(name: string, value: string, min: number, max: number): string {
-  if (value.length < min || value.length > max) {
-    throw fieldError(`${name} '${value}' must be ${min}–${max} characters`);
-  }
-  return value;
 }
