@@ -41,6 +41,7 @@ const featureBoundaryZones = FEATURES.flatMap((feature) =>
 // only features earlier in this list; tests (*.test.ts, *.test.tsx) may reach further, to check one
 // feature's data against another's. A new feature must be placed in the list.
 const FEATURE_ORDER = [
+  'x12',
   'audit',
   'providers',
   'payers',
