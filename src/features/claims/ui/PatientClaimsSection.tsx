@@ -106,8 +106,7 @@ export function PatientClaimsSection({ patientId, role }: { patientId: number; r
         </div>
         {total !== null && total > items.length && (
           <p className="text-xs text-muted-foreground">
-            The {items.length} most recent of {total.toLocaleString('en-US')} claims; the Claims screen lists them
-            all.
+            The {items.length} most recent of {total.toLocaleString('en-US')} claims; the Claims screen lists them all.
           </p>
         )}
       </div>
