@@ -348,11 +348,9 @@ function headerSegments(batch: Batch837, setIndex: number): X12SegmentInput[] {
 }
 
 /** The claims of each transaction set: MAX_CLAIMS_PER_TRANSACTION_SET at most per set, in order. */
-export function claimsPerSet<T>(claims: readonly T[]): T[][] {
+export function claimsPerSet<T>(claims: readonly T[], perSet = MAX_CLAIMS_PER_TRANSACTION_SET): T[][] {
   const sets: T[][] = [];
-  for (let i = 0; i < claims.length; i += MAX_CLAIMS_PER_TRANSACTION_SET) {
-    sets.push(claims.slice(i, i + MAX_CLAIMS_PER_TRANSACTION_SET));
-  }
+  for (let i = 0; i < claims.length; i += perSet) sets.push(claims.slice(i, i + perSet));
   return sets;
 }
 
@@ -364,10 +362,11 @@ export function setCountFor(claimCount: number): number {
 /**
  * The whole 837P file: ISA, GS, one ST…SE per (at most) 5,000 claims, GE, IEA, one segment per line. Throws an
  * X12Error when a value cannot be written (a delimiter in an id): the caller names the claim (`firstUnwritableClaim`).
+ * `claimsPerSet` lowers the 5,000 for tests.
  */
-export function build837(batch: Batch837): string {
+export function build837(batch: Batch837, options: { claimsPerSet?: number } = {}): string {
   const { envelope: env } = batch;
-  const groups = claimsPerSet(batch.claims);
+  const groups = claimsPerSet(batch.claims, options.claimsPerSet);
   if (groups.length !== env.setControlNumbers.length) {
     throw new Error(
       `${groups.length} transaction sets need as many ST control numbers, not ${env.setControlNumbers.length}`,
