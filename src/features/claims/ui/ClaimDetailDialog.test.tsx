@@ -65,6 +65,7 @@ function claimDetail(overrides: Partial<ClaimDetail> = {}): ClaimDetail {
         lineControlNumber: 'ACC-2026-100007-2',
       },
     ],
+    submissions: [],
     lastScrub: {
       at: '2026-07-02T18:05:00Z',
       clean: false,
