@@ -66,9 +66,15 @@ export async function isDatabaseEmpty(db: Db): Promise<boolean> {
   return (row?.n ?? 0) === 0;
 }
 
-/** Deletes all clinic data but the audit trail, which is append-only and must outlive a reset (docs/audit.md). */
+/**
+ * Deletes all clinic data but the audit trail, which is append-only and must outlive a reset (docs/audit.md), and
+ * the X12 control numbers, which are never used twice (docs/x12-837.md).
+ */
 export async function clearClinicData(tx: Tx): Promise<void> {
   const tables = [
+    'claim_batch_claims',
+    'claim_batches',
+    'claim_acknowledgements',
     'claim_appeals',
     'claim_scrubs',
     'claim_lines',
