@@ -13,7 +13,6 @@ import { sql } from 'drizzle-orm';
 import { claimBatch837Text, createClaimBatches } from '@/features/claims/server/claims.batches.queries';
 import type { RequestContext } from '@/server/context';
 import { poolFor } from '@/server/db/client';
-import type { Db } from '@/server/db/types';
 import type { BenchContext, BenchFigure, BenchPart } from './bench.types';
 
 const CLAIMS = 10_000;
@@ -79,7 +78,7 @@ const claimBatchesBench: BenchPart = async (bench: BenchContext): Promise<BenchF
 
           const started = performance.now();
           // A savepoint inside the rolled-back transaction, as the endpoint's own transaction.
-          const { batches } = await createClaimBatches(tx as unknown as Db, ctx, { claimIds: ids });
+          const { batches } = await createClaimBatches(tx, ctx, { claimIds: ids });
           createMs.push(performance.now() - started);
           const [batch] = batches;
           if (!batch || batches.length !== 1) throw new Error(`expected one batch, got ${batches.length}`);
