@@ -358,6 +358,11 @@ describe('acknowledgements', () => {
     expect(json.statusCode).toBe(415);
     expect(json.json()).toMatchObject({ error: { code: 'UNSUPPORTED_MEDIA_TYPE', fields: [{ field: 'body' }] } });
     expect((await upload('   ')).statusCode).toBe(400);
+    const huge = await upload('A'.repeat(10 * 1024 * 1024 + 1));
+    expect(huge.statusCode).toBe(413);
+    expect(huge.json()).toMatchObject({
+      error: { code: 'PAYLOAD_TOO_LARGE', message: 'body: must be at most 10 MB', fields: [{ field: 'body' }] },
+    });
     const unknownGroup = await upload(
       ack999({
         interchangeControlNumber: 900,
