@@ -76,6 +76,7 @@ const ACTION_LABELS: Record<string, string> = {
   'selftest.run': 'Ran the self-tests',
   'security.role_header_mismatch': 'Role header disagreed with the session',
   'settings.billing_identity.update': 'Changed the practice billing identity',
+  'settings.clearinghouse.update': "Changed the practice's clearinghouse",
   'settings.integrations.update': 'Changed integrations',
   'settings.notifications.update': 'Changed notification settings',
   'settings.practice.update': 'Changed practice settings',
