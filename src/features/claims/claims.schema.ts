@@ -204,6 +204,13 @@ const claimFilterShape = {
     .positive('must be a provider id')
     .max(MAX_ROW_ID, 'is not a known provider id')
     .optional(),
+  /** One patient's claims (the patient snapshot lists them). */
+  patientId: z.coerce
+    .number({ message: 'must be a patient id' })
+    .int('must be a patient id')
+    .positive('must be a patient id')
+    .max(MAX_ROW_ID, 'is not a known patient id')
+    .optional(),
   /** Service date on or after this day. */
   from: isoDateSchema.optional(),
   /** Service date on or before this day. */

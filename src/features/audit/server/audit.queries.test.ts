@@ -246,6 +246,61 @@ describe('appending in one statement (audit_append) chains exactly as the app ve
   });
 });
 
+describe('reads arriving together are appended together (group commit)', () => {
+  const entry = (detail: string) => ({
+    actor: 'reader@clinic.test',
+    action: 'patients.list.view',
+    resource: 'patients',
+    detail,
+    at: new Date(),
+  });
+  const appendedSince = async (before: number) =>
+    (
+      await t.database.pool.query<{ detail: string }>('select detail from audit_log where id > $1 order by id', [
+        before,
+      ])
+    ).rows.map((r) => r.detail);
+  const newestId = async () =>
+    Number((await t.database.pool.query<{ max: string }>('select max(id) as max from audit_log')).rows[0]?.max ?? 0);
+
+  it('in their order of arrival, each resolved only once stored', async () => {
+    const before = await newestId();
+    const details = Array.from({ length: 120 }, (_, i) => `read ${i}`);
+    const missingWhenResolved: string[] = [];
+    await Promise.all(
+      details.map((detail) =>
+        recordNow(t.database.db, entry(detail)).then(async () => {
+          if (!(await appendedSince(before)).includes(detail)) missingWhenResolved.push(detail);
+        }),
+      ),
+    );
+    expect(missingWhenResolved).toEqual([]);
+    expect(await appendedSince(before)).toEqual(details);
+    expect((await verifyChain(t.database.db)).ok).toBe(true);
+  });
+
+  it('stores a lone UTF-16 surrogate from a request as U+FFFD, hashed as stored, so the chain still verifies', async () => {
+    const before = await newestId();
+    await Promise.all(
+      ['lone \ud800 high', 'lone \udc00 low', 'pair \ud83d\ude00 kept'].map((d) => recordNow(t.database.db, entry(d))),
+    );
+    expect(await appendedSince(before)).toEqual(['lone \ufffd high', 'lone \ufffd low', 'pair \ud83d\ude00 kept']);
+    expect((await verifyChain(t.database.db)).ok).toBe(true);
+  });
+
+  it('an entry the database refuses fails alone; the reads grouped with it are still appended', async () => {
+    const before = await newestId();
+    const results = await Promise.allSettled(
+      ['first', 'second', 'nul \u0000 byte', 'third', 'fourth'].map((detail) =>
+        recordNow(t.database.db, entry(detail)),
+      ),
+    );
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    expect(await appendedSince(before)).toEqual(['first', 'second', 'third', 'fourth']);
+    expect((await verifyChain(t.database.db)).ok).toBe(true);
+  });
+});
+
 describe('tampering is detected', () => {
   it('a modified entry fails at its own position with "modified"', async () => {
     expect((await verify()).ok).toBe(true);

@@ -124,18 +124,29 @@ export function hashedRest(c: HashedContent): string {
   return JSON.stringify(fields).slice(1);
 }
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * Text as PostgreSQL will store it: a lone UTF-16 surrogate (from a request's JSON, "\ud800") cannot be
+ * encoded as UTF-8 and becomes U+FFFD, as String.prototype.toWellFormed does. Done before hashing, so the
+ * hash covers what is stored and the chain verifies; a JSON batch would otherwise be refused outright.
+ */
+function wellFormed<T extends string | null>(text: T): T {
+  return (text === null ? text : text.replace(LONE_SURROGATE, '\uFFFD')) as T;
+}
+
 function contentOf(input: AuditInput, client?: { addr: string | null; userAgent: string | null }): HashedContent {
   return {
     occurredAtMs: input.at.getTime(),
-    actor: input.actor,
+    actor: wellFormed(input.actor),
     actorUserId: input.actorUserId ?? null,
-    actorRole: input.actorRole ?? null,
-    action: input.action,
-    resource: input.resource,
-    detail: input.detail ?? null,
+    actorRole: wellFormed(input.actorRole ?? null),
+    action: wellFormed(input.action),
+    resource: wellFormed(input.resource),
+    detail: wellFormed(input.detail ?? null),
     patientId: input.patientId ?? null,
-    clientAddr: input.clientAddr !== undefined ? input.clientAddr : (client?.addr ?? null),
-    userAgent: input.userAgent !== undefined ? input.userAgent : (client?.userAgent ?? null),
+    clientAddr: wellFormed(input.clientAddr !== undefined ? input.clientAddr : (client?.addr ?? null)),
+    userAgent: wellFormed(input.userAgent !== undefined ? input.userAgent : (client?.userAgent ?? null)),
   };
 }
 
@@ -182,9 +193,61 @@ export async function lockChainTail(tx: Tx): Promise<string> {
   return last?.hash ?? GENESIS_HASH;
 }
 
-/** An entry with no change of its own (a read, a sign-in): one statement in its own implicit transaction. */
-export async function recordNow(db: Db, input: AuditInput): Promise<void> {
-  await record(db, input);
+interface WaitingEntry {
+  entry: Record<string, unknown>;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+/** The entries waiting for the append on its way to finish, per database handle. */
+const appendQueues = new WeakMap<object, { waiting: WaitingEntry[]; appending: boolean }>();
+
+/** At most this many entries per statement, so one batch's JSON stays a few hundred kilobytes. */
+const APPEND_BATCH_MAX = 500;
+
+/**
+ * An entry with no change of its own (a read, a sign-in), committed before this resolves, so the caller
+ * answers only once its read is on record. Entries are group-committed: the first goes at once; those that
+ * arrive while an append is on its way wait for it and then go together, in their order of arrival, in one
+ * statement (audit_append_batch) that takes the chain's lock once. Under load this turns one lock, one
+ * commit and one WAL flush per read into one per batch; alone, an entry waits for nothing. If the batch's
+ * statement fails, every caller in it gets the error (and answers with it, not with the data).
+ */
+export function recordNow(db: Db, input: AuditInput): Promise<void> {
+  const content = contentOf(input, currentRequestClient());
+  const entry = { ...rowOf(input, content), rest: hashedRest(content) };
+  let queue = appendQueues.get(db);
+  if (!queue) {
+    queue = { waiting: [], appending: false };
+    appendQueues.set(db, queue);
+  }
+  const done = new Promise<void>((resolve, reject) => queue.waiting.push({ entry, resolve, reject }));
+  if (!queue.appending) void appendWaiting(db, queue);
+  return done;
+}
+
+async function appendBatch(db: Db, batch: readonly WaitingEntry[]): Promise<void> {
+  await db.execute(sql`select audit_append_batch(${JSON.stringify(batch.map((w) => w.entry))}::jsonb,
+    ${GENESIS_HASH}, ${hmacPads?.inner ?? null}::bytea, ${hmacPads?.outer ?? null}::bytea)`);
+}
+
+async function appendWaiting(db: Db, queue: { waiting: WaitingEntry[]; appending: boolean }): Promise<void> {
+  queue.appending = true;
+  try {
+    while (queue.waiting.length > 0) {
+      const batch = queue.waiting.splice(0, APPEND_BATCH_MAX);
+      try {
+        await appendBatch(db, batch);
+        for (const waiting of batch) waiting.resolve();
+      } catch (err) {
+        if (batch.length === 1) batch[0]?.reject(err);
+        // One entry the database refuses must not fail the reads it happened to be grouped with: each again alone.
+        else for (const waiting of batch) await appendBatch(db, [waiting]).then(waiting.resolve, waiting.reject);
+      }
+    }
+  } finally {
+    queue.appending = false;
+  }
 }
 
 /**

@@ -515,7 +515,7 @@ async function nextControlNumbers(tx: Tx, sets: number): Promise<{ isa: number; 
   const isa = value('ISA');
   const gs = value('GS');
   const lastSt = value('ST');
-  if (!isa || !gs || !lastSt) throw new Error('the X12 control number counters are missing (migration 0032)');
+  if (!isa || !gs || !lastSt) throw new Error('the X12 control number counters are missing (migration 0033)');
   return { isa, gs, firstSt: lastSt - sets + 1 };
 }
 

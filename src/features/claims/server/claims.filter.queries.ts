@@ -60,6 +60,12 @@ export const CLAIM_FILTER_FIELDS: {
     detail: (id) => `provider #${id}`,
     samples: ['1'],
   },
+  patientId: {
+    raw: (id) => eq(claims.patientId, id),
+    rollup: null,
+    detail: (id) => `patient #${id}`,
+    samples: ['1'],
+  },
   from: {
     raw: (day) => gte(claims.serviceDate, day),
     rollup: null,

@@ -146,7 +146,13 @@ describe('GET /api/claims', () => {
       `select provider_id as id from claims group by provider_id order by count(*) desc limit 1`,
     );
     const providerId = provider?.id ?? 0;
+    const [patient] = await sql<{ id: number }>(
+      `select patient_id as id from claims group by patient_id order by count(*) desc limit 1`,
+    );
+    const patientId = patient?.id ?? 0;
     const cases: [string, string, unknown[]][] = [
+      // The patient snapshot's list: one patient's claims.
+      [`?patientId=${patientId}`, `c.patient_id = $1`, [patientId]],
       ['?status=Denied', `c.status = 'Denied'`, []],
       ['?status=Partially%20Paid', `c.status = 'Partially Paid'`, []],
       [`?providerId=${providerId}`, `c.provider_id = $1`, [providerId]],
@@ -376,12 +382,14 @@ describe('GET /api/claims', () => {
       ['?status=Lost', 'status'],
       ['?providerId=abc', 'providerId'],
       ['?providerId=-3', 'providerId'],
+      ['?patientId=maria', 'patientId'],
+      ['?patientId=0', 'patientId'],
       ['?from=2026-02-30', 'from'],
       ['?to=yesterday', 'to'],
       ['?from=2026-10-01&to=2026-09-01', 'to'],
     ] as const) {
       for (const path of ['/api/claims', '/api/claims/overview', '/api/claims/export']) {
-        if (!['status', 'providerId', 'from', 'to'].includes(field) && path !== '/api/claims') continue;
+        if (!['status', 'providerId', 'patientId', 'from', 'to'].includes(field) && path !== '/api/claims') continue;
         const res = await biller.request({ method: 'GET', url: `${path}${query}` });
         expect(res.statusCode, `${path}${query}`).toBe(400);
         expect(fieldsOf(res.body), `${path}${query}`).toContain(field);

@@ -52,6 +52,15 @@ export function useClaims(query: ClaimListQueryInput) {
   });
 }
 
+/** The most recent claims of one patient (newest service first), for the patient snapshot. */
+export function usePatientClaims(patientId: number, limit: number) {
+  const query: ClaimListQueryInput = { patientId, sort: 'serviceDate', dir: 'desc', limit };
+  return useQuery({
+    queryKey: claimKeys.list(query),
+    queryFn: ({ signal }) => apiFetch<ClaimPage>(`${CLAIMS_PATH}${queryString(query)}`, { signal }),
+  });
+}
+
 /** The summary line and the three charts for the current filters. */
 export function useClaimsOverview(filter: ClaimFilterInput) {
   return useQuery({
