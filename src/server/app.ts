@@ -13,6 +13,7 @@ import { auditRoutes } from '@/features/audit/server/audit.routes';
 import { authRoutes } from '@/features/auth/server/auth.routes';
 import { authorizationsRoutes } from '@/features/authorizations/server/authorizations.routes';
 import { billingRoutes } from '@/features/billing/server/billing.routes';
+import { claimBatchesRoutes } from '@/features/claims/server/claims.batches.routes';
 import { claimsRoutes } from '@/features/claims/server/claims.routes';
 import { coverageRoutes } from '@/features/coverage/server/coverage.routes';
 import { complianceRoutes } from '@/features/compliance/server/compliance.routes';
@@ -109,6 +110,7 @@ export async function buildApp(deps: AppDeps, logger?: FastifyBaseLogger): Promi
   await app.register(analyticsRoutes(deps));
   await app.register(coverageRoutes(deps));
   await app.register(claimsRoutes(deps));
+  await app.register(claimBatchesRoutes(deps));
   await app.register(auditRoutes(deps));
   await app.register(complianceRoutes(deps));
   await app.register(selftestRoutes(deps));

@@ -124,6 +124,11 @@ const PERMISSION_RULES = {
   'claims:read': { screens: ['/claims', '/billing'] },
   'claims:write': { screens: ['/claims'] },
   /**
+   * Sending claims to payers: the Claims screen's Batches view creates X12 837P batches, downloads their files
+   * (PHI, audited) and posts the clearinghouse's 999 and 277CA acknowledgements (docs/x12-837.md).
+   */
+  'claims:submit': { screens: ['/claims'] },
+  /**
    * A patient's insurance: the front desk (/patients) registers it, billing (/claims) corrects it and those
    * who bill or see a patient's record read it.
    */

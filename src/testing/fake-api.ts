@@ -11,7 +11,7 @@ export interface FakeRequest {
   query: URLSearchParams;
   /** The values of a route's `:name` segments. */
   params: Record<string, string>;
-  /** The parsed JSON body, or undefined when none was sent. */
+  /** The parsed JSON body (a text body labelled otherwise: its text), or undefined when none was sent. */
   body: unknown;
   /** Date.now() when it was sent, so a fake clock measures the gaps between requests. */
   at: number;
@@ -120,6 +120,11 @@ function aborted(signal: AbortSignal | null | undefined): Promise<never> {
   });
 }
 
+function isOtherThanJson(headers: HeadersInit | undefined): boolean {
+  const type = new Headers(headers).get('content-type');
+  return type !== null && !type.includes('json');
+}
+
 /**
  * Replaces `fetch` with a fake server that answers from the routes the test gives: by method and path
  * (and query, when a key has one), in JSON and with status codes as the real server would. It records
@@ -150,7 +155,8 @@ export function fakeApi(routes: Record<string, Route> = {}): FakeApi {
       url,
       query: parsed.searchParams,
       params: {},
-      body: text === undefined ? undefined : (JSON.parse(text) as unknown),
+      // A body the client labels as something other than JSON (an X12 file as text/plain) is kept as its text.
+      body: text === undefined ? undefined : isOtherThanJson(init.headers) ? text : (JSON.parse(text) as unknown),
       at: Date.now(),
     };
     requests.push(request);

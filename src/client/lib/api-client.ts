@@ -87,19 +87,24 @@ function parseJson(text: string): unknown {
   }
 }
 
+/**
+ * A call to the API with the session's headers. `body` goes as JSON; `text` goes as it is, with `contentType`
+ * (text/plain by default), for the few endpoints that take a file's text (an X12 acknowledgement).
+ */
 export async function apiFetch<T>(
   path: string,
-  init: { method?: string; body?: unknown; signal?: AbortSignal } = {},
+  init: { method?: string; body?: unknown; text?: string; contentType?: string; signal?: AbortSignal } = {},
 ): Promise<T> {
   const method = init.method ?? 'GET';
   const headers: Record<string, string> = { 'X-User-Role': currentRole, Accept: 'application/json' };
-  if (init.body !== undefined) headers['Content-Type'] = 'application/json';
+  if (init.text !== undefined) headers['Content-Type'] = init.contentType ?? 'text/plain';
+  else if (init.body !== undefined) headers['Content-Type'] = 'application/json';
   if (method !== 'GET' && csrfToken) headers['X-CSRF-Token'] = csrfToken;
   const response = await fetch(path, {
     method,
     headers,
     credentials: 'same-origin',
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    body: init.text ?? (init.body === undefined ? undefined : JSON.stringify(init.body)),
     signal: init.signal,
   });
   if (!response.ok) {

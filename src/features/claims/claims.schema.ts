@@ -408,7 +408,7 @@ export const claimCoverageSchema = z.object({
 /** One event of a claim's history, newest last. */
 export const claimHistoryEventSchema = z.object({
   at: z.string(),
-  kind: z.enum(['lifecycle', 'scrub', 'appeal', 'change']),
+  kind: z.enum(['lifecycle', 'scrub', 'appeal', 'change', 'submission']),
   title: z.string(),
   detail: z.string(),
   by: z.string().nullable(),
@@ -416,6 +416,30 @@ export const claimHistoryEventSchema = z.object({
   edits: z.array(scrubEditSchema),
 });
 export type ClaimHistoryEvent = z.infer<typeof claimHistoryEventSchema>;
+
+/**
+ * One sending of the claim in an 837P batch and what came back (docs/x12-837.md): its filing history, oldest
+ * first. A rejected submission stays listed but does not count as filed.
+ */
+export const claimSubmissionSchema = z.object({
+  batchId: z.number().int(),
+  sentAt: z.string(),
+  payer: z.string(),
+  /** Null while no answer has come. */
+  outcome: z.enum(['Accepted', 'Rejected']).nullable(),
+  /** '999' (the clearinghouse, for the whole file) or '277CA' (for this claim). */
+  answeredBy: z.string().nullable(),
+  answeredAt: z.string().nullable(),
+  /** STC01 ('A7:562:85') or the 999's IK5/AK9 code. */
+  code: z.string().nullable(),
+  /** The reason in words, with the payer's free text. */
+  message: z.string().nullable(),
+  /** The payer's claim number (277CA REF*1K), which a replacement or void quotes. */
+  payerClaimNumber: z.string().nullable(),
+  /** A 277CA's 'received' or 'forwarded' note while no answer has come. */
+  note: z.string().nullable(),
+});
+export type ClaimSubmission = z.infer<typeof claimSubmissionSchema>;
 
 /** `GET /api/claims/:id`: header, coverage, diagnoses, lines and history of one claim. */
 export const claimDetailSchema = z.object({
@@ -446,6 +470,8 @@ export const claimDetailSchema = z.object({
   lines: z.array(claimLineSchema),
   /** The latest scrub's findings, or null before the first scrub. */
   lastScrub: z.object({ at: z.string(), clean: z.boolean(), edits: z.array(scrubEditSchema) }).nullable(),
+  /** Each time the claim was sent in a batch, oldest first. */
+  submissions: z.array(claimSubmissionSchema),
   history: z.array(claimHistoryEventSchema),
 });
 export type ClaimDetail = z.infer<typeof claimDetailSchema>;

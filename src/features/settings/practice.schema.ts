@@ -157,3 +157,35 @@ export const billingIdentityUpdateSchema = z
   .strict();
 export type BillingIdentityUpdateInput = z.input<typeof billingIdentityUpdateSchema>;
 export type BillingIdentityUpdate = z.output<typeof billingIdentityUpdateSchema>;
+
+/**
+ * The clearinghouse the practice sends its 837P files to (docs/x12-837.md), as stored: its name and id (loop 1000B,
+ * ISA08, GS03), the submitter id it assigned the practice (null: the practice's EIN), and whether files are test
+ * (T) or production (P) interchanges (ISA15).
+ */
+export const clearinghouseSchema = z.object({
+  ediReceiverName: z.string().nullable(),
+  ediReceiverId: z.string().nullable(),
+  ediSubmitterId: z.string().nullable(),
+  ediUsage: z.enum(['T', 'P']),
+});
+export type Clearinghouse = z.infer<typeof clearinghouseSchema>;
+
+/** An X12 envelope id: 2 to 15 letters or digits (ISA06/ISA08 are 15 wide, GS02/GS03 2 to 15). */
+const X12_ID = /^[A-Za-z0-9]{2,15}$/;
+
+/** `PUT /api/settings/practice/clearinghouse`: the Clearinghouse card's form. */
+export const clearinghouseUpdateSchema = z
+  .object({
+    ediReceiverName: requiredText(60),
+    ediReceiverId: required().regex(X12_ID, 'must be 2 to 15 letters or digits, as the clearinghouse gives it'),
+    ediSubmitterId: z
+      .string({ error: 'must be text' })
+      .trim()
+      .refine((id) => id === '' || X12_ID.test(id), 'must be 2 to 15 letters or digits, or empty to send the EIN')
+      .transform((id) => (id === '' ? null : id)),
+    ediUsage: z.enum(['T', 'P'], { error: 'must be T (test files) or P (production)' }),
+  })
+  .strict();
+export type ClearinghouseUpdateInput = z.input<typeof clearinghouseUpdateSchema>;
+export type ClearinghouseUpdate = z.output<typeof clearinghouseUpdateSchema>;

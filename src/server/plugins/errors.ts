@@ -170,6 +170,12 @@ export function registerErrorHandling(app: FastifyInstance) {
       return sendError(reply, 500, 'INTERNAL', 'The server could not complete the request.');
     }
     if (status === 429) return sendError(reply, 429, 'RATE_LIMITED', RATE_LIMITED_MESSAGE);
+    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      // Each route may set its own limit (an acknowledgement file takes 10 MB): the answer names it.
+      const limit = request.routeOptions.bodyLimit ?? 0;
+      const message = `must be at most ${limit >= 1024 * 1024 ? `${Math.floor(limit / (1024 * 1024))} MB` : `${Math.floor(limit / 1024)} KB`}`;
+      return sendError(reply, 413, 'PAYLOAD_TOO_LARGE', `body: ${message}`, { fields: [{ field: 'body', message }] });
+    }
     if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
       return sendError(reply, status, 'BAD_REQUEST', 'body: must be JSON');
     }

@@ -41,7 +41,7 @@ export async function getClaimDetail(db: Db, ctx: RequestContext, id: number): P
   );
   if (!claim) throw new HttpError(404, 'NOT_FOUND', 'No such claim.');
   const patientId = Number(claim.patient_id);
-  const [lines, scrubs, appeals, changes] = await Promise.all([
+  const [lines, scrubs, appeals, changes, submissions] = await Promise.all([
     rawRows(
       db,
       sql`select line_number, procedure_code, modifiers, units, charge_cents, diagnosis_pointers,
@@ -65,6 +65,13 @@ export async function getClaimDetail(db: Db, ctx: RequestContext, id: number): P
           where resource = ${`claim/${id}`} and action = any(${`{${CHANGE_ACTIONS.join(',')}}`}::text[])
           order by id`,
     ),
+    rawRows(
+      db,
+      sql`select bc.batch_id, b.created_at, b.payer, bc.outcome, bc.answered_by, bc.answered_at, bc.outcome_code,
+            bc.outcome_message, bc.payer_claim_number, bc.note
+          from claim_batch_claims bc join claim_batches b on b.id = bc.batch_id
+          where bc.claim_id = ${id} order by bc.batch_id`,
+    ),
   ]);
   await recordNow(db, {
     ...actorOf(ctx),
@@ -82,7 +89,28 @@ export async function getClaimDetail(db: Db, ctx: RequestContext, id: number): P
       history.push({ at, kind: 'lifecycle', title, detail, by: null, edits: [] });
   };
   lifecycle(isoOf(claim.created_at), 'Claim created', `${lines.length} line${lines.length === 1 ? '' : 's'}`);
-  lifecycle(claim.submitted_day, 'Submitted to the payer', rowText(claim.payer));
+  // A claim sent in a batch shows each sending and its answer (below) instead of the one submission day.
+  if (submissions.length === 0) lifecycle(claim.submitted_day, 'Submitted to the payer', rowText(claim.payer));
+  for (const s of submissions) {
+    history.push({
+      at: isoOf(s.created_at),
+      kind: 'submission',
+      title: `Sent in batch ${Number(s.batch_id)}`,
+      detail: `837P to ${rowText(s.payer)}`,
+      by: null,
+      edits: [],
+    });
+    if (s.outcome !== null) {
+      history.push({
+        at: isoOf(s.answered_at),
+        kind: 'submission',
+        title: `${s.outcome === 'Accepted' ? 'Accepted' : 'Rejected'} (${rowText(s.answered_by)})`,
+        detail: rowText(s.outcome_message),
+        by: null,
+        edits: [],
+      });
+    }
+  }
   const deniedFirst = claim.denied_on_first_adjudication === true;
   lifecycle(
     claim.adjudicated_day,
@@ -201,6 +229,18 @@ export async function getClaimDetail(db: Db, ctx: RequestContext, id: number): P
     lastScrub: lastScrub
       ? { at: isoOf(lastScrub.scrubbed_at), clean: lastScrub.clean === true, edits: editsOf(lastScrub.edits) }
       : null,
+    submissions: submissions.map((s) => ({
+      batchId: Number(s.batch_id),
+      sentAt: isoOf(s.created_at),
+      payer: rowText(s.payer),
+      outcome: s.outcome === 'Accepted' || s.outcome === 'Rejected' ? s.outcome : null,
+      answeredBy: rowTextOrNull(s.answered_by),
+      answeredAt: s.answered_at === null ? null : isoOf(s.answered_at),
+      code: rowTextOrNull(s.outcome_code),
+      message: rowTextOrNull(s.outcome_message),
+      payerClaimNumber: rowTextOrNull(s.payer_claim_number),
+      note: rowTextOrNull(s.note),
+    })),
     history,
   };
 }

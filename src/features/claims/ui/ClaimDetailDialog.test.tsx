@@ -65,6 +65,7 @@ function claimDetail(overrides: Partial<ClaimDetail> = {}): ClaimDetail {
         lineControlNumber: 'ACC-2026-100007-2',
       },
     ],
+    submissions: [],
     lastScrub: {
       at: '2026-07-02T18:05:00Z',
       clean: false,
@@ -234,6 +235,33 @@ describe('ClaimDetailDialog', () => {
       within(top[1]!).getByRole('list', { name: 'Findings of the scrub on Jul 2, 2026 at 2:05 PM' }).textContent,
     ).toContain('Line 2 points at diagnosis 4');
     expect(within(dialog).getByRole('button', { name: /Edit/ })).toBeTruthy();
+  });
+
+  it('shows a rejected claim back in Draft with the reason, and every submission', async () => {
+    const rejected = {
+      batchId: 12,
+      sentAt: '2026-11-24T16:00:00Z',
+      payer: 'Aetna',
+      outcome: 'Rejected' as const,
+      answeredBy: '277CA',
+      answeredAt: '2026-11-25T15:00:00Z',
+      code: 'A7:562:85',
+      message:
+        "A7:562:85 Rejected for invalid information: entity's National Provider Identifier (NPI) (billing provider)",
+      payerClaimNumber: null,
+      note: null,
+    };
+    serve(claimDetail({ status: 'Draft', submissions: [rejected] }));
+    renderView();
+    const notice = await screen.findByRole('alert', { name: 'Claim rejected' });
+    expect(notice.textContent).toContain('Rejected by the payer (277CA) on Nov 25, 2026');
+    expect(notice.textContent).toContain(rejected.message);
+    const rows = within(screen.getByRole('table', { name: 'Submissions' }))
+      .getAllByRole('row')
+      .slice(1);
+    expect(rows.map((r) => r.textContent)).toEqual([
+      expect.stringMatching(/^12Nov 24, 2026.*AetnaRejected \(277CA\)A7:562:85/),
+    ]);
   });
 
   it('shows a self-pay claim without coverage and a claim never scrubbed', async () => {

@@ -387,6 +387,91 @@ function ScrubSection({ claim, canScrub }: { claim: ClaimDetail; canScrub: boole
   );
 }
 
+/** A claim the clearinghouse or payer sent back: why, and that it is to be fixed and sent again. */
+function RejectionNotice({ claim }: { claim: ClaimDetail }) {
+  const latest = claim.submissions.at(-1);
+  if (!latest || latest.outcome !== 'Rejected' || claim.status !== 'Draft') return null;
+  const by = latest.answeredBy === '999' ? 'the clearinghouse (999)' : 'the payer (277CA)';
+  return (
+    <div
+      role="alert"
+      aria-label="Claim rejected"
+      className="grid gap-1 rounded-md border border-destructive p-3 text-sm"
+    >
+      <p className="font-medium text-destructive">
+        Rejected by {by}
+        {latest.answeredAt ? ` on ${momentText(latest.answeredAt)}` : ''} (batch {latest.batchId})
+      </p>
+      <p>{latest.message}</p>
+      <p className="text-muted-foreground">
+        The rejected submission does not count as filed: fix the claim, scrub it and send it in a new batch.
+      </p>
+    </div>
+  );
+}
+
+function answerText(submission: ClaimDetail['submissions'][number]): string {
+  if (submission.outcome === 'Accepted') return `Accepted (${submission.answeredBy ?? ''})`;
+  if (submission.outcome === 'Rejected') return `Rejected (${submission.answeredBy ?? ''})`;
+  return 'Awaiting an answer';
+}
+
+/** Each time the claim was sent in a batch and what came back: its filing history. */
+function SubmissionsSection({ submissions }: { submissions: ClaimDetail['submissions'] }) {
+  return (
+    <Section id="claim-view-submissions" title="Submissions">
+      {submissions.length === 0 ? (
+        <p className="text-sm text-muted-foreground">Not sent yet.</p>
+      ) : (
+        <div className="overflow-x-auto">
+          <table className="w-full text-sm">
+            <caption className="sr-only">Submissions</caption>
+            <thead>
+              <tr className="border-b border-border text-left text-muted-foreground">
+                <th scope="col" className="px-2 py-1.5 font-medium">
+                  Batch
+                </th>
+                <th scope="col" className="px-2 py-1.5 font-medium">
+                  Sent
+                </th>
+                <th scope="col" className="px-2 py-1.5 font-medium">
+                  Payer
+                </th>
+                <th scope="col" className="px-2 py-1.5 font-medium">
+                  Answer
+                </th>
+                <th scope="col" className="px-2 py-1.5 font-medium">
+                  Details
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {submissions.map((s) => (
+                <tr key={s.batchId} className="border-b border-border align-top">
+                  <th scope="row" className="px-2 py-1.5 text-left font-normal tabular-nums">
+                    {s.batchId}
+                  </th>
+                  <td className="px-2 py-1.5 whitespace-nowrap">{momentText(s.sentAt)}</td>
+                  <td className="px-2 py-1.5">{s.payer}</td>
+                  <td className="px-2 py-1.5 whitespace-nowrap">{answerText(s)}</td>
+                  <td className="px-2 py-1.5">
+                    {s.message ?? s.note ?? ''}
+                    {s.payerClaimNumber && (
+                      <span className="block text-xs text-muted-foreground">
+                        Payer claim number <span className="font-mono">{s.payerClaimNumber}</span>
+                      </span>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Section>
+  );
+}
+
 function Loading() {
   return (
     <div className="grid gap-3" aria-busy="true" aria-label="Loading claim">
@@ -449,11 +534,13 @@ export function ClaimDetailDialog({
                 </Button>
               </div>
             )}
+            <RejectionNotice claim={claim} />
             <Header claim={claim} />
             <CoverageSection coverage={claim.coverage} />
             <DiagnosesSection diagnoses={claim.diagnoses} />
             <LinesSection claim={claim} />
             <ScrubSection key={saves} claim={claim} canScrub={changeable} />
+            <SubmissionsSection submissions={claim.submissions} />
             <Section id="claim-view-history" title="History">
               {claim.history.length === 0 ? (
                 <p className="text-sm text-muted-foreground">No events recorded.</p>

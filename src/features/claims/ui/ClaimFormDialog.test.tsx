@@ -84,6 +84,7 @@ function savedClaim(overrides: Partial<ClaimDetail> = {}): ClaimDetail {
       },
     ],
     lastScrub: null,
+    submissions: [],
     history: [],
     ...overrides,
   };

@@ -497,6 +497,7 @@ describe('ClaimsPage', () => {
       diagnoses: ['E11.9'],
       lines: [],
       lastScrub: null,
+      submissions: [],
       history: [],
     };
     serve(ITEMS, OVERVIEW, { 'GET /api/claims/1': detail, 'GET /api/claims/patients': [] });

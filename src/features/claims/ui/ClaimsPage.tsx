@@ -1,4 +1,5 @@
-import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { Link, useLocation } from 'react-router';
 import type { ColumnDef, SortingState } from '@tanstack/react-table';
 import { AlertOctagon, Clock, Download, Plus } from 'lucide-react';
 import { can, type Role } from '@/shared/access';
@@ -58,6 +59,10 @@ const ClaimDetailDialog = lazy(() =>
   import('./ClaimDetailDialog').then((module) => ({ default: module.ClaimDetailDialog })),
 );
 const ClaimFormDialog = lazy(() => import('./ClaimFormDialog').then((module) => ({ default: module.ClaimFormDialog })));
+// The Batches view is billing's: fetched when opened.
+const ClaimBatchesView = lazy(() => import('./ClaimBatchesView'));
+
+const BATCHES_PATH = '/claims/batches';
 
 function isSortKey(id: string | undefined): id is ClaimSortKey {
   return (CLAIM_SORT_KEYS as readonly string[]).includes(id ?? '');
@@ -248,8 +253,55 @@ function SummaryLine({ summary }: { summary: ClaimOverview['summary'] | undefine
   );
 }
 
-/** Denials, aging and appeals, filtered, sorted and paged by the server; the view is kept in the address. */
+const VIEW_LINK =
+  'inline-flex items-center rounded-sm px-3 py-1.5 text-sm font-medium whitespace-nowrap focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none';
+const VIEW_LINK_CURRENT = 'bg-background text-foreground shadow-sm';
+
+/** All claims, or the batches sent to payers (billing staff): two views of the screen, each at its own address. */
+function ClaimsViews({ batches }: { batches: boolean }) {
+  return (
+    <nav aria-label="Claims views" className="mb-4 inline-flex gap-1 rounded-md bg-muted p-1 text-muted-foreground">
+      <Link
+        to="/claims"
+        aria-current={batches ? undefined : 'page'}
+        className={cn(VIEW_LINK, !batches && VIEW_LINK_CURRENT)}
+      >
+        All claims
+      </Link>
+      <Link
+        to={BATCHES_PATH}
+        aria-current={batches ? 'page' : undefined}
+        className={cn(VIEW_LINK, batches && VIEW_LINK_CURRENT)}
+      >
+        Batches
+      </Link>
+    </nav>
+  );
+}
+
+/**
+ * The Claims screen: the claims list, and for those who send claims (`claims:submit`) the Batches view at
+ * /claims/batches.
+ */
 export default function ClaimsPage({ role }: { role: Role }) {
+  const location = useLocation();
+  const canSubmit = can(role, 'claims:submit');
+  const batches = canSubmit && location.pathname.replace(/\/+$/, '') === BATCHES_PATH;
+  const views = canSubmit ? <ClaimsViews batches={batches} /> : null;
+  if (!batches) return <ClaimsList role={role} views={views} />;
+  return (
+    <section>
+      <PageHeader title="Claims" subtitle="Batches sent to payers and their acknowledgements" />
+      {views}
+      <Suspense fallback={<Skeleton className="h-64 w-full" aria-label="Loading batches" />}>
+        <ClaimBatchesView />
+      </Suspense>
+    </section>
+  );
+}
+
+/** Denials, aging and appeals, filtered, sorted and paged by the server; the view is kept in the address. */
+function ClaimsList({ role, views }: { role: Role; views: ReactNode }) {
   const [view, setView] = useClaimsView();
   const [reasonText, setReasonText] = useState(view.reason);
   const [appealing, setAppealing] = useState<ClaimRow | null>(null);
@@ -363,6 +415,7 @@ export default function ClaimsPage({ role }: { role: Role }) {
           </>
         }
       />
+      {views}
 
       <div className="mb-4 flex flex-wrap items-start gap-4">
         <div className="grid gap-1.5">

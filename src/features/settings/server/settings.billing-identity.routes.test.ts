@@ -143,3 +143,36 @@ describe('the practice billing identity', () => {
     expect(last?.detail).toContain('legal name (none) -> "Lakeside Medical Group PC"');
   });
 });
+
+describe("the practice's clearinghouse (docs/x12-837.md)", () => {
+  const CLEARINGHOUSE = '/api/settings/practice/clearinghouse';
+
+  it('is set by the admin, checked, audited, and refused to every other role', async () => {
+    const saved = await admin.request({
+      method: 'PUT',
+      url: CLEARINGHOUSE,
+      payload: { ediReceiverName: ' Lake Clearing ', ediReceiverId: 'LAKECH01', ediSubmitterId: '', ediUsage: 'P' },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const stored = { ediReceiverName: 'Lake Clearing', ediReceiverId: 'LAKECH01', ediSubmitterId: null, ediUsage: 'P' };
+    expect(saved.json()).toEqual(stored);
+    expect((await admin.request({ method: 'GET', url: CLEARINGHOUSE })).json()).toEqual(stored);
+    const [entry] = await t.database.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, 'settings.clearinghouse.update'));
+    expect(entry?.detail).toContain('clearinghouse id');
+    expect(entry?.detail).toContain('usage T -> P');
+
+    const bad = await admin.request({
+      method: 'PUT',
+      url: CLEARINGHOUSE,
+      payload: { ediReceiverName: 'X', ediReceiverId: 'LAKE CH*', ediSubmitterId: 'A', ediUsage: 'Q' },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(fieldsOf(bad.json()).map((f) => f.field)).toEqual(['ediReceiverId', 'ediSubmitterId', 'ediUsage']);
+
+    const biller = await signInAs(t.app, 'billing_admin');
+    expect((await biller.request({ method: 'GET', url: CLEARINGHOUSE })).statusCode).toBe(403);
+  });
+});

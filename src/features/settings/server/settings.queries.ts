@@ -10,6 +10,8 @@ import {
   sortWeekdays,
   type BillingIdentity,
   type BillingIdentityUpdate,
+  type Clearinghouse,
+  type ClearinghouseUpdate,
   type PracticeHours,
   type PracticeHoursUpdate,
   type PracticeLetterhead,
@@ -346,6 +348,53 @@ export async function updateBillingIdentity(
       action: 'settings.billing_identity.update',
       resource: `practice/${PRACTICE_ID}`,
       detail: describeBillingIdentityChange(before, after),
+    });
+    return after;
+  });
+}
+
+function toClearinghouse(row: typeof practiceSettings.$inferSelect | null): Clearinghouse {
+  return {
+    ediReceiverName: row?.ediReceiverName ?? null,
+    ediReceiverId: row?.ediReceiverId ?? null,
+    ediSubmitterId: row?.ediSubmitterId ?? null,
+    ediUsage: row?.ediUsage === 'P' ? 'P' : 'T',
+  };
+}
+
+/** The clearinghouse the practice's 837P files go to (docs/x12-837.md). */
+export async function getClearinghouse(db: Db | Tx): Promise<Clearinghouse> {
+  return toClearinghouse(await practiceRow(db));
+}
+
+/** Saves the clearinghouse; the audit entry names what changed, before and after. */
+export async function updateClearinghouse(
+  db: Db,
+  ctx: RequestContext,
+  value: ClearinghouseUpdate,
+): Promise<Clearinghouse> {
+  return db.transaction(async (tx) => {
+    const before = toClearinghouse(await lockedPracticeRow(tx));
+    const [row] = await tx
+      .update(practiceSettings)
+      .set(value)
+      .where(eq(practiceSettings.practiceId, PRACTICE_ID))
+      .returning();
+    const after = toClearinghouse(row ?? null);
+    const labels: Record<keyof Clearinghouse, string> = {
+      ediReceiverName: 'clearinghouse',
+      ediReceiverId: 'clearinghouse id',
+      ediSubmitterId: 'submitter id',
+      ediUsage: 'usage',
+    };
+    const changes = (Object.keys(labels) as (keyof Clearinghouse)[])
+      .filter((key) => before[key] !== after[key])
+      .map((key) => `${labels[key]} ${before[key] ?? '(none)'} -> ${after[key] ?? '(none)'}`);
+    await record(tx, {
+      ...actorOf(ctx),
+      action: 'settings.clearinghouse.update',
+      resource: `practice/${PRACTICE_ID}`,
+      detail: changes.length > 0 ? changes.join('; ') : 'no change',
     });
     return after;
   });

@@ -6,6 +6,8 @@ import { requestContext } from '@/server/request-context';
 import {
   billingIdentitySchema,
   billingIdentityUpdateSchema,
+  clearinghouseSchema,
+  clearinghouseUpdateSchema,
   practiceHoursSchema,
   practiceHoursUpdateSchema,
 } from '../practice.schema';
@@ -21,12 +23,14 @@ import {
 } from '../settings.schema';
 import {
   getBillingIdentity,
+  getClearinghouse,
   getIntegrations,
   getNotifications,
   getPracticeHours,
   getUserSettings,
   setIntegration,
   updateBillingIdentity,
+  updateClearinghouse,
   updateNotifications,
   updatePracticeHours,
   getPracticeTimeZone,
@@ -125,6 +129,33 @@ export function settingsRoutes(deps: AppDeps) {
         },
       },
       (request) => updateBillingIdentity(deps.db, requestContext(request, deps), request.body),
+    );
+    api.get(
+      '/api/settings/practice/clearinghouse',
+      {
+        config: { permission: 'system:admin' },
+        schema: {
+          tags: ['settings'],
+          description: "The clearinghouse the practice's 837P files go to: its name and id, the submitter id, T or P.",
+          response: { 200: clearinghouseSchema, ...errors },
+        },
+      },
+      () => getClearinghouse(deps.db),
+    );
+    api.put(
+      '/api/settings/practice/clearinghouse',
+      {
+        config: { permission: 'system:admin' },
+        schema: {
+          tags: ['settings'],
+          description:
+            'Sets the clearinghouse (loop 1000B, ISA08, GS03), the submitter id it assigned (empty: the EIN) and ' +
+            'whether files are test (T) or production (P). Audited.',
+          body: clearinghouseUpdateSchema,
+          response: { 200: clearinghouseSchema, ...errors },
+        },
+      },
+      (request) => updateClearinghouse(deps.db, requestContext(request, deps), request.body),
     );
 
     api.get(

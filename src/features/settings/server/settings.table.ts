@@ -61,12 +61,27 @@ export const practiceSettings = pgTable(
     billingCity: text('billing_city'),
     billingState: text('billing_state'),
     billingZip: text('billing_zip'),
+    /**
+     * The clearinghouse the practice sends its 837P files to (docs/x12-837.md): its name and the id it is known
+     * by in the ISA/GS envelope and loop 1000B, the submitter id it assigned the practice (null: the practice's
+     * EIN, ISA05 30), and whether files are test (T) or production (P). A new practice sends test files until
+     * an admin switches to production.
+     */
+    ediSubmitterId: text('edi_submitter_id'),
+    ediReceiverName: text('edi_receiver_name'),
+    ediReceiverId: text('edi_receiver_id'),
+    ediUsage: text('edi_usage').notNull().default('T'),
   },
   (t) => [
     check('practice_settings_duration_check', sql`${t.appointmentMinutes} in (15, 30, 45, 60)`),
     check('practice_settings_buffer_check', sql`${t.bufferMinutes} in (0, 5, 10, 15)`),
     check('practice_settings_billing_npi_check', sql`${t.billingNpi} is null or ${t.billingNpi} ~ '^[12][0-9]{9}$'`),
     check('practice_settings_tax_id_check', sql`${t.taxId} is null or ${t.taxId} ~ '^[0-9]{9}$'`),
+    check('practice_settings_edi_usage_check', sql`${t.ediUsage} in ('T', 'P')`),
+    check(
+      'practice_settings_edi_ids_check',
+      sql`(${t.ediSubmitterId} is null or ${t.ediSubmitterId} ~ '^[A-Za-z0-9]{2,15}$') and (${t.ediReceiverId} is null or ${t.ediReceiverId} ~ '^[A-Za-z0-9]{2,15}$')`,
+    ),
     check(
       'practice_settings_taxonomy_check',
       sql`${t.taxonomyCode} is null or ${t.taxonomyCode} ~ '^[0-9]{3}[0-9A-Z]{6}X$'`,

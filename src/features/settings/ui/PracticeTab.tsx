@@ -21,6 +21,7 @@ import { usePracticeHours, useSavePracticeHours } from './settings.api';
 import { SettingsSkeleton, fieldErrors } from './SettingsSkeleton';
 import { PracticeTimeZoneCard } from './PracticeTimeZoneCard';
 import { PracticeBillingIdentityCard } from './PracticeBillingIdentityCard';
+import { PracticeClearinghouseCard } from './PracticeClearinghouseCard';
 
 const DAY_NAMES: Record<Weekday, string> = {
   Mon: 'Monday',
@@ -86,6 +87,7 @@ export function PracticeTab({ role }: { role: Role }) {
       <PracticeForm saved={data} />
       <PracticeTimeZoneCard />
       {can(role, 'system:admin') && <PracticeBillingIdentityCard />}
+      {can(role, 'system:admin') && <PracticeClearinghouseCard />}
     </div>
   );
 }

@@ -25,6 +25,13 @@ function serve() {
       billingState: 'IL',
       billingZip: '627011234',
     },
+    'GET /api/settings/practice/clearinghouse': {
+      ediReceiverName: 'Prairie Clearinghouse',
+      ediReceiverId: 'PRAIRIECH',
+      ediSubmitterId: 'RFP0042',
+      ediUsage: 'T',
+    },
+    'PUT /api/settings/practice/clearinghouse': (request: FakeRequest) => request.body,
     'GET /api/settings/notifications': { scope: 'practice', settings: DEFAULT_NOTIFICATIONS },
     'GET /api/settings/integrations': DEFAULT_INTEGRATIONS,
     'PUT /api/settings/integrations/:key': ({ params, body }: FakeRequest) => ({
@@ -79,7 +86,34 @@ describe('SettingsPage', () => {
     await userEvent.click(screen.getByRole('tab', { name: 'Practice' }));
     expect(await screen.findByTestId('practice-today')).toBeTruthy();
     expect(screen.queryByRole('heading', { name: 'Billing identity' })).toBeNull();
+    expect(screen.queryByRole('heading', { name: 'Clearinghouse' })).toBeNull();
     expect(api.sent('GET /api/settings/practice/billing-identity')).toHaveLength(1);
+    expect(api.sent('GET /api/settings/practice/clearinghouse')).toHaveLength(1);
+  });
+
+  it("lets the admin set the practice's clearinghouse: its id checked, files switched to production", async () => {
+    const api = serve();
+    const user = userEvent.setup();
+    renderPage('admin');
+    await user.click(screen.getByRole('tab', { name: 'Practice' }));
+    const id = await screen.findByLabelText('Clearinghouse ID');
+    expect(id).toHaveProperty('value', 'PRAIRIECH');
+    await user.clear(id);
+    await user.type(id, 'PRAIRIE-CH');
+    await user.click(screen.getByRole('button', { name: 'Save clearinghouse' }));
+    expect(
+      await screen.findByText('Clearinghouse ID must be 2 to 15 letters or digits, as the clearinghouse gives it'),
+    ).toBeTruthy();
+    await user.clear(id);
+    await user.type(id, 'PRAIRIECH2');
+    await user.clear(screen.getByLabelText('Submitter ID'));
+    await user.click(screen.getByRole('combobox', { name: 'Files sent as' }));
+    await user.click(await screen.findByRole('option', { name: 'Production (ISA15 P)' }));
+    await user.click(screen.getByRole('button', { name: 'Save clearinghouse' }));
+    expect(await screen.findByText('Clearinghouse saved')).toBeTruthy();
+    expect(api.sent('PUT /api/settings/practice/clearinghouse').map((r) => r.body)).toEqual([
+      { ediReceiverName: 'Prairie Clearinghouse', ediReceiverId: 'PRAIRIECH2', ediSubmitterId: null, ediUsage: 'P' },
+    ]);
   });
 
   it('refuses to send practice settings without a working day', async () => {

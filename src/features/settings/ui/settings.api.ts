@@ -3,7 +3,14 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/client/lib/api-client';
 import { crossFeatureKeys } from '@/client/lib/cross-feature-keys';
 import type { PasswordChange } from '@/features/auth/auth.schema';
-import type { BillingIdentity, BillingIdentityUpdate, PracticeHours, PracticeHoursUpdate } from '../practice.schema';
+import type {
+  BillingIdentity,
+  BillingIdentityUpdate,
+  Clearinghouse,
+  ClearinghouseUpdate,
+  PracticeHours,
+  PracticeHoursUpdate,
+} from '../practice.schema';
 import { DEFAULT_DISPLAY_SETTINGS, FONT_SIZE_PX, type DisplaySettings } from '../settings.display';
 import type {
   IntegrationKey,
@@ -20,6 +27,7 @@ export const settingsKeys = {
   user: ['/api/settings'] as const,
   practice: ['/api/settings/practice'] as const,
   billingIdentity: ['/api/settings/practice/billing-identity'] as const,
+  clearinghouse: ['/api/settings/practice/clearinghouse'] as const,
   notifications: ['/api/settings/notifications'] as const,
   integrations: ['/api/settings/integrations'] as const,
 };
@@ -124,6 +132,22 @@ export function useSaveBillingIdentity() {
     mutationFn: (input: BillingIdentityUpdate) =>
       apiFetch<BillingIdentity>('/api/settings/practice/billing-identity', { method: 'PUT', body: input }),
     onSuccess: (saved) => queryClient.setQueryData(settingsKeys.billingIdentity, saved),
+  });
+}
+
+export function useClearinghouse() {
+  return useQuery({
+    queryKey: settingsKeys.clearinghouse,
+    queryFn: () => apiFetch<Clearinghouse>('/api/settings/practice/clearinghouse'),
+  });
+}
+
+export function useSaveClearinghouse() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: ClearinghouseUpdate) =>
+      apiFetch<Clearinghouse>('/api/settings/practice/clearinghouse', { method: 'PUT', body: input }),
+    onSuccess: (saved) => queryClient.setQueryData(settingsKeys.clearinghouse, saved),
   });
 }
 

@@ -162,6 +162,17 @@ export const DEMO_BILLING_IDENTITY = {
   billingZip: '627011234',
 };
 
+/**
+ * The clearinghouse the demo practice sends its 837P files to (made up): test files (ISA15 T) under the
+ * submitter id it assigned.
+ */
+export const DEMO_CLEARINGHOUSE = {
+  ediSubmitterId: 'RFP0042',
+  ediReceiverName: 'Prairie Clearinghouse',
+  ediReceiverId: 'PRAIRIECH',
+  ediUsage: 'T',
+};
+
 /** Street names of the demo town, for patients' addresses. */
 export const STREETS = [
   'Oak Street',

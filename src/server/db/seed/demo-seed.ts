@@ -25,6 +25,7 @@ import {
 } from './demo-data';
 import {
   DEMO_BILLING_IDENTITY,
+  DEMO_CLEARINGHOUSE,
   demoProviderNpi,
   drawCoverages,
   STREETS,
@@ -65,9 +66,15 @@ export async function isDatabaseEmpty(db: Db): Promise<boolean> {
   return (row?.n ?? 0) === 0;
 }
 
-/** Deletes all clinic data but the audit trail, which is append-only and must outlive a reset (docs/audit.md). */
+/**
+ * Deletes all clinic data but the audit trail, which is append-only and must outlive a reset (docs/audit.md), and
+ * the X12 control numbers, which are never used twice (docs/x12-837.md).
+ */
 export async function clearClinicData(tx: Tx): Promise<void> {
   const tables = [
+    'claim_batch_claims',
+    'claim_batches',
+    'claim_acknowledgements',
     'claim_appeals',
     'claim_scrubs',
     'claim_lines',
@@ -112,6 +119,9 @@ async function restartIdentities(tx: Tx, tables: readonly string[]): Promise<voi
  * booked and no claim imported after a reset.
  */
 export const CLINIC_RECORD_TABLES = [
+  'claim_batch_claims',
+  'claim_batches',
+  'claim_acknowledgements',
   'claim_appeals',
   'claim_scrubs',
   'claim_lines',
@@ -140,7 +150,8 @@ export async function deleteClinicRecords(tx: Tx): Promise<Record<(typeof CLINIC
   // Nothing outside this list references these tables but users.patient_id, hence TRUNCATE for all but
   // patients, which is deleted (users keep a foreign key to it).
   await tx.execute(sql`truncate table
-    claim_appeals, claim_scrubs, claim_lines, payments, claims, coverages, appointments, authorizations, encounters,
+    claim_batch_claims, claim_batches, claim_acknowledgements, claim_appeals, claim_scrubs, claim_lines, payments,
+    claims, coverages, appointments, authorizations, encounters,
     operating_expenses, billing_staff_hours`);
   await tx.execute(sql`delete from patients`);
   await restartIdentities(tx, CLINIC_RECORD_TABLES);
@@ -535,6 +546,7 @@ export async function seedDemoClinic(
           notifications: { email: true, sms: true, push: false, emailReminderHours: 24, smsReminderHours: 1 },
           integrations: { paymentGateway: true, accounting: true, sms: false, calendar: false, chat: true, crm: false },
           ...DEMO_BILLING_IDENTITY,
+          ...DEMO_CLEARINGHOUSE,
         });
         const userByRole = new Map(userRows.map((u) => [u.role, u.id]));
         return {

@@ -1,0 +1,356 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseX12, transactionSetsOf } from '@/features/x12/x12.parse';
+import { claimsReadBack } from '@/testing/x12-837-read';
+import {
+  build837,
+  firstUnwritableClaim,
+  splitPersonName,
+  x12Amount,
+  type Batch837,
+  type Claim837,
+  type PersonName837,
+} from './claims.837p';
+import { MAX_CLAIMS_PER_TRANSACTION_SET } from './claims.batches.schema';
+
+/**
+ * Golden files: each file under golden/ was written by hand from the structure of ASC X12 005010X222A1 (loops
+ * 1000A/B, 2000A/2010AA, 2000B/2010BA/2010BB, 2000C/2010CA, 2300, 2310B, 2320/2330A/2330B, 2400) for the inputs
+ * below, and the generator must give it byte for byte.
+ */
+const golden = (name: string) => readFileSync(path.join(import.meta.dirname, 'golden', name), 'utf8');
+
+const person = (lastName: string, firstName: string): PersonName837 => ({
+  lastName,
+  firstName,
+  middleName: '',
+  suffix: '',
+});
+
+const HOME = { line1: '418 Maple Avenue', city: 'Springfield', state: 'IL', zip: '62701' };
+const AETNA = { name: 'Aetna', payerId: '60054', claimFilingIndicator: 'CI' };
+const BILLING_NPI = '1667788990';
+const MITCHELL = { name: person('Mitchell', 'Sarah'), npi: '1679576722', taxonomyCode: '207Q00000X' };
+
+function batchOf(claims: Claim837[], payer = AETNA): Batch837 {
+  return {
+    envelope: {
+      interchangeControlNumber: 101,
+      groupControlNumber: 201,
+      setControlNumbers: ['0301'],
+      date: '20261124',
+      time: '1000',
+      usage: 'T',
+      reference: '41',
+      submitter: {
+        name: 'Riverside Family Practice LLC',
+        id: '371234567',
+        qualifier: '30',
+        contactName: 'Billing Office',
+        contactPhone: '2175550100',
+      },
+      receiver: { name: 'Prairie Clearinghouse', id: 'PRAIRIECH', qualifier: 'ZZ' },
+    },
+    billingProvider: {
+      name: 'Riverside Family Practice LLC',
+      npi: BILLING_NPI,
+      taxId: '371234567',
+      taxonomyCode: '193200000X',
+      address: { line1: '1200 Main Street, Suite 200', city: 'Springfield', state: 'IL', zip: '627011234' },
+    },
+    payer,
+    claims,
+  };
+}
+
+const maria = { name: person('Lopez', 'Maria'), dob: '1961-03-14', sex: 'F', address: HOME };
+const mariaCoverage = {
+  priority: 1,
+  memberId: 'W123456789',
+  groupNumber: 'GRP004512',
+  relationship: 'self' as const,
+  subscriber: null,
+};
+
+const SUBSCRIBER: Claim837 = {
+  accountNumber: 'ACC-2026-0001',
+  frequencyCode: '1',
+  originalClaimNumber: null,
+  placeOfService: '11',
+  diagnoses: ['E11.9', 'I10'],
+  lines: [
+    {
+      procedureCode: '99214',
+      modifiers: ['25'],
+      units: 1,
+      chargeCents: 15000,
+      diagnosisPointers: [1, 2],
+      serviceDate: '2026-11-20',
+      lineControlNumber: 'ACC-2026-0001-1',
+    },
+    {
+      procedureCode: '83036',
+      modifiers: [],
+      units: 1,
+      chargeCents: 4550,
+      diagnosisPointers: [1],
+      serviceDate: '2026-11-20',
+      lineControlNumber: 'ACC-2026-0001-2',
+    },
+  ],
+  patient: maria,
+  coverage: mariaCoverage,
+  renderingProvider: MITCHELL,
+  otherCoverages: [],
+};
+
+const DEPENDENT: Claim837 = {
+  accountNumber: 'ACC-2026-0002',
+  frequencyCode: '1',
+  originalClaimNumber: null,
+  placeOfService: '11',
+  diagnoses: ['J06.9'],
+  lines: [
+    {
+      procedureCode: '99213',
+      modifiers: [],
+      units: 1,
+      chargeCents: 11000,
+      diagnosisPointers: [1],
+      serviceDate: '2026-11-21',
+      lineControlNumber: 'ACC-2026-0002-1',
+    },
+  ],
+  patient: { name: person('Lopez', 'Sofia'), dob: '2015-06-02', sex: 'F', address: HOME },
+  coverage: {
+    priority: 1,
+    memberId: 'W987654321',
+    groupNumber: 'GRP004512',
+    relationship: 'child',
+    subscriber: person('Lopez', 'Daniel'),
+  },
+  renderingProvider: { name: person('Carter', 'Emily'), npi: '1932154911', taxonomyCode: '208000000X' },
+  otherCoverages: [],
+};
+
+const james = person('Okafor', 'James');
+const SECONDARY: Claim837 = {
+  accountNumber: 'ACC-2026-0003',
+  frequencyCode: '1',
+  originalClaimNumber: null,
+  placeOfService: '11',
+  diagnoses: ['M54.50', 'E78.5'],
+  lines: [
+    {
+      procedureCode: '99213',
+      modifiers: [],
+      units: 1,
+      chargeCents: 9025,
+      diagnosisPointers: [1, 2],
+      serviceDate: '2026-11-18',
+      lineControlNumber: 'ACC-2026-0003-1',
+    },
+  ],
+  patient: {
+    name: james,
+    dob: '1948-09-30',
+    sex: 'M',
+    address: { line1: '77 Cedar Lane', city: 'Springfield', state: 'IL', zip: '62704' },
+  },
+  coverage: { priority: 2, memberId: 'U55667788', groupNumber: 'GRP778899', relationship: 'self', subscriber: null },
+  renderingProvider: { name: person('Iyer', 'Rajesh'), npi: '1234567893', taxonomyCode: '207R00000X' },
+  otherCoverages: [
+    {
+      priority: 1,
+      memberId: '1EG4TE5MK73',
+      groupNumber: null,
+      relationship: 'self',
+      subscriber: james,
+      payer: { name: 'Medicare', payerId: '06102', claimFilingIndicator: 'MB' },
+    },
+  ],
+};
+
+/** A replacement billed by the practice's own NPI as rendering provider: no loop 2310B. */
+const REPLACEMENT: Claim837 = {
+  accountNumber: 'ACC-2026-0004',
+  frequencyCode: '7',
+  originalClaimNumber: 'AET2026110400123',
+  placeOfService: '11',
+  diagnoses: ['E11.9'],
+  lines: [
+    {
+      procedureCode: '99214',
+      modifiers: [],
+      units: 1,
+      chargeCents: 15000,
+      diagnosisPointers: [1],
+      serviceDate: '2026-11-04',
+      lineControlNumber: 'ACC-2026-0004-1',
+    },
+  ],
+  patient: maria,
+  coverage: mariaCoverage,
+  renderingProvider: { name: person('Riverside', ''), npi: BILLING_NPI, taxonomyCode: '193200000X' },
+  otherCoverages: [],
+};
+
+const VOID: Claim837 = {
+  accountNumber: 'ACC-2026-0005',
+  frequencyCode: '8',
+  originalClaimNumber: 'AET2026110400456',
+  placeOfService: '10',
+  diagnoses: ['E11.9', 'Z79.01'],
+  lines: [
+    {
+      procedureCode: '99214',
+      modifiers: ['25', '59', 'GT', '95'],
+      units: 2,
+      chargeCents: 30000,
+      diagnosisPointers: [1, 2],
+      serviceDate: '2026-11-05',
+      lineControlNumber: 'ACC-2026-0005-1',
+    },
+    {
+      procedureCode: '36415',
+      modifiers: [],
+      units: 1,
+      chargeCents: 5,
+      diagnosisPointers: [2],
+      serviceDate: '2026-11-05',
+      lineControlNumber: 'ACC-2026-0005-2',
+    },
+  ],
+  patient: maria,
+  coverage: mariaCoverage,
+  renderingProvider: MITCHELL,
+  otherCoverages: [],
+};
+
+const UNITED = { name: 'UnitedHealthcare', payerId: '87726', claimFilingIndicator: 'CI' };
+
+describe('the 837P of a batch, against hand-written golden files', () => {
+  it.each([
+    ['the patient is the subscriber (2010BA with address and DMG)', '837p-subscriber.x12', batchOf([SUBSCRIBER])],
+    ['the patient is a dependent (2000C/2010CA, PAT01 19)', '837p-dependent.x12', batchOf([DEPENDENT])],
+    ['secondary coverage (SBR01 S, 2320 for the primary)', '837p-secondary.x12', batchOf([SECONDARY], UNITED)],
+    ['a replacement (CLM05-3 7 with REF*F8), no 2310B', '837p-replacement.x12', batchOf([REPLACEMENT])],
+    ['a void (CLM05-3 8 with REF*F8), four modifiers', '837p-void.x12', batchOf([VOID])],
+  ])('%s', (_name, file, batch) => {
+    const expected = golden(file);
+    // The golden file is itself a well-formed interchange.
+    expect(() => parseX12(expected)).not.toThrow();
+    expect(build837(batch)).toBe(expected);
+  });
+
+  it('is the same bytes for the same input', () => {
+    const batch = batchOf([SUBSCRIBER, DEPENDENT, VOID]);
+    expect(build837(batch)).toBe(build837(structuredClone(batch)));
+  });
+});
+
+describe('x12Amount (X12 decimal, R type)', () => {
+  it('writes cents without trailing zeros or a leading zero', () => {
+    expect([15000, 15050, 15025, 5, 50, 0, 100, 123456789].map(x12Amount)).toEqual([
+      '150',
+      '150.5',
+      '150.25',
+      '.05',
+      '.5',
+      '0',
+      '1',
+      '1234567.89',
+    ]);
+  });
+
+  it('refuses what is not whole cents', () => {
+    expect(() => x12Amount(1.5)).toThrow();
+    expect(() => x12Amount(-1)).toThrow();
+  });
+});
+
+describe('splitPersonName', () => {
+  it('drops a title, keeps a suffix and a middle name', () => {
+    expect(splitPersonName('Dr. Sarah Mitchell')).toEqual(person('Mitchell', 'Sarah'));
+    expect(splitPersonName('Maria de la Cruz')).toEqual({
+      lastName: 'Cruz',
+      firstName: 'Maria',
+      middleName: 'de la',
+      suffix: '',
+    });
+    expect(splitPersonName('James Earl Carter Jr.')).toEqual({
+      lastName: 'Carter',
+      firstName: 'James',
+      middleName: 'Earl',
+      suffix: 'Jr',
+    });
+    expect(splitPersonName('Cher')).toEqual(person('Cher', ''));
+    // Delimiters in a stored name never reach the file.
+    expect(splitPersonName('Ana*Ruiz~')).toEqual(person('Ruiz', 'Ana'));
+  });
+});
+
+function expectedOf(claim: Claim837) {
+  return {
+    accountNumber: claim.accountNumber,
+    totalCents: claim.lines.reduce((sum, l) => sum + l.chargeCents, 0),
+    frequencyCode: claim.frequencyCode,
+    placeOfService: claim.placeOfService,
+    originalClaimNumber: claim.frequencyCode === '1' ? null : claim.originalClaimNumber,
+    diagnoses: claim.diagnoses.map((d) => d.replace('.', '')),
+    memberId: claim.coverage.memberId,
+    patient: `${claim.patient.name.firstName} ${claim.patient.name.lastName}`,
+    lines: claim.lines.map((l) => ({
+      procedureCode: l.procedureCode,
+      modifiers: [...l.modifiers],
+      chargeCents: l.chargeCents,
+      units: l.units,
+      diagnosisPointers: [...l.diagnosisPointers],
+      serviceDate: l.serviceDate.replaceAll('-', ''),
+      lineControlNumber: l.lineControlNumber,
+    })),
+  };
+}
+
+describe('an 837 read back', () => {
+  it('gives the claims it was written from: ids, lines, codes, charges, diagnoses', () => {
+    const claims = [SUBSCRIBER, DEPENDENT, SECONDARY, REPLACEMENT, VOID];
+    const text = build837(batchOf(claims));
+    expect(claimsReadBack(text)).toEqual(claims.map(expectedOf));
+  });
+
+  it('splits a batch past 5,000 claims into transaction sets, each numbered and counted', () => {
+    // Three claims per set here, so the test stays small; the default is 5,000.
+    const perSet = 3;
+    const count = perSet + 2;
+    const claims = Array.from({ length: count }, (_, i) => ({
+      ...(i % 2 === 0 ? SUBSCRIBER : DEPENDENT),
+      accountNumber: `ACC-${i + 1}`,
+    }));
+    const batch = batchOf(claims);
+    const text = build837(
+      { ...batch, envelope: { ...batch.envelope, setControlNumbers: ['0301', '0302'] } },
+      { claimsPerSet: perSet },
+    );
+    const sets = transactionSetsOf(parseX12(text), '837');
+    expect(sets.map((s) => s.set.controlNumber)).toEqual(['0301', '0302']);
+    expect(sets.map((s) => s.set.segments.filter((x) => x.id === 'CLM').length)).toEqual([perSet, 2]);
+    // Each set has its own billing provider HL and numbers its HLs from 1.
+    expect(sets[1]!.set.segments.filter((x) => x.id === 'HL').map((x) => x.elements[0])).toEqual(['1', '2', '3', '4']);
+    expect(claimsReadBack(text).map((c) => c.accountNumber)).toEqual(claims.map((c) => c.accountNumber));
+    expect(() => build837(batch, { claimsPerSet: perSet })).toThrow(/2 transaction sets need as many ST control/);
+    expect(MAX_CLAIMS_PER_TRANSACTION_SET).toBe(5000);
+  });
+});
+
+describe('firstUnwritableClaim', () => {
+  it('names the claim holding a value the writer refuses', () => {
+    const bad = { ...DEPENDENT, coverage: { ...DEPENDENT.coverage, memberId: 'W98*765' } };
+    expect(firstUnwritableClaim(batchOf([SUBSCRIBER, bad]))).toEqual({
+      accountNumber: 'ACC-2026-0002',
+      problem: expect.stringContaining("NM109 'W98*765' holds the element separator") as string,
+    });
+    expect(firstUnwritableClaim(batchOf([SUBSCRIBER]))).toBeNull();
+  });
+});

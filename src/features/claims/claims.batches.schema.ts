@@ -1,0 +1,159 @@
+import { z } from 'zod';
+import { MAX_ROW_ID } from '@/shared/api';
+
+/**
+ * Claim batches: Ready claims sent to a payer as one ASC X12 837P (005010X222A1) file, and the
+ * acknowledgements that come back for them — the 999 (005010X231A1) for the file, the 277CA (005010X214) for
+ * each claim. See docs/x12-837.md.
+ */
+
+/**
+ * A batch's life: Submitted when created (its claims are Submitted), then what the 999 says of its transaction
+ * sets: all accepted (with or without errors noted), some of them rejected, or all rejected.
+ */
+export const CLAIM_BATCH_STATUSES = ['Submitted', 'Accepted', 'Partially Accepted', 'Rejected'] as const;
+export type ClaimBatchStatus = (typeof CLAIM_BATCH_STATUSES)[number];
+
+/** At most this many claims go in one batch (the bench's 10,000 and a margin). */
+export const MAX_CLAIMS_PER_BATCH = 20_000;
+
+/**
+ * ASC X12 005010X222A1 recommends at most 5,000 CLM segments in one transaction set (ST…SE): a larger batch is
+ * written as several sets in the one functional group, each with its own ST control number.
+ */
+export const MAX_CLAIMS_PER_TRANSACTION_SET = 5_000;
+
+/** An acknowledgement file may be this large (a 277CA for a 20,000-claim batch is about 5 MB). */
+export const ACKNOWLEDGEMENT_MAX_BYTES = 10 * 1024 * 1024;
+
+/**
+ * `POST /api/claim-batches`: every Ready claim of one payer, or the chosen Ready claims. Chosen claims of several
+ * payers make one batch per payer (each file goes to one payer's claims, as the payer's acknowledgements answer
+ * it), all in one transaction.
+ */
+export const newClaimBatchSchema = z
+  .object({
+    payer: z.string().trim().min(1, 'is required').max(100, 'must be at most 100 characters').optional(),
+    claimIds: z
+      .array(
+        z
+          .number({ error: 'must be a claim id' })
+          .int('must be a claim id')
+          .positive('must be a claim id')
+          .max(MAX_ROW_ID, 'is not a known claim id'),
+      )
+      .min(1, 'must name at least one claim')
+      .max(MAX_CLAIMS_PER_BATCH, `may name at most ${MAX_CLAIMS_PER_BATCH.toLocaleString('en-US')} claims`)
+      .refine((ids) => new Set(ids).size === ids.length, 'must not name a claim twice')
+      .optional(),
+  })
+  .strict()
+  .superRefine((body, ctx) => {
+    if ((body.payer === undefined) === (body.claimIds === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [body.payer === undefined ? 'payer' : 'claimIds'],
+        message:
+          body.payer === undefined
+            ? 'is required: name a payer (all its Ready claims) or give claimIds'
+            : 'must not be given with payer: send one or the other',
+      });
+    }
+  });
+export type NewClaimBatch = z.infer<typeof newClaimBatchSchema>;
+
+/** One error a 999 reported (IK3 segment and IK4 element notes, IK5/AK9 codes), in words. */
+export const acknowledgementErrorSchema = z.object({
+  /** The transaction set it is about (ST02), or null for the whole group. */
+  setControlNumber: z.string().nullable(),
+  /** e.g. 'IK3', 'IK4', 'IK5', 'AK9'. */
+  segment: z.string(),
+  /** The X12 error code as sent, e.g. '8', 'I12'. */
+  code: z.string(),
+  message: z.string(),
+});
+export type AcknowledgementError = z.infer<typeof acknowledgementErrorSchema>;
+
+/** A batch as the Batches view lists it. Money is integer cents. */
+export const claimBatchSchema = z.object({
+  id: z.number().int(),
+  payer: z.string(),
+  payerId: z.string(),
+  status: z.enum(CLAIM_BATCH_STATUSES),
+  claimCount: z.number().int(),
+  totalCents: z.number().int(),
+  createdAt: z.string(),
+  createdBy: z.string().nullable(),
+  /** ISA13 and GS06, for matching the clearinghouse's answers by eye. */
+  interchangeControlNumber: z.number().int(),
+  groupControlNumber: z.number().int(),
+  /** The name the 837 file downloads under. */
+  fileName: z.string(),
+  /** When the 999 came, and what it said (IK5/AK9 code: A, E, P, R…); null before. */
+  acknowledgedAt: z.string().nullable(),
+  acknowledgementCode: z.string().nullable(),
+  errors: z.array(acknowledgementErrorSchema),
+  /** Claims the 277CA (or a 999 rejection) has answered so far. */
+  acceptedClaims: z.number().int(),
+  rejectedClaims: z.number().int(),
+});
+export type ClaimBatch = z.infer<typeof claimBatchSchema>;
+
+export const claimBatchListSchema = z.object({ items: z.array(claimBatchSchema) });
+export type ClaimBatchList = z.infer<typeof claimBatchListSchema>;
+
+/** `POST /api/claim-batches`: the batches made (one per payer). */
+export const createdClaimBatchesSchema = z.object({ batches: z.array(claimBatchSchema) });
+export type CreatedClaimBatches = z.infer<typeof createdClaimBatchesSchema>;
+
+/** A payer with Ready claims waiting to be sent (`GET /api/claim-batches/ready`). */
+export const readyPayerSchema = z.object({
+  payer: z.string(),
+  /** The electronic payer id; null when the payer has none yet (its claims cannot be sent until it does). */
+  payerId: z.string().nullable(),
+  claims: z.number().int(),
+  totalCents: z.number().int(),
+});
+export type ReadyPayer = z.infer<typeof readyPayerSchema>;
+export const readyPayerListSchema = z.object({ items: z.array(readyPayerSchema) });
+
+export const CLAIM_OUTCOMES = ['Accepted', 'Rejected'] as const;
+
+/** One claim of a batch and what was answered for it. */
+export const claimBatchClaimSchema = z.object({
+  claimId: z.number().int(),
+  accountNumber: z.string(),
+  patient: z.string(),
+  billedCents: z.number().int(),
+  /** The claim's status now (it moves on after the batch). */
+  status: z.string(),
+  outcome: z.enum(CLAIM_OUTCOMES).nullable(),
+  /** '999' or '277CA'. */
+  answeredBy: z.string().nullable(),
+  code: z.string().nullable(),
+  message: z.string().nullable(),
+});
+export type ClaimBatchClaim = z.infer<typeof claimBatchClaimSchema>;
+
+/** `GET /api/claim-batches/:id`: the batch and its claims in file order. */
+export const claimBatchDetailSchema = claimBatchSchema.extend({ claims: z.array(claimBatchClaimSchema) });
+export type ClaimBatchDetail = z.infer<typeof claimBatchDetailSchema>;
+
+/** `POST /api/acknowledgements`: what a 999 or 277CA changed. */
+export const acknowledgementResultSchema = z.object({
+  id: z.number().int(),
+  kind: z.enum(['999', '277CA']),
+  /** One line for the toast: 'Batch 12 rejected: 2 errors' or '3 claims accepted, 1 rejected'. */
+  summary: z.string(),
+  batches: z.array(z.object({ id: z.number().int(), status: z.enum(CLAIM_BATCH_STATUSES) })),
+  accepted: z.number().int(),
+  rejected: z.number().int(),
+  /** Claims the 277CA only noted as received or forwarded (A0, A1): still awaiting the payer. */
+  noted: z.number().int(),
+});
+export type AcknowledgementResult = z.infer<typeof acknowledgementResultSchema>;
+
+/** The 837's download name: the batch and its interchange control number, e.g. `837P-batch-12-000000045.txt`. */
+export function batchFileName(batchId: number, interchangeControlNumber: number): string {
+  return `837P-batch-${batchId}-${String(interchangeControlNumber).padStart(9, '0')}.txt`;
+}

@@ -1,0 +1,560 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseX12, transactionSetsOf } from '@/features/x12/x12.parse';
+import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
+import { TEST_TODAY } from '@/testing/test-clock';
+import { ack277CA, ack999 } from '@/testing/x12-acknowledgements';
+import { claimsReadBack } from '@/testing/x12-837-read';
+import type {
+  AcknowledgementResult,
+  ClaimBatch,
+  ClaimBatchDetail,
+  CreatedClaimBatches,
+} from '../claims.batches.schema';
+import type { ClaimDetail } from '../claims.schema';
+
+let t: TestApp;
+let biller: SignedIn;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  biller = await signInAs(t.app, 'billing_admin');
+});
+afterAll(async () => {
+  await t.close();
+});
+
+async function sql<T extends object>(text: string, params: unknown[] = []): Promise<T[]> {
+  return (await t.database.pool.query<T>(text, params)).rows;
+}
+
+interface ReadyClaim {
+  id: number;
+  account_number: string;
+}
+
+/** Makes `n` seeded claims of the payer Ready (billed to a coverage of `relationship`, when given). */
+async function makeReady(payer: string, n: number, relationship?: string): Promise<ReadyClaim[]> {
+  const rows = await sql<ReadyClaim>(
+    `update claims set status = 'Ready' where id in (
+       select c.id from claims c join coverages v on v.id = c.coverage_id
+       where c.payer = $1 and c.voided_at is null and c.status not in ('Ready', 'Submitted')
+         and ($3::text is null or v.relationship = $3)
+         and not exists (select 1 from claim_batch_claims bc where bc.claim_id = c.id)
+       order by c.id limit $2)
+     returning id, account_number`,
+    [payer, n, relationship ?? null],
+  );
+  if (rows.length !== n) throw new Error(`the seed has ${rows.length} ${payer} claims to make Ready, not ${n}`);
+  return rows.sort((a, b) => a.id - b.id);
+}
+
+const post = (body: unknown) => biller.request({ method: 'POST', url: '/api/claim-batches', payload: body as object });
+
+function upload(text: string, contentType = 'text/plain') {
+  return biller.request({
+    method: 'POST',
+    url: '/api/acknowledgements',
+    payload: text,
+    headers: { 'content-type': contentType },
+  });
+}
+
+async function detail(claimId: number): Promise<ClaimDetail> {
+  const res = await biller.request({ method: 'GET', url: `/api/claims/${claimId}` });
+  expect(res.statusCode).toBe(200);
+  return res.json<ClaimDetail>();
+}
+
+async function counters(): Promise<Record<string, number>> {
+  const rows = await sql<{ name: string; last_value: number }>('select name, last_value from x12_control_numbers');
+  return Object.fromEntries(rows.map((r) => [r.name, Number(r.last_value)]));
+}
+
+async function statuses(claimIds: number[]): Promise<string[]> {
+  const rows = await sql<{ status: string }>('select status from claims where id = any($1) order by id', [claimIds]);
+  return rows.map((r) => r.status);
+}
+
+describe('creating a batch', () => {
+  let batch: ClaimBatch;
+  let ready: ReadyClaim[];
+
+  it('sends every Ready claim of a payer: control numbers taken, claims Submitted from today, audited', async () => {
+    ready = [...(await makeReady('Aetna', 2, 'self')), ...(await makeReady('Aetna', 1, 'child'))].sort(
+      (a, b) => a.id - b.id,
+    );
+    const before = await counters();
+    const res = await post({ payer: 'aetna' });
+    expect(res.statusCode, res.body).toBe(201);
+    const { batches } = res.json<CreatedClaimBatches>();
+    expect(batches).toHaveLength(1);
+    batch = batches[0]!;
+    const billed = await sql<{ sum: string }>('select sum(billed_cents) from claims where id = any($1)', [
+      ready.map((r) => r.id),
+    ]);
+    expect(batch).toMatchObject({
+      payer: 'Aetna',
+      payerId: '60054',
+      status: 'Submitted',
+      claimCount: 3,
+      totalCents: Number(billed[0]!.sum),
+      interchangeControlNumber: before.ISA! + 1,
+      groupControlNumber: before.GS! + 1,
+      createdBy: expect.any(String) as string,
+      acknowledgedAt: null,
+      errors: [],
+    });
+    expect(batch.fileName).toBe(`837P-batch-${batch.id}-${String(before.ISA! + 1).padStart(9, '0')}.txt`);
+    expect(await counters()).toEqual({ ISA: before.ISA! + 1, GS: before.GS! + 1, ST: before.ST! + 1 });
+    const claims = await sql<{ status: string; submitted_on: string }>(
+      `select status, submitted_on::text from claims where id = any($1)`,
+      [ready.map((r) => r.id)],
+    );
+    expect(claims).toEqual(ready.map(() => ({ status: 'Submitted', submitted_on: TEST_TODAY })));
+    const audit = await sql<{ action: string; resource: string }>(
+      `select action, resource from audit_log where action in ('claim.submit', 'claim_batch.create') order by id`,
+    );
+    expect(audit).toEqual([
+      { action: 'claim_batch.create', resource: `claim_batch/${batch.id}` },
+      ...ready.map((r) => ({ action: 'claim.submit', resource: `claim/${r.id}` })),
+    ]);
+    const list = await biller.request({ method: 'GET', url: '/api/claim-batches' });
+    expect(list.json<{ items: ClaimBatch[] }>().items[0]).toEqual(batch);
+  });
+
+  it('downloads the 837 as a named text file that reads back into the claims it came from', async () => {
+    const res = await biller.request({ method: 'GET', url: `/api/claim-batches/${batch.id}/837` });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(res.headers['content-disposition']).toBe(`attachment; filename="${batch.fileName}"`);
+    const document = parseX12(res.body);
+    const [interchange] = document.interchanges;
+    expect(interchange).toMatchObject({
+      senderId: 'RFP0042',
+      receiverId: 'PRAIRIECH',
+      usage: 'T',
+      controlNumber: String(batch.interchangeControlNumber).padStart(9, '0'),
+    });
+    expect(interchange!.groups[0]).toMatchObject({
+      functionalId: 'HC',
+      version: '005010X222A1',
+      controlNumber: String(batch.groupControlNumber),
+    });
+    expect(transactionSetsOf(document, '837')).toHaveLength(1);
+
+    // Every claim as stored: account number, diagnoses, and each line's code, modifiers, charge, pointers and date.
+    const headers = await sql<{ id: number; account_number: string; diagnoses: string[]; billed_cents: number }>(
+      'select id, account_number, diagnoses, billed_cents from claims where id = any($1) order by id',
+      [ready.map((r) => r.id)],
+    );
+    const lines = await sql<{
+      claim_id: number;
+      procedure_code: string;
+      modifiers: string[];
+      units: number;
+      charge_cents: number;
+      diagnosis_pointers: number[];
+      service_date: string;
+      line_control_number: string;
+    }>(
+      `select claim_id, procedure_code, modifiers, units, charge_cents, diagnosis_pointers,
+         to_char(service_date, 'YYYYMMDD') as service_date, line_control_number
+       from claim_lines where claim_id = any($1) order by claim_id, line_number`,
+      [ready.map((r) => r.id)],
+    );
+    const read = claimsReadBack(res.body);
+    expect(read.map((c) => c.accountNumber)).toEqual(headers.map((h) => h.account_number));
+    for (const [i, h] of headers.entries()) {
+      expect(read[i]).toMatchObject({
+        totalCents: h.billed_cents,
+        diagnoses: h.diagnoses.map((d) => d.replace('.', '')),
+        lines: lines
+          .filter((l) => l.claim_id === h.id)
+          .map((l) => ({
+            procedureCode: l.procedure_code,
+            modifiers: l.modifiers,
+            chargeCents: l.charge_cents,
+            units: l.units,
+            diagnosisPointers: l.diagnosis_pointers,
+            serviceDate: l.service_date,
+            lineControlNumber: l.line_control_number,
+          })),
+      });
+    }
+    // The dependent's claim has its patient loop (HL…23).
+    expect(res.body).toMatch(/^HL\*\d+\*\d+\*23\*0~$/m);
+    expect(res.body).toMatch(/^PAT\*19~$/m);
+  });
+
+  it('writes the same bytes again, whatever changed in the records since', async () => {
+    const first = await biller.request({ method: 'GET', url: `/api/claim-batches/${batch.id}/837` });
+    await sql(
+      `update patients set address_line1 = '1 Changed Road' where id in (select patient_id from claims where id = $1)`,
+      [ready[0]!.id],
+    );
+    await sql(`update practice_settings set billing_name = 'Renamed Practice LLC'`);
+    const second = await biller.request({ method: 'GET', url: `/api/claim-batches/${batch.id}/837` });
+    expect(second.body).toBe(first.body);
+    expect(second.body).not.toContain('Changed Road');
+    await sql(`update practice_settings set billing_name = 'Riverside Family Practice LLC'`);
+    const audit = await sql<{ action: string }>(
+      `select action from audit_log where resource = $1 and action = 'claim_batch.837.export'`,
+      [`claim_batch/${batch.id}`],
+    );
+    expect(audit).toHaveLength(3);
+  });
+
+  it('takes distinct control numbers for batches created at the same moment', async () => {
+    await makeReady('Humana', 2);
+    await makeReady('UnitedHealthcare', 2);
+    const before = await counters();
+    const [a, b] = await Promise.all([post({ payer: 'Humana' }), post({ payer: 'UnitedHealthcare' })]);
+    expect([a.statusCode, b.statusCode]).toEqual([201, 201]);
+    const made = [...a.json<CreatedClaimBatches>().batches, ...b.json<CreatedClaimBatches>().batches];
+    expect(made.map((x) => x.interchangeControlNumber).sort()).toEqual([before.ISA! + 1, before.ISA! + 2]);
+    expect(made.map((x) => x.groupControlNumber).sort()).toEqual([before.GS! + 1, before.GS! + 2]);
+    expect(await counters()).toEqual({ ISA: before.ISA! + 2, GS: before.GS! + 2, ST: before.ST! + 2 });
+  });
+
+  it('makes one batch per payer from chosen claims', async () => {
+    const medicaid = await makeReady('Medicaid', 1);
+    const tricare = await makeReady('Tricare', 2);
+    const res = await post({ claimIds: [tricare[1]!.id, medicaid[0]!.id, tricare[0]!.id] });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json<CreatedClaimBatches>().batches.map((x) => [x.payer, x.claimCount])).toEqual([
+      ['Medicaid', 1],
+      ['Tricare', 2],
+    ]);
+  });
+});
+
+describe('refusing a batch, with nothing written', () => {
+  async function expectNothingWritten(run: () => Promise<void>) {
+    const before = await counters();
+    const [{ count } = { count: '' }] = await sql<{ count: string }>(
+      `select (select count(*) from claim_batches) + (select count(*) from claim_batch_claims) as count`,
+    );
+    await run();
+    expect(await counters()).toEqual(before);
+    const [after] = await sql<{ count: string }>(
+      `select (select count(*) from claim_batches) + (select count(*) from claim_batch_claims) as count`,
+    );
+    expect(after!.count).toBe(count);
+  }
+
+  it('answers 400 naming the field for bad input', async () => {
+    const cases: [unknown, string][] = [
+      [{}, 'payer'],
+      [{ payer: 'Aetna', claimIds: [1] }, 'claimIds'],
+      [{ claimIds: [] }, 'claimIds'],
+      [{ claimIds: [1, 1] }, 'claimIds'],
+      [{ payer: 'Nobody Health' }, 'payer'],
+      [{ claimIds: [2_000_000_000] }, 'claimIds'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await post(body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json<{ error: { fields: { field: string }[] } }>().error.fields.map((f) => f.field)).toContain(field);
+    }
+  });
+
+  it('refuses a payer with nothing Ready, or one that is not sent to', async () => {
+    await expectNothingWritten(async () => {
+      const none = await post({ payer: 'Kaiser Permanente' });
+      expect(none.statusCode).toBe(409);
+      expect(none.json()).toMatchObject({
+        error: { code: 'NOTHING_TO_SEND', message: 'payer: Kaiser Permanente has no Ready claims to send' },
+      });
+      const selfPay = await post({ payer: 'Self-Pay' });
+      expect(selfPay.statusCode).toBe(409);
+      expect(selfPay.json()).toMatchObject({ error: { code: 'PAYER_NOT_ELECTRONIC' } });
+    });
+  });
+
+  it('refuses chosen claims when one is not Ready, naming it, and leaves the Ready ones Ready', async () => {
+    const ready = await makeReady('Cigna', 1);
+    const [paid] = await sql<ReadyClaim>(
+      `select id, account_number from claims where status = 'Paid' and voided_at is null order by id limit 1`,
+    );
+    await expectNothingWritten(async () => {
+      const res = await post({ claimIds: [ready[0]!.id, paid!.id] });
+      expect(res.statusCode).toBe(409);
+      expect(res.json()).toMatchObject({
+        error: {
+          code: 'CLAIMS_NOT_SENDABLE',
+          message: `claimIds: 1 claim cannot be sent: ${paid!.account_number}: it is Paid, not Ready`,
+          fields: [{ field: 'claimIds' }],
+        },
+      });
+    });
+    expect(await statuses([ready[0]!.id])).toEqual(['Ready']);
+  });
+
+  it('refuses claims that cannot be written, each with its reason', async () => {
+    const ready = await makeReady('Cigna', 2);
+    await sql(`update patients set city = null where id = (select patient_id from claims where id = $1)`, [
+      ready[1]!.id,
+    ]);
+    await expectNothingWritten(async () => {
+      const res = await post({ payer: 'Cigna' });
+      expect(res.statusCode).toBe(409);
+      expect(res.json<{ error: { message: string } }>().error.message).toContain(
+        `${ready[1]!.account_number}: the patient's address is incomplete`,
+      );
+    });
+    await sql(`update patients set city = 'Springfield' where id = (select patient_id from claims where id = $1)`, [
+      ready[1]!.id,
+    ]);
+  });
+
+  it("refuses while the practice's billing identity cannot fill loop 2010AA", async () => {
+    await sql(`update practice_settings set billing_zip = '62701'`);
+    await expectNothingWritten(async () => {
+      const res = await post({ payer: 'Cigna' });
+      expect(res.statusCode).toBe(409);
+      expect(res.json()).toMatchObject({
+        error: { code: 'PRACTICE_NOT_READY_TO_SEND', fields: [{ field: 'billingZip' }] },
+      });
+    });
+    await sql(`update practice_settings set billing_zip = '627011234'`);
+  });
+});
+
+describe('acknowledgements', () => {
+  let sent: ClaimBatch;
+  let claims: ReadyClaim[];
+
+  beforeAll(async () => {
+    await sql(`update claims set status = 'Draft' where status = 'Ready'`);
+    claims = await makeReady('Blue Cross Blue Shield', 3);
+    sent = (await post({ payer: 'Blue Cross Blue Shield' })).json<CreatedClaimBatches>().batches[0]!;
+  });
+
+  /** The ST02 a batch's (one) transaction set was written with. */
+  async function st02Of(batchId: number): Promise<string> {
+    const [row] = await sql<{ n: number }>('select first_set_control_number as n from claim_batches where id = $1', [
+      batchId,
+    ]);
+    return String(row!.n).padStart(4, '0');
+  }
+
+  it('refuses what is not an acknowledgement, or not sent as text', async () => {
+    const notX12 = await upload('hello');
+    expect(notX12.statusCode).toBe(400);
+    expect(notX12.json()).toMatchObject({
+      error: {
+        code: 'X12_INVALID',
+        fields: [{ field: 'body' }],
+        message: expect.stringMatching(/^body: not a valid X12 file: /) as string,
+      },
+    });
+    const file837 = (await biller.request({ method: 'GET', url: `/api/claim-batches/${sent.id}/837` })).body;
+    const an837 = await upload(file837);
+    expect(an837.statusCode).toBe(422);
+    expect(an837.json()).toMatchObject({
+      error: { code: 'NOT_AN_ACKNOWLEDGEMENT', message: 'body: the file holds no 999 or 277CA (it holds 837)' },
+    });
+    const json = await biller.request({ method: 'POST', url: '/api/acknowledgements', payload: { file: 'x' } });
+    expect(json.statusCode).toBe(415);
+    expect(json.json()).toMatchObject({ error: { code: 'UNSUPPORTED_MEDIA_TYPE', fields: [{ field: 'body' }] } });
+    expect((await upload('   ')).statusCode).toBe(400);
+    const huge = await upload('A'.repeat(10 * 1024 * 1024 + 1));
+    expect(huge.statusCode).toBe(413);
+    expect(huge.json()).toMatchObject({
+      error: { code: 'PAYLOAD_TOO_LARGE', message: 'body: must be at most 10 MB', fields: [{ field: 'body' }] },
+    });
+    const unknownGroup = await upload(
+      ack999({
+        interchangeControlNumber: 900,
+        groupControlNumber: 99999,
+        sets: [{ controlNumber: '0001', code: 'A' }],
+      }),
+    );
+    expect(unknownGroup.statusCode).toBe(422);
+    expect(unknownGroup.json()).toMatchObject({
+      error: {
+        code: 'UNKNOWN_CONTROL_NUMBER',
+        message: 'body: AK1-02 group control number 99999 matches no batch sent',
+      },
+    });
+    const wrongSet = await upload(
+      ack999({
+        interchangeControlNumber: 901,
+        groupControlNumber: sent.groupControlNumber,
+        sets: [{ controlNumber: '9999', code: 'R' }],
+      }),
+    );
+    expect(wrongSet.statusCode).toBe(422);
+    expect(wrongSet.json<{ error: { message: string } }>().error.message).toMatch(
+      /AK2-02 transaction set 9999 is not in batch/,
+    );
+    const [row] = await sql<{ status: string }>('select status from claim_batches where id = $1', [sent.id]);
+    expect(row!.status).toBe('Submitted');
+  });
+
+  it('applies a 999 that accepts the batch, and refuses the same file twice', async () => {
+    const file = ack999({
+      interchangeControlNumber: 902,
+      groupControlNumber: sent.groupControlNumber,
+      sets: [{ controlNumber: await st02Of(sent.id), code: 'A' }],
+    });
+    const res = await upload(file, 'application/edi-x12');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<AcknowledgementResult>()).toMatchObject({
+      kind: '999',
+      summary: `Batch ${sent.id} accepted`,
+      batches: [{ id: sent.id, status: 'Accepted' }],
+      accepted: 0,
+      rejected: 0,
+    });
+    expect(await statuses(claims.map((c) => c.id))).toEqual(['Submitted', 'Submitted', 'Submitted']);
+    const again = await upload(file);
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({ error: { code: 'DUPLICATE_ACKNOWLEDGEMENT' } });
+    // Another 999 for the same batch is refused too: the batch has its answer.
+    const second = await upload(
+      ack999({
+        interchangeControlNumber: 903,
+        groupControlNumber: sent.groupControlNumber,
+        sets: [{ controlNumber: await st02Of(sent.id), code: 'R' }],
+      }),
+    );
+    expect(second.statusCode).toBe(409);
+    expect(second.json()).toMatchObject({ error: { code: 'ALREADY_ACKNOWLEDGED' } });
+  });
+
+  it('applies a 277CA: accepted claims Accepted, a rejected one Draft with its reason and no filing day', async () => {
+    const [a, b, c] = claims;
+    const billed = async (id: number) =>
+      Number((await sql<{ b: number }>('select billed_cents as b from claims where id = $1', [id]))[0]!.b);
+    const res = await upload(
+      ack277CA({
+        interchangeControlNumber: 904,
+        claims: [
+          {
+            accountNumber: a!.account_number,
+            status: 'A2:20:PR',
+            billedCents: await billed(a!.id),
+            payerClaimNumber: 'BC26110001',
+          },
+          {
+            accountNumber: b!.account_number,
+            status: 'A7:562:85',
+            billedCents: await billed(b!.id),
+            text: 'BILLING NPI NOT ON FILE',
+          },
+          { accountNumber: c!.account_number, status: 'A1:19:PR', billedCents: await billed(c!.id) },
+        ],
+      }),
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<AcknowledgementResult>()).toMatchObject({
+      kind: '277CA',
+      summary: '1 claim accepted, 1 claim rejected, 1 claim received, awaiting the payer',
+      accepted: 1,
+      rejected: 1,
+      noted: 1,
+    });
+    expect(await statuses([a!.id, b!.id, c!.id])).toEqual(['Accepted', 'Draft', 'Submitted']);
+    const rejected = await detail(b!.id);
+    expect(rejected.submittedOn).toBeNull();
+    expect(rejected.submissions).toEqual([
+      {
+        batchId: sent.id,
+        sentAt: sent.createdAt,
+        payer: 'Blue Cross Blue Shield',
+        outcome: 'Rejected',
+        answeredBy: '277CA',
+        answeredAt: expect.any(String) as string,
+        code: 'A7:562:85',
+        message:
+          "A7:562:85 Rejected for invalid information: entity's National Provider Identifier (NPI) (billing provider) — BILLING NPI NOT ON FILE",
+        payerClaimNumber: null,
+        note: null,
+      },
+    ]);
+    expect(rejected.history.map((h) => h.title)).toEqual(
+      expect.arrayContaining([`Sent in batch ${sent.id}`, 'Rejected (277CA)']),
+    );
+    expect((await detail(a!.id)).submissions[0]).toMatchObject({ outcome: 'Accepted', payerClaimNumber: 'BC26110001' });
+    expect((await detail(c!.id)).submissions[0]).toMatchObject({
+      outcome: null,
+      note: expect.stringMatching(/^A1:19:PR Received/) as string,
+    });
+    const [batchRow] = (await biller.request({ method: 'GET', url: `/api/claim-batches/${sent.id}` }))
+      .json<ClaimBatchDetail>()
+      .claims.filter((x) => x.claimId === b!.id);
+    expect(batchRow).toMatchObject({ outcome: 'Rejected', status: 'Draft', code: 'A7:562:85' });
+  });
+
+  it('refuses a 277CA that answers a claim already answered, or one never sent, applying none of it', async () => {
+    const [a, , c] = claims;
+    const answeredTwice = await upload(
+      ack277CA({
+        interchangeControlNumber: 905,
+        claims: [
+          { accountNumber: c!.account_number, status: 'A2:20:PR', billedCents: 100 },
+          { accountNumber: a!.account_number, status: 'A3:21', billedCents: 100 },
+        ],
+      }),
+    );
+    expect(answeredTwice.statusCode).toBe(409);
+    expect(answeredTwice.json<{ error: { code: string; message: string } }>().error).toMatchObject({
+      code: 'ALREADY_ACKNOWLEDGED',
+      message: expect.stringContaining(`${a!.account_number} was already accepted on`) as string,
+    });
+    const unknown = await upload(
+      ack277CA({
+        interchangeControlNumber: 906,
+        claims: [
+          { accountNumber: c!.account_number, status: 'A2:20:PR', billedCents: 100 },
+          { accountNumber: 'ACC-NEVER-SENT', status: 'A2:20:PR', billedCents: 100 },
+        ],
+      }),
+    );
+    expect(unknown.statusCode).toBe(422);
+    expect(unknown.json<{ error: { message: string } }>().error.message).toMatch(
+      /^body: TRN02 'ACC-NEVER-SENT' \(segment \d+\) matches no claim sent$/,
+    );
+    // Neither file changed the claim both named.
+    expect(await statuses([c!.id])).toEqual(['Submitted']);
+  });
+
+  it('applies a 999 rejecting a batch: the batch Rejected with its errors, its claims Draft and not filed', async () => {
+    const rejectedClaims = await makeReady('Cigna', 1);
+    const [batch] = (await post({ claimIds: rejectedClaims.map((r) => r.id) })).json<CreatedClaimBatches>().batches;
+    const res = await upload(
+      ack999({
+        interchangeControlNumber: 907,
+        groupControlNumber: batch!.groupControlNumber,
+        sets: [
+          {
+            controlNumber: await st02Of(batch!.id),
+            code: 'R',
+            errors: ['IK3*NM1*10*2010AA*8', 'IK4*9*67*I12*123'],
+            setErrorCodes: ['5'],
+          },
+        ],
+      }),
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<AcknowledgementResult>()).toMatchObject({
+      summary: `Batch ${batch!.id} rejected: 3 errors, 1 claim back to Draft`,
+      batches: [{ id: batch!.id, status: 'Rejected' }],
+      rejected: 1,
+    });
+    const listed = (await biller.request({ method: 'GET', url: '/api/claim-batches' }))
+      .json<{ items: ClaimBatch[] }>()
+      .items.find((x) => x.id === batch!.id);
+    expect(listed).toMatchObject({ status: 'Rejected', acknowledgementCode: 'R', rejectedClaims: 1 });
+    expect(listed!.errors.map((e) => e.message)).toEqual([
+      'NM1 (segment 10 of the set, loop 2010AA): segment has data element errors',
+      "NM109 (element 67): value does not match the pattern the implementation guide requires '123'",
+      `transaction set ${await st02Of(batch!.id)} rejected: one or more segments in error`,
+    ]);
+    const claim = await detail(rejectedClaims[0]!.id);
+    expect(claim).toMatchObject({ status: 'Draft', submittedOn: null });
+    expect(claim.submissions[0]).toMatchObject({ outcome: 'Rejected', answeredBy: '999', code: 'R' });
+    expect(claim.submissions[0]!.message).toMatch(/^The clearinghouse rejected the file \(999 R\): NM1 \(segment 10/);
+  });
+});

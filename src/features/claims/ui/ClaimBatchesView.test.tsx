@@ -1,0 +1,126 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { apiError, fakeApi } from '@/testing/fake-api';
+import { renderWithApp } from '@/testing/ui-render';
+import type { AcknowledgementResult, ClaimBatch, CreatedClaimBatches } from '../claims.batches.schema';
+import ClaimsPage from './ClaimsPage';
+
+function batch(overrides: Partial<ClaimBatch> = {}): ClaimBatch {
+  return {
+    id: 12,
+    payer: 'Aetna',
+    payerId: '60054',
+    status: 'Submitted',
+    claimCount: 3,
+    totalCents: 74_800,
+    createdAt: '2026-11-24T16:00:00Z',
+    createdBy: 'Sam Ortiz',
+    interchangeControlNumber: 45,
+    groupControlNumber: 45,
+    fileName: '837P-batch-12-000000045.txt',
+    acknowledgedAt: null,
+    acknowledgementCode: null,
+    errors: [],
+    acceptedClaims: 0,
+    rejectedClaims: 0,
+    ...overrides,
+  };
+}
+
+const READY = { items: [{ payer: 'Cigna', payerId: '62308', claims: 2, totalCents: 29_800 }] };
+
+describe('the Batches view', () => {
+  it('is a view of the Claims screen for those who send claims, with its empty state', async () => {
+    fakeApi({ 'GET /api/claim-batches': { items: [] }, 'GET /api/claim-batches/ready': { items: [] } });
+    renderWithApp(<ClaimsPage role="billing_admin" />, { route: '/claims/batches' });
+    expect(screen.getByRole('link', { name: 'Batches' }).getAttribute('aria-current')).toBe('page');
+    expect(await screen.findByText('No batches yet')).toBeTruthy();
+    expect(await screen.findByText('No claims are Ready to send.')).toBeTruthy();
+  });
+
+  it('lists batches with payer, claims, total, status and the 837 to download', async () => {
+    fakeApi({
+      'GET /api/claim-batches': {
+        items: [batch(), batch({ id: 11, status: 'Rejected', acknowledgementCode: 'R', rejectedClaims: 2 })],
+      },
+      'GET /api/claim-batches/ready': READY,
+    });
+    renderWithApp(<ClaimsPage role="admin" />, { route: '/claims/batches' });
+    const table = await screen.findByRole('table', { name: 'Batches' });
+    await within(table).findAllByText('Aetna');
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows[0]?.textContent).toMatch(/^12Aetna3\$748\.00.*Submitted.*Awaiting/);
+    expect(rows[1]?.textContent).toMatch(/^11.*Rejected999 R, 2 rejected/);
+    const download = within(rows[0]!).getByRole('link', { name: 'Download the 837 of batch 12' });
+    expect(download.getAttribute('href')).toBe('/api/claim-batches/12/837');
+    expect(download.getAttribute('download')).toBe('837P-batch-12-000000045.txt');
+  });
+
+  it('creates a batch for a payer and says so', async () => {
+    const api = fakeApi({
+      'GET /api/claim-batches': { items: [] },
+      'GET /api/claim-batches/ready': READY,
+      'POST /api/claim-batches': {
+        batches: [batch({ id: 13, payer: 'Cigna', claimCount: 2, totalCents: 29_800 })],
+      } satisfies CreatedClaimBatches,
+    });
+    const user = userEvent.setup();
+    renderWithApp(<ClaimsPage role="billing_admin" />, { route: '/claims/batches' });
+    await user.click(await screen.findByRole('button', { name: 'Create batch for Cigna' }));
+    expect(await screen.findByText('Batch created')).toBeTruthy();
+    expect(screen.getByText(/Batch 13: 2 claims to Cigna, \$298\.00/)).toBeTruthy();
+    expect(api.sent('POST /api/claim-batches').map((r) => r.body)).toEqual([{ payer: 'Cigna' }]);
+  });
+
+  it('uploads an acknowledgement as text, and shows why one is refused', async () => {
+    const applied: AcknowledgementResult = {
+      id: 4,
+      kind: '277CA',
+      summary: '2 claims accepted, 1 claim rejected',
+      batches: [],
+      accepted: 2,
+      rejected: 1,
+      noted: 0,
+    };
+    let answer: unknown = apiError(409, 'DUPLICATE_ACKNOWLEDGEMENT', 'body: this 277CA was already applied', {
+      fields: [{ field: 'body', message: 'this 277CA was already applied' }],
+    });
+    const api = fakeApi({
+      'GET /api/claim-batches': { items: [] },
+      'GET /api/claim-batches/ready': { items: [] },
+      'POST /api/acknowledgements': () => answer,
+    });
+    const user = userEvent.setup();
+    renderWithApp(<ClaimsPage role="billing_admin" />, { route: '/claims/batches' });
+    await user.click(await screen.findByRole('button', { name: 'Upload acknowledgement' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Upload acknowledgement' });
+    const file = new File(['ISA*00*…~'], '277ca.txt', { type: 'text/plain' });
+    await user.upload(within(dialog).getByLabelText('999 or 277CA file'), file);
+    await user.click(within(dialog).getByRole('button', { name: 'Apply' }));
+    expect(await within(dialog).findByText('This 277CA was already applied')).toBeTruthy();
+    expect(api.sent('POST /api/acknowledgements').map((r) => r.body)).toEqual(['ISA*00*…~']);
+
+    answer = applied;
+    await user.click(within(dialog).getByRole('button', { name: 'Apply' }));
+    expect(await screen.findByText('Acknowledgement applied')).toBeTruthy();
+    expect(screen.getByText('277CA: 2 claims accepted, 1 claim rejected')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('is not offered to those who only read claims', async () => {
+    fakeApi({
+      'GET /api/claims': { items: [], nextCursor: null, total: 0 },
+      'GET /api/claims/overview': {
+        summary: { totalDeniedCents: 0, totalBilledCents: 0, claims: 0, deniedClaims: 0 },
+        denialsByPayer: [],
+        topDenialReasons: [],
+        weeklyTrend: [],
+      },
+      'GET /api/claims/providers': [],
+    });
+    renderWithApp(<ClaimsPage role="doctor" />, { route: '/claims/batches' });
+    expect(await screen.findByRole('table', { name: 'All Claims' })).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Batches' })).toBeNull();
+  });
+});
