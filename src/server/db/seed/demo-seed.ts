@@ -68,6 +68,8 @@ export async function isDatabaseEmpty(db: Db): Promise<boolean> {
 /** Deletes all clinic data but the audit trail, which is append-only and must outlive a reset (docs/audit.md). */
 export async function clearClinicData(tx: Tx): Promise<void> {
   const tables = [
+    ...REMITTANCE_TABLES,
+    'work_assignment_rules',
     'claim_appeals',
     'claim_scrubs',
     'claim_lines',
@@ -107,6 +109,19 @@ async function restartIdentities(tx: Tx, tables: readonly string[]): Promise<voi
 }
 
 /**
+ * Remittances, their postings and the work queue: clinic records that refer to claims, emptied with them (the
+ * ledger refuses UPDATE and DELETE, not TRUNCATE). The auto-assignment rules are settings and stay on a re-seed.
+ */
+const REMITTANCE_TABLES = [
+  'provider_adjustments',
+  'remittance_ledger',
+  'remittance_claims',
+  'remittances',
+  'work_item_notes',
+  'work_items',
+] as const;
+
+/**
  * The clinic's records that a re-seed replaces and a global reset clears, children before parents. The
  * providers and payers stay (admins maintain them in Settings): without a provider no appointment could be
  * booked and no claim imported after a reset.
@@ -139,6 +154,8 @@ export async function deleteClinicRecords(tx: Tx): Promise<Record<(typeof CLINIC
   const row = counted.rows[0] ?? {};
   // Nothing outside this list references these tables but users.patient_id, hence TRUNCATE for all but
   // patients, which is deleted (users keep a foreign key to it).
+  await tx.execute(sql.raw(`truncate table ${REMITTANCE_TABLES.join(', ')}`));
+  await restartIdentities(tx, REMITTANCE_TABLES);
   await tx.execute(sql`truncate table
     claim_appeals, claim_scrubs, claim_lines, payments, claims, coverages, appointments, authorizations, encounters,
     operating_expenses, billing_staff_hours`);
