@@ -375,7 +375,11 @@ function readSet(segments: readonly X12Segment[], delimiters: X12Delimiters, con
           if (code === '' && amount === '') continue;
           const [reason = '', reference = ''] = components(code, delimiters);
           if (reason === '' || amount === '') {
-            throw new EraError('STRUCTURE', s.position, `PLB: an adjustment needs a reason and an amount (segment ${s.position})`);
+            throw new EraError(
+              'STRUCTURE',
+              s.position,
+              `PLB: an adjustment needs a reason and an amount (segment ${s.position})`,
+            );
           }
           era.providerAdjustments.push({
             position: s.position,
@@ -396,7 +400,8 @@ function readSet(segments: readonly X12Segment[], delimiters: X12Delimiters, con
     }
   }
   if (!sawBpr) throw new EraError('STRUCTURE', stAt, `The 835 has no BPR (financial information) segment.`);
-  if (era.traceNumber === '') throw new EraError('STRUCTURE', stAt, 'The 835 has no TRN02 (check or EFT trace number).');
+  if (era.traceNumber === '')
+    throw new EraError('STRUCTURE', stAt, 'The 835 has no TRN02 (check or EFT trace number).');
   if (era.payerName === '') throw new EraError('STRUCTURE', stAt, 'The 835 names no payer (N1*PR).');
   return era;
 }
@@ -405,8 +410,8 @@ const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
 
 /**
  * Why a claim does not balance, or null (ASC X12 005010X221A1 balancing): each service line's charge less its
- * adjustments is its payment (SVC02 − ΣCAS = SVC03), and the claim's charge less every adjustment of the claim
- * and its lines is its payment (CLP03 − ΣCAS = CLP04).
+ * adjustments is its payment (SVC02 − ΣCAS = SVC03), the claim's charge less every adjustment of the claim and
+ * its lines is its payment (CLP03 − ΣCAS = CLP04), and the lines' payments add up to the claim's (ΣSVC03 = CLP04).
  */
 export function claimImbalance(claim: EraClaim): string | null {
   for (const line of claim.lines) {
@@ -426,6 +431,10 @@ export function claimImbalance(claim: EraClaim): string | null {
       `charge ${dollars(claim.chargeCents)} − adjustments ${dollars(adjusted)} = ` +
       `${dollars(claim.chargeCents - adjusted)}, but paid ${dollars(claim.paidCents)}`
     );
+  }
+  const linesPaid = sum(claim.lines.map((l) => l.paidCents));
+  if (claim.lines.length > 0 && linesPaid !== claim.paidCents) {
+    return `the service lines paid ${dollars(linesPaid)}, but the claim paid ${dollars(claim.paidCents)}`;
   }
   return null;
 }

@@ -65,7 +65,10 @@ export function statusAfter(statusCode: string, totals: ClaimTotals, billedCents
  */
 export function reasonOf(adjustments: readonly EraAdjustment[]): string | null {
   const pick = (list: readonly EraAdjustment[]) =>
-    list.reduce<EraAdjustment | null>((best, a) => (best === null || a.amountCents > best.amountCents ? a : best), null);
+    list.reduce<EraAdjustment | null>(
+      (best, a) => (best === null || a.amountCents > best.amountCents ? a : best),
+      null,
+    );
   const notPatient = adjustments.filter((a) => a.group !== 'PR' && a.amountCents > 0);
   const loss = pick(notPatient.filter((a) => !(a.group === 'CO' && CONTRACTUAL_CARCS.has(a.reason))));
   const chosen = loss ?? pick(notPatient);

@@ -177,4 +177,3 @@ export type NewAssignmentRule = z.infer<typeof newAssignmentRuleSchema>;
 
 export const assigneeSchema = z.object({ id: z.number().int(), name: z.string(), email: z.string() });
 export type Assignee = z.infer<typeof assigneeSchema>;
-
