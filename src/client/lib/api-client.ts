@@ -89,17 +89,24 @@ function parseJson(text: string): unknown {
 
 export async function apiFetch<T>(
   path: string,
-  init: { method?: string; body?: unknown; signal?: AbortSignal } = {},
+  init: {
+    method?: string;
+    body?: unknown;
+    signal?: AbortSignal;
+    /** A body sent as it is (an X12 file) with its own content type, instead of JSON. */
+    text?: { content: string; contentType: string };
+  } = {},
 ): Promise<T> {
   const method = init.method ?? 'GET';
   const headers: Record<string, string> = { 'X-User-Role': currentRole, Accept: 'application/json' };
   if (init.body !== undefined) headers['Content-Type'] = 'application/json';
+  if (init.text) headers['Content-Type'] = init.text.contentType;
   if (method !== 'GET' && csrfToken) headers['X-CSRF-Token'] = csrfToken;
   const response = await fetch(path, {
     method,
     headers,
     credentials: 'same-origin',
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    body: init.text ? init.text.content : init.body === undefined ? undefined : JSON.stringify(init.body),
     signal: init.signal,
   });
   if (!response.ok) {
