@@ -3,7 +3,14 @@
  * scrub, with its category, dollars at risk, due date, priority, assignee, notes and how it was resolved.
  */
 import { z } from 'zod';
-import { cursorPageShape, idSchema } from '@/shared/api';
+import { cursorPageShape, MAX_ROW_ID } from '@/shared/api';
+
+/** A user's id in a JSON body. */
+const userIdSchema = z
+  .number({ message: 'must be a user id' })
+  .int('must be a user id')
+  .positive('must be a user id')
+  .max(MAX_ROW_ID, 'is not a known user id');
 
 /** Where an item comes from; one open item per (source, key). */
 export const WORK_SOURCES = [
@@ -137,7 +144,7 @@ export const workQueuePageSchema = z.object({ items: z.array(workItemSchema), ..
 export type WorkQueuePage = z.infer<typeof workQueuePageSchema>;
 
 /** `POST /api/work-items/:id/assign`: null unassigns. */
-export const assignWorkItemSchema = z.object({ assigneeId: idSchema.nullable() }).strict();
+export const assignWorkItemSchema = z.object({ assigneeId: userIdSchema.nullable() }).strict();
 export type AssignWorkItem = z.infer<typeof assignWorkItemSchema>;
 
 export const workNoteInputSchema = z
@@ -170,7 +177,7 @@ export const newAssignmentRuleSchema = z
   .object({
     payer: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters').nullable(),
     category: z.enum(WORK_CATEGORIES, { message: `must be one of: ${WORK_CATEGORIES.join(', ')}` }).nullable(),
-    assigneeId: idSchema,
+    assigneeId: userIdSchema,
   })
   .strict();
 export type NewAssignmentRule = z.infer<typeof newAssignmentRuleSchema>;
