@@ -154,11 +154,13 @@ export async function deleteClinicRecords(tx: Tx): Promise<Record<(typeof CLINIC
   const row = counted.rows[0] ?? {};
   // Nothing outside this list references these tables but users.patient_id, hence TRUNCATE for all but
   // patients, which is deleted (users keep a foreign key to it).
-  await tx.execute(sql.raw(`truncate table ${REMITTANCE_TABLES.join(', ')}`));
-  await restartIdentities(tx, REMITTANCE_TABLES);
-  await tx.execute(sql`truncate table
+  // One statement: the remittance tables refer to claims and their lines.
+  await tx.execute(
+    sql.raw(`truncate table ${REMITTANCE_TABLES.join(', ')},
     claim_appeals, claim_scrubs, claim_lines, payments, claims, coverages, appointments, authorizations, encounters,
-    operating_expenses, billing_staff_hours`);
+    operating_expenses, billing_staff_hours`),
+  );
+  await restartIdentities(tx, REMITTANCE_TABLES);
   await tx.execute(sql`delete from patients`);
   await restartIdentities(tx, CLINIC_RECORD_TABLES);
   return Object.fromEntries(CLINIC_RECORD_TABLES.map((t) => [t, Number(row[t] ?? 0)])) as Record<
