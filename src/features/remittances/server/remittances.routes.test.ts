@@ -247,6 +247,15 @@ describe('importing an 835', () => {
       ['2', 1500],
       ['3', 1000],
     ]);
+    // The statement shows the payer's split of what the patient owes, and owes exactly that.
+    const statement = await billing.request({ method: 'GET', url: `/api/billing/statements/${a.patientId}` });
+    const onStatement = statement
+      .json<{ claims: { id: number; amountDueCents: number; patientShare: Record<string, number> }[] }>()
+      .claims.find((x) => x.id === a.id);
+    expect(onStatement).toMatchObject({
+      amountDueCents: 5500,
+      patientShare: { deductibleCents: 3000, coinsuranceCents: 1500, copayCents: 1000 },
+    });
     expect(await ledgerOf(b.id)).toEqual({ paid: b.billed - 2700, other: 2700 });
     expect(await claimRow(b.id)).toMatchObject({
       status: 'Partially Paid',
