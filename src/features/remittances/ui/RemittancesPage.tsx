@@ -9,6 +9,7 @@ import { Skeleton } from '@/client/components/ui/skeleton';
 import { toast } from '@/client/components/ui/toast';
 import { ApiError } from '@/client/lib/api-client';
 import { downloadCsv, toCsv } from '@/client/lib/csv';
+import { countOf } from '@/shared/plural';
 import { CLAIM_STATUS_CODE_LABELS, type RemittanceDetail } from '../remittances.schema';
 import { fetchRemittanceExport, useRemittance, useRemittances, useUploadEra } from './remittances.api';
 
@@ -91,7 +92,7 @@ function RemittanceDialog({ id, onClose }: { id: number | null; onClose: () => v
           </DialogTitle>
           <DialogDescription>
             {data
-              ? `Payment ${money(data.remittance.paymentCents)}${data.remittance.paymentDate ? ` on ${data.remittance.paymentDate}` : ''}: ${data.remittance.claimsPosted} claims posted, ${data.remittance.claimsExceptions} sent to the work queue.`
+              ? `Payment ${money(data.remittance.paymentCents)}${data.remittance.paymentDate ? ` on ${data.remittance.paymentDate}` : ''}: ${countOf(data.remittance.claimsPosted, 'claim')} posted, ${data.remittance.claimsExceptions} sent to the work queue.`
               : 'Loading the remittance…'}
           </DialogDescription>
         </DialogHeader>
@@ -196,7 +197,7 @@ export default function RemittancesPage() {
             }
           : {
               title: 'Remittance imported',
-              description: `${summary.claimsPosted} claims posted (${money(summary.postedCents)}), ${summary.claimsExceptions} sent to the work queue.`,
+              description: `${countOf(summary.claimsPosted, 'claim')} posted (${money(summary.postedCents)}), ${summary.claimsExceptions} sent to the work queue.`,
             },
       );
     } catch (err) {
