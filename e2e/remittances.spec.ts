@@ -121,4 +121,18 @@ test.describe('remittances and the work queue', () => {
     await expect(items.first()).toContainText('E2E-UNKNOWN-1');
     await expect(items.first()).toContainText('Sam Ortiz');
   });
+
+  test('the admin adds an auto-assignment rule and removes it', async ({ page }) => {
+    await signIn(page, 'admin', '/work-queue');
+    await expect(page.getByText('No rules yet: new items stay unassigned')).toBeVisible();
+    await choose(page, 'Rule payer', 'Medicare');
+    await choose(page, 'Rule category', 'Eligibility');
+    await choose(page, 'Rule assignee', 'Sam Ortiz');
+    await page.getByRole('button', { name: 'Add rule' }).click();
+    const rules = page.getByRole('list', { name: 'Assignment rules' });
+    await expect(rules).toContainText('Medicare · Eligibility → Sam Ortiz');
+    expect(await seriousViolations(page)).toEqual([]);
+    await rules.getByRole('button', { name: 'Remove' }).click();
+    await expect(page.getByText('No rules yet: new items stay unassigned')).toBeVisible();
+  });
 });

@@ -25,6 +25,8 @@ import {
   type WorkItem,
   type WorkOutcome,
 } from '../workqueue.schema';
+import { can, type Role } from '@/shared/access';
+import { AssignmentRules } from './AssignmentRules';
 import { useAssignees, usePayerNames, useWorkItemAction, useWorkQueue } from './workqueue.api';
 
 const ALL = 'all';
@@ -254,7 +256,7 @@ function WorkItemDialog({ item, onClose }: { item: WorkItem | null; onClose: () 
 }
 
 /** Denials, exceptions and holds that need a person, soonest due or most dollars first. */
-export default function WorkQueuePage() {
+export default function WorkQueuePage({ role }: { role: Role }) {
   const [category, setCategory] = useState(ALL);
   const [payer, setPayer] = useState(ALL);
   const [assignee, setAssignee] = useState(ALL);
@@ -407,6 +409,7 @@ export default function WorkQueuePage() {
         {typeof page?.total === 'number' && <span className="text-sm text-muted-foreground">{page.total} items</span>}
       </div>
       <WorkItemDialog item={openItem} onClose={() => setOpenItem(null)} />
+      {can(role, 'workqueue:rules') && <AssignmentRules />}
     </section>
   );
 }

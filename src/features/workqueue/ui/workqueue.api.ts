@@ -1,6 +1,13 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/client/lib/api-client';
-import type { Assignee, ResolveWorkItem, WorkItem, WorkQueuePage } from '../workqueue.schema';
+import type {
+  AssignmentRule,
+  Assignee,
+  NewAssignmentRule,
+  ResolveWorkItem,
+  WorkItem,
+  WorkQueuePage,
+} from '../workqueue.schema';
 
 const QUEUE = '/api/work-queue';
 export const workQueueKeys = {
@@ -55,5 +62,27 @@ export function usePayerNames() {
   return useQuery({
     queryKey: ['/api/payers'],
     queryFn: ({ signal }) => apiFetch<{ name: string }[]>('/api/payers', { signal }),
+  });
+}
+
+const RULES = '/api/work-queue/rules';
+
+/** The admin's auto-assignment rules. */
+export function useAssignmentRules(enabled: boolean) {
+  return useQuery({
+    queryKey: [RULES],
+    queryFn: ({ signal }) => apiFetch<{ items: AssignmentRule[] }>(RULES, { signal }),
+    enabled,
+  });
+}
+
+export function useRuleChange() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (change: { add: NewAssignmentRule } | { remove: number }): Promise<void> => {
+      if ('add' in change) await apiFetch<AssignmentRule>(RULES, { method: 'POST', body: change.add });
+      else await apiFetch<void>(`${RULES}/${change.remove}`, { method: 'DELETE' });
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: [RULES] }),
   });
 }
