@@ -494,6 +494,19 @@ describe('importing an 835', () => {
     expect((await claimRow(k.id)).status).not.toBe('Paid');
   });
 
+  it('two uploads of one file at once post it once: one answers 201, the other 200 with the same summary', async () => {
+    const k = pending[12]!;
+    const { lines, paid } = simpleClaim(k, '1');
+    const file = eraFile([...eraHeader({ paid: amt(paid), trace: 'EFT-6001' }), ...lines]);
+    const [one, two] = await Promise.all([upload(file), upload(file)]);
+    expect([one.statusCode, two.statusCode].sort()).toEqual([200, 201]);
+    expect({ ...one.json<RemittanceSummary>(), duplicate: false }).toEqual({
+      ...two.json<RemittanceSummary>(),
+      duplicate: false,
+    });
+    expect(await ledgerOf(k.id)).toEqual({ paid, contractual: k.billed - paid });
+  });
+
   it('keeps the ledger append-only', async () => {
     await expect(t.database.pool.query(`update remittance_ledger set amount_cents = 1`)).rejects.toThrow(/append-only/);
     await expect(t.database.pool.query(`delete from provider_adjustments`)).rejects.toThrow(/append-only/);
