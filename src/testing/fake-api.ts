@@ -11,7 +11,7 @@ export interface FakeRequest {
   query: URLSearchParams;
   /** The values of a route's `:name` segments. */
   params: Record<string, string>;
-  /** The parsed JSON body, or undefined when none was sent. */
+  /** The parsed JSON body, the text of a body that is not JSON, or undefined when none was sent. */
   body: unknown;
   /** Date.now() when it was sent, so a fake clock measures the gaps between requests. */
   at: number;
@@ -125,6 +125,15 @@ function aborted(signal: AbortSignal | null | undefined): Promise<never> {
  * (and query, when a key has one), in JSON and with status codes as the real server would. It records
  * every request; a request no route answers gets a 501 and fails the test after it ends.
  */
+/** A JSON body parsed; any other text (an X12 file) as it was sent. */
+function parseBody(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
 export function fakeApi(routes: Record<string, Route> = {}): FakeApi {
   const table = new Map<string, { matcher: Matcher; route: Route }>();
   const requests: FakeRequest[] = [];
@@ -150,7 +159,7 @@ export function fakeApi(routes: Record<string, Route> = {}): FakeApi {
       url,
       query: parsed.searchParams,
       params: {},
-      body: text === undefined ? undefined : (JSON.parse(text) as unknown),
+      body: text === undefined ? undefined : parseBody(text),
       at: Date.now(),
     };
     requests.push(request);
