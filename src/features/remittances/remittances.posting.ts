@@ -49,13 +49,16 @@ export const ZERO_TOTALS: Readonly<ClaimTotals> = Object.freeze({
  * The claim's status once a posting of this CLP02 is in its ledger: 4 denied; 1/2/3 and 19/20/21 Paid when the
  * payer paid, adjusted by contract or moved to the patient the whole charge (nothing forwarded to another payer),
  * Partially Paid otherwise, Denied when nothing was paid or moved to the patient; 22 (a reversal not yet followed
- * by its correction) Pending, back with the payer.
+ * by its correction) Pending, back with the payer. A claim forwarded (19–21) stays Partially Paid until the next
+ * payer's own posting.
  */
 export function statusAfter(statusCode: string, totals: ClaimTotals, billedCents: number): ClaimStatus {
   if (statusCode === '4') return 'Denied';
   if (statusCode === '22') return 'Pending';
   if (totals.paid <= 0 && totals.patient <= 0 && totals.forwarded <= 0) return 'Denied';
-  if (totals.forwarded === 0 && totals.paid + totals.contractual + totals.patient >= billedCents) return 'Paid';
+  // While the claim sits with the next payer (this posting forwarded it), it is not paid in full.
+  const forwarded = (FORWARDED_CODES as readonly string[]).includes(statusCode) && totals.forwarded > 0;
+  if (!forwarded && totals.paid + totals.contractual + totals.patient >= billedCents) return 'Paid';
   return 'Partially Paid';
 }
 
