@@ -13,7 +13,7 @@ import { HttpError } from '@/server/plugins/errors';
 import { rawRows, rowText, rowTextOrNull } from '@/server/db/sql-helpers';
 import type { BatchScrubResult, ClaimScrubResult, ClaimStatus } from '../claims.schema';
 import { isScrubClean, scrubClaim, type ScrubEdit, type ScrubInput } from '../claims.scrubber';
-import { openWorkItems } from '@/features/workqueue/server/workqueue.queries';
+import { openWorkItems, resolveWorkItemsBySource } from '@/features/workqueue/server/workqueue.queries';
 import type { WorkCategory } from '@/features/workqueue/workqueue.schema';
 
 /** The work queue's category of a scrubber hold, from its first error's code (docs/work-queue.md). */
@@ -249,6 +249,15 @@ export async function scrubLoaded(
         dollarsAtRiskCents: r.claim.input.claim.totalChargeCents,
         serviceDate: r.claim.input.claim.lines.map((l) => l.serviceDate).sort()[0] ?? null,
       })),
+  );
+  // A claim that scrubs clean again closes its hold.
+  await resolveWorkItemsBySource(
+    tx,
+    ctx,
+    'scrubber',
+    results.filter((r) => r.clean).map((r) => `claim/${r.claim.input.claim.id}`),
+    'corrected_resubmitted',
+    'The claim scrubs clean',
   );
   return results.map((r) => ({
     claimId: r.claim.input.claim.id,

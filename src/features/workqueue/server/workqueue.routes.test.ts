@@ -178,9 +178,10 @@ describe('the work queue', () => {
 
   it('holds from the scrubber become one work item per held claim, however often it runs', async () => {
     // A Draft claim whose diagnoses were lost: the scrubber holds it (a line points at no diagnosis).
-    const [draft] = await query<{ id: number }>(
-      `update claims set diagnoses = '{}' where id = (select min(id) from claims where status = 'Draft' and voided_at is null)
-       returning id`,
+    const [draft] = await query<{ id: number; diagnoses: string[] }>(
+      `update claims c set diagnoses = '{}'
+       from (select id, diagnoses from claims where status = 'Draft' and voided_at is null order by id limit 1) o
+       where c.id = o.id returning c.id, o.diagnoses`,
     );
     expect(draft).toBeDefined();
     const first = await billing.request({ method: 'POST', url: '/api/claims/scrub' });
@@ -197,6 +198,16 @@ describe('the work queue', () => {
       [draft!.id],
     );
     expect(hold).toMatchObject({ category: 'coding' });
+    // Its diagnoses back, the claim scrubs clean and its hold is resolved.
+    await query(`update claims set diagnoses = $1 where id = $2`, [draft!.diagnoses, draft!.id]);
+    const rescrub = await billing.request({ method: 'POST', url: `/api/claims/${draft!.id}/scrub`, payload: {} });
+    expect(rescrub.statusCode, rescrub.body).toBe(200);
+    expect(rescrub.json<{ clean: boolean }>().clean, rescrub.body).toBe(true);
+    const [closed] = await query<{ outcome: string | null }>(
+      `select outcome from work_items where source = 'scrubber' and claim_id = $1`,
+      [draft!.id],
+    );
+    expect(closed?.outcome).toBe('corrected_resubmitted');
   });
 
   it('is open to billing admins and admins only', async () => {
