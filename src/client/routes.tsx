@@ -25,6 +25,8 @@ const SCREEN_MODULES: Record<ScreenPath, () => ScreenModule> = {
   '/appointments': () => import('@/features/appointments/ui/AppointmentsPage'),
   '/overdue-followups': () => import('@/features/worklist/ui/OverdueFollowupsPage'),
   '/claims': () => import('@/features/claims/ui/ClaimsPage'),
+  '/remittances': () => import('@/features/remittances/ui/RemittancesPage'),
+  '/work-queue': () => import('@/features/workqueue/ui/WorkQueuePage'),
   '/kpis': () => import('@/features/analytics/ui/KpisPage'),
   '/analytics': () => import('@/features/analytics/ui/AnalyticsPage'),
   '/billing': () => import('@/features/billing/ui/BillingPage'),

@@ -25,6 +25,8 @@ export const SCREENS = [
   { path: '/appointments', label: 'Appointments', group: 'Main Menu' },
   { path: '/overdue-followups', label: 'Overdue Follow-ups', group: 'Main Menu' },
   { path: '/claims', label: 'Claims', group: 'Main Menu' },
+  { path: '/remittances', label: 'Remittances', group: 'Main Menu' },
+  { path: '/work-queue', label: 'Work Queue', group: 'Main Menu' },
   { path: '/kpis', label: 'KPIs', group: 'Analytics & Revenue' },
   { path: '/analytics', label: 'RCM Analytics', group: 'Analytics & Revenue' },
   { path: '/billing', label: 'Billing Summary', group: 'Analytics & Revenue' },
@@ -52,7 +54,18 @@ export const SCREENS_BY_ROLE: Record<Role, readonly ScreenPath[]> = {
     '/rtm',
     '/settings',
   ],
-  billing_admin: ['/home', '/claims', '/kpis', '/analytics', '/billing', '/audit', '/rtm', '/settings'],
+  billing_admin: [
+    '/home',
+    '/claims',
+    '/remittances',
+    '/work-queue',
+    '/kpis',
+    '/analytics',
+    '/billing',
+    '/audit',
+    '/rtm',
+    '/settings',
+  ],
   patient: ['/patient-portal', '/settings'],
   admin: [
     '/home',
@@ -61,6 +74,8 @@ export const SCREENS_BY_ROLE: Record<Role, readonly ScreenPath[]> = {
     '/overdue-followups',
     '/authorizations',
     '/claims',
+    '/remittances',
+    '/work-queue',
     '/analytics',
     '/billing',
     '/audit',
@@ -135,6 +150,14 @@ const PERMISSION_RULES = {
   'coverage:read': { screens: ['/patients', '/claims', '/billing'] },
   /** Not the doctor, who reads a patient's insurance but does not register or correct it. */
   'coverage:write': { screens: ['/patients', '/claims'], except: ['doctor'] },
+  /** Importing 835 remittances and reading what they posted (docs/remittances.md). */
+  'remittances:read': { screens: ['/remittances'] },
+  'remittances:write': { screens: ['/remittances'] },
+  /** The work queue of denials, exceptions and holds (docs/work-queue.md). */
+  'workqueue:read': { screens: ['/work-queue'] },
+  'workqueue:write': { screens: ['/work-queue'] },
+  /** Auto-assignment rules of the work queue: an admin's setting. */
+  'workqueue:rules': { roles: ['admin'] },
   'analytics:read': { screens: ['/claims', '/kpis', '/analytics', '/billing'] },
   /** A KPI's drill-down names the patients behind the figure (PHI): the KPIs screen's, audited. */
   'analytics:drilldown': { screens: ['/kpis'] },

@@ -125,6 +125,15 @@ export const statementClaimSchema = statementAmountsSchema.extend({
   status: claimStatusSchema,
   /** Paid so far: by the payer and by the patient. */
   paidCents: z.number().int(),
+  /**
+   * The patient's share as the payer's remittance split it (X12 835 CAS PR-1, PR-2, PR-3): deductible,
+   * coinsurance and copay, summed over the claim's posting ledger (docs/remittances.md); 0 where none was posted.
+   */
+  patientShare: z.object({
+    deductibleCents: z.number().int(),
+    coinsuranceCents: z.number().int(),
+    copayCents: z.number().int(),
+  }),
 });
 export type StatementClaim = z.infer<typeof statementClaimSchema>;
 

@@ -59,6 +59,8 @@ export const payerRecordSchema = z.object({
   /** The electronic (EDI) payer id; null where none applies or it is not yet known. */
   payerId: z.string().nullable(),
   timelyFilingDays: z.number().int(),
+  /** Days after a remittance within which the payer takes an appeal: the work queue's due dates (docs/work-queue.md). */
+  appealDays: z.number().int(),
   claimFilingIndicator: claimFilingIndicatorSchema,
   active: z.boolean(),
 });
@@ -87,12 +89,14 @@ const timelyFilingDaysSchema = z
   .int('must be a whole number of days')
   .min(1, 'must be at least 1 day')
   .max(3650, 'must be at most 3650 days');
+const appealDaysSchema = timelyFilingDaysSchema;
 
 export const newPayerSchema = z
   .object({
     name: z.string().trim().min(1, 'is required').max(80, 'must be at most 80 characters'),
     payerId: payerIdSchema.default(null),
     timelyFilingDays: timelyFilingDaysSchema,
+    appealDays: appealDaysSchema.default(180),
     claimFilingIndicator: claimFilingIndicatorSchema.default('CI'),
   })
   .strict();
@@ -103,6 +107,7 @@ export const payerPatchSchema = z
   .object({
     payerId: payerIdSchema,
     timelyFilingDays: timelyFilingDaysSchema,
+    appealDays: appealDaysSchema,
     claimFilingIndicator: claimFilingIndicatorSchema,
     active: z.boolean(),
   })

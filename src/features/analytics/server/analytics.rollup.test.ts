@@ -26,6 +26,8 @@ import { reseedDemoClinic, resetSystem } from '@/features/system/server/system.q
 import type { RequestContext } from '@/server/context';
 import { claimFilterSchema, type ClaimFilter } from '@/features/claims/claims.schema';
 import { createTestDatabase, type TestDatabase } from '@/testing/test-db';
+import { eraFile, eraHeader } from '@/testing/era-files';
+import { importRemittance } from '@/features/remittances/server/remittances.queries';
 import { TEST_TODAY } from '@/testing/test-clock';
 import {
   computeArAging,
@@ -352,6 +354,52 @@ describe('analytics rollups equal the raw reference', () => {
     // Twelve write sequences, each compared over every endpoint and filter: ~15 s alone, twice that while
     // the browser tests share the two cores (npm test runs both suites side by side).
   }, 120_000);
+
+  it('after 835 remittances: postings, a denial, PLB, a reversal and its correction', async () => {
+    await exec(`insert into claims (patient_id, provider_id, account_number, procedure_code, payer, service_date,
+        submitted_on, billed_cents, status)
+      select p.id, (select min(id) from providers), 'ERA-RT-' || g, '99213', 'Aetna', date '2026-11-10' - g,
+        date '2026-11-11' - g, 20000, 'Pending'
+      from generate_series(1, 3) g, (select min(id) as id from patients) p`);
+    await expectRollupsEqualRaw('before the remittances');
+    // Claim-level payments (the claims have no lines): paid 120.00 with a deductible, a denial, and interest (PLB).
+    const first = eraFile([
+      ...eraHeader({ paid: '240.00', trace: 'RT-ERA-1' }),
+      'CLP*ERA-RT-1*1*200*120*30*12*A1',
+      'CAS*CO*45*50',
+      'CAS*PR*1*30',
+      'CLP*ERA-RT-2*4*200*0**12*A2',
+      'CAS*CO*50*200',
+      'CLP*ERA-RT-3*1*200*100**12*A3',
+      'CAS*CO*45*100',
+      'PLB*1234567893*20261231*L6:INT*-20',
+    ]);
+    await importRemittance(database.db, ctx, first);
+    await expectRollupsEqualRaw('after an 835');
+    // The payer reverses ERA-RT-1 and pays it again at 100.00.
+    const second = eraFile([
+      ...eraHeader({ paid: '20.00', trace: 'RT-ERA-2' }).map((s) =>
+        s.startsWith('BPR') ? s.replace('*20.00*C*', '*20.00*D*') : s,
+      ),
+      'CLP*ERA-RT-1*22*-200*-120*-30*12*A1',
+      'CAS*CO*45*-50',
+      'CAS*PR*1*-30',
+      'CLP*ERA-RT-1*1*200*100*30*12*A1',
+      'CAS*CO*45*70',
+      'CAS*PR*1*30',
+    ]);
+    await importRemittance(database.db, ctx, second);
+    await expectRollupsEqualRaw('after a reversal and its correction');
+    const [claim] = (
+      await database.db.execute<{ paid_cents: number }>(
+        sql`select paid_cents from claims where account_number = 'ERA-RT-1'`,
+      )
+    ).rows;
+    expect(claim?.paid_cents).toBe(10000);
+    const maintained = await rollupSnapshot();
+    await rebuildRollups(database.db);
+    expect(await rollupSnapshot()).toEqual(maintained);
+  });
 
   it('after a TRUNCATE, a reset and a re-seed', async () => {
     await exec(`truncate payments`);

@@ -10,6 +10,7 @@ import {
   PATIENT_SIDE_SOURCES,
 } from '@/features/claims/server/claims.formulas';
 import { procedureDescription } from '@/features/claims/claims.procedures';
+import { remittanceLedger } from '@/features/remittances/server/remittances.table';
 import { getPracticeLetterhead } from '@/features/settings/server/settings.queries';
 import { findClaimByAccountAndDob, markPatientBalanceSettled } from '@/features/claims/server/claims.portal.queries';
 import { deniedClaimSql, notVoidedSql } from '@/features/claims/server/claims.summary.queries';
@@ -237,6 +238,13 @@ export async function payAsGuest(
 // ---------------------------------------------------------------------------------------------
 // Statements (staff and patient), the patient's own payments, and payer performance.
 
+/** A claim's posted patient responsibility of one CARC (PR-1 deductible, PR-2 coinsurance, PR-3 copay). */
+function patientShareSql(carc: '1' | '2' | '3') {
+  return sql<number>`(select coalesce(sum(${remittanceLedger.amountCents}), 0)::int from ${remittanceLedger}
+    where ${remittanceLedger.claimId} = ${claims.id} and ${remittanceLedger.groupCode} = 'PR'
+      and ${remittanceLedger.reasonCode} = ${carc} and ${remittanceLedger.bucket} = 'patient')`;
+}
+
 /** Every claim of a patient, newest service date first, each with where its billed dollars are. */
 async function statementClaims(db: DbOrTx, patientId: number): Promise<StatementClaim[]> {
   const balance = claimBalanceSql(claims.id, claims.patientResponsibilityCents);
@@ -256,13 +264,17 @@ async function statementClaims(db: DbOrTx, patientId: number): Promise<Statement
       insurancePendingCents: breakdown.insurancePendingCents,
       patientPaidCents: balance.patientPaidCents,
       amountDueCents: balance.amountDueCents,
+      deductibleCents: patientShareSql('1'),
+      coinsuranceCents: patientShareSql('2'),
+      copayCents: patientShareSql('3'),
     })
     .from(claims)
     .innerJoin(providers, eq(providers.id, claims.providerId))
     .where(and(eq(claims.patientId, patientId), notVoidedSql))
     .orderBy(desc(claims.serviceDate), desc(claims.id));
-  return rows.map((row) => ({
+  return rows.map(({ deductibleCents, coinsuranceCents, copayCents, ...row }) => ({
     ...row,
+    patientShare: { deductibleCents, coinsuranceCents, copayCents },
     status: claimStatusSchema.parse(row.status),
     procedureDescription: procedureDescription(row.procedure),
     paidCents: row.insurancePaidCents + row.patientPaidCents,

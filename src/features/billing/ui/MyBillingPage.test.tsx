@@ -81,7 +81,8 @@ describe('MyBillingPage', () => {
       [
         'November 20, 2026',
         'ACC-2026-100030',
-        '99213 Established visit, low complexity',
+        // The payer's split of the patient's share (X12 835 PR-1 deductible, PR-3 copay) under the procedure.
+        '99213 Established visit, low complexityDeductible $20.00 · Copay $9.80',
         'Paid',
         '$149.00',
         '$91.20',

@@ -3,7 +3,7 @@ import { format, parseISO } from 'date-fns';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/client/components/ui/card';
 import { Skeleton } from '@/client/components/ui/skeleton';
 import { countOf } from '@/shared/plural';
-import type { Statement, StatementAmounts, StatementPayment } from '../billing.schema';
+import type { Statement, StatementAmounts, StatementClaim, StatementPayment } from '../billing.schema';
 import { money } from './billing.money';
 
 /** Statement dates read like 'November 22, 2026' (as in the portal). */
@@ -39,6 +39,22 @@ const th = 'px-2 py-2 text-left font-medium text-muted-foreground';
 const thMoney = `${th} text-right`;
 const td = 'px-2 py-2 align-top';
 const tdMoney = `${td} text-right tabular-nums whitespace-nowrap`;
+
+/** The payer's split of the patient's share (deductible, coinsurance, copay), when a remittance gave one. */
+function PatientShare({ share }: { share: StatementClaim['patientShare'] }) {
+  const parts = [
+    ['Deductible', share.deductibleCents],
+    ['Coinsurance', share.coinsuranceCents],
+    ['Copay', share.copayCents],
+  ] as const;
+  const shown = parts.filter(([, cents]) => cents !== 0);
+  if (shown.length === 0) return null;
+  return (
+    <span className="block text-xs text-muted-foreground">
+      {shown.map(([label, cents]) => `${label} ${money(cents)}`).join(' · ')}
+    </span>
+  );
+}
 
 function AmountCells({ amounts }: { amounts: StatementAmounts }) {
   return STATEMENT_COLUMNS.map(({ key }) => (
@@ -82,6 +98,7 @@ function ClaimsTable({ statement, label }: { statement: Statement; label: string
               <td className={`${td} whitespace-nowrap`}>{claim.accountNumber}</td>
               <td className={td}>
                 {claim.procedureDescription ? `${claim.procedure} ${claim.procedureDescription}` : claim.procedure}
+                <PatientShare share={claim.patientShare} />
               </td>
               <td className={td}>{claim.status}</td>
               <AmountCells amounts={claim} />

@@ -39,6 +39,7 @@ export const STATEMENT: Statement = {
       patientPaidCents: 0,
       paidCents: 9_120,
       amountDueCents: 2_980,
+      patientShare: { deductibleCents: 2_000, coinsuranceCents: 0, copayCents: 980 },
     },
     {
       id: 20,
@@ -56,6 +57,7 @@ export const STATEMENT: Statement = {
       patientPaidCents: 1_600,
       paidCents: 7_100,
       amountDueCents: 1_600,
+      patientShare: { deductibleCents: 0, coinsuranceCents: 0, copayCents: 0 },
     },
     {
       id: 10,
@@ -73,6 +75,7 @@ export const STATEMENT: Statement = {
       patientPaidCents: 0,
       paidCents: 0,
       amountDueCents: 0,
+      patientShare: { deductibleCents: 0, coinsuranceCents: 0, copayCents: 0 },
     },
   ],
   otherClaims: {

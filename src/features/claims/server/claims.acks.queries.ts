@@ -7,6 +7,8 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { actorOf, recordMany, type AuditInput } from '@/features/audit/server/audit.queries';
+import { openWorkItems } from '@/features/workqueue/server/workqueue.queries';
+import type { WorkCategory } from '@/features/workqueue/workqueue.schema';
 import { countOf } from '@/shared/plural';
 import type { RequestContext } from '@/server/context';
 import type { Db, Tx } from '@/server/db/types';
@@ -159,6 +161,16 @@ async function apply999(tx: Tx, ctx: RequestContext, ack: Ack999): Promise<Appli
 // ---------------------------------------------------------------------------------------------
 // 277CA
 
+/**
+ * The work category of a 277CA rejection from its STC01 (category:status:entity). A rejection about the
+ * subscriber or patient, or their member number (claim status code 164), is an eligibility problem; the rest
+ * (provider identifiers, dates, missing data) a person reads in the reason.
+ */
+function rejectionCategory(code: string): WorkCategory {
+  const [, status = '', entity = ''] = code.split(/[^0-9A-Za-z]/);
+  return status === '164' || entity === 'IL' || entity === 'QC' ? 'eligibility' : 'other';
+}
+
 async function apply277(tx: Tx, ctx: RequestContext, ack: Ack277CA): Promise<Applied> {
   const result: Applied = { summary: '', batches: [], accepted: 0, rejected: 0, noted: 0, audit: [] };
   const twice = ack.claims.find((c, i) => ack.claims.findIndex((o) => o.accountNumber === c.accountNumber) !== i);
@@ -175,7 +187,7 @@ async function apply277(tx: Tx, ctx: RequestContext, ack: Ack277CA): Promise<App
   const rows = await rawRows(
     tx,
     sql`select distinct on (bc.claim_id) bc.account_number, bc.batch_id, bc.claim_id, bc.outcome, bc.answered_at,
-          c.status, c.patient_id
+          c.status, c.patient_id, c.payer, c.service_date, c.billed_cents
         from claim_batch_claims bc join claims c on c.id = bc.claim_id
         where c.account_number = any(${accounts}::text[])
         order by bc.claim_id, bc.batch_id desc`,
@@ -239,6 +251,28 @@ async function apply277(tx: Tx, ctx: RequestContext, ack: Ack277CA): Promise<App
   await tx.execute(sql`update claim_batch_claims bc set note = x.message
     from jsonb_to_recordset(${notes}::jsonb) as x("batchId" int, "claimId" int, message text)
     where bc.batch_id = x."batchId" and bc.claim_id = x."claimId"`);
+  // A rejected claim was never filed: somebody must correct and resend it before timely filing runs out.
+  await openWorkItems(
+    tx,
+    ctx,
+    answers
+      .filter((a) => a.answer === 'Rejected')
+      .map((a) => {
+        const row = byAccount.get(a.accountNumber)!;
+        return {
+          source: 'rejection' as const,
+          sourceKey: `${a.claimId}/${ack.interchange.senderId}/${ack.interchange.controlNumber}/${a.position}`,
+          claimId: a.claimId,
+          patientId: a.patientId,
+          accountNumber: a.accountNumber,
+          payer: rowText(row.payer),
+          category: rejectionCategory(a.code),
+          reason: `Rejected by 277CA (${a.code}): ${a.message}`,
+          dollarsAtRiskCents: Number(row.billed_cents),
+          serviceDate: dayOf(row.service_date),
+        };
+      }),
+  );
   for (const a of answers) {
     if (a.answer === 'Accepted') result.accepted++;
     else if (a.answer === 'Rejected') result.rejected++;

@@ -485,6 +485,21 @@ describe('acknowledgements', () => {
       .json<ClaimBatchDetail>()
       .claims.filter((x) => x.claimId === b!.id);
     expect(batchRow).toMatchObject({ outcome: 'Rejected', status: 'Draft', code: 'A7:562:85' });
+    // The rejection waits in the work queue for somebody to correct and resend the claim; the others do not.
+    const items = await sql<{ claim_id: number; source: string; category: string; reason: string; dollars: number }>(
+      `select claim_id, source, category, reason, dollars_at_risk_cents as dollars from work_items
+        where claim_id = any($1) and resolved_at is null`,
+      [[a!.id, b!.id, c!.id]],
+    );
+    expect(items).toEqual([
+      {
+        claim_id: b!.id,
+        source: 'rejection',
+        category: 'other',
+        reason: expect.stringMatching(/^Rejected by 277CA \(A7:562:85\): .*BILLING NPI NOT ON FILE$/) as string,
+        dollars: await billed(b!.id),
+      },
+    ]);
   });
 
   it('refuses a 277CA that answers a claim already answered, or one never sent, applying none of it', async () => {

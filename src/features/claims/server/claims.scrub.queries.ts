@@ -13,6 +13,19 @@ import { HttpError } from '@/server/plugins/errors';
 import { rawRows, rowText, rowTextOrNull } from '@/server/db/sql-helpers';
 import type { BatchScrubResult, ClaimScrubResult, ClaimStatus } from '../claims.schema';
 import { isScrubClean, scrubClaim, type ScrubEdit, type ScrubInput } from '../claims.scrubber';
+import { openWorkItems, resolveWorkItemsBySource } from '@/features/workqueue/server/workqueue.queries';
+import type { WorkCategory } from '@/features/workqueue/workqueue.schema';
+
+/** The work queue's category of a scrubber hold, from its first error's code (docs/work-queue.md). */
+function holdCategory(edits: readonly ScrubEdit[]): WorkCategory {
+  const code = edits.find((e) => e.severity === 'error')?.code ?? '';
+  if (/COVERAGE|MEMBER|MBI|ELIGIB/.test(code)) return 'eligibility';
+  if (/AUTH/.test(code)) return 'authorization';
+  if (/TIMELY/.test(code)) return 'timely_filing';
+  if (/DUPLICATE/.test(code)) return 'duplicate';
+  if (/DIAGNOSIS|POINTER|PROCEDURE|MODIFIER|UNITS|LINE|ICD|CPT|HCPCS/.test(code)) return 'coding';
+  return 'other';
+}
 
 /** Only claims not yet sent are scrubbed: Draft, or Ready again after an edit elsewhere. */
 const SCRUBBABLE: readonly ClaimStatus[] = ['Draft', 'Ready'];
@@ -215,6 +228,37 @@ export async function scrubLoaded(
     detail: `${r.claim.accountNumber} ${describeScrub(r.edits, r.status, r.overrideReason)}`,
   }));
   await recordMany(tx, audit);
+  // A claim the scrub holds for errors needs a person: one open work item per held claim.
+  await openWorkItems(
+    tx,
+    ctx,
+    results
+      .filter((r) => !r.clean)
+      .map((r) => ({
+        source: 'scrubber' as const,
+        sourceKey: `claim/${r.claim.input.claim.id}`,
+        claimId: r.claim.input.claim.id,
+        patientId: r.claim.patientId,
+        accountNumber: r.claim.accountNumber,
+        payer: r.claim.input.payer.name,
+        category: holdCategory(r.edits),
+        reason: `Held by the scrubber: ${r.edits
+          .filter((e) => e.severity === 'error')
+          .map((e) => e.message)
+          .join('; ')}`,
+        dollarsAtRiskCents: r.claim.input.claim.totalChargeCents,
+        serviceDate: r.claim.input.claim.lines.map((l) => l.serviceDate).sort()[0] ?? null,
+      })),
+  );
+  // A claim that scrubs clean again closes its hold.
+  await resolveWorkItemsBySource(
+    tx,
+    ctx,
+    'scrubber',
+    results.filter((r) => r.clean).map((r) => `claim/${r.claim.input.claim.id}`),
+    'corrected_resubmitted',
+    'The claim scrubs clean',
+  );
   return results.map((r) => ({
     claimId: r.claim.input.claim.id,
     accountNumber: r.claim.accountNumber,

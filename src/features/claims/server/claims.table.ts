@@ -277,7 +277,9 @@ export const payments = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    check('payments_amount_check', sql`${t.amountCents} > 0`),
+    // A payer's reversal of an earlier remittance (X12 835 CLP02 22) takes its payment back: a negative payer
+    // payment (docs/remittances.md). What patients pay is always positive.
+    check('payments_amount_check', sql`${t.amountCents} <> 0 and (${t.source} = 'payer' or ${t.amountCents} > 0)`),
     check('payments_source_check', oneOf(t.source, PAYMENT_SOURCES)),
     index('payments_patient_idx').on(t.patientId),
     index('payments_received_idx').on(t.receivedOn),

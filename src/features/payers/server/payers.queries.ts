@@ -12,6 +12,7 @@ const columns = {
   name: payers.name,
   payerId: payers.payerId,
   timelyFilingDays: payers.timelyFilingDays,
+  appealDays: payers.appealDays,
   claimFilingIndicator: payers.claimFilingIndicator,
   active: payers.active,
 };
@@ -56,7 +57,7 @@ function conflict(err: unknown): HttpError | null {
 }
 
 function describe(p: PayerRecord): string {
-  return `payer id ${p.payerId ?? 'none'}, timely filing ${p.timelyFilingDays} days, filing indicator ${p.claimFilingIndicator}`;
+  return `payer id ${p.payerId ?? 'none'}, timely filing ${p.timelyFilingDays} days, appeals ${p.appealDays} days, filing indicator ${p.claimFilingIndicator}`;
 }
 
 export async function createPayer(db: Db, ctx: RequestContext, value: NewPayer): Promise<PayerRecord> {
@@ -89,6 +90,9 @@ export async function updatePayer(db: Db, ctx: RequestContext, id: number, patch
         changes.push(`payer id ${current.payerId ?? 'none'} -> ${row.payerId ?? 'none'}`);
       if (row.timelyFilingDays !== current.timelyFilingDays) {
         changes.push(`timely filing ${current.timelyFilingDays} -> ${row.timelyFilingDays} days`);
+      }
+      if (row.appealDays !== current.appealDays) {
+        changes.push(`appeals ${current.appealDays} -> ${row.appealDays} days`);
       }
       if (row.claimFilingIndicator !== current.claimFilingIndicator) {
         changes.push(`filing indicator ${current.claimFilingIndicator} -> ${row.claimFilingIndicator}`);

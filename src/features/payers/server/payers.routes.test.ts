@@ -64,7 +64,7 @@ describe('payers maintained by the admin', () => {
     expect(rename.statusCode).toBe(400);
 
     expect((await auditOf('payer.create')).map((e) => e.detail)).toEqual([
-      'added Molina Healthcare (payer id MOL01, timely filing 120 days, filing indicator CI)',
+      'added Molina Healthcare (payer id MOL01, timely filing 120 days, appeals 180 days, filing indicator CI)',
     ]);
     expect((await auditOf('payer.update')).map((e) => e.detail)).toEqual([
       'Molina Healthcare: timely filing 120 -> 180 days, filing indicator CI -> MC, deactivated',

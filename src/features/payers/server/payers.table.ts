@@ -19,12 +19,18 @@ export const payers = pgTable(
     /** X12 claim filing indicator (SBR09 of an 837P): MB Medicare Part B, MC Medicaid, CI commercial, … */
     claimFilingIndicator: text('claim_filing_indicator').$type<ClaimFilingIndicator>().notNull().default('CI'),
     active: boolean('active').notNull().default(true),
+    /**
+     * Days after a remittance within which the payer takes an appeal of it (Medicare's redetermination: 120); the
+     * work queue's due date is the earlier of this and timely filing (docs/work-queue.md).
+     */
+    appealDays: integer('appeal_days').notNull().default(180),
   },
   (t) => [
     uniqueIndex('payers_payer_id_unique')
       .on(t.payerId)
       .where(sql`${t.payerId} is not null`),
     check('payers_timely_filing_check', sql`${t.timelyFilingDays} between 1 and 3650`),
+    check('payers_appeal_days_check', sql`${t.appealDays} between 1 and 3650`),
     check('payers_claim_filing_indicator_check', oneOf(t.claimFilingIndicator, CLAIM_FILING_INDICATORS)),
   ],
 );

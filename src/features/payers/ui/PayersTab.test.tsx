@@ -11,6 +11,7 @@ const medicare: PayerRecord = {
   name: 'Medicare',
   payerId: null,
   timelyFilingDays: 365,
+  appealDays: 180,
   claimFilingIndicator: 'MB',
   active: true,
 };
@@ -19,6 +20,7 @@ const aetna: PayerRecord = {
   name: 'Aetna',
   payerId: '60054',
   timelyFilingDays: 120,
+  appealDays: 180,
   claimFilingIndicator: 'CI',
   active: true,
 };
@@ -56,7 +58,7 @@ describe('PayersTab', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Add payer' }));
     expect(await screen.findByText('Payer added')).toBeTruthy();
     expect(api.sent('POST /api/admin/payers').map((r) => r.body)).toEqual([
-      { name: 'Texas Medicaid', payerId: null, timelyFilingDays: 365, claimFilingIndicator: 'MC' },
+      { name: 'Texas Medicaid', payerId: null, timelyFilingDays: 365, appealDays: 180, claimFilingIndicator: 'MC' },
     ]);
   });
 

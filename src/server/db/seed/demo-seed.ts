@@ -75,6 +75,8 @@ export async function clearClinicData(tx: Tx): Promise<void> {
     'claim_batch_claims',
     'claim_batches',
     'claim_acknowledgements',
+    ...REMITTANCE_TABLES,
+    'work_assignment_rules',
     'claim_appeals',
     'claim_scrubs',
     'claim_lines',
@@ -114,6 +116,19 @@ async function restartIdentities(tx: Tx, tables: readonly string[]): Promise<voi
 }
 
 /**
+ * Remittances, their postings and the work queue: clinic records that refer to claims, emptied with them (the
+ * ledger refuses UPDATE and DELETE, not TRUNCATE). The auto-assignment rules are settings and stay on a re-seed.
+ */
+const REMITTANCE_TABLES = [
+  'provider_adjustments',
+  'remittance_ledger',
+  'remittance_claims',
+  'remittances',
+  'work_item_notes',
+  'work_items',
+] as const;
+
+/**
  * The clinic's records that a re-seed replaces and a global reset clears, children before parents. The
  * providers and payers stay (admins maintain them in Settings): without a provider no appointment could be
  * booked and no claim imported after a reset.
@@ -149,10 +164,14 @@ export async function deleteClinicRecords(tx: Tx): Promise<Record<(typeof CLINIC
   const row = counted.rows[0] ?? {};
   // Nothing outside this list references these tables but users.patient_id, hence TRUNCATE for all but
   // patients, which is deleted (users keep a foreign key to it).
-  await tx.execute(sql`truncate table
+  // One statement: the remittance tables refer to claims and their lines, the batches to claims.
+  await tx.execute(
+    sql.raw(`truncate table ${REMITTANCE_TABLES.join(', ')},
     claim_batch_claims, claim_batches, claim_acknowledgements, claim_appeals, claim_scrubs, claim_lines, payments,
     claims, coverages, appointments, authorizations, encounters,
-    operating_expenses, billing_staff_hours`);
+    operating_expenses, billing_staff_hours`),
+  );
+  await restartIdentities(tx, REMITTANCE_TABLES);
   await tx.execute(sql`delete from patients`);
   await restartIdentities(tx, CLINIC_RECORD_TABLES);
   return Object.fromEntries(CLINIC_RECORD_TABLES.map((t) => [t, Number(row[t] ?? 0)])) as Record<

@@ -1,0 +1,92 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { fakeApi } from '@/testing/fake-api';
+import { renderWithApp } from '@/testing/ui-render';
+import type { WorkItem } from '../workqueue.schema';
+import WorkQueuePage from './WorkQueuePage';
+
+const ITEM: WorkItem = {
+  id: 5,
+  source: 'denial',
+  category: 'authorization',
+  claimId: 3,
+  accountNumber: 'ACC-2026-5',
+  patientName: 'Ana Silva',
+  payer: 'Aetna',
+  carc: 'CO-197',
+  reason: 'Denied CO-197: Precertification/authorization/notification/pre-treatment absent (trace EFT-1)',
+  dollarsAtRiskCents: 14_900,
+  dueOn: '2026-12-10',
+  priority: 'high',
+  assigneeId: null,
+  assignee: null,
+  openedAt: '2026-11-24T15:00:00Z',
+  resolvedAt: null,
+  outcome: null,
+  resolutionNote: null,
+  notes: [],
+};
+
+async function choose(user: ReturnType<typeof userEvent.setup>, select: string, option: string) {
+  await user.click(screen.getByRole('combobox', { name: select }));
+  await user.click(await screen.findByRole('option', { name: option }));
+}
+
+function server() {
+  return fakeApi({
+    'GET /api/work-queue': ({ query }) =>
+      query.get('status') === 'open' && query.get('category') !== 'coding'
+        ? { items: [ITEM], nextCursor: null, total: 1 }
+        : { items: [], nextCursor: null, total: 0 },
+    'GET /api/work-queue/assignees': { items: [{ id: 4, name: 'Sam Ortiz', email: 'billing.admin@healthcare.demo' }] },
+    'GET /api/payers': [{ name: 'Aetna', claimFilingIndicator: 'CI' }],
+    'POST /api/work-items/:id/assign': ({ body }) => ({
+      ...ITEM,
+      assigneeId: 4,
+      assignee: 'Sam Ortiz',
+      ...(body as object),
+    }),
+    'POST /api/work-items/:id/resolve': ({ body }) => ({
+      ...ITEM,
+      resolvedAt: '2026-11-24T15:05:00Z',
+      outcome: (body as { outcome: string }).outcome,
+    }),
+  });
+}
+
+describe('WorkQueuePage', () => {
+  it('lists the open items and asks the server for a category', async () => {
+    const api = server();
+    const user = userEvent.setup();
+    renderWithApp(<WorkQueuePage role="billing_admin" />, { route: '/work-queue' });
+    const table = await screen.findByRole('table', { name: 'Work items' });
+    expect(await within(table).findByText('ACC-2026-5')).toBeTruthy();
+    expect(within(table).getByText('$149.00')).toBeTruthy();
+    await choose(user, 'Category', 'Coding');
+    expect(await screen.findByText('Nothing needs a person right now')).toBeTruthy();
+    expect(api.sent('GET /api/work-queue').at(-1)?.query.get('category')).toBe('coding');
+    // The rules are the admin's.
+    expect(screen.queryByText('Assignment rules')).toBeNull();
+  });
+
+  it('assigns an item and resolves it; a write-off needs its reason', async () => {
+    const api = server();
+    const user = userEvent.setup();
+    renderWithApp(<WorkQueuePage role="billing_admin" />, { route: '/work-queue' });
+    await user.click(await screen.findByRole('button', { name: 'ACC-2026-5' }));
+    await choose(user, 'Assignee', 'Sam Ortiz');
+    expect(await screen.findByText('Item assigned')).toBeTruthy();
+    expect(api.sent('POST /api/work-items/:id/assign')[0]?.body).toEqual({ assigneeId: 4 });
+    await choose(user, 'Outcome', 'Written off');
+    const resolve = screen.getByRole('button', { name: 'Resolve' });
+    expect((resolve as HTMLButtonElement).disabled).toBe(true);
+    await user.type(screen.getByLabelText('Reason (required)'), 'Below the small-balance threshold');
+    await user.click(resolve);
+    expect(await screen.findByText('Item resolved')).toBeTruthy();
+    expect(api.sent('POST /api/work-items/:id/resolve')[0]?.body).toEqual({
+      outcome: 'written_off',
+      note: 'Below the small-balance threshold',
+    });
+  });
+});
