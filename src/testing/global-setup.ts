@@ -22,7 +22,37 @@ declare module 'vitest' {
   }
 }
 
+interface TemplateServer {
+  url: string;
+  appUrl: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Both API projects (api and api-isolated, vitest.config.ts) name this file, and Vitest loads it once for
+ * each: they share one server and one template, kept on globalThis (the one thing both loads see) and
+ * stopped when the last project's teardown runs.
+ */
+const shared = globalThis as typeof globalThis & {
+  clinicTestTemplate?: { server: Promise<TemplateServer>; users: number };
+};
+
 export default async function setup(project: TestProject) {
+  shared.clinicTestTemplate ??= { server: startTemplateServer(), users: 0 };
+  const template = shared.clinicTestTemplate;
+  template.users += 1;
+  const server = await template.server;
+  project.provide('templateDatabaseUrl', server.url);
+  project.provide('templateAppDatabaseUrl', server.appUrl);
+  return async () => {
+    template.users -= 1;
+    if (template.users > 0) return;
+    shared.clinicTestTemplate = undefined;
+    await server.stop();
+  };
+}
+
+async function startTemplateServer(): Promise<TemplateServer> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'clinic-test-pg-'));
   const log = { info: () => {}, error: (m: string) => console.error(m) };
   const server = process.env.TEST_DATABASE_URL
@@ -38,11 +68,13 @@ export default async function setup(project: TestProject) {
   await seedDemoClinic(db, { today: TEST_TODAY, time: timeInZone(testClock()()) });
   // A template database must have no open connections when it is cloned.
   await pool.end();
-  project.provide('templateDatabaseUrl', server.url);
-  project.provide('templateAppDatabaseUrl', server.appUrl);
-  return async () => {
-    await server.stop();
-    await rm(dir, { recursive: true, force: true });
+  return {
+    url: server.url,
+    appUrl: server.appUrl,
+    stop: async () => {
+      await server.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
   };
 }
 

@@ -2,6 +2,20 @@ import { afterEach, vi } from 'vitest';
 import { cleanup } from '@testing-library/react';
 import { failOnUnansweredRequests } from './fake-api';
 
+// In the ui project the files of a worker share one jsdom page (vitest.config.ts; fresh-modules.ts gives
+// them fresh modules of our own): each starts, as on a page of its own, with empty storage, no cookies,
+// a bare root element and an empty body.
+localStorage.clear();
+sessionStorage.clear();
+for (const cookie of document.cookie.split(';')) {
+  const name = cookie.split('=')[0]?.trim();
+  if (name) document.cookie = `${name}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
+}
+for (const attribute of [...document.documentElement.attributes])
+  document.documentElement.removeAttribute(attribute.name);
+document.body.replaceChildren();
+document.title = '';
+
 // Radix Select and Dialog use pointer capture and scrollIntoView, which jsdom does not implement.
 const element = Element.prototype as unknown as Record<string, unknown>;
 element.hasPointerCapture ??= () => false;
