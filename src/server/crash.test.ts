@@ -26,7 +26,7 @@ const SEED = Number(process.env.CRASH_SEED ?? Math.floor(Math.random() * 2 ** 31
  * Kills per series: each kill costs a restart (several seconds), and the moments are random in every run
  * (CRASH_SEED), so runs over time cover many more moments than one run does.
  */
-const KILLS_PER_SERIES = 6;
+const KILLS_PER_SERIES = 4;
 const WRITERS = 4;
 /** The advisory lock every audit append takes (audit.queries.ts): holding it keeps writes in flight. */
 const AUDIT_CHAIN_LOCK = 7_346_001;
