@@ -39,7 +39,7 @@ import {
  * What a caller knows of an item to open. `source` and `sourceKey` identify it: while an item with the same pair
  * is open, opening it again does nothing (a re-import, a re-scrub). Choose a key that names the event, e.g.
  * `<payer key>/<trace>/<CLP seq>` for a remittance's claim, `claim/<id>` for a scrubber hold,
- * `<claim id>/<277CA ST02>/<STC position>` for an acknowledgement's rejection.
+ * `<claim id>/<ISA06>/<ISA13>/<TRN position>` for an acknowledgement's rejection.
  */
 export interface OpenWorkItem {
   source: WorkSource;
