@@ -130,15 +130,6 @@ function isOtherThanJson(headers: HeadersInit | undefined): boolean {
  * (and query, when a key has one), in JSON and with status codes as the real server would. It records
  * every request; a request no route answers gets a 501 and fails the test after it ends.
  */
-/** A JSON body parsed; any other text (an X12 file) as it was sent. */
-function parseBody(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
-}
-
 export function fakeApi(routes: Record<string, Route> = {}): FakeApi {
   const table = new Map<string, { matcher: Matcher; route: Route }>();
   const requests: FakeRequest[] = [];
