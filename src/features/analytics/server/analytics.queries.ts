@@ -31,7 +31,13 @@ import { claims, payments } from '@/features/claims/server/claims.table';
 import { providers } from '@/features/providers/server/providers.table';
 import { appointments } from '@/features/appointments/server/appointments.table';
 import { patients } from '@/features/patients/server/patients.table';
-import { analyticsArDaily, analyticsArProvider, analyticsDaily, analyticsDenialsDaily } from './analytics.rollup.table';
+import {
+  analyticsArDaily,
+  analyticsArProvider,
+  analyticsDaily,
+  analyticsDenialsDaily,
+  analyticsVisitsDaily,
+} from './analytics.rollup.table';
 import { billingStaffHours, operatingExpenses } from './analytics.table';
 import type { RequestContext } from '@/server/context';
 import type { Db, DbOrTx } from '@/server/db/types';
@@ -90,8 +96,10 @@ function between(column: AnyPgColumn, period: Period): SQL {
 }
 
 /**
- * A completed visit's charges are captured when a claim bills the patient for that day. The claims of a
- * patient are indexed by (patient, service date), so each visit is one index probe.
+ * A completed visit's charges are captured when a claim bills the patient for that day (any claim: its
+ * status and a void are not read). The claims of a patient are indexed by (patient, service date), so each
+ * visit is one index probe. The visits rollup counts by the same rule (analytics_visits_daily_sql, migration
+ * 0036); analytics.rollup.test.ts holds them equal.
  */
 function visitBilledSql(): SQL {
   return sql`exists (select 1 from ${claims} where ${claims.patientId} = ${appointments.patientId}
@@ -99,13 +107,42 @@ function visitBilledSql(): SQL {
 }
 
 /**
- * Charge Capture Accuracy's counts: completed visits (appointments with status Completed) dated in the
- * period, and those billed (visitBilledSql). Read from the raw tables by both the raw and the rollup
- * answer: a period holds few visits, and whether a visit is billed changes with every claim written.
+ * Charge Capture Accuracy's counts from the raw tables: completed visits (appointments with status
+ * Completed) dated in the period, and those billed (visitBilledSql). The raw reference; the endpoint reads
+ * them from analytics_visits_daily (computeKpis).
  */
 function chargeCaptureVisitsSql(period: Period): SQL {
   return sql`select count(*)::int as completed, (count(*) filter (where ${visitBilledSql()}))::int as captured
       from ${appointments} where ${appointments.status} = 'Completed' and ${between(appointments.date, period)}`;
+}
+
+/** Charge capture's counts per day, as the visits rollup holds them (days with any completed visit). */
+export interface VisitsOfDay {
+  day: string;
+  completed: number;
+  captured: number;
+}
+
+/**
+ * Completed and billed visits per day counted from the raw tables by visitBilledSql: what the visits rollup
+ * must hold, day by day (analytics.rollup.test.ts; a KPI's rounded percentage could hide a wrong count).
+ */
+export async function visitsByDayRaw(db: DbOrTx): Promise<VisitsOfDay[]> {
+  const result = await db.execute<VisitsOfDay & Record<string, unknown>>(sql`
+    select ${appointments.date}::text as day, count(*)::int as completed,
+      (count(*) filter (where ${visitBilledSql()}))::int as captured
+    from ${appointments} where ${appointments.status} = 'Completed'
+    group by ${appointments.date} order by ${appointments.date}`);
+  return result.rows;
+}
+
+/** The visits rollup's days with a completed visit (a day left with none keeps a row of zeros). */
+export async function visitsByDay(db: DbOrTx): Promise<VisitsOfDay[]> {
+  const v = analyticsVisitsDaily;
+  const result = await db.execute<VisitsOfDay & Record<string, unknown>>(sql`
+    select ${v.day}::text as day, ${v.completed}::int as completed, ${v.captured}::int as captured
+    from ${v} where ${v.completed} <> 0 or ${v.captured} <> 0 order by ${v.day}`);
+  return result.rows;
 }
 
 /** Completed visits of the period with no claim (missed charges), newest first: Charge Capture's drill-down. */
@@ -451,8 +488,8 @@ export async function computeDenialsByReasonRaw(db: DbOrTx, period: Period): Pro
 // as every write by the triggers of migration 0010). Each equals its raw reference above exactly: the same
 // sums, grouped first by day (and provider), then added up over the period; the same formulas and rounding
 // on the same types. Ages are computed at query time from the service-date buckets, so AR aging is exact
-// on any day. Encounters come from their per-day rollup; staff hours and expenses are small per-day and
-// per-month tables, read as they are.
+// on any day. Charge capture comes from the visits' per-day rollup (recomputed per day by its triggers,
+// migration 0036); staff hours and expenses are small per-day and per-month tables, read as they are.
 
 /** Recomputes every rollup from the raw tables (after bulk loads that bypassed triggers, and in tests). */
 export async function rebuildRollups(db: DbOrTx): Promise<void> {
@@ -515,7 +552,12 @@ export async function computeKpis(db: DbOrTx, period: Period): Promise<KpiResult
       select coalesce(sum(${billingStaffHours.hours}), 0)::float8 as hours
       from ${billingStaffHours} where ${between(billingStaffHours.day, period)}
     ),
-    visits as (${chargeCaptureVisitsSql(period)}),
+    -- Charge capture: the period's days of the visits rollup, summed (the raw answer counts the visits).
+    visits as (
+      select coalesce(sum(${analyticsVisitsDaily.completed}), 0)::int as completed,
+        coalesce(sum(${analyticsVisitsDaily.captured}), 0)::int as captured
+      from ${analyticsVisitsDaily} where ${between(analyticsVisitsDaily.day, period)}
+    ),
     receivables as (
       select coalesce(sum(${analyticsArDaily.outstandingCents}), 0)::bigint as outstanding,
         coalesce(sum(${analyticsArDaily.openDenialsCents}), 0)::bigint as open_denials

@@ -77,3 +77,16 @@ export const analyticsEncountersDaily = pgTable('analytics_encounters_daily', {
   encounters: cents('encounters'),
   chargesCaptured: cents('charges_captured'),
 });
+
+/**
+ * Charge Capture Accuracy by day: completed visits (appointments with status Completed) and, of them, those
+ * billed by a claim of the same patient with that service date (the raw rule, visitBilledSql in
+ * analytics.queries.ts). Whether a visit is billed depends on other rows (any claim of the patient that
+ * day), so the triggers of migration 0036 recompute each day a write touches from the raw tables rather
+ * than adding deltas; a day holds a few hundred completed visits.
+ */
+export const analyticsVisitsDaily = pgTable('analytics_visits_daily', {
+  day: date('day', { mode: 'string' }).primaryKey(),
+  completed: cents('completed'),
+  captured: cents('captured'),
+});

@@ -2,7 +2,8 @@
  * Rollups (docs/kpis.md): every analytics answer served from the rollups equals the raw reference, on the demo
  * data and after every kind of write the app (or anyone with SQL) makes: new claims, status and money
  * changes, a change of provider, payments added, moved and removed, appeals, a CSV import, deletes (a
- * claim, a patient with everything of theirs), a TRUNCATE, a reset and a re-seed. A property test then
+ * claim, a patient with everything of theirs), visits completed, moved, re-assigned, billed and unbilled
+ * (Charge Capture), a TRUNCATE, a reset and a re-seed. A property test then
  * applies random sequences of writes and compares again. The rollups are never rebuilt between writes:
  * the triggers alone keep them exact.
  */
@@ -39,6 +40,8 @@ import {
   computeProviderAnalytics,
   computeProviderAnalyticsRaw,
   rebuildRollups,
+  visitsByDay,
+  visitsByDayRaw,
 } from './analytics.queries';
 
 const NOW = new Date(`${TEST_TODAY}T15:00:00Z`);
@@ -102,6 +105,8 @@ async function expectRollupsEqualRaw(label: string) {
       );
     }
   }
+  // Charge capture's counts day by day: the KPI's rounded percentage alone could hide a wrong count.
+  expect(await visitsByDay(db), `${label}: completed and billed visits by day`).toEqual(await visitsByDayRaw(db));
   expect(await summariseClaims(db), `${label}: dashboard`).toEqual(await summariseClaimsRaw(db));
   // The dashboard's counts: the rollups against counting the tables.
   const [patients] = (await db.execute<{ n: number }>(sql`select count(*)::int as n from patients`)).rows;
@@ -110,6 +115,20 @@ async function expectRollupsEqualRaw(label: string) {
     sql`select status, count(*)::int as count from authorizations group by status order by status`,
   );
   expect(await countAuthorizationsByStatus(db), `${label}: authorizations`).toEqual(byStatus.rows);
+}
+
+/**
+ * Charge capture alone: its counts day by day and the KPIs over a few periods. Between the steps of a run of
+ * visit writes, where every endpoint and filter after each step would take most of the test's time; the run
+ * ends with expectRollupsEqualRaw.
+ */
+async function expectVisitsEqualRaw(label: string) {
+  const db = database.db;
+  expect(await visitsByDay(db), `${label}: completed and billed visits by day`).toEqual(await visitsByDayRaw(db));
+  for (const days of [7, 30, 90]) {
+    const period = periodEndingToday(NOW, days);
+    expect(await computeKpis(db, period), `${label}: KPIs ${days}d`).toEqual(await computeKpisRaw(db, period));
+  }
 }
 
 async function exec(statement: string) {
@@ -126,6 +145,7 @@ async function rollupSnapshot() {
     'claims_status_rollup',
     'claims_daily_rollup',
     'analytics_encounters_daily',
+    'analytics_visits_daily',
     'billing_payer_daily',
     'patients_count_rollup',
     'authorizations_status_rollup',
@@ -228,6 +248,46 @@ describe('analytics rollups equal the raw reference', () => {
     for (const claim of denied) await appealClaim(database.db, ctx, claim.id, { reason: 'Corrected claim', note: '' });
     await expectRollupsEqualRaw('after appeals');
 
+    // Visits (Charge Capture): completed by SQL, one and many at once, moved to another day and patient,
+    // billed by a new claim, unbilled by deleting and re-dating claims, and deleted.
+    const [visit] = (
+      await database.db.execute<{ id: number; patient_id: number; date: string }>(sql`
+        select id, patient_id, date::text as date from appointments a where status = 'Completed'
+          and date between date '2026-11-22' - 25 and date '2026-11-22'
+          and exists (select 1 from claims c where c.patient_id = a.patient_id and c.service_date = a.date)
+        order by id limit 1`)
+    ).rows;
+    expect(visit).toBeDefined();
+    if (!visit) throw new Error('no billed visit in the demo data');
+    await exec(`update appointments set status = 'Completed' where id in (select id from appointments
+      where status <> 'Completed' and date <= date '2026-11-22' order by id limit 5)`);
+    await exec(`update appointments set status = 'No-Show' where id = (select max(id) from appointments
+      where status = 'Completed' and date >= date '2026-11-22' - 30)`);
+    await exec(`insert into appointments (patient_id, provider_id, reason, date, time, status)
+      select (select min(id) from patients), (select min(id) from providers), 'Follow-up', date '2026-11-22' - g,
+        '05:05', 'Completed' from generate_series(1, 6) g`);
+    await expectVisitsEqualRaw('after visits completed and booked');
+    // The billed visit: its claims move a day later (unbilled), then back; then it moves to another day and patient.
+    await exec(`update claims set service_date = service_date + 1
+      where patient_id = ${visit.patient_id} and service_date = '${visit.date}'`);
+    await expectVisitsEqualRaw('after re-dating a visit’s claims');
+    await exec(`update claims set service_date = service_date - 1
+      where patient_id = ${visit.patient_id} and service_date = date '${visit.date}' + 1`);
+    await exec(`update appointments set date = date - 2, time = '05:07' where id = ${visit.id}`);
+    await exec(`update appointments set patient_id = (select min(id) from patients) where id = ${visit.id}`);
+    await expectVisitsEqualRaw('after moving a visit to another day and patient');
+    // A claim for a booked visit bills it; a claim moved to another patient unbills one and may bill another.
+    await exec(`insert into claims (patient_id, provider_id, account_number, procedure_code, payer, service_date,
+        billed_cents, status)
+      values ((select min(id) from patients), (select min(id) from providers), 'RT-VISIT', '99213', 'Aetna',
+        date '2026-11-22' - 2, 14900, 'Draft')`);
+    await exec(`update claims set patient_id = (select max(id) from patients where id in (select patient_id from appointments))
+      where id = (select max(id) from claims where service_date >= date '2026-11-22' - 30 and account_number not like 'RT-%')`);
+    await expectVisitsEqualRaw('after billing visits');
+    await exec(`delete from appointments where id in (select id from appointments where status = 'Completed'
+      and date >= date '2026-11-22' - 30 order by id desc limit 3)`);
+    await expectRollupsEqualRaw('after deleting visits');
+
     // A CSV import through the app.
     const refs = (
       await database.db.execute<{ mrn: string; provider: string }>(sql`
@@ -301,8 +361,30 @@ describe('analytics rollups equal the raw reference', () => {
         n: fc.nat(5000),
         status: fc.constantFrom('Pending', 'Approved', 'Denied'),
       }),
+      // Charge Capture: visits to and from Completed, moved, re-assigned, booked and deleted; claims billing a
+      // visit, moved to a visit's patient, voided and un-voided.
+      fc.record({
+        kind: fc.constant('visit' as const),
+        n: fc.nat(5000),
+        status: fc.constantFrom('Completed', 'Completed', 'Scheduled', 'No-Show', 'Cancelled'),
+      }),
+      fc.record({ kind: fc.constant('visitDate' as const), n: fc.nat(5000), back: fc.integer({ min: -3, max: 120 }) }),
+      fc.record({ kind: fc.constant('visitPatient' as const), n: fc.nat(5000), m: fc.nat(5000) }),
+      fc.record({ kind: fc.constant('book' as const), n: fc.nat(5000), back: fc.nat(60) }),
+      fc.record({ kind: fc.constant('unbook' as const), n: fc.nat(5000) }),
+      fc.record({ kind: fc.constant('bill' as const), n: fc.nat(5000) }),
+      fc.record({ kind: fc.constant('claimPatient' as const), n: fc.nat(5000), m: fc.nat(5000) }),
+      fc.record({ kind: fc.constant('void' as const), n: fc.nat(5000), voided: fc.boolean() }),
     );
     type Write = typeof write extends fc.Arbitrary<infer W> ? W : never;
+    const appointment = (n: number) =>
+      `(select id from appointments order by id offset (${n} % greatest(1, (select count(*) from appointments))) limit 1)`;
+    // A live booking must keep its provider's slot to itself (appointments_provider_slot_uq): a write that
+    // would take a held slot leaves the appointment as it is.
+    const slotFree = (date: string, status: string) => `(${status} in ('Cancelled', 'Rescheduled', 'No-Show')
+      or not exists (select 1 from appointments b where b.provider_id = a.provider_id and b.date = ${date}
+        and b.time = a.time and b.id <> a.id and b.status not in ('Cancelled', 'Rescheduled', 'No-Show')))`;
+    let billed = 0;
     const apply = async (w: Write) => {
       const id = pick(w.n);
       switch (w.kind) {
@@ -342,6 +424,34 @@ describe('analytics rollups equal the raw reference', () => {
           return exec(`update authorizations set status = '${w.status}', decided_on = ${w.status === 'Pending' ? 'null' : `date '2026-11-22'`}
             where id = (select id from authorizations order by id offset
             (${w.n} % greatest(1, (select count(*) from authorizations))) limit 1)`);
+        case 'visit':
+          return exec(`update appointments a set status = '${w.status}'
+            where id = ${appointment(w.n)} and ${slotFree('a.date', `'${w.status}'`)}`);
+        case 'visitDate':
+          return exec(`update appointments a set date = date '2026-11-22' - ${w.back}
+            where id = ${appointment(w.n)} and ${slotFree(`date '2026-11-22' - ${w.back}`, 'a.status')}`);
+        case 'visitPatient':
+          return exec(`update appointments set patient_id = (select patient_id from appointments
+            where id = ${appointment(w.m)}) where id = ${appointment(w.n)}`);
+        case 'book':
+          // A completed visit for the patient of a claim, on the claim's day or a day with no claim of theirs.
+          return exec(`insert into appointments (patient_id, provider_id, reason, date, time, status)
+            select patient_id, provider_id, 'Follow-up', ${w.back % 2 ? 'service_date' : `date '2026-11-22' - ${w.back}`},
+              '05:' || lpad((${w.n} % 60)::text, 2, '0'), 'Completed'
+            from claims where id = ${id} on conflict do nothing`);
+        case 'unbook':
+          return exec(`delete from appointments where id = ${appointment(w.n)}`);
+        case 'bill':
+          billed += 1;
+          return exec(`insert into claims (patient_id, provider_id, account_number, procedure_code, payer, service_date,
+              billed_cents, status)
+            select patient_id, provider_id, 'RT-BILL-${billed}', '99213', 'Aetna', date, 14900, 'Draft'
+            from appointments where id = ${appointment(w.n)}`);
+        case 'claimPatient':
+          return exec(`update claims set patient_id = (select patient_id from appointments where id = ${appointment(w.m)}),
+            service_date = (select date from appointments where id = ${appointment(w.m)}) where id = ${id}`);
+        case 'void':
+          return exec(`update claims set voided_at = ${w.voided ? 'now()' : 'null'} where id = ${id}`);
       }
     };
     await fc.assert(
@@ -353,6 +463,11 @@ describe('analytics rollups equal the raw reference', () => {
     );
     // Twelve write sequences, each compared over every endpoint and filter: ~15 s alone, twice that while
     // the browser tests share the two cores (npm test runs both suites side by side).
+
+    // What the triggers left after all of them is what a rebuild gives.
+    const maintained = await rollupSnapshot();
+    await rebuildRollups(database.db);
+    expect(await rollupSnapshot()).toEqual(maintained);
   }, 120_000);
 
   it('after 835 remittances: postings, a denial, PLB, a reversal and its correction', async () => {
@@ -401,9 +516,71 @@ describe('analytics rollups equal the raw reference', () => {
     expect(await rollupSnapshot()).toEqual(maintained);
   });
 
+  it('when a visit and its claim are written at once, in two transactions', async () => {
+    // Whether a visit is billed joins two tables, so each transaction alone sees only half of it: the one
+    // that recounts the day second must wait for the first and count what it committed. Both orders, on a
+    // day where the patient has neither a visit nor a claim yet.
+    const [patient] = (
+      await database.db.execute<{ id: number; provider: number }>(sql`
+        select min(id) as id, (select min(id) from providers) as provider from patients`)
+    ).rows;
+    if (!patient) throw new Error('no patient in the demo data');
+    const visitSql = (day: string, time: string) => `insert into appointments (patient_id, provider_id, reason,
+        date, time, status) values (${patient.id}, ${patient.provider}, 'Follow-up', '${day}', '${time}', 'Completed')`;
+    const claimSql = (day: string, account: string) => `insert into claims (patient_id, provider_id,
+        account_number, procedure_code, payer, service_date, billed_cents, status)
+      values (${patient.id}, ${patient.provider}, '${account}', '99213', 'Aetna', '${day}', 14900, 'Draft')`;
+    const cases = [
+      { day: '2026-11-03', first: claimSql('2026-11-03', 'RT-RACE-1'), second: visitSql('2026-11-03', '05:31') },
+      { day: '2026-11-04', first: visitSql('2026-11-04', '05:32'), second: claimSql('2026-11-04', 'RT-RACE-2') },
+    ];
+    for (const { day, first, second } of cases) {
+      await exec(`delete from claims where patient_id = ${patient.id} and service_date = '${day}'`);
+      await exec(`delete from appointments where patient_id = ${patient.id} and date = '${day}'`);
+      const a = await database.pool.connect();
+      const b = await database.pool.connect();
+      try {
+        await a.query('begin');
+        await a.query(first);
+        await b.query('begin');
+        const [{ pid }] = (await b.query<{ pid: number }>('select pg_backend_pid() as pid')).rows as [{ pid: number }];
+        const waiting = b.query(second);
+        // B's trigger waits on the day A holds.
+        for (let i = 0; ; i += 1) {
+          const { rows } = await a.query<{ waits: boolean }>(
+            `select wait_event_type = 'Lock' as waits from pg_stat_activity where pid = $1`,
+            [pid],
+          );
+          if (rows[0]?.waits) break;
+          if (i > 200) throw new Error('the second writer did not wait for the first');
+          await new Promise((r) => setTimeout(r, 25));
+        }
+        await a.query('commit');
+        await waiting;
+        await b.query('commit');
+      } finally {
+        a.release();
+        b.release();
+      }
+      const [row] = (
+        await database.db.execute<{ completed: string; captured: string }>(sql`
+          select completed, captured from analytics_visits_daily where day = ${day}`)
+      ).rows;
+      const [raw] = (await visitsByDayRaw(database.db)).filter((v) => v.day === day);
+      expect(raw?.captured, `${day}: the raw count bills the visit`).toBeGreaterThan(0);
+      expect({ completed: Number(row?.completed), captured: Number(row?.captured) }, day).toEqual({
+        completed: raw?.completed,
+        captured: raw?.captured,
+      });
+    }
+    await expectRollupsEqualRaw('after concurrent writers of a day');
+  });
+
   it('after a TRUNCATE, a reset and a re-seed', async () => {
     await exec(`truncate payments`);
     await expectRollupsEqualRaw('after truncating payments');
+    await exec(`truncate appointments`);
+    await expectRollupsEqualRaw('after truncating appointments');
     await resetSystem(database.db, ctx);
     await expectRollupsEqualRaw('after a reset');
     const [rows] = (

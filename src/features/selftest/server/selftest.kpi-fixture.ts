@@ -32,6 +32,7 @@ export const SHADOWED_TABLES = [
   'analytics_denials_daily',
   'claims_status_rollup',
   'claims_daily_rollup',
+  'analytics_visits_daily',
 ] as const;
 
 /**

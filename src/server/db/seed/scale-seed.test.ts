@@ -39,6 +39,7 @@ const ROLLUPS = `select string_agg(t || ' ' || r::text, E'\\n' order by t, r::te
   'analytics_ar_provider',
   'analytics_denials_daily',
   'analytics_encounters_daily',
+  'analytics_visits_daily',
   'claims_status_rollup',
   'claims_daily_rollup',
   'billing_payer_daily',
@@ -144,6 +145,7 @@ describe('seedScale', () => {
     for (const table of [
       'analytics_daily',
       'analytics_encounters_daily',
+      'analytics_visits_daily',
       'billing_payer_daily',
       'patients_count_rollup',
     ])

@@ -1,4 +1,4 @@
--- The current definition of analytics_rebuild_rollups, last (re)defined by drizzle/0026_voided_claims_leave_rollups.sql.
+-- The current definition of analytics_rebuild_rollups, last (re)defined by drizzle/0036_analytics_visits_rollup.sql.
 -- A migration that changes it copies this statement, and this file changes with it (docs/database-functions.md).
 CREATE OR REPLACE FUNCTION analytics_rebuild_rollups() RETURNS void
 LANGUAGE plpgsql AS $fn$
@@ -15,6 +15,7 @@ BEGIN
   $src$);
   EXECUTE analytics_collections_delta_sql('select 1 as sign, * from payments');
   PERFORM analytics_rebuild_encounters_rollup();
+  PERFORM analytics_rebuild_visits_rollup();
   PERFORM authorizations_rebuild_status_rollup();
   PERFORM patients_rebuild_count_rollup();
 END;
