@@ -13,7 +13,9 @@ export default defineConfig({
   workers: WORKERS,
   // No retries: a test that passes only on a second try is a failure to fix, not a pass.
   retries: 0,
-  timeout: 30_000,
+  // A guard against hangs, not a speed limit: npm test runs these beside the unit and API tests on two shared
+  // cores, where a screen's accessibility scan alone can take ten seconds.
+  timeout: 60_000,
   expect: { timeout: 5_000 },
   outputDir: 'test-results/playwright',
   use: {

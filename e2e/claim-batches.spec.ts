@@ -91,5 +91,15 @@ test.describe('claim batches', () => {
     );
     await expect(view.getByRole('term').filter({ hasText: 'Status' }).locator('+ dd')).toContainText('Draft');
     expect(await seriousViolations(page)).toEqual([]);
+
+    // The rejection waits in the work queue for somebody to correct and resend the claim.
+    await page.keyboard.press('Escape');
+    await page.goto('/work-queue');
+    const item = page
+      .getByRole('table', { name: 'Work items' })
+      .locator('tbody tr')
+      .filter({ hasText: rejected!.account_number });
+    await expect(item).toHaveCount(1);
+    await expect(item).toContainText('Rejected by 277CA: A7:562:85');
   });
 });

@@ -97,7 +97,12 @@ test.describe('remittances and the work queue', () => {
 
     await page.goto('/work-queue');
     await expect(page.getByRole('heading', { level: 1, name: 'Work Queue' })).toBeVisible();
-    const items = page.getByRole('table', { name: 'Work items' }).locator('tbody tr');
+    // This ERA's exception only: other files' tests on this server may have left items of their own (a 277CA
+    // rejection).
+    const items = page
+      .getByRole('table', { name: 'Work items' })
+      .locator('tbody tr')
+      .filter({ hasText: 'E2E-UNKNOWN-1' });
     await expect(items).toHaveCount(1);
     await expect(items.first()).toContainText('Unmatched claim');
     await expect(items.first()).toContainText('Unassigned');
@@ -115,7 +120,8 @@ test.describe('remittances and the work queue', () => {
     await item.getByLabel('Reason (required)').fill('Returned to the payer as not ours');
     await item.getByRole('button', { name: 'Resolve' }).click();
     await expect(page.getByText('Item resolved', { exact: true })).toBeVisible();
-    await expect(page.getByText('Nothing needs a person right now')).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(items).toHaveCount(0);
 
     await choose(page, 'Status', 'Resolved');
     await expect(items.first()).toContainText('E2E-UNKNOWN-1');

@@ -267,7 +267,7 @@ async function apply277(tx: Tx, ctx: RequestContext, ack: Ack277CA): Promise<App
           accountNumber: a.accountNumber,
           payer: rowText(row.payer),
           category: rejectionCategory(a.code),
-          reason: `Rejected by 277CA (${a.code}): ${a.message}`,
+          reason: `Rejected by 277CA: ${a.message}`,
           dollarsAtRiskCents: Number(row.billed_cents),
           serviceDate: dayOf(row.service_date),
         };

@@ -496,7 +496,7 @@ describe('acknowledgements', () => {
         claim_id: b!.id,
         source: 'rejection',
         category: 'other',
-        reason: expect.stringMatching(/^Rejected by 277CA \(A7:562:85\): .*BILLING NPI NOT ON FILE$/) as string,
+        reason: expect.stringMatching(/^Rejected by 277CA: A7:562:85 .*BILLING NPI NOT ON FILE$/) as string,
         dollars: await billed(b!.id),
       },
     ]);
