@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { hashPassword } from '@/features/auth/server/auth.passwords';
 import { cookieFrom, createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
 import type { ChainVerificationResult } from '../audit.schema';
-import { entryHash, recordNow, verifyChain } from './audit.queries';
+import { entryHash, recordMany, recordNow, verifyChain } from './audit.queries';
 import { auditLog } from './audit.table';
 import { anyUnicodeChar } from '@/testing/any-text';
 
@@ -243,6 +243,62 @@ describe('appending in one statement (audit_append) chains exactly as the app ve
         .map((e) => JSON.stringify([e.actor, e.action, e.resource, e.detail, e.actorRole, e.clientAddr, e.userAgent]))
         .sort(),
     );
+    expect((await verifyChain(t.database.db)).ok).toBe(true);
+  });
+});
+
+describe('recordMany appends a batch in its order, as one JSON parameter', () => {
+  it('stores each entry as given (unicode, nulls, a lone surrogate as U+FFFD), in order, chained and verifiable', async () => {
+    const text = fc.string({ unit: anyUnicodeChar, maxLength: 40 }).filter((value) => !value.includes('\u0000'));
+    const entries = fc.sample(
+      fc.record({
+        actor: text,
+        actorRole: fc.option(text),
+        action: text,
+        resource: text,
+        detail: fc.option(text),
+        actorUserId: fc.option(fc.integer({ min: 1, max: 2_147_483_647 })),
+        patientId: fc.option(fc.integer({ min: 1, max: 2_147_483_647 })),
+        clientAddr: fc.option(text),
+        userAgent: fc.option(text),
+        at: fc.date({
+          min: new Date('2000-01-01T00:00:00Z'),
+          max: new Date('2099-12-31T00:00:00Z'),
+          noInvalidDate: true,
+        }),
+      }),
+      300,
+    );
+    entries.push({ ...entries[0]!, detail: 'lone \ud800 high' });
+    const before = Number(
+      (await t.database.pool.query<{ max: string }>('select coalesce(max(id), 0) as max from audit_log')).rows[0]?.max,
+    );
+    await t.database.db.transaction((tx) => recordMany(tx, entries));
+    const { rows } = await t.database.pool.query<{
+      occurred_at: Date;
+      actor: string;
+      actor_user_id: number | null;
+      actor_role: string | null;
+      action: string;
+      resource: string;
+      detail: string | null;
+      patient_id: number | null;
+      client_addr: string | null;
+      user_agent: string | null;
+      hash_version: number;
+    }>('select * from audit_log where id > $1 order by id', [before]);
+    expect(
+      rows.map((r) => [r.occurred_at.getTime(), r.actor, r.actor_user_id, r.actor_role, r.action, r.resource]),
+    ).toEqual(entries.map((e) => [e.at.getTime(), e.actor, e.actorUserId, e.actorRole, e.action, e.resource]));
+    expect(rows.map((r) => [r.detail, r.patient_id, r.client_addr, r.user_agent])).toEqual(
+      entries.map((e, i) => [
+        i === entries.length - 1 ? 'lone \ufffd high' : e.detail,
+        e.patientId,
+        e.clientAddr,
+        e.userAgent,
+      ]),
+    );
+    expect(new Set(rows.map((r) => r.hash_version))).toEqual(new Set([2]));
     expect((await verifyChain(t.database.db)).ok).toBe(true);
   });
 });

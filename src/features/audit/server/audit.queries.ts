@@ -170,7 +170,15 @@ function rowOf(input: AuditInput, c: HashedContent) {
   };
 }
 
-/** Appends many entries in order (seeding, imports) with one lock and one multi-row insert per batch. */
+/** Rows per insert statement in recordMany: bounds one statement's JSON to a few megabytes. */
+const RECORD_MANY_BATCH = 5000;
+
+/**
+ * Appends many entries in order (seeding, imports, batch scrubs) with one lock and one insert per batch. The
+ * rows go as one JSON parameter, expanded in the database in their order (WITH ORDINALITY), so ids follow the
+ * chain: building a multi-row VALUES insert through the query builder cost about a quarter of a millisecond
+ * per row in this process, more than the database spent inserting it.
+ */
 export async function recordMany(tx: Tx, inputs: readonly AuditInput[]): Promise<void> {
   if (inputs.length === 0) return;
   await tx.execute(sql`select pg_advisory_xact_lock(${AUDIT_CHAIN_LOCK})`);
@@ -181,11 +189,23 @@ export async function recordMany(tx: Tx, inputs: readonly AuditInput[]): Promise
   const rows = inputs.map((input) => {
     const content = contentOf(input, client);
     const hash = entryHash(prevHash, content, hashVersion);
-    const row = { ...rowOf(input, content), prevHash, hash, hashVersion };
+    const row = { ...rowOf(input, content), prevHash, hash };
     prevHash = hash;
     return row;
   });
-  for (let i = 0; i < rows.length; i += 1000) await tx.insert(auditLog).values(rows.slice(i, i + 1000));
+  for (let i = 0; i < rows.length; i += RECORD_MANY_BATCH) {
+    const batch = JSON.stringify(rows.slice(i, i + RECORD_MANY_BATCH));
+    await tx.execute(sql`insert into audit_log (occurred_at, actor, actor_user_id, actor_role, action, resource, detail,
+        patient_id, client_addr, user_agent, prev_hash, hash, hash_version)
+      select x."occurredAt", x.actor, x."actorUserId", x."actorRole", x.action, x.resource, x.detail, x."patientId",
+        x."clientAddr", x."userAgent", x."prevHash", x.hash, ${hashVersion}::smallint
+      from rows from (jsonb_to_recordset(${batch}::jsonb) as ("occurredAt" timestamptz, actor text,
+          "actorUserId" integer, "actorRole" text, action text, resource text, detail text, "patientId" integer,
+          "clientAddr" text, "userAgent" text, "prevHash" text, hash text))
+        with ordinality as x("occurredAt", actor, "actorUserId", "actorRole", action, resource, detail, "patientId",
+          "clientAddr", "userAgent", "prevHash", hash, n)
+      order by x.n`);
+  }
 }
 
 /**
