@@ -66,22 +66,27 @@ export async function loadClaimsToScrub(tx: Tx, claimIds: readonly number[], day
         from claim_lines where claim_id = any(${ids}) order by claim_id, line_number`,
   );
   const [practice] = await rawRows(tx, sql`select billing_npi, tax_id from practice_settings limit 1`);
+  const linesOf = groupBy(lines, (l) => Number(l.claim_id));
   const patientIds = [...new Set(headers.map((h) => Number(h.patient_id)))];
   const patients = sql`${`{${patientIds.join(',')}}`}::int[]`;
   // The patients' other live claims' lines on the days these claims' lines are for: the duplicate check's
   // input. Other claims are found by patient and header date (claims_patient_idx), from a month before this
-  // claim's first line (a claim's lines rarely span more) to its last, then their lines on those days.
+  // claim's first line (a claim's lines rarely span more) to its last, then their lines on those days. Each
+  // claim's patient and days come from the rows just read rather than from reading them again.
+  const mine = JSON.stringify(
+    headers.flatMap((h) => {
+      const days = [...new Set((linesOf.get(Number(h.id)) ?? []).map((l) => rowText(l.service_date)))].sort();
+      return days.length === 0 ? [] : [{ patient: Number(h.patient_id), first: days[0], last: days.at(-1), days }];
+    }),
+  );
   const others = await rawRows(
     tx,
     sql`with mine as (
-          select c.id, c.patient_id, min(l.service_date) as first_day, max(l.service_date) as last_day,
-            array_agg(distinct l.service_date) as days
-          from claims c join claim_lines l on l.claim_id = c.id
-          where c.id = any(${ids}) group by c.id, c.patient_id)
+          select * from jsonb_to_recordset(${mine}::jsonb) as m(patient int, first date, last date, days date[]))
         select distinct o.patient_id, l.claim_id, l.procedure_code, l.modifiers, l.service_date::text as service_date,
           l.line_number
         from mine m
-        join claims o on o.patient_id = m.patient_id and o.service_date between m.first_day - 31 and m.last_day
+        join claims o on o.patient_id = m.patient and o.service_date between m.first - 31 and m.last
           and o.voided_at is null and not (o.id = any(${ids}))
         join claim_lines l on l.claim_id = o.id and l.service_date = any(m.days)
         order by l.claim_id, l.line_number`,
@@ -92,7 +97,6 @@ export async function loadClaimsToScrub(tx: Tx, claimIds: readonly number[], day
         from authorizations where patient_id = any(${patients})`,
   );
 
-  const linesOf = groupBy(lines, (l) => Number(l.claim_id));
   const othersOf = groupBy(others, (o) => Number(o.patient_id));
   const authorizationsOf = groupBy(authorizations, (a) => Number(a.patient_id));
   return headers.map((h) => {
@@ -210,16 +214,22 @@ export async function scrubLoaded(
       status: r.status,
     })),
   );
-  await tx.execute(sql`insert into claim_scrubs (claim_id, scrubbed_at, scrubbed_by, clean, edits, override_reason)
-    select x."claimId", ${scrubbedAt}::timestamptz, ${ctx.user.id}::int, x.clean, x.edits, x."overrideReason"
-    from jsonb_to_recordset(${payload}::jsonb)
-      as x("claimId" int, clean boolean, edits jsonb, "overrideReason" text)`);
+  // One statement keeps every result and moves the claims. Only a claim whose status or first-scrub fact
+  // changes is written: every write of a claims row is a new row version in each of its many indexes (the
+  // status is indexed, so it cannot be a heap-only update), and a re-scrub of held claims changes nothing.
   // The first scrub's outcome is kept, and is the claim's clean-submission fact the Clean Claim Rate counts
   // once the claim is submitted (docs/kpis.md); later scrubs change neither.
-  await tx.execute(sql`update claims c set status = x.status, first_scrub_clean = coalesce(c.first_scrub_clean, x.clean),
+  await tx.execute(sql`with x as materialized (
+      select * from jsonb_to_recordset(${payload}::jsonb)
+        as x("claimId" int, clean boolean, edits jsonb, "overrideReason" text, status text)
+    ), kept as (
+      insert into claim_scrubs (claim_id, scrubbed_at, scrubbed_by, clean, edits, override_reason)
+      select x."claimId", ${scrubbedAt}::timestamptz, ${ctx.user.id}::int, x.clean, x.edits, x."overrideReason" from x
+    )
+    update claims c set status = x.status, first_scrub_clean = coalesce(c.first_scrub_clean, x.clean),
       clean_submission = case when c.first_scrub_clean is null then x.clean else c.clean_submission end
-    from jsonb_to_recordset(${payload}::jsonb) as x("claimId" int, clean boolean, status text)
-    where c.id = x."claimId"`);
+    from x
+    where c.id = x."claimId" and (c.status <> x.status or c.first_scrub_clean is null)`);
   const audit: AuditInput[] = results.map((r) => ({
     ...actorOf(ctx),
     action: 'claim.scrub',
@@ -227,8 +237,8 @@ export async function scrubLoaded(
     patientId: r.claim.patientId,
     detail: `${r.claim.accountNumber} ${describeScrub(r.edits, r.status, r.overrideReason)}`,
   }));
-  await recordMany(tx, audit);
-  // A claim the scrub holds for errors needs a person: one open work item per held claim.
+  // A claim the scrub holds for errors needs a person: one open work item per held claim. Their entries
+  // follow the scrubs' in the trail, all appended in one go below.
   await openWorkItems(
     tx,
     ctx,
@@ -249,6 +259,7 @@ export async function scrubLoaded(
         dollarsAtRiskCents: r.claim.input.claim.totalChargeCents,
         serviceDate: r.claim.input.claim.lines.map((l) => l.serviceDate).sort()[0] ?? null,
       })),
+    audit,
   );
   // A claim that scrubs clean again closes its hold.
   await resolveWorkItemsBySource(
@@ -258,7 +269,9 @@ export async function scrubLoaded(
     results.filter((r) => r.clean).map((r) => `claim/${r.claim.input.claim.id}`),
     'corrected_resubmitted',
     'The claim scrubs clean',
+    audit,
   );
+  await recordMany(tx, audit);
   return results.map((r) => ({
     claimId: r.claim.input.claim.id,
     accountNumber: r.claim.accountNumber,

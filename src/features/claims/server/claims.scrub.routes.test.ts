@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rolesWith, ROLES } from '@/shared/access';
 import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
+import { verifyChain } from '@/features/audit/server/audit.queries';
 import type { BatchScrubResult, ClaimScrubResult } from '../claims.schema';
 
 let t: TestApp;
@@ -212,5 +213,36 @@ describe('POST /api/claims/scrub', () => {
       scrubs: (before?.scrubs ?? 0) + batch.scrubbed,
       audits: (before?.audits ?? 0) + batch.scrubbed,
     });
+  });
+
+  it('rewrites no claim a scrub leaves as it was, and audits the scrubs, then the holds it opens, in one chain', async () => {
+    // Two claims held for a line pointing at no diagnosis: one already scrubbed (and held) once, one new.
+    const [again, fresh] = [await draftClaim('held-again'), await draftClaim('held-new')];
+    await sql(`update claims set diagnoses = '{}' where id = any($1)`, [[again, fresh]]);
+    expect((await scrub(again)).json<ClaimScrubResult>()).toMatchObject({ clean: false, status: 'Draft' });
+    const version = async (claim: number) =>
+      (await sql<{ xmin: string }>('select xmin::text from claims where id = $1', [claim]))[0]?.xmin;
+    const [againBefore, freshBefore] = [await version(again), await version(fresh)];
+    const [{ newest } = { newest: 0 }] = await sql<{ newest: number }>('select max(id)::int as newest from audit_log');
+    const res = await biller.request({ method: 'POST', url: '/api/claims/scrub' });
+    expect(res.statusCode, res.body).toBe(200);
+    const batch = res.json<BatchScrubResult>();
+    for (const claim of [again, fresh]) {
+      expect(batch.results.find((r) => r.claimId === claim)).toMatchObject({ clean: false, status: 'Draft' });
+    }
+    expect(await stored(again)).toEqual({ status: 'Draft', first_scrub_clean: false, scrubs: 2 });
+    expect(await stored(fresh)).toEqual({ status: 'Draft', first_scrub_clean: false, scrubs: 1 });
+    // Held before and held again: the same row version (its status and first scrub are already stored).
+    expect(await version(again)).toBe(againBefore);
+    expect(await version(fresh)).not.toBe(freshBefore);
+    const trail = await sql<{ action: string; resource: string }>(
+      'select action, resource from audit_log where id > $1 order by id',
+      [newest],
+    );
+    expect(trail.map((e) => e.action)).toEqual([...batch.results.map(() => 'claim.scrub'), 'work_item.open']);
+    expect(trail.slice(0, batch.scrubbed).map((e) => e.resource)).toEqual(
+      batch.results.map((r) => `claim/${r.claimId}`),
+    );
+    expect((await verifyChain(t.database.db)).ok).toBe(true);
   });
 });

@@ -68,8 +68,16 @@ export interface OpenWorkItem {
  * the payer's appeal deadline (decidedOn + payers.appeal_days) and timely filing (serviceDate +
  * payers.timely_filing_days); priority follows from it and the dollars at risk; the assignee from the
  * auto-assignment rules. An item whose (source, sourceKey) is already open is skipped. Returns the ids opened.
+ *
+ * Given `auditInto`, the audit entries are pushed onto it instead of appended here: a caller writing many
+ * entries of its own (the batch scrub) then appends them all in one go, still in its transaction.
  */
-export async function openWorkItems(tx: Tx, ctx: RequestContext, items: readonly OpenWorkItem[]): Promise<number[]> {
+export async function openWorkItems(
+  tx: Tx,
+  ctx: RequestContext,
+  items: readonly OpenWorkItem[],
+  auditInto?: AuditInput[],
+): Promise<number[]> {
   if (items.length === 0) return [];
   const day = today(ctx.now);
   const payload = JSON.stringify(
@@ -126,7 +134,8 @@ export async function openWorkItems(tx: Tx, ctx: RequestContext, items: readonly
       `$${(Number(o.dollars_at_risk_cents) / 100).toFixed(2)} at risk, due ${rowText(o.due_on)}` +
       (o.assignee_id === null ? '' : `; assigned by rule to user ${Number(o.assignee_id)}`),
   }));
-  await recordMany(tx, audit);
+  if (auditInto) auditInto.push(...audit);
+  else await recordMany(tx, audit);
   return opened.map((o) => Number(o.id));
 }
 
@@ -138,7 +147,8 @@ export async function openWorkItem(tx: Tx, ctx: RequestContext, item: OpenWorkIt
 
 /**
  * Resolves the open items of these sources and keys (e.g. a scrubber hold once the claim scrubs clean), audited;
- * for callers that learn an item is done without a person. Returns how many were resolved.
+ * for callers that learn an item is done without a person. Returns how many were resolved. `auditInto` as for
+ * openWorkItems.
  */
 export async function resolveWorkItemsBySource(
   tx: Tx,
@@ -147,6 +157,7 @@ export async function resolveWorkItemsBySource(
   sourceKeys: readonly string[],
   outcome: WorkOutcome,
   note: string,
+  auditInto?: AuditInput[],
 ): Promise<number> {
   if (sourceKeys.length === 0) return 0;
   const resolved = await rawRows(
@@ -157,16 +168,15 @@ export async function resolveWorkItemsBySource(
           and resolved_at is null
         returning id, patient_id, account_number`,
   );
-  await recordMany(
-    tx,
-    resolved.map((r) => ({
-      ...actorOf(ctx),
-      action: 'work_item.resolve',
-      resource: `work_item/${Number(r.id)}`,
-      patientId: r.patient_id === null ? null : Number(r.patient_id),
-      detail: `${rowText(r.account_number)}: ${WORK_OUTCOME_LABELS[outcome].toLowerCase()}; ${note}`,
-    })),
-  );
+  const audit: AuditInput[] = resolved.map((r) => ({
+    ...actorOf(ctx),
+    action: 'work_item.resolve',
+    resource: `work_item/${Number(r.id)}`,
+    patientId: r.patient_id === null ? null : Number(r.patient_id),
+    detail: `${rowText(r.account_number)}: ${WORK_OUTCOME_LABELS[outcome].toLowerCase()}; ${note}`,
+  }));
+  if (auditInto) auditInto.push(...audit);
+  else await recordMany(tx, audit);
   return resolved.length;
 }
 
