@@ -331,6 +331,30 @@ describe('analytics rollups equal the raw reference', () => {
     expect(await rollupSnapshot()).toEqual(maintained);
   });
 
+  it('after updates that change no rollup column, some rows that do among many that do not, and the scrub facts', async () => {
+    const before = await rollupSnapshot();
+    // Columns no rollup reads, on every claim, and the first-scrub fact; clean_submission on claims neither
+    // submitted nor adjudicated (the parts that read it skip them): the rollup tables stay as they were.
+    await exec(`update claims set place_of_service = place_of_service, diagnoses = diagnoses || '{}'::text[],
+        first_scrub_clean = not coalesce(first_scrub_clean, false)`);
+    await exec(`update claims set clean_submission = not clean_submission
+      where submitted_on is null and adjudicated_on is null`);
+    await exec(`update claims set status = status where false`);
+    expect(await rollupSnapshot()).toEqual(before);
+    await expectRollupsEqualRaw('after updates of no rollup column');
+
+    // One statement over many claims where only some change what the rollups count: the clean-submission fact
+    // of submitted claims, a Draft made Ready, a claim voided, a billed amount.
+    await exec(`update claims set clean_submission = case when submitted_on is not null and id % 3 = 0
+          then not clean_submission else clean_submission end,
+        status = case when status = 'Draft' and id % 2 = 0 then 'Ready' else status end,
+        voided_at = case when id % 97 = 0 and status = 'Denied' then timestamptz '2026-11-22 10:00Z' else voided_at end,
+        billed_cents = case when id % 89 = 0 then billed_cents + 100 else billed_cents end,
+        first_scrub_clean = coalesce(first_scrub_clean, id % 2 = 0)`);
+    expect(await rollupSnapshot()).not.toEqual(before);
+    await expectRollupsEqualRaw('after an update where some claims change rollup columns');
+  });
+
   it('after random sequences of writes (property)', async () => {
     const claimIdsQuery = `(select id from claims order by id offset (%s %% greatest(1, (select count(*) from claims))) limit 1)`;
     const pick = (n: number) => claimIdsQuery.replace('%s', String(n)).replace('%%', '%');
@@ -343,6 +367,8 @@ describe('analytics rollups equal the raw reference', () => {
       fc.record({ kind: fc.constant('pay' as const), n: fc.nat(5000), cents: fc.integer({ min: 1, max: 20000 }) }),
       fc.record({ kind: fc.constant('unpay' as const), n: fc.nat(5000) }),
       fc.record({ kind: fc.constant('provider' as const), n: fc.nat(5000) }),
+      fc.record({ kind: fc.constant('scrubbed' as const), n: fc.nat(5000), clean: fc.boolean() }),
+      fc.record({ kind: fc.constant('unsubmit' as const), n: fc.nat(5000) }),
       fc.record({ kind: fc.constant('delete' as const), n: fc.nat(5000) }),
       fc.record({
         kind: fc.constant('payer' as const),
@@ -409,6 +435,15 @@ describe('analytics rollups equal the raw reference', () => {
         case 'provider':
           return exec(`update claims set provider_id = (select id from providers order by id offset
             (${w.n} % (select count(*) from providers)) limit 1) where id = ${id}`);
+        case 'scrubbed':
+          // A scrub's writes: the first-scrub fact, the clean-submission fact and Draft or Ready.
+          return exec(`update claims set first_scrub_clean = ${w.clean}, clean_submission = ${w.clean},
+            status = case when status in ('Draft', 'Ready') then '${w.clean ? 'Ready' : 'Draft'}' else status end
+            where id = ${id}`);
+        case 'unsubmit':
+          return exec(
+            `update claims set submitted_on = null, adjudicated_on = null, status = 'Draft' where id = ${id}`,
+          );
         case 'delete':
           return exec(`delete from claims where id = ${id}`);
         case 'payer':

@@ -1,16 +1,38 @@
--- The current definition of analytics_claims_rollup, last (re)defined by drizzle/0015_dashboard_payer_encounter_rollups.sql.
+-- The current definition of analytics_claims_rollup, last (re)defined by drizzle/0038_claims_rollup_skip_unchanged.sql.
 -- A migration that changes it copies this statement, and this file changes with it (docs/database-functions.md).
 CREATE OR REPLACE FUNCTION analytics_claims_rollup() RETURNS trigger
 LANGUAGE plpgsql AS $fn$
+DECLARE
+  changed int[];
 BEGIN
   IF TG_OP = 'INSERT' THEN
     EXECUTE analytics_rollup_delta_sql('select 1 as sign, n.*, 0::bigint as pp from new_rows n');
   ELSE
+    -- The updated claims whose rollup figures can have changed: those where a column the rollups read
+    -- (analytics_rollup_delta_sql, and provider and payer for the moves below) differs between the old and
+    -- the new row; clean_submission is read only for a claim submitted or adjudicated, so it counts only
+    -- there. Any other claim adds the same figures once with +1 and once with -1, which cancel: leaving it out
+    -- changes nothing but the work (a batch scrub of Draft claims, an edit of diagnoses or place of service).
+    SELECT array_agg(n.id) INTO changed
+    FROM new_rows n JOIN old_rows o ON o.id = n.id
+    WHERE (n.service_date, n.provider_id, n.payer, n.status, n.reason_code, n.denial_description,
+        n.denied_on_first_adjudication, n.submitted_on, n.adjudicated_on, n.resolved_on, n.billed_cents,
+        n.paid_cents, n.contractual_adjustment_cents, n.patient_responsibility_cents, n.voided_at IS NULL,
+        n.clean_submission AND (n.submitted_on IS NOT NULL OR n.adjudicated_on IS NOT NULL))
+      IS DISTINCT FROM (o.service_date, o.provider_id, o.payer, o.status, o.reason_code, o.denial_description,
+        o.denied_on_first_adjudication, o.submitted_on, o.adjudicated_on, o.resolved_on, o.billed_cents,
+        o.paid_cents, o.contractual_adjustment_cents, o.patient_responsibility_cents, o.voided_at IS NULL,
+        o.clean_submission AND (o.submitted_on IS NOT NULL OR o.adjudicated_on IS NOT NULL));
+    IF changed IS NULL THEN
+      RETURN NULL;
+    END IF;
     EXECUTE analytics_rollup_delta_sql(format($src$
-      select 1 as sign, n.*, coalesce(pp.cents, 0) as pp from new_rows n left join %1$s pp on pp.claim_id = n.id
+      select 1 as sign, n.*, coalesce(pp.cents, 0) as pp
+      from new_rows n join unnest($1::int[]) c(id) on c.id = n.id left join %1$s pp on pp.claim_id = n.id
       union all
-      select -1, o.*, coalesce(pp.cents, 0) from old_rows o left join %1$s pp on pp.claim_id = o.id
-    $src$, analytics_patient_paid_sql('select id from new_rows')));
+      select -1, o.*, coalesce(pp.cents, 0)
+      from old_rows o join unnest($1::int[]) c(id) on c.id = o.id left join %1$s pp on pp.claim_id = o.id
+    $src$, analytics_patient_paid_sql('select unnest($1::int[])'))) USING changed;
     -- A claim that changes provider takes its payments' collections along.
     INSERT INTO analytics_daily AS t (day, provider_id, collections_cents)
     SELECT p.received_on, x.provider_id, sum(x.sign * p.amount_cents::bigint)
