@@ -151,7 +151,12 @@ const decideAuthorization: Step = async (call, pools) => {
   const id = pools.pendingAuthorizationIds.pop(); // each Pending authorization is decided once
   if (id === undefined) return listAuthorizations(call, pools);
   const decision = Math.random() < 0.7 ? 'Approved' : 'Denied';
-  const { status } = await call('decide authorization', 'PATCH', `/api/authorizations/${id}`, { status: decision });
+  // What the screen sends: an approval carries the payer's number, units and dates; a denial its reason.
+  const body =
+    decision === 'Approved'
+      ? { status: decision, authNumber: `LOAD-${id}`, units: 4, validFrom: '2026-11-01', validTo: '2027-04-30' }
+      : { status: decision, reason: 'Not medically necessary per payer policy' };
+  const { status } = await call('decide authorization', 'PATCH', `/api/authorizations/${id}`, body);
   if (status === 200) acknowledged.decisions.push({ id, status: decision });
 };
 
