@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { errorEnvelopeSchema, idParamsSchema } from '@/shared/api';
 import type { AppDeps } from '@/server/context';
 import { requestContext } from '@/server/request-context';
-import { HttpError } from '@/server/plugins/errors';
+import { acceptX12Body, X12_MEDIA_TYPES, x12BodyOf } from '@/server/plugins/x12-body';
 import {
   ACKNOWLEDGEMENT_MAX_BYTES,
   acknowledgementResultSchema,
@@ -26,7 +26,6 @@ import {
 const errors = { 400: errorEnvelopeSchema, 404: errorEnvelopeSchema, 409: errorEnvelopeSchema };
 
 /** The media types an acknowledgement may come as: X12 is text, and some clearinghouses label it EDI. */
-const X12_MEDIA_TYPES = ['text/plain', 'application/edi-x12'];
 
 /**
  * Claim batches and acknowledgements (docs/x12-837.md): the Claims screen's Batches view, billing staff only
@@ -126,19 +125,7 @@ export function claimBatchesRoutes(deps: AppDeps) {
 
     // The acknowledgement is the file itself as the body: its own parsers, within this route only.
     await app.register(async (acks) => {
-      acks.removeContentTypeParser(['text/plain', 'application/json']);
-      acks.addContentTypeParser(X12_MEDIA_TYPES, { parseAs: 'string' }, (_request, body, done) => done(null, body));
-      acks.addContentTypeParser('*', (request, _payload, done) => {
-        done(
-          new HttpError(
-            415,
-            'UNSUPPORTED_MEDIA_TYPE',
-            `body: must be the X12 file sent as ${X12_MEDIA_TYPES.join(' or ')}, not ${request.headers['content-type'] ?? 'no content type'}`,
-            { fields: [{ field: 'body', message: `must be sent as ${X12_MEDIA_TYPES.join(' or ')}` }] },
-          ),
-          undefined,
-        );
-      });
+      acceptX12Body(acks, ACKNOWLEDGEMENT_MAX_BYTES);
       acks.withTypeProvider<ZodTypeProvider>().post(
         '/api/acknowledgements',
         {
@@ -159,14 +146,7 @@ export function claimBatchesRoutes(deps: AppDeps) {
             },
           },
         },
-        (request) => {
-          if (typeof request.body !== 'string') {
-            throw new HttpError(400, 'VALIDATION_FAILED', 'body: must be the X12 file as text', {
-              fields: [{ field: 'body', message: 'must be the X12 file as text' }],
-            });
-          }
-          return applyAcknowledgement(deps.db, requestContext(request, deps), request.body);
-        },
+        (request) => applyAcknowledgement(deps.db, requestContext(request, deps), x12BodyOf(request.body)),
       );
     });
   };

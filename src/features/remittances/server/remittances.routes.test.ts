@@ -464,6 +464,7 @@ describe('importing an 835', () => {
     expect(broken.json<{ error: { code: string } }>().error.code).toBe('X12_SE_COUNT');
     const json = await billing.request({ method: 'POST', url: '/api/remittances', payload: { file: good } });
     expect(json.statusCode).toBe(415);
+    expect(json.json()).toMatchObject({ error: { code: 'UNSUPPORTED_MEDIA_TYPE', fields: [{ field: 'body' }] } });
     expect((await claimRow(k.id)).paid_cents).toBe(0);
   });
 

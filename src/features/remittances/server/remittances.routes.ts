@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorEnvelopeSchema, idParamsSchema } from '@/shared/api';
 import type { AppDeps } from '@/server/context';
-import { HttpError } from '@/server/plugins/errors';
+import { acceptX12Body, x12BodyOf } from '@/server/plugins/x12-body';
 import { requestContext } from '@/server/request-context';
 import {
   remittanceDetailSchema,
@@ -14,16 +14,12 @@ import { importRemittance, listRemittances, remittanceDetail } from './remittanc
 
 /** The largest 835 accepted: about 100,000 claims of a typical remittance. */
 export const ERA_BODY_LIMIT = 20 * 1024 * 1024;
-const X12_CONTENT_TYPES = ['application/edi-x12', 'text/plain'];
 
 /** Remittances (docs/remittances.md): import an 835, list the imports, open one, export it. */
 export function remittancesRoutes(deps: AppDeps) {
   return async function plugin(app: FastifyInstance) {
     // An 835 is text: read as a string, up to ERA_BODY_LIMIT, on these routes only (the plugin's own context).
-    app.removeContentTypeParser('text/plain');
-    app.addContentTypeParser(X12_CONTENT_TYPES, { parseAs: 'string', bodyLimit: ERA_BODY_LIMIT }, (_req, body, done) =>
-      done(null, body),
-    );
+    acceptX12Body(app, ERA_BODY_LIMIT);
     const api = app.withTypeProvider<ZodTypeProvider>();
     const errors = {
       400: errorEnvelopeSchema,
@@ -47,17 +43,7 @@ export function remittancesRoutes(deps: AppDeps) {
         },
       },
       async (request, reply) => {
-        const body: unknown = request.body;
-        if (
-          typeof body !== 'string' ||
-          !X12_CONTENT_TYPES.some((t) => request.headers['content-type']?.startsWith(t))
-        ) {
-          const message = 'must be the 835 file itself, sent as application/edi-x12 or text/plain';
-          throw new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', `file: ${message}`, {
-            fields: [{ field: 'file', message }],
-          });
-        }
-        const result = await importRemittance(deps.db, requestContext(request, deps), body);
+        const result = await importRemittance(deps.db, requestContext(request, deps), x12BodyOf(request.body));
         return reply.code(result.duplicate ? 200 : 201).send(result.summary);
       },
     );
