@@ -83,6 +83,46 @@ function summary() {
   return { passed, failed, skipped, flaky: playwright?.stats?.flaky ?? 0 };
 }
 
+/** The first line of a failure's message, without colour codes. */
+function firstLine(message) {
+  return (
+    String(message ?? '')
+      // eslint-disable-next-line no-control-regex
+      .replace(/\u001b\[[0-9;]*m/g, '')
+      .split('\n')
+      .find((line) => line.trim() !== '')
+      ?.trim()
+      .slice(0, 200) ?? ''
+  );
+}
+
+/**
+ * Each failed test as "file › name: first line of its error", from both suites' JSON reports. The run's
+ * output can be long and only its end may be kept (a CI log's tail): this list goes at the end.
+ */
+function failedTests() {
+  const lines = [];
+  const root = process.cwd() + path.sep;
+  for (const file of readJson(VITEST_JSON)?.testResults ?? []) {
+    const name = String(file.name ?? '').replace(root, '');
+    const failedAssertions = (file.assertionResults ?? []).filter((a) => a.status === 'failed');
+    for (const a of failedAssertions) lines.push(`${name} › ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`);
+    // A file that failed outside any test (an import or a hook) has no failed assertion but a message.
+    if (file.status === 'failed' && failedAssertions.length === 0) lines.push(`${name}: ${firstLine(file.message)}`);
+  }
+  const walk = (suite) => {
+    for (const spec of suite.specs ?? [])
+      for (const test of spec.tests ?? [])
+        if (test.status === 'unexpected' || test.status === 'flaky') {
+          const error = test.results?.find((r) => r.error)?.error;
+          lines.push(`${spec.file}:${spec.line} › ${spec.title}: ${firstLine(error?.message)}`);
+        }
+    for (const child of suite.suites ?? []) walk(child);
+  };
+  for (const suite of readJson(PLAYWRIGHT_JSON)?.suites ?? []) walk(suite);
+  return lines;
+}
+
 /** Seconds of CPU (user + system) that a finished command and everything it waited for used, from bash's `times`. */
 function cpuSecondsFrom(timesOutput) {
   const children = timesOutput.trim().split('\n').at(-1) ?? '';
@@ -172,6 +212,8 @@ for (const t of timings)
 console.log(`${'npm test, all stages'.padEnd(width)}  ${seconds(totalWall)}`);
 
 const counts = summary();
+const failures = failedTests();
+if (failures.length > 0) console.log(`\nFailed tests:\n${failures.map((line) => `  ✗ ${line}`).join('\n')}`);
 if (counts.flaky > 0) console.log(`\n${counts.flaky} browser test(s) passed only on a retry: counted as failed.`);
 console.log(failedStep ? `\nnpm test failed at: ${failedStep}` : '\nnpm test: every step passed');
 console.log(`${counts.passed} passed, ${counts.failed} failed${counts.skipped ? `, ${counts.skipped} skipped` : ''}`);

@@ -1,5 +1,5 @@
 import { afterEach, vi } from 'vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { failOnUnansweredRequests } from './fake-api';
 
 // In the ui project the files of a worker share one jsdom page (vitest.config.ts; fresh-modules.ts gives
@@ -15,6 +15,10 @@ for (const attribute of [...document.documentElement.attributes])
   document.documentElement.removeAttribute(attribute.name);
 document.body.replaceChildren();
 document.title = '';
+
+// findBy* and waitFor wait 1 s by default; beside the browser tests on two shared cores, a screen with a
+// long table can take longer to render. A wait that never comes true still fails, just later.
+configure({ asyncUtilTimeout: 5_000 });
 
 // Radix Select and Dialog use pointer capture and scrollIntoView, which jsdom does not implement.
 const element = Element.prototype as unknown as Record<string, unknown>;
