@@ -36,9 +36,10 @@ const api: InlineConfig = {
   // api-setup.ts: the audit chain's HMAC key, as main.ts sets it at start.
   setupFiles: ['src/testing/fresh-modules.ts', 'src/testing/api-setup.ts'],
   // A guard against hangs, not a speed limit: npm test runs these beside the browser tests, and on two
-  // shared cores the heaviest (property tests, whole-registry walks) take two to three times longer.
-  testTimeout: 60_000,
-  hookTimeout: 120_000,
+  // shared cores the heaviest (property tests, whole-registry walks) take three to six times longer than
+  // alone; a CI runner busier than this machine once took 50-60 s over tests that take 10 s alone.
+  testTimeout: 180_000,
+  hookTimeout: 240_000,
   pool: 'forks',
 };
 

@@ -431,5 +431,5 @@ describe(`crash safety (CRASH_SEED=${SEED})`, () => {
     server = await startServer();
     acknowledged.patients.push(...ids);
     await checkNothingLostOrHalfWritten(server.baseUrl, session);
-  }, 120_000);
+  });
 });

@@ -419,5 +419,5 @@ describe('field masking holds everywhere (property, 1,000 generated records × s
       ),
       { numRuns: RUNS, endOnFailure: true },
     );
-  }, 180_000);
+  }, 400_000);
 });

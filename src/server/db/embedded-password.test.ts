@@ -64,4 +64,4 @@ it('moves a data folder made with the old fixed password to a random one kept in
   }
   // Nothing pending is left: the next start reads the kept file and changes nothing.
   await expect(stat(path.join(dir, 'pg-password.pending'))).rejects.toThrow();
-}, 120_000);
+});

@@ -49,7 +49,7 @@ beforeAll(async () => {
   url.pathname = `/${name}`;
   client = new pg.Client({ connectionString: url.toString() });
   await client.connect();
-}, 60_000);
+});
 
 afterAll(async () => {
   await client.end();

@@ -503,7 +503,7 @@ describe('analytics rollups equal the raw reference', () => {
     const maintained = await rollupSnapshot();
     await rebuildRollups(database.db);
     expect(await rollupSnapshot()).toEqual(maintained);
-  }, 120_000);
+  });
 
   it('after 835 remittances: postings, a denial, PLB, a reversal and its correction', async () => {
     await exec(`insert into claims (patient_id, provider_id, account_number, procedure_code, payer, service_date,

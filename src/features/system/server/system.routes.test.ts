@@ -128,7 +128,7 @@ describe('seed and reset', () => {
     for (const role of ['admin', 'doctor', 'patient', 'guest'] as const) {
       await expect(signInAs(t.app, role)).resolves.toBeTruthy();
     }
-  }, 60_000);
+  });
 
   it('resets: clinic records cleared, staff sign in, patient accounts deactivated and signed out', async () => {
     const admin = await signInAs(t.app, 'admin');
@@ -197,5 +197,5 @@ describe('seed and reset', () => {
     const seed = await admin.request({ method: 'POST', url: '/api/seed', payload: SEED });
     expect(seed.json<SeedResponse>().summary).toMatchObject({ patientAccountsRelinked: 1 });
     await expect(signInAs(t.app, 'patient')).resolves.toBeTruthy();
-  }, 60_000);
+  });
 });

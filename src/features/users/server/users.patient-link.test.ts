@@ -101,7 +101,7 @@ describe('patient account links', () => {
     expect((await signIn(record.email)).status).toBe(401);
     await seed();
     expect(await account(record.email)).toMatchObject({ active: false, patient_id: null });
-  }, 60_000);
+  });
 
   it("keeps an admin's deactivation through resets and re-seeds; the demo patient comes back otherwise", async () => {
     const demo = await account('patient@healthcare.demo');
@@ -124,7 +124,7 @@ describe('patient account links', () => {
     await reset();
     await seed();
     await expect(signInAs(t.app, 'patient')).resolves.toBeTruthy();
-  }, 90_000);
+  });
 
   it('staff link an account to a record by MRN: admin only, audited, the account then sees that record', async () => {
     const email = 'link.me@example.org';
@@ -173,5 +173,5 @@ describe('patient account links', () => {
     expect(audit.rows).toEqual([
       { actor: 'admin@healthcare.demo', resource: `user/${linked?.id}`, patient_id: target.id },
     ]);
-  }, 90_000);
+  });
 });

@@ -26,7 +26,7 @@ beforeAll(async () => {
       linkAccounts: () => Promise.resolve({ nurseManagerId: null, billingAdminId: null }),
     });
   });
-}, 60_000);
+});
 afterAll(() => database.drop());
 
 async function rows<T>(query: string): Promise<T[]> {
