@@ -47,8 +47,9 @@ const ui: InlineConfig = {
   environment: 'jsdom',
   include: ['src/**/*.test.tsx'],
   setupFiles: ['src/testing/fresh-modules.ts', 'src/testing/ui-setup.ts'],
-  // user-event types key by key through jsdom; on a busy 2-core runner a long form takes over the 5 s default.
-  testTimeout: 20_000,
+  // user-event types key by key through jsdom; on a busy 2-core runner a long form takes over the 5 s default
+  // (the longest, ~8 s beside the browser tests here). A guard against hangs, not a speed limit.
+  testTimeout: 60_000,
 };
 
 export default defineConfig({
