@@ -343,7 +343,7 @@ describe('the stored open follow-ups', () => {
         }
         await expectStoredEqualsRaw(`after ${JSON.stringify(ops)}`);
       }),
-      { numRuns: 40 },
+      { numRuns: 20 },
     );
 
     await expectStoredEqualsRaw('after the property runs', { paging: true });
