@@ -14,6 +14,7 @@
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import type { BenchContext, BenchFigure, BenchPart } from './bench.types';
+import { completeTimeReport, describeTimeReport, watchWhereTimeGoes } from './where-time-goes';
 
 type Role = 'admin' | 'billing_admin' | 'doctor' | 'nurse_manager' | 'patient';
 const USERS_PER_ROLE = 10;
@@ -378,6 +379,7 @@ export const mixedLoadBench: BenchPart = async (ctx: BenchContext) => {
       };
 
     const startedAt = new Date(Date.now() - 1000); // audit times come from the server's clock
+    const stopWatching = await watchWhereTimeGoes(ctx.databaseUrl, ctx.serverPid);
     const deadline = performance.now() + seconds * 1000;
     const users = ROLES.flatMap((role) =>
       Array.from({ length: USERS_PER_ROLE }, async () => {
@@ -388,8 +390,10 @@ export const mixedLoadBench: BenchPart = async (ctx: BenchContext) => {
       }),
     );
     await Promise.all(users);
+    const timeReport = await stopWatching();
 
     const all = [...outcomes.values()].flat();
+    const where = describeTimeReport(timeReport, all.length);
     const failed = all.filter((o) => o.status === 0 || o.status >= 500).length;
     const clientErrors = all.filter((o) => o.status >= 400 && o.status < 500).length;
     const { checked, missing } = await missingWrites(client, startedAt);
@@ -414,6 +418,18 @@ export const mixedLoadBench: BenchPart = async (ctx: BenchContext) => {
               `${acknowledged.decisions.length} authorization decisions, ${acknowledged.auditedExports} exports)`
             : `missing: ${missing.join('; ')}`,
         pass: missing.length === 0 && checked > 0,
+      },
+      {
+        figure: 'Mixed load: where the time goes, per request',
+        goal: 'reported (app server CPU, PostgreSQL execution, audit chain lock waits)',
+        measured: where.breakdown,
+        pass: completeTimeReport(timeReport),
+      },
+      {
+        figure: 'Mixed load: PostgreSQL statements by total execution time (share, calls, mean)',
+        goal: 'reported',
+        measured: where.top,
+        pass: completeTimeReport(timeReport),
       },
     ];
     for (const [kind, list] of [...outcomes.entries()].sort(([a], [b]) => a.localeCompare(b))) {

@@ -289,7 +289,14 @@ async function main() {
         console.log(`--reseed: removing ${opts.dataDir} so the seed is timed on a fresh database`);
         rmSync(opts.dataDir, { recursive: true, force: true });
       }
-      const embedded = await startEmbeddedPostgres(opts.dataDir, { info: console.log, error: console.error });
+      // pg_stat_statements (shipped with the embedded server): the mixed load reports where PostgreSQL's time goes.
+      const embedded = await startEmbeddedPostgres(
+        opts.dataDir,
+        { info: console.log, error: console.error },
+        undefined,
+        [],
+        { shared_preload_libraries: 'pg_stat_statements' },
+      );
       cleanups.push(() => embedded.stop());
       databaseUrl = embedded.url;
       appDatabaseUrl = embedded.appUrl;

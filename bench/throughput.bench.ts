@@ -26,7 +26,7 @@ interface Load {
  * CPU time (µs) a process has used, from /proc (Linux); undefined elsewhere. Requests per second on a
  * shared 2-core machine move with whatever else runs; CPU per request hardly does, so the table shows both.
  */
-function cpuMicros(pid: number): number | undefined {
+export function cpuMicros(pid: number): number | undefined {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
     const ticks = Number(fields[11]) + Number(fields[12]); // utime + stime, in clock ticks (100 per second)

@@ -187,6 +187,8 @@ export async function startEmbeddedPostgres(
   onUnexpectedExit?: (why: string) => void,
   /** Ports the database must not take (the app server's, which it listens on only once the database is up). */
   avoidPorts: readonly number[] = [],
+  /** Server settings on top of ours, as `-c name=value` (the benchmark loads pg_stat_statements). */
+  settings: Readonly<Record<string, string>> = {},
 ) {
   releaseEmbeddedPostgresExitHooks();
   const databaseDir = path.resolve(dataDir, 'pg');
@@ -209,7 +211,10 @@ export async function startEmbeddedPostgres(
     // A single local server with no replicas: minimal WAL lets bulk loads into tables truncated in the same
     // transaction (the seeds) and fresh index builds skip the WAL; a larger WAL budget avoids checkpoints
     // in the middle of a load.
-    postgresFlags: ['-c', 'wal_level=minimal', '-c', 'max_wal_senders=0', '-c', 'max_wal_size=4GB'],
+    postgresFlags: [
+      ...['-c', 'wal_level=minimal', '-c', 'max_wal_senders=0', '-c', 'max_wal_size=4GB'],
+      ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
+    ],
     onLog: (message: string) => {
       recentLog = `${recentLog}${message}`.slice(-2000);
     },
