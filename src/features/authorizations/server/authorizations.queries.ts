@@ -180,20 +180,30 @@ function pageKeysSql(ctx: RequestContext, query: AuthorizationQuery, cursor: Key
  * 'Showing N of M'): counts by status; At Risk = pending and older than
  * AT_RISK_AFTER_DAYS; Avg Age = mean of ageDays, one decimal, 0 when there are none.
  */
-async function kpisOf(db: DbOrTx, ctx: RequestContext, where: SQL | undefined): Promise<AuthorizationKpis> {
+async function kpisOf(
+  db: DbOrTx,
+  ctx: RequestContext,
+  where: SQL | undefined,
+  search: string,
+): Promise<AuthorizationKpis> {
   const age = ageSql(ctx);
-  const [kpis] = await db
-    .select({
-      total: sql<number>`count(*)::int`,
-      pending: sql<number>`(count(*) filter (where ${authorizations.status} = 'Pending'))::int`,
-      approved: sql<number>`(count(*) filter (where ${authorizations.status} = 'Approved'))::int`,
-      denied: sql<number>`(count(*) filter (where ${authorizations.status} = 'Denied'))::int`,
-      atRisk: sql<number>`(count(*) filter (where ${authorizations.status} = 'Pending' and ${age} > ${AT_RISK_AFTER_DAYS}))::int`,
-      avgAgeDays: sql<number>`coalesce(round(avg(${age}), 1), 0)::float8`,
-    })
-    .from(authorizations)
-    .innerJoin(patients, eq(patients.id, authorizations.patientId))
-    .where(where);
+  const columns = {
+    total: sql<number>`count(*)::int`,
+    pending: sql<number>`(count(*) filter (where ${authorizations.status} = 'Pending'))::int`,
+    approved: sql<number>`(count(*) filter (where ${authorizations.status} = 'Approved'))::int`,
+    denied: sql<number>`(count(*) filter (where ${authorizations.status} = 'Denied'))::int`,
+    atRisk: sql<number>`(count(*) filter (where ${authorizations.status} = 'Pending' and ${age} > ${AT_RISK_AFTER_DAYS}))::int`,
+    avgAgeDays: sql<number>`coalesce(round(avg(${age}), 1), 0)::float8`,
+  };
+  // Every authorization has its patient (patient_id is required, and deleting a patient deletes theirs): the
+  // patients are joined only for a search, which matches their names.
+  const [kpis] = await (search === ''
+    ? db.select(columns).from(authorizations).where(where)
+    : db
+        .select(columns)
+        .from(authorizations)
+        .innerJoin(patients, eq(patients.id, authorizations.patientId))
+        .where(where));
   return kpis ?? { total: 0, pending: 0, approved: 0, denied: 0, atRisk: 0, avgAgeDays: 0 };
 }
 
@@ -231,17 +241,10 @@ export async function listAuthorizations(
     join ${authorizations} on ${authorizations.id} = page.id
     join ${patients} on ${patients.id} = ${authorizations.patientId}
     order by ${pageOrder}`;
-  const [found, total, kpis, overallTotal] = await Promise.all([
+  // How many match is the KPIs' total: one pass over the matching rows gives both.
+  const [found, kpis, overallTotal] = await Promise.all([
     db.execute<Row & Record<string, unknown>>(statement).then((result) => result.rows),
-    firstPage
-      ? db
-          .select({ total: sql<number>`count(*)::int` })
-          .from(authorizations)
-          .innerJoin(patients, eq(patients.id, authorizations.patientId))
-          .where(where)
-          .then(([row]) => row?.total ?? 0)
-      : Promise.resolve(null),
-    firstPage ? kpisOf(db, ctx, where) : Promise.resolve(null),
+    firstPage ? kpisOf(db, ctx, where, query.search) : Promise.resolve(null),
     firstPage
       ? db
           .select({ total: sql<number>`coalesce(sum(${authorizationsStatusRollup.authorizations}), 0)::int` })
@@ -249,6 +252,7 @@ export async function listAuthorizations(
           .then(([row]) => row?.total ?? 0)
       : Promise.resolve(null),
   ]);
+  const total = kpis ? kpis.total : null;
   const page = found.slice(0, query.limit);
   const last = page[page.length - 1];
   await recordRead(

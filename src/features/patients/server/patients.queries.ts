@@ -145,11 +145,14 @@ export async function listPatients(db: Db, ctx: RequestContext, query: PatientLi
       ),
     cursor || query.count === 'false'
       ? Promise.resolve(null)
-      : db
-          .select({ total: sql<number>`count(*)::int` })
-          .from(patients)
-          .where(where)
-          .then(([row]) => row?.total ?? 0),
+      : // Unfiltered, the count is the trigger-kept rollup's (a large clinic's count(*) is a scan per first page).
+        where === undefined
+        ? countPatients(db)
+        : db
+            .select({ total: sql<number>`count(*)::int` })
+            .from(patients)
+            .where(where)
+            .then(([row]) => row?.total ?? 0),
   ]);
   const shown = rows.slice(0, query.limit);
   const last = shown[shown.length - 1];

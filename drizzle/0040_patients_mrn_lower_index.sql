@@ -1,0 +1,1 @@
+CREATE INDEX "patients_mrn_lower_idx" ON "patients" USING btree (lower("mrn"));
