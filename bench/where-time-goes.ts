@@ -35,6 +35,8 @@ export async function watchWhereTimeGoes(databaseUrl: string, serverPid: number)
   const cpuBefore = cpuMicros(serverPid);
   const report = { samples: 0, activeSum: 0, advisoryWaitSum: 0 };
   let stopped = false;
+  // A failed sample ends the sampling (and shows as fewer samples) rather than the process: nothing awaits
+  // this loop until the load is over.
   const sampling = (async () => {
     while (!stopped) {
       const { rows } = await client.query<{ active: number; advisory: number }>(
@@ -48,7 +50,7 @@ export async function watchWhereTimeGoes(databaseUrl: string, serverPid: number)
       report.advisoryWaitSum += rows[0]?.advisory ?? 0;
       await new Promise((resolve) => setTimeout(resolve, SAMPLE_MS));
     }
-  })();
+  })().catch(() => {});
 
   return async () => {
     stopped = true;
