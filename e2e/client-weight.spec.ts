@@ -45,7 +45,8 @@ test('Chart.js and TanStack Table load with the screens that use them', async ({
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Patients' }).click();
   await expect(page.getByRole('table')).toBeVisible();
   const loaded = () => [...scripts.keys()];
-  expect(loaded()).toEqual(expect.arrayContaining(tables));
+  // A script is noted once its body has been read (recordScripts), which can be after the table shows.
+  await expect.poll(loaded).toEqual(expect.arrayContaining(tables));
   for (const file of charts) expect(loaded()).not.toContain(file);
 
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Claims' }).click();
