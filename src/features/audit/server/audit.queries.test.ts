@@ -164,28 +164,28 @@ describe('secrets never reach the audit trail', () => {
   });
 });
 
+/** Any audit entry's input: any text a field holds (PostgreSQL text holds no NUL), nulls, any date. */
+const auditText = fc.string({ unit: anyUnicodeChar, maxLength: 40 }).filter((value) => !value.includes('\u0000'));
+const anyAuditInput = fc.record({
+  actor: auditText,
+  actorRole: fc.option(auditText),
+  action: auditText,
+  resource: auditText,
+  detail: fc.option(auditText),
+  actorUserId: fc.option(fc.integer({ min: 1, max: 2_147_483_647 })),
+  patientId: fc.option(fc.integer({ min: 1, max: 2_147_483_647 })),
+  clientAddr: fc.option(auditText),
+  userAgent: fc.option(auditText),
+  at: fc.date({
+    min: new Date('2000-01-01T00:00:00Z'),
+    max: new Date('2099-12-31T00:00:00Z'),
+    noInvalidDate: true,
+  }),
+});
+
 describe('appending in one statement (audit_append) chains exactly as the app verifies', () => {
   it('stores the hash entryHash computes for any text, and keeps one chain under concurrent appends', async () => {
-    const text = fc.string({ unit: anyUnicodeChar, maxLength: 40 }).filter((value) => !value.includes('\u0000'));
-    const entries = fc.sample(
-      fc.record({
-        actor: text,
-        actorRole: fc.option(text),
-        action: text,
-        resource: text,
-        detail: fc.option(text),
-        actorUserId: fc.option(fc.integer({ min: 1, max: 2_147_483_647 })),
-        patientId: fc.option(fc.integer({ min: 1, max: 2_147_483_647 })),
-        clientAddr: fc.option(text),
-        userAgent: fc.option(text),
-        at: fc.date({
-          min: new Date('2000-01-01T00:00:00Z'),
-          max: new Date('2099-12-31T00:00:00Z'),
-          noInvalidDate: true,
-        }),
-      }),
-      60,
-    );
+    const entries = fc.sample(anyAuditInput, 60);
     const [{ max: before } = { max: 0 }] = (
       await t.database.pool.query<{ max: string }>('select coalesce(max(id), 0) as max from audit_log')
     ).rows.map((r) => ({ max: Number(r.max) }));
@@ -249,26 +249,7 @@ describe('appending in one statement (audit_append) chains exactly as the app ve
 
 describe('recordMany appends a batch in its order, as one JSON parameter', () => {
   it('stores each entry as given (unicode, nulls, a lone surrogate as U+FFFD), in order, chained and verifiable', async () => {
-    const text = fc.string({ unit: anyUnicodeChar, maxLength: 40 }).filter((value) => !value.includes('\u0000'));
-    const entries = fc.sample(
-      fc.record({
-        actor: text,
-        actorRole: fc.option(text),
-        action: text,
-        resource: text,
-        detail: fc.option(text),
-        actorUserId: fc.option(fc.integer({ min: 1, max: 2_147_483_647 })),
-        patientId: fc.option(fc.integer({ min: 1, max: 2_147_483_647 })),
-        clientAddr: fc.option(text),
-        userAgent: fc.option(text),
-        at: fc.date({
-          min: new Date('2000-01-01T00:00:00Z'),
-          max: new Date('2099-12-31T00:00:00Z'),
-          noInvalidDate: true,
-        }),
-      }),
-      300,
-    );
+    const entries = fc.sample(anyAuditInput, 300);
     entries.push({ ...entries[0]!, detail: 'lone \ud800 high' });
     const before = Number(
       (await t.database.pool.query<{ max: string }>('select coalesce(max(id), 0) as max from audit_log')).rows[0]?.max,

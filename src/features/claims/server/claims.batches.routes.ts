@@ -25,8 +25,6 @@ import {
 
 const errors = { 400: errorEnvelopeSchema, 404: errorEnvelopeSchema, 409: errorEnvelopeSchema };
 
-/** The media types an acknowledgement may come as: X12 is text, and some clearinghouses label it EDI. */
-
 /**
  * Claim batches and acknowledgements (docs/x12-837.md): the Claims screen's Batches view, billing staff only
  * (`claims:submit`).
