@@ -146,6 +146,9 @@ describe('access matrix', () => {
         const options = { method, url, payload: method === 'GET' ? undefined : {} };
         return caller === NO_SESSION ? t.app.inject(options) : sessions.get(caller)!.request(options);
       };
+      const { rows: started } = await t.database.pool.query<{ id: string | null }>(
+        'select max(id) as id from audit_log',
+      );
       const mismatches: string[] = [];
       let calls = 0;
       for (const { path: routePath, methods } of paths) {
@@ -179,6 +182,12 @@ describe('access matrix', () => {
       }
       expect(mismatches).toEqual([]);
       expect(calls).toBe(committed.paths.length * MATRIX_METHODS.length * CALLERS.length);
+      // Every entry those calls wrote (refusals, reads, sign-outs) names the client it came from.
+      const { rows: withoutClient } = await t.database.pool.query<{ action: string; entries: string }>(
+        `select action, count(*) as entries from audit_log where id > $1 and client_addr is null group by action`,
+        [started[0]?.id ?? 0],
+      );
+      expect(withoutClient).toEqual([]);
     },
   );
 

@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import type { Role } from '@/shared/access';
 import type { ChangeFeed } from './db/change-feed';
 import type { Db } from './db/types';
+import type { RequestClient } from './request-client';
 
 export interface AuthUser {
   id: number;
@@ -70,6 +71,8 @@ export interface AppDeps {
 export interface RequestContext {
   user: AuthUser;
   now: Date;
+  /** Where the request came from: recorded on every audit entry written for it. Absent outside a request. */
+  client?: RequestClient;
   /**
    * The PHI reads audited for this request (recordRead), kept for the answer cache: it appends them again
    * for each later read it serves from memory. Absent where nothing is cached.

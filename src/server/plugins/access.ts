@@ -5,7 +5,7 @@ import { recordNow } from '@/features/audit/server/audit.queries';
 import { resolveSession, type SessionRow, type SessionRowCache } from '@/features/auth/server/auth.queries';
 import { GenerationCache } from '../generation-cache';
 import type { AppDeps, AuthContext } from '../context';
-import { clientOf, runWithRequestClient } from '../request-client';
+import { clientOf } from '../request-client';
 import { isAllowedOrigin, requestedHost } from './allowed-hosts';
 import { sendError } from './errors';
 import { refusalAudit } from './refusal-audit';
@@ -48,7 +48,12 @@ function sameText(a: string, b: string): boolean {
 
 function actorOf(request: FastifyRequest) {
   const user = request.auth?.user;
-  return { actor: user?.email ?? 'anonymous', actorUserId: user?.id ?? null, actorRole: user?.role ?? null };
+  return {
+    actor: user?.email ?? 'anonymous',
+    actorUserId: user?.id ?? null,
+    actorRole: user?.role ?? null,
+    ...clientOf(request),
+  };
 }
 
 /**
@@ -104,10 +109,6 @@ export function registerAccessControl(app: FastifyInstance, deps: AppDeps) {
       if (method !== 'HEAD') app.routeRegistry.push({ method, url: route.url, permission, schema: route.schema });
     }
   });
-
-  // Every audit entry a request writes records its client: the request's hooks, handler and queries run
-  // inside this (registered first, so the gate's own entries below have it too).
-  app.addHook('onRequest', (request, _reply, done) => runWithRequestClient(clientOf(request), done));
 
   const refusals = refusalAudit(deps);
   const flushTimer = setInterval(() => void refusals.flush().catch(() => {}), 60_000);

@@ -3,7 +3,6 @@ import { createHmac, hash } from 'node:crypto';
 import { and, asc, desc, eq, gt, gte, ilike, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import { can } from '@/shared/access';
 import type { AuditedRead, RequestContext } from '@/server/context';
-import { currentRequestClient } from '@/server/request-client';
 import { containsPattern } from '@/server/db/like';
 import type { Db, DbOrTx, Tx } from '@/server/db/types';
 import { HttpError } from '@/server/plugins/errors';
@@ -28,8 +27,17 @@ const AUDIT_CHAIN_LOCK = 7_346_001;
  * Who did it and when, as every entry a signed-in request writes records it: spread it first, so an entry
  * that happened at another moment can still give its own `at`.
  */
-export function actorOf(ctx: RequestContext): Pick<AuditInput, 'actor' | 'actorUserId' | 'actorRole' | 'at'> {
-  return { actor: ctx.user.email, actorUserId: ctx.user.id, actorRole: ctx.user.role, at: ctx.now };
+export function actorOf(
+  ctx: RequestContext,
+): Pick<AuditInput, 'actor' | 'actorUserId' | 'actorRole' | 'at' | 'clientAddr' | 'userAgent'> {
+  return {
+    actor: ctx.user.email,
+    actorUserId: ctx.user.id,
+    actorRole: ctx.user.role,
+    at: ctx.now,
+    clientAddr: ctx.client?.clientAddr ?? null,
+    userAgent: ctx.client?.userAgent ?? null,
+  };
 }
 
 export interface AuditInput {
@@ -41,7 +49,7 @@ export interface AuditInput {
   detail?: string | null;
   patientId?: number | null;
   at: Date;
-  /** The client's address and user agent; by default those of the request being served (none outside one). */
+  /** The client's address and user agent (RequestClient): none for work outside a request (seeds, jobs). */
   clientAddr?: string | null;
   userAgent?: string | null;
 }
@@ -103,7 +111,7 @@ export function entryHash(prevHash: string, c: HashedContent, version: 1 | 2 = c
  * PostgreSQL, so the lock waits on no round trip to this process but the caller's COMMIT.
  */
 export async function record(tx: DbOrTx, input: AuditInput): Promise<void> {
-  const content = contentOf(input, currentRequestClient());
+  const content = contentOf(input);
   await tx.execute(sql`select audit_append(${input.at.toISOString()}::timestamptz, ${content.actor},
     ${content.actorUserId}::integer, ${content.actorRole}, ${content.action}, ${content.resource}, ${content.detail},
     ${content.patientId}::integer, ${content.clientAddr}, ${content.userAgent}, ${hashedRest(content)},
@@ -140,7 +148,7 @@ function wellFormed<T extends string | null>(text: T): T {
   return (t.isWellFormed() ? text : t.toWellFormed()) as T;
 }
 
-function contentOf(input: AuditInput, client?: { addr: string | null; userAgent: string | null }): HashedContent {
+function contentOf(input: AuditInput): HashedContent {
   return {
     occurredAtMs: input.at.getTime(),
     actor: wellFormed(input.actor),
@@ -150,8 +158,8 @@ function contentOf(input: AuditInput, client?: { addr: string | null; userAgent:
     resource: wellFormed(input.resource),
     detail: wellFormed(input.detail ?? null),
     patientId: input.patientId ?? null,
-    clientAddr: wellFormed(input.clientAddr !== undefined ? input.clientAddr : (client?.addr ?? null)),
-    userAgent: wellFormed(input.userAgent !== undefined ? input.userAgent : (client?.userAgent ?? null)),
+    clientAddr: wellFormed(input.clientAddr ?? null),
+    userAgent: wellFormed(input.userAgent ?? null),
   };
 }
 
@@ -185,9 +193,8 @@ export async function recordMany(tx: Tx, inputs: readonly AuditInput[]): Promise
   const [last] = await tx.select({ hash: auditLog.hash }).from(auditLog).orderBy(desc(auditLog.id)).limit(1);
   let prevHash = last?.hash ?? GENESIS_HASH;
   const hashVersion = currentHashVersion();
-  const client = currentRequestClient();
   const rows = inputs.map((input) => {
-    const content = contentOf(input, client);
+    const content = contentOf(input);
     const hash = entryHash(prevHash, content, hashVersion);
     const row = { ...rowOf(input, content), prevHash, hash };
     prevHash = hash;
@@ -239,7 +246,7 @@ const APPEND_BATCH_MAX = 500;
  * statement fails, every caller in it gets the error (and answers with it, not with the data).
  */
 export function recordNow(db: Db, input: AuditInput): Promise<void> {
-  const content = contentOf(input, currentRequestClient());
+  const content = contentOf(input);
   const entry = { ...rowOf(input, content), rest: hashedRest(content) };
   let queue = appendQueues.get(db);
   if (!queue) {

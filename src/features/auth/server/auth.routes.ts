@@ -5,6 +5,7 @@ import { errorEnvelopeSchema } from '@/shared/api';
 import { record } from '@/features/audit/server/audit.queries';
 import type { AppDeps, AuthContext } from '@/server/context';
 import { SESSION_COOKIE } from '@/server/plugins/access';
+import { clientOf } from '@/server/request-client';
 import { HttpError, RATE_LIMITED_MESSAGE } from '@/server/plugins/errors';
 import {
   enrolmentConfirmRequestSchema,
@@ -73,7 +74,7 @@ export function authRoutes(deps: AppDeps) {
         const { email, password } = request.body;
         const outcome = await signInWithPassword(
           deps.db,
-          { email, password, now: deps.clock(), demoMode: deps.config.demoMode },
+          { email, password, now: deps.clock(), demoMode: deps.config.demoMode, client: clientOf(request) },
           {
             spentFor: async () => {
               const budget = await refusalsPerAccount(request, { increment: false });
@@ -119,6 +120,7 @@ export function authRoutes(deps: AppDeps) {
           code: request.body.code,
           recoveryCode: request.body.recoveryCode,
           now: deps.clock(),
+          client: clientOf(request),
           demoMode: deps.config.demoMode,
           mfaKey: deps.config.mfaEncryptionKey,
           absoluteHours: deps.config.sessionAbsoluteHours,
@@ -179,6 +181,7 @@ export function authRoutes(deps: AppDeps) {
         const result = await startEnrolment(deps.db, {
           challengeId: request.body.challengeId,
           now: deps.clock(),
+          client: clientOf(request),
           mfaKey: deps.config.mfaEncryptionKey,
         });
         switch (result.kind) {
@@ -216,6 +219,7 @@ export function authRoutes(deps: AppDeps) {
           challengeId: request.body.challengeId,
           code: request.body.code,
           now: deps.clock(),
+          client: clientOf(request),
           mfaKey: deps.config.mfaEncryptionKey,
           absoluteHours: deps.config.sessionAbsoluteHours,
           replacedSessionIdHash: request.auth?.sessionIdHash,
@@ -274,6 +278,7 @@ export function authRoutes(deps: AppDeps) {
               action: 'auth.logout',
               resource: 'session',
               at: deps.clock(),
+              ...clientOf(request),
             });
           });
         }

@@ -3,6 +3,7 @@
  * code, which opens a session. Each attempt is audited, refused ones too; the routes only turn the
  * outcomes into answers.
  */
+import type { RequestClient } from '@/server/request-client';
 import { recordNow, record } from '@/features/audit/server/audit.queries';
 import QRCode from 'qrcode';
 import type { AuthUser } from '@/server/context';
@@ -50,6 +51,8 @@ export async function signInWithPassword(
     email: string;
     password: string;
     now: Date;
+    /** Where the request came from, recorded on every audit entry this step writes. */
+    client: RequestClient;
     /** Outside demo mode an account without a TOTP secret enrols before its first session. */
     demoMode?: boolean;
   },
@@ -59,6 +62,7 @@ export async function signInWithPassword(
   const retryAfterSeconds = await refusals.spentFor();
   if (retryAfterSeconds !== null) {
     await recordNow(db, {
+      ...input.client,
       actor: email.trim().toLowerCase().slice(0, 254),
       action: 'auth.login.throttled',
       resource: 'session',
@@ -73,6 +77,7 @@ export async function signInWithPassword(
   if (!user || !passwordOk || !user.active) {
     await refusals.count();
     await recordNow(db, {
+      ...input.client,
       actor: email.trim().toLowerCase().slice(0, 254),
       actorUserId: user?.id ?? null,
       action: 'auth.login.failure',
@@ -87,6 +92,7 @@ export async function signInWithPassword(
   if (seconds > 0) {
     // Every sign-in attempt is audited, a refused one during a lock too.
     await recordNow(db, {
+      ...input.client,
       actor: user.email,
       actorUserId: user.id,
       actorRole: user.role,
@@ -100,6 +106,7 @@ export async function signInWithPassword(
   // Told only to someone who knows the password; the admin creates the account again.
   if (user.temporaryPasswordExpiresAt && user.temporaryPasswordExpiresAt <= now) {
     await recordNow(db, {
+      ...input.client,
       actor: user.email,
       actorUserId: user.id,
       actorRole: user.role,
@@ -114,6 +121,7 @@ export async function signInWithPassword(
   const challenge = await db.transaction(async (tx) => {
     const issued = await createChallenge(tx, user.id, now);
     await record(tx, {
+      ...input.client,
       actor: user.email,
       actorUserId: user.id,
       actorRole: user.role,
@@ -154,6 +162,8 @@ export async function signInWithCode(
     /** Instead of a code: one of the recovery codes given at enrolment, each usable once. */
     recoveryCode?: string;
     now: Date;
+    /** Where the request came from, recorded on every audit entry this step writes. */
+    client: RequestClient;
     /** Demo mode checks the code it showed, never the authenticator app's. */
     demoMode: boolean;
     mfaKey?: Buffer;
@@ -168,6 +178,7 @@ export async function signInWithCode(
     if (!found) {
       // Nothing identifies the caller (and the challenge id is a secret): audited as anonymous.
       await record(tx, {
+        ...input.client,
         actor: 'anonymous',
         action: 'auth.mfa.expired',
         resource: 'session',
@@ -181,6 +192,7 @@ export async function signInWithCode(
     const seconds = lockSecondsLeft((await lockoutOf(tx, user.id)).lockedUntil, now);
     if (seconds > 0) {
       await record(tx, {
+        ...input.client,
         ...actor,
         action: 'auth.mfa.locked_out',
         resource: 'session',
@@ -205,6 +217,7 @@ export async function signInWithCode(
     if (!ok) {
       const wrong = await registerWrongCode(tx, user.id, now);
       await record(tx, {
+        ...input.client,
         ...actor,
         action: wrong.lockedUntil ? 'auth.locked' : 'auth.mfa.failure',
         resource: 'session',
@@ -225,6 +238,7 @@ export async function signInWithCode(
       replacedSessionIdHash: input.replacedSessionIdHash,
     });
     await record(tx, {
+      ...input.client,
       ...actor,
       action: 'auth.login.success',
       resource: 'session',
@@ -252,7 +266,7 @@ export type EnrolmentStartOutcome =
  */
 export async function startEnrolment(
   db: Db,
-  input: { challengeId: string; now: Date; mfaKey?: Buffer },
+  input: { challengeId: string; now: Date; mfaKey?: Buffer; client: RequestClient },
 ): Promise<EnrolmentStartOutcome> {
   const { now } = input;
   const key = requireKey(input.mfaKey);
@@ -267,6 +281,7 @@ export async function startEnrolment(
     const secret = newTotpSecret();
     await setPendingMfaSecret(tx, challenge.idHash, encryptMfaSecret(key, secret, user.id));
     await record(tx, {
+      ...input.client,
       actor: user.email,
       actorUserId: user.id,
       actorRole: user.role,
@@ -298,6 +313,8 @@ export async function confirmEnrolment(
     challengeId: string;
     code: string;
     now: Date;
+    /** Where the request came from, recorded on every audit entry this step writes. */
+    client: RequestClient;
     mfaKey?: Buffer;
     absoluteHours: number;
     replacedSessionIdHash: string | undefined;
@@ -318,6 +335,7 @@ export async function confirmEnrolment(
     if (step === null) {
       const wrong = await registerWrongCode(tx, user.id, now);
       await record(tx, {
+        ...input.client,
         ...actor,
         action: wrong.lockedUntil ? 'auth.locked' : 'auth.mfa.enrolment.failure',
         resource: `user/${user.id}`,
@@ -340,6 +358,7 @@ export async function confirmEnrolment(
       replacedSessionIdHash: input.replacedSessionIdHash,
     });
     await record(tx, {
+      ...input.client,
       ...actor,
       action: 'auth.mfa.enrolled',
       resource: `user/${user.id}`,
@@ -347,6 +366,7 @@ export async function confirmEnrolment(
       at: now,
     });
     await record(tx, {
+      ...input.client,
       ...actor,
       action: 'auth.login.success',
       resource: 'session',

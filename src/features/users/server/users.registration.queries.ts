@@ -1,3 +1,4 @@
+import type { RequestClient } from '@/server/request-client';
 import { eq } from 'drizzle-orm';
 import { record } from '@/features/audit/server/audit.queries';
 import {
@@ -31,6 +32,7 @@ export async function registerPatientAccount(
   input: Registration,
   now: Date,
   caller: { id: number; email: string; role: string } | null,
+  client: RequestClient | null,
 ): Promise<{ userId: number; email: string }> {
   assertPlausibleDob(input.dob, now);
   const email = input.email.toLowerCase();
@@ -63,6 +65,7 @@ export async function registerPatientAccount(
         detail: `patient account self-registered${caller ? ` from the ${caller.role} session of ${caller.email}` : ''}`,
         patientId: patient.id,
         at: now,
+        ...client,
       });
       return { userId: user.id, email };
     });

@@ -1,3 +1,4 @@
+import { clientOf } from '@/server/request-client';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorEnvelopeSchema } from '@/shared/api';
@@ -22,7 +23,13 @@ export function registrationRoutes(deps: AppDeps) {
         },
       },
       async (request, reply) => {
-        const created = await registerPatientAccount(deps.db, request.body, deps.clock(), request.auth?.user ?? null);
+        const created = await registerPatientAccount(
+          deps.db,
+          request.body,
+          deps.clock(),
+          request.auth?.user ?? null,
+          clientOf(request),
+        );
         return reply.code(201).send({ email: created.email });
       },
     );
