@@ -226,7 +226,8 @@ export async function lockChainTail(tx: Tx): Promise<string> {
 }
 
 interface WaitingEntry {
-  entry: Record<string, unknown>;
+  /** The entry's canonical JSON after its previous hash (hashedRest): its one serialised form. */
+  rest: string;
   resolve: () => void;
   reject: (err: unknown) => void;
 }
@@ -234,7 +235,7 @@ interface WaitingEntry {
 /** The entries waiting for the append on its way to finish, per database handle. */
 const appendQueues = new WeakMap<object, { waiting: WaitingEntry[]; appending: boolean }>();
 
-/** At most this many entries per statement, so one batch's JSON stays a few hundred kilobytes. */
+/** At most this many entries per statement, so one batch's text stays a few hundred kilobytes. */
 const APPEND_BATCH_MAX = 500;
 
 /**
@@ -246,20 +247,20 @@ const APPEND_BATCH_MAX = 500;
  * statement fails, every caller in it gets the error (and answers with it, not with the data).
  */
 export function recordNow(db: Db, input: AuditInput): Promise<void> {
-  const content = contentOf(input);
-  const entry = { ...rowOf(input, content), rest: hashedRest(content) };
+  const rest = hashedRest(contentOf(input));
   let queue = appendQueues.get(db);
   if (!queue) {
     queue = { waiting: [], appending: false };
     appendQueues.set(db, queue);
   }
-  const done = new Promise<void>((resolve, reject) => queue.waiting.push({ entry, resolve, reject }));
+  const done = new Promise<void>((resolve, reject) => queue.waiting.push({ rest, resolve, reject }));
   if (!queue.appending) void appendWaiting(db, queue);
   return done;
 }
 
 async function appendBatch(db: Db, batch: readonly WaitingEntry[]): Promise<void> {
-  await db.execute(sql`select audit_append_batch(${JSON.stringify(batch.map((w) => w.entry))}::jsonb,
+  // One line per entry: JSON text has no raw line feed, so the database splits the lines back exactly.
+  await db.execute(sql`select audit_append_batch(${batch.map((w) => w.rest).join('\n')}::text,
     ${GENESIS_HASH}, ${hmacPads?.inner ?? null}::bytea, ${hmacPads?.outer ?? null}::bytea)`);
 }
 
