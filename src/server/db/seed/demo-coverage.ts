@@ -12,7 +12,7 @@ import { addDays, type Random } from './random';
 type Payer = (typeof PAYERS)[number];
 
 /** Letters a Medicare Beneficiary Identifier may hold (CMS leaves out S, L, O, I, B and Z). */
-const MBI_LETTERS = 'ACDEFGHJKMNPQRTUVWXY';
+export const MBI_LETTERS = 'ACDEFGHJKMNPQRTUVWXY';
 const DIGITS = '0123456789';
 
 function digits(r: Random, n: number): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CLAIM_COLUMNS, HISTORY_DAYS, generateClaims } from './scale-claims';
+import { CLAIM_COLUMNS, HISTORY_DAYS, generateClaims, patientPayersOf } from './scale-claims';
 import { isPracticeHoliday } from './demo-clinical';
 
 const DAY_MS = 86_400_000;
@@ -14,6 +14,8 @@ function claimsFor(today: string) {
     firstPatientId: 1,
     patientCount: 2_000,
     providerIds: [1, 2, 3],
+    patientPayers: patientPayersOf(7, 2_000),
+    firstCoverageId: 1,
     importer: { email: 'billing@example.test', id: 1, role: 'billing_admin' },
     payer: { email: 'guest', id: null, role: 'guest' },
   });

@@ -47,6 +47,15 @@ export interface Actor {
   role: string | null;
 }
 
+/** Each of the scale clinic's patients' payer, by 0-based patient position: a PAYER_MIX position, by weight. */
+export function patientPayersOf(seed: number, patientCount: number): Uint8Array {
+  const u = uniformOf(seed);
+  const payerIndex = byWeight(PAYER_MIX.map((p) => p.weight));
+  const payers = new Uint8Array(patientCount);
+  for (let p = 0; p < patientCount; p += 1) payers[p] = pickIndex(payerIndex, u(p, 40));
+  return payers;
+}
+
 export interface ClaimsPlan {
   n: number;
   seed: number;
@@ -56,6 +65,13 @@ export interface ClaimsPlan {
   firstPatientId: number;
   patientCount: number;
   providerIds: readonly number[];
+  /**
+   * Each patient's payer, a position in PAYER_MIX, by patient position (patientPayersOf): every claim of a
+   * patient is billed to their primary coverage, as a real practice bills.
+   */
+  patientPayers: Uint8Array;
+  /** The id of the primary coverage of the patient at position p is firstCoverageId + p (none for self-pay). */
+  firstCoverageId: number;
   /** Who imports the claim files (a billing administrator). */
   importer: Actor;
   /** Who pays patient balances online (the guest payment flow). */
@@ -84,6 +100,7 @@ export const CLAIM_COLUMNS = [
   'clean_submission',
   'denied_on_first_adjudication',
   'diagnoses',
+  'coverage_id',
 ] as const;
 
 /** Columns of `claim_lines` the COPY writes (the id is the table's own). */
@@ -182,7 +199,6 @@ export function generateClaims(plan: ClaimsPlan): GeneratedClaims {
     start[back] = (start[back] ?? 0) + 1;
   }
 
-  const payerIndex = byWeight(PAYER_MIX.map((p) => p.weight));
   const procedureIndex = byWeight(PROCEDURES.map((p) => p.weight));
   const lags = byWeight([10, 35, 25, 14, 8, 5, 3]);
   const shareCodes = ['PR-1', 'PR-1', 'PR-1', 'PR-2', 'PR-2', 'PR-2', 'PR-2', 'PR-3', 'PR-3', 'PR-3', 'PR-3', 'PR-3'];
@@ -225,9 +241,10 @@ export function generateClaims(plan: ClaimsPlan): GeneratedClaims {
       const g = order[i] ?? 0;
       const id = plan.firstClaimId + i;
       const service = serviceOf[g] ?? 0;
-      const patientId = plan.firstPatientId + Math.floor(u(g, 20) * plan.patientCount);
+      const patientAt = Math.floor(u(g, 20) * plan.patientCount);
+      const patientId = plan.firstPatientId + patientAt;
       const providerId = plan.providerIds[Math.floor(u(g, 21) * plan.providerIds.length)] ?? 0;
-      const payerRule = PAYER_MIX[pickIndex(payerIndex, u(g, 2))] ?? PAYER_MIX[0];
+      const payerRule = PAYER_MIX[plan.patientPayers[patientAt] ?? 0] ?? PAYER_MIX[0];
       const procedureAt = pickIndex(procedureIndex, u(g, 3));
       const procedure = PROCEDURES[procedureAt];
       const denials = denialsOf[procedureAt];
@@ -335,7 +352,7 @@ export function generateClaims(plan: ClaimsPlan): GeneratedClaims {
         `${day(service)}\t${path === 'draft' ? '\\N' : day(submitted)}\t${adjudicatedOn ? day(adjudicatedOn) : '\\N'}\t` +
         `${resolvedOn ? day(resolvedOn) : '\\N'}\t${billed}\t${paid}\t${contractual}\t${patientShare}\t${status}\t` +
         `${reason}\t${remark}\t${description}\t${path === 'draft' || clean ? 't' : 'f'}\t${path === 'denied' ? 't' : 'f'}\t` +
-        `{${diagnosis}}\n`
+        `{${diagnosis}}\t${payerRule.payer === 'Self-Pay' ? '\\N' : plan.firstCoverageId + patientAt}\n`
       );
     }
     flushBatches();

@@ -3,6 +3,7 @@ import { TEST_TODAY } from '@/testing/test-clock';
 import { createTestDatabase, type TestDatabase } from '@/testing/test-db';
 import { verifyChain } from '@/features/audit/server/audit.queries';
 import { rebuildRollups } from '@/features/analytics/server/analytics.queries';
+import { isValidMbi } from '@/shared/billing-identifiers';
 import { seedScale } from './scale-seed';
 
 const CLAIMS = 5000;
@@ -139,6 +140,55 @@ describe('seedScale', () => {
         from claims where account_number like 'ACC-%-S%') x where back`,
     );
     expect(order.out_of_order).toBe(0);
+
+    // Insured patients' claims are billed to their own coverage with that payer, in force on the service
+    // date; self-pay claims name none. Patients have a sex and an address; member ids are in their payer's
+    // shape (Medicare's an MBI), dependents name their subscriber, and some Medicare patients have a second plan.
+    const billing = await one<Record<string, number>>(
+      first,
+      `select
+        count(*) filter (where c.payer <> 'Self-Pay' and c.coverage_id is null)::int as insured_without_coverage,
+        count(*) filter (where c.payer = 'Self-Pay' and c.coverage_id is not null)::int as self_pay_with_coverage,
+        count(*) filter (where v.id is not null and (v.patient_id <> c.patient_id or v.payer <> c.payer
+          or v.priority <> 1 or v.effective_on > c.service_date or v.end_on < c.service_date))::int as wrong_coverage
+      from claims c left join coverages v on v.id = c.coverage_id where c.account_number like 'ACC-%-S%'`,
+    );
+    expect(billing).toEqual({ insured_without_coverage: 0, self_pay_with_coverage: 0, wrong_coverage: 0 });
+    const people = await one<Record<string, number>>(
+      first,
+      `select count(*) filter (where sex not in ('F', 'M'))::int as no_sex,
+        count(*) filter (where address_line1 is null or zip !~ '^[0-9]{5}$' or state <> 'IL')::int as no_address,
+        count(*) filter (where extract(year from age(date '${TEST_TODAY}', dob)) < 65
+          and exists (select 1 from coverages v where v.patient_id = p.id and v.payer = 'Medicare'))::int as young_medicare
+      from patients p where mrn like 'MRN-S%'`,
+    );
+    expect(people).toEqual({ no_sex: 0, no_address: 0, young_medicare: 0 });
+    const { rows: policies } = await first.pool.query<{
+      payer: string;
+      priority: number;
+      member_id: string;
+      group_number: string | null;
+      relationship: string;
+      subscriber_name: string | null;
+    }>(
+      `select v.payer, v.priority, v.member_id, v.group_number, v.relationship, v.subscriber_name
+      from coverages v join patients p on p.id = v.patient_id where p.mrn like 'MRN-S%'`,
+    );
+    const shapes: Record<string, RegExp> = {
+      'Blue Cross Blue Shield': /^(XOF|XOD|YRB)\d{9}$/,
+      Aetna: /^W\d{9}$/,
+      Cigna: /^U\d{8}$/,
+      Humana: /^H\d{8}$/,
+      Tricare: /^\d{11}$/,
+    };
+    const misshapen = policies.filter((v) =>
+      v.payer === 'Medicare' ? !isValidMbi(v.member_id) : !(shapes[v.payer] ?? /^\d{9}$/).test(v.member_id),
+    );
+    expect(misshapen).toEqual([]);
+    expect(policies.filter((v) => v.relationship !== 'self' && !v.subscriber_name)).toEqual([]);
+    expect(policies.some((v) => v.relationship === 'child')).toBe(true);
+    expect(policies.filter((v) => v.priority === 2).length).toBeGreaterThan(0);
+    expect(new Set(policies.filter((v) => v.priority === 1).map((v) => v.payer)).size).toBe(9);
 
     // The rollups the load's triggers kept are exactly what a rebuild from the raw tables gives.
     const rollups = await one<{ value: string }>(first, ROLLUPS);

@@ -24,7 +24,7 @@ import { lockChainTail } from '@/features/audit/server/audit.queries';
 import type { Db, Tx } from '../types';
 import { clientOf, copyRows, PrefetchedLines } from './copy-rows';
 import { addDays } from './random';
-import { TAXONOMY_BY_SPECIALTY } from './demo-coverage';
+import { MBI_LETTERS, STREETS, TAXONOMY_BY_SPECIALTY, ZIPS } from './demo-coverage';
 import { makeNpi } from '@/shared/billing-identifiers';
 import {
   AUDIT_COLUMNS,
@@ -35,8 +35,9 @@ import {
   chainedAuditLines,
   generateClaims,
   type Actor,
+  patientPayersOf,
 } from './scale-claims';
-import { ALLERGIES, AUTHORIZATION_SERVICES, FIRST_NAMES, LAST_NAMES, PAYER_MIX } from './demo-data';
+import { ALLERGIES, AUTHORIZATION_SERVICES, FEMALE_FIRST_NAMES, FIRST_NAMES, LAST_NAMES, PAYER_MIX } from './demo-data';
 import {
   APPOINTMENT_REASONS,
   CLINICAL_NOTES,
@@ -216,6 +217,103 @@ export async function analyzeScale(db: Db, log?: (message: string) => void, froz
   log?.(`${((Date.now() - started) / 1000).toFixed(1)} s  vacuum analyze`);
 }
 
+/** `n` decimal digits from one uniform draw (n ≤ 9: a draw holds 31 bits). */
+function drawnDigits(u: string, n: number): string {
+  return `lpad(floor(${u} * ${10 ** n})::bigint::text, ${n}, '0')`;
+}
+
+/** One of the characters of `chars`, by a uniform draw. */
+function drawnChar(chars: string, u: string): string {
+  return `substr('${chars}', 1 + floor(${u} * ${chars.length})::int, 1)`;
+}
+
+/**
+ * A member id in the shape its payer issues, as an SQL expression: the demo seed's formats (drawMemberId in
+ * demo-coverage.ts), drawn by hashes of the row instead of a random stream. Medicare's is an MBI (CMS:
+ * C A AN N A AN N A A N N).
+ */
+function memberIdSql(payer: string, draw: (salt: number) => string): string {
+  const alnum = `${MBI_LETTERS}0123456789`;
+  const mbi = [
+    drawnChar('123456789', draw(50)),
+    drawnChar(MBI_LETTERS, draw(51)),
+    drawnChar(alnum, draw(52)),
+    drawnDigits(draw(53), 1),
+    drawnChar(MBI_LETTERS, draw(54)),
+    drawnChar(alnum, draw(55)),
+    drawnDigits(draw(56), 1),
+    drawnChar(MBI_LETTERS, draw(57)),
+    drawnChar(MBI_LETTERS, draw(58)),
+    drawnDigits(draw(59), 2),
+  ].join(' || ');
+  const nine = drawnDigits(draw(60), 9);
+  const eight = drawnDigits(draw(60), 8);
+  return `case ${payer}
+    when 'Medicare' then ${mbi}
+    when 'Blue Cross Blue Shield' then (array['XOF', 'XOD', 'YRB'])[1 + floor(${draw(61)} * 3)::int] || ${nine}
+    when 'Aetna' then 'W' || ${nine}
+    when 'Cigna' then 'U' || ${eight}
+    when 'Humana' then 'H' || ${eight}
+    when 'Tricare' then ${nine} || ${drawnDigits(draw(61), 2)}
+    else ${nine} end`;
+}
+
+/**
+ * The scale patients' insurance, as the demo seed draws it (drawCoverages): none for self-pay; otherwise
+ * their payer first, in force from a January two to eight years back (or birth), a child on a parent's
+ * policy and some adults on a spouse's, and for a fifth of the Medicare patients a supplemental plan second.
+ * The primary coverage of the patient at position p has id firstCoverage + p (the claims name it).
+ */
+async function insertCoverages(
+  tx: Tx,
+  o: {
+    firstPatient: number;
+    patientCount: number;
+    firstCoverage: number;
+    payerOf: (g: string) => string;
+    today: string;
+  },
+): Promise<void> {
+  const draw = (salt: number) => uniform('p.id', salt);
+  const T = `date ${lit(o.today)}`;
+  const age = `extract(year from age(${T}, p.dob))`;
+  const government = `x.payer in ('Medicare', 'Medicaid', 'Tricare')`;
+  await run(
+    tx,
+    `insert into coverages (id, patient_id, payer, priority, member_id, group_number, relationship, subscriber_name,
+      subscriber_dob, effective_on)
+    overriding system value
+    select ${o.firstCoverage - 1} + g, p.id, x.payer, 1, ${memberIdSql('x.payer', draw)},
+      case when ${government} then null else 'GRP' || ${drawnDigits(draw(62), 6)} end,
+      r.relationship,
+      case when r.relationship <> 'self'
+        then ${pick(textArray(FIRST_NAMES), FIRST_NAMES.length, draw(63))} || ' ' || split_part(p.name, ' ', 2) end,
+      case r.relationship when 'child' then p.dob - 365 * (24 + floor(${draw(64)} * 17))::int
+        when 'spouse' then p.dob + (floor(${draw(64)} * 2191) - 1095)::int end,
+      greatest(p.dob, make_date(extract(year from ${T})::int - 2 - floor(${draw(65)} * 7)::int, 1, 1))
+    from generate_series(1, ${o.patientCount}) as gs(g)
+    join patients p on p.id = ${o.firstPatient - 1} + g
+    cross join lateral (select ${o.payerOf('g')} as payer) x
+    cross join lateral (select case when ${age} < 18 and x.payer <> 'Medicaid' then 'child'
+      when not ${government} and ${age} >= 18 and ${draw(66)} < 0.15 then 'spouse' else 'self' end as relationship) r
+    where x.payer <> 'Self-Pay'`,
+  );
+  await run(
+    tx,
+    `insert into coverages (id, patient_id, payer, priority, member_id, group_number, relationship, effective_on)
+    overriding system value
+    select ${o.firstCoverage - 1 + o.patientCount} + g, p.id, s.payer, 2, ${memberIdSql('s.payer', (salt) => uniform('p.id', salt + 20))},
+      'GRP' || ${drawnDigits(draw(87), 6)}, 'self', c.effective_on
+    from generate_series(1, ${o.patientCount}) as gs(g)
+    join patients p on p.id = ${o.firstPatient - 1} + g
+    join coverages c on c.id = ${o.firstCoverage - 1} + g and c.payer = 'Medicare'
+    cross join lateral (select (array['Aetna', 'Blue Cross Blue Shield', 'UnitedHealthcare'])[1 + floor(${draw(67)} * 3)::int]
+      as payer) s
+    where ${draw(68)} < 0.2`,
+  );
+  await run(tx, `select setval(pg_get_serial_sequence('coverages', 'id'), (select max(id) from coverages))`);
+}
+
 async function actorWithRole(tx: Tx, role: string, fallback: string): Promise<Actor> {
   const result = await tx.execute<{ id: number; email: string }>(
     sql`select id, email from users where role = ${role} and active order by id limit 1`,
@@ -292,6 +390,16 @@ async function generateScaleRows(
   // are made in the background from now on (PrefetchedLines), while PostgreSQL inserts the appointments and
   // patients and builds the claims' indexes, so each COPY then waits only for the database.
   const firstClaimId = await scalar(tx, `select coalesce(max(id), 0) + 1 as value from claims`);
+  // Each patient's payer is drawn once, here: their primary coverage (inserted with the patients) and every
+  // claim of theirs name it. A patient's coverage ids follow from their position, so the claims can be
+  // generated before the coverages exist.
+  const patientPayers = patientPayersOf(SCALE_SEED, patientCount);
+  const firstCoverage = await scalar(tx, `select coalesce(max(id), 0) + 1 as value from coverages`);
+  const firstName = pick(textArray(FIRST_NAMES), FIRST_NAMES.length, u(1));
+  /** The payer of the patient at 1-based position `g` (an SQL expression), as patientPayersOf drew it. */
+  const payerList = `'{${Array.from(patientPayers).join(',')}}'::smallint[]`;
+  const payerOf = (g: string) => `(${textArray(PAYER_MIX.map((p) => p.payer))})[1 + (${payerList})[${g}]]`;
+
   const importer = await actorWithRole(tx, 'billing_admin', 'billing-import');
   const payer = await actorWithRole(tx, 'guest', 'guest');
   const lastHash = await lockChainTail(tx);
@@ -303,6 +411,8 @@ async function generateScaleRows(
     firstPatientId: firstPatient,
     patientCount,
     providerIds,
+    patientPayers,
+    firstCoverageId: firstCoverage,
     importer,
     payer,
   });
@@ -366,12 +476,15 @@ async function generateScaleRows(
       const patients = await withoutIndexes(tx, 'patients', [], () =>
         run(
           tx,
-          `insert into patients (id, name, mrn, dob, phone, email, allergies, meds, notes, next_visit)
+          `insert into patients (id, name, mrn, dob, phone, email, allergies, meds, notes, next_visit, sex,
+            address_line1, city, state, zip)
           overriding system value
           select ${firstPatient - 1} + g,
-            ${pick(textArray(FIRST_NAMES), FIRST_NAMES.length, u(1))} || ' ' || ${pick(textArray(LAST_NAMES), LAST_NAMES.length, u(2))},
+            ${firstName} || ' ' || ${pick(textArray(LAST_NAMES), LAST_NAMES.length, u(2))},
             'MRN-S' || lpad(g::text, 8, '0'),
-            ${T} - (365 * (case when ${u(3)} < 0.15 then 1 + floor(${u(4)} * 17)
+            -- Medicare's patients are 65 or older; children are at least 2, born before the claims' history.
+            ${T} - (365 * (case when ${payerOf('g')} = 'Medicare' then 65 + floor(${u(4)} * 31)
+                                when ${u(3)} < 0.15 then 2 + floor(${u(4)} * 16)
                                 when ${u(3)} < 0.50 then 18 + floor(${u(4)} * 27)
                                 when ${u(3)} < 0.80 then 45 + floor(${u(4)} * 20)
                                 else 65 + floor(${u(4)} * 31) end) + floor(${u(5)} * 365))::int,
@@ -380,7 +493,10 @@ async function generateScaleRows(
             case when ${u(8)} < 0.55 then '{}'::text[] else array[${pick(textArray(ALLERGIES), ALLERGIES.length, u(9))}] end,
             case when ${u(10)} < 0.35 then '{}'::text[] else array[${pick(textArray(MEDICATIONS), MEDICATIONS.length, u(11))}] end,
             case when ${u(12)} < 0.5 then '' else ${pick(textArray(CLINICAL_NOTES), CLINICAL_NOTES.length, u(13))} end,
-            v.next_visit
+            v.next_visit,
+            case when ${firstName} = any(${textArray([...FEMALE_FIRST_NAMES])}) then 'F' else 'M' end,
+            (100 + floor(${u(14)} * 4800))::int || ' ' || ${pick(textArray(STREETS), STREETS.length, u(15))},
+            'Springfield', 'IL', ${pick(textArray(ZIPS), ZIPS.length, u(16))}
           from generate_series(1, ${patientCount}) as gs(g)
           left join (
             select patient_id, min(date) as next_visit from appointments
@@ -393,6 +509,7 @@ async function generateScaleRows(
       );
       // The ids were given explicitly: move the identity past them.
       await run(tx, `select setval(pg_get_serial_sequence('patients', 'id'), (select max(id) from patients))`);
+      await insertCoverages(tx, { firstPatient, patientCount, firstCoverage, payerOf, today: options.today });
       return { appointments, patients };
     },
   );
