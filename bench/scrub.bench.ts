@@ -2,7 +2,7 @@
  * The claim scrubber on a batch (docs/claims.md): 1,000 Draft claims scrubbed as `POST /api/claims/scrub`
  * does it — their inputs read set-wise, each scrubbed, every result kept, statuses moved and each scrub
  * audited — inside a transaction that is rolled back, so the bench database is left as it was. The claims are
- * copies of generated ones (lines and diagnoses included) made Draft in that transaction.
+ * the scale seed's newest Drafts (claims not yet submitted, with their lines, diagnoses and coverage).
  *
  * Goal: under 200 ms for 1,000 claims. The pure scrub (no database) is reported beside it for reference.
  */
@@ -43,16 +43,29 @@ const scrubBench: BenchPart = async (bench: BenchContext): Promise<BenchFigure[]
   const batchMs: number[] = [];
   const pureMs: number[] = [];
   let scrubbed = 0;
+  let madeDraft = 0;
   try {
     for (let run = 0; run < (bench.quick ? 2 : RUNS); run += 1) {
       await db
         .transaction(async (tx) => {
-          // The most recent generated claims with their lines, made Draft here (rolled back below).
-          const ids = (
-            await tx.execute<{ id: number }>(sql`update claims set status = 'Draft'
-              where id in (select id from claims where voided_at is null order by id desc limit ${CLAIMS})
-              returning id`)
+          // The newest Draft claims (the scale seed's own, not yet submitted): what the batch scrub takes
+          // first. A small bench database may hold fewer; the newest other claims are then made Draft here
+          // (rolled back below), which costs the timed update foreign-key checks a real Draft does not incur.
+          const drafts = (
+            await tx.execute<{ id: number }>(sql`select id from claims where status = 'Draft' and voided_at is null
+              order by id desc limit ${CLAIMS}`)
           ).rows.map((r) => Number(r.id));
+          madeDraft = CLAIMS - drafts.length;
+          const topUp =
+            madeDraft === 0
+              ? []
+              : (
+                  await tx.execute<{ id: number }>(sql`update claims set status = 'Draft'
+                    where id in (select id from claims where voided_at is null and status <> 'Draft'
+                      order by id desc limit ${madeDraft})
+                    returning id`)
+                ).rows.map((r) => Number(r.id));
+          const ids = [...drafts, ...topUp];
           const started = performance.now();
           const loaded = await loadClaimsToScrub(tx, ids, today(ctx.now));
           const results = await scrubLoaded(tx, ctx, loaded, null);
@@ -75,7 +88,9 @@ const scrubBench: BenchPart = async (bench: BenchContext): Promise<BenchFigure[]
     {
       figure: `Scrub ${CLAIMS.toLocaleString('en-US')} Draft claims (read, scrub, keep, audit)`,
       goal: `< ${GOAL_MS} ms`,
-      measured: `${batch.toFixed(0)} ms for ${scrubbed.toLocaleString('en-US')} claims (scrubber alone ${p50(pureMs).toFixed(1)} ms)`,
+      measured:
+        `${batch.toFixed(0)} ms for ${scrubbed.toLocaleString('en-US')} claims (scrubber alone ${p50(pureMs).toFixed(1)} ms)` +
+        (madeDraft > 0 ? `; ${madeDraft.toLocaleString('en-US')} of them made Draft for the bench` : ''),
       pass: scrubbed === CLAIMS && batch < GOAL_MS,
     },
   ];

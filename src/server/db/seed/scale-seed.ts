@@ -266,51 +266,53 @@ function memberIdSql(payer: string, draw: (salt: number) => string): string {
  */
 async function insertCoverages(
   tx: Tx,
-  o: {
-    firstPatient: number;
-    patientCount: number;
-    firstCoverage: number;
-    payerOf: (g: string) => string;
-    today: string;
-  },
+  o: { firstPatient: number; firstCoverage: number; patientCount: number; payers: string; today: string },
 ): Promise<void> {
-  const draw = (salt: number) => uniform('p.id', salt);
+  const draw = (salt: number) => uniform('x.id', salt);
   const T = `date ${lit(o.today)}`;
-  const age = `extract(year from age(${T}, p.dob))`;
+  const age = `extract(year from age(${T}, x.dob))`;
   const government = `x.payer in ('Medicare', 'Medicaid', 'Tricare')`;
-  await run(
-    tx,
-    `insert into coverages (id, patient_id, payer, priority, member_id, group_number, relationship, subscriber_name,
-      subscriber_dob, effective_on)
-    overriding system value
-    select ${o.firstCoverage - 1} + g, p.id, x.payer, 1, ${memberIdSql('x.payer', draw)},
-      case when ${government} then null else 'GRP' || ${drawnDigits(draw(62), 6)} end,
-      r.relationship,
-      case when r.relationship <> 'self'
-        then ${pick(textArray(FIRST_NAMES), FIRST_NAMES.length, draw(63))} || ' ' || split_part(p.name, ' ', 2) end,
-      case r.relationship when 'child' then p.dob - 365 * (24 + floor(${draw(64)} * 17))::int
-        when 'spouse' then p.dob + (floor(${draw(64)} * 2191) - 1095)::int end,
-      greatest(p.dob, make_date(extract(year from ${T})::int - 2 - floor(${draw(65)} * 7)::int, 1, 1))
-    from generate_series(1, ${o.patientCount}) as gs(g)
-    join patients p on p.id = ${o.firstPatient - 1} + g
-    cross join lateral (select ${o.payerOf('g')} as payer) x
-    cross join lateral (select case when ${age} < 18 and x.payer <> 'Medicaid' then 'child'
-      when not ${government} and ${age} >= 18 and ${draw(66)} < 0.15 then 'spouse' else 'self' end as relationship) r
-    where x.payer <> 'Self-Pay'`,
-  );
-  await run(
-    tx,
-    `insert into coverages (id, patient_id, payer, priority, member_id, group_number, relationship, effective_on)
-    overriding system value
-    select ${o.firstCoverage - 1 + o.patientCount} + g, p.id, s.payer, 2, ${memberIdSql('s.payer', (salt) => uniform('p.id', salt + 20))},
-      'GRP' || ${drawnDigits(draw(87), 6)}, 'self', c.effective_on
-    from generate_series(1, ${o.patientCount}) as gs(g)
-    join patients p on p.id = ${o.firstPatient - 1} + g
-    join coverages c on c.id = ${o.firstCoverage - 1} + g and c.payer = 'Medicare'
-    cross join lateral (select (array['Aetna', 'Blue Cross Blue Shield', 'UnitedHealthcare'])[1 + floor(${draw(67)} * 3)::int]
-      as payer) s
-    where ${draw(68)} < 0.2`,
-  );
+  // Each patient's payer is looked up once (the CTE is materialised), not at every use in the expressions.
+  const insured = `with x as materialized (
+      select g, p.id, p.dob, p.name, (${textArray(PAYER_MIX.map((m) => m.payer))})[1 + t.i] as payer
+      from unnest(${o.payers}) with ordinality as t(i, g)
+      join patients p on p.id = ${o.firstPatient - 1} + g)`;
+  await withoutIndexes(tx, 'coverages', [], async () => {
+    await run(
+      tx,
+      `${insured}
+      insert into coverages (id, patient_id, payer, priority, member_id, group_number, relationship, subscriber_name,
+        subscriber_dob, effective_on)
+      overriding system value
+      select ${o.firstCoverage - 1} + x.g, x.id, x.payer, 1, ${memberIdSql('x.payer', draw)},
+        case when ${government} then null else 'GRP' || ${drawnDigits(draw(62), 6)} end,
+        r.relationship,
+        case when r.relationship <> 'self'
+          then ${pick(textArray(FIRST_NAMES), FIRST_NAMES.length, draw(63))} || ' ' || split_part(x.name, ' ', 2) end,
+        case r.relationship when 'child' then x.dob - 365 * (24 + floor(${draw(64)} * 17))::int
+          when 'spouse' then x.dob + (floor(${draw(64)} * 2191) - 1095)::int end,
+        greatest(x.dob, make_date(extract(year from ${T})::int - 2 - floor(${draw(65)} * 7)::int, 1, 1))
+      from x
+      cross join lateral (select case when ${age} < 18 and x.payer <> 'Medicaid' then 'child'
+        when not ${government} and ${age} >= 18 and ${draw(66)} < 0.15 then 'spouse' else 'self' end as relationship) r
+      where x.payer <> 'Self-Pay'`,
+    );
+    await run(
+      tx,
+      `with x as materialized (
+        select c.id as coverage_id, c.patient_id as id, c.effective_on,
+          (array['Aetna', 'Blue Cross Blue Shield', 'UnitedHealthcare'])[1 + floor(${uniform('c.patient_id', 67)} * 3)::int]
+            as payer
+        from coverages c
+        where c.id between ${o.firstCoverage} and ${o.firstCoverage + o.patientCount - 1} and c.payer = 'Medicare'
+          and ${uniform('c.patient_id', 68)} < 0.2)
+      insert into coverages (id, patient_id, payer, priority, member_id, group_number, relationship, effective_on)
+      overriding system value
+      select x.coverage_id + ${o.patientCount}, x.id, x.payer, 2, ${memberIdSql('x.payer', (salt) => uniform('x.id', salt + 20))},
+        'GRP' || ${drawnDigits(uniform('x.id', 87), 6)}, 'self', x.effective_on
+      from x`,
+    );
+  });
   await run(tx, `select setval(pg_get_serial_sequence('coverages', 'id'), (select max(id) from coverages))`);
 }
 
@@ -509,7 +511,13 @@ async function generateScaleRows(
       );
       // The ids were given explicitly: move the identity past them.
       await run(tx, `select setval(pg_get_serial_sequence('patients', 'id'), (select max(id) from patients))`);
-      await insertCoverages(tx, { firstPatient, patientCount, firstCoverage, payerOf, today: options.today });
+      await insertCoverages(tx, {
+        firstPatient,
+        firstCoverage,
+        patientCount,
+        payers: payerList,
+        today: options.today,
+      });
       return { appointments, patients };
     },
   );
