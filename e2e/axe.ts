@@ -43,9 +43,12 @@ export async function seriousViolations(page: Page): Promise<string[]> {
 }
 
 /**
- * axe's serious and critical violations inside one part of the page (a tab's panel), for a screen whose
- * shell was scanned whole already: the unchanged sidebar and header need no second scan per tab.
+ * axe's serious and critical violations inside parts of the page (a tab's panel, what an action changed), for
+ * a screen that was scanned whole already: the unchanged sidebar, header and rest of the screen need no
+ * second scan.
  */
-export async function seriousViolationsWithin(page: Page, selector: string): Promise<string[]> {
-  return serious(await scan(page).include(selector).analyze());
+export async function seriousViolationsWithin(page: Page, ...selectors: [string, ...string[]]): Promise<string[]> {
+  const builder = scan(page);
+  for (const selector of selectors) builder.include(selector);
+  return serious(await builder.analyze());
 }
