@@ -6,7 +6,7 @@ export const CHANGE_CHANNEL = 'clinic_data_changes';
 /** Tables whose changes end cached sessions: a session row, or its user (role, deactivation). */
 const SESSION_TABLES = new Set(['sessions', 'users']);
 /**
- * Sign-in and guest-lookup bookkeeping and the audit trail, read by no cached answer; every other table's
+ * Sign-in and guest-lookup bookkeeping and the audit trail (and its staging), read by no cached answer; every other table's
  * change ends cached answers (an audited list read appends to audit_log: it must not end every answer).
  */
 const NOT_ANSWER_TABLES = new Set([
@@ -14,6 +14,7 @@ const NOT_ANSWER_TABLES = new Set([
   'sign_in_challenges',
   'sign_in_lockouts',
   'audit_log',
+  'audit_staging',
   'guest_lookup_failures',
 ]);
 

@@ -2,7 +2,15 @@ import { hash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_AUDIT_HMAC_KEY } from '@/testing/api-setup';
 import { createTestDatabase, type TestDatabase } from '@/testing/test-db';
-import { anchorAuditChain, hashedRest, recordNow, useAuditHmacKey, verifyChain } from './audit.queries';
+import {
+  anchorAuditChain,
+  hashedRest,
+  record,
+  recordMany,
+  recordNow,
+  useAuditHmacKey,
+  verifyChain,
+} from './audit.queries';
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -85,9 +93,14 @@ describe('the audit chain is anchored with an HMAC whose key is not in the datab
     // A plain tail with a key configured is what a rewrite without the key looks like: anchoring seals it.
     expect((await verifyChain(database.db)).ok).toBe(false);
     await anchorAuditChain(database.db, at);
-    for (let i = 0; i < 5; i += 1) {
+    for (let i = 0; i < 3; i += 1) {
       await recordNow(database.db, { actor: 'now', action: 'test.hmac', resource: `r${i}`, detail: 'new', at });
     }
+    // A write's entries, chained as its transaction commits, get the HMAC too.
+    await database.db.transaction(async (tx) => {
+      await record(tx, { actor: 'now', action: 'test.hmac', resource: 'r3', detail: 'with a change', at });
+      await recordMany(tx, [{ actor: 'now', action: 'test.hmac', resource: 'r4', detail: 'with a change', at }]);
+    });
     expect((await rows()).map((r) => r.hash_version)).toEqual([1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2]);
     expect(await verifyChain(database.db)).toEqual({ ok: true, checked: 11, firstBreak: null });
   });

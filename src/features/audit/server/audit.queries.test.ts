@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { hashPassword } from '@/features/auth/server/auth.passwords';
 import { cookieFrom, createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
 import type { ChainVerificationResult } from '../audit.schema';
-import { entryHash, recordMany, recordNow, verifyChain } from './audit.queries';
+import { entryHash, record, recordMany, recordNow, verifyChain } from './audit.queries';
 import { auditLog } from './audit.table';
 import { anyUnicodeChar } from '@/testing/any-text';
 
@@ -183,7 +183,7 @@ const anyAuditInput = fc.record({
   }),
 });
 
-describe('appending in one statement (audit_append) chains exactly as the app verifies', () => {
+describe('appending in the database (audit_append_batch) chains exactly as the app verifies', () => {
   it('stores the hash entryHash computes for any text, and keeps one chain under concurrent appends', async () => {
     const entries = fc.sample(anyAuditInput, 60);
     const [{ max: before } = { max: 0 }] = (
@@ -335,6 +335,95 @@ describe('reads arriving together are appended together (group commit)', () => {
     );
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
     expect(await appendedSince(before)).toEqual(['first', 'second', 'third', 'fourth']);
+    expect((await verifyChain(t.database.db)).ok).toBe(true);
+  });
+});
+
+describe('entries written with a change are chained as its transaction commits', () => {
+  const entry = (detail: string) => ({
+    actor: 'biller@clinic.test',
+    action: 'claim.update',
+    resource: 'claim/1',
+    detail,
+    at: new Date(),
+  });
+  const details = async (before: number) =>
+    (
+      await t.database.pool.query<{ detail: string }>('select detail from audit_log where id > $1 order by id', [
+        before,
+      ])
+    ).rows.map((r) => r.detail);
+  const newestId = async () =>
+    Number((await t.database.pool.query<{ max: string }>('select max(id) as max from audit_log')).rows[0]?.max ?? 0);
+  const staged = async () =>
+    Number((await t.database.ownerPool.query<{ n: string }>('select count(*) as n from audit_staging')).rows[0]?.n);
+
+  it('commits with its change and not before: a rolled-back change leaves no entry and nothing staged', async () => {
+    const before = await newestId();
+    await t.database.db
+      .transaction(async (tx) => {
+        await record(tx, entry('rolled back'));
+        expect(await details(before)).toEqual([]);
+        throw new Error('the change fails');
+      })
+      .catch(() => {});
+    await t.database.db.transaction(async (tx) => {
+      await record(tx, entry('kept 1'));
+      await recordMany(tx, [entry('kept 2'), entry('kept 3')]);
+      await record(tx, entry('kept 4'));
+    });
+    expect(await details(before)).toEqual(['kept 1', 'kept 2', 'kept 3', 'kept 4']);
+    expect(await staged()).toBe(0);
+    expect((await verifyChain(t.database.db)).ok).toBe(true);
+  });
+
+  it('an open transaction that has recorded does not hold up another writer: entries chain in commit order', async () => {
+    const before = await newestId();
+    let releaseFirst: () => void = () => {};
+    const firstMayCommit = new Promise<void>((resolve) => (releaseFirst = resolve));
+    let firstRecorded: () => void = () => {};
+    const recorded = new Promise<void>((resolve) => (firstRecorded = resolve));
+    const first = t.database.db.transaction(async (tx) => {
+      await record(tx, entry('open first, committed second'));
+      firstRecorded();
+      await firstMayCommit;
+    });
+    await recorded;
+    // With the lock taken at the append, this would wait for the first transaction and time out.
+    await Promise.race([
+      t.database.db.transaction((tx) => record(tx, entry('opened second, committed first'))),
+      new Promise((_, reject) => setTimeout(() => reject(new Error('the second writer waited')), 5000)),
+    ]);
+    releaseFirst();
+    await first;
+    expect(await details(before)).toEqual(['opened second, committed first', 'open first, committed second']);
+    expect((await verifyChain(t.database.db)).ok).toBe(true);
+  });
+
+  it('many writers committing at once leave one verifiable chain', async () => {
+    const before = await newestId();
+    const written = Array.from({ length: 40 }, (_, i) => `writer ${i}`);
+    await Promise.all(
+      written.map((detail) =>
+        t.database.db.transaction(async (tx) => {
+          await record(tx, entry(detail));
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * 20));
+        }),
+      ),
+    );
+    expect((await details(before)).sort()).toEqual([...written].sort());
+    expect(await staged()).toBe(0);
+    expect((await verifyChain(t.database.db)).ok).toBe(true);
+  });
+
+  it('refuses to chain from a REPEATABLE READ transaction, whose snapshot could not see the newest entry', async () => {
+    const before = await newestId();
+    await expect(
+      t.database.db.transaction((tx) => record(tx, entry('under repeatable read')), {
+        isolationLevel: 'repeatable read',
+      }),
+    ).rejects.toThrow();
+    expect(await details(before)).toEqual([]);
     expect((await verifyChain(t.database.db)).ok).toBe(true);
   });
 });

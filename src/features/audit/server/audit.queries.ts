@@ -81,7 +81,7 @@ export function useAuditHmacKey(key: Buffer | null): void {
     hmacPads = null;
     return;
   }
-  // RFC 2104's padded keys, so audit_append can compute the same HMAC with PostgreSQL's built-in sha256.
+  // RFC 2104's padded keys, so audit_append_batch can compute the same HMAC with PostgreSQL's built-in sha256.
   const block = Buffer.alloc(64);
   (key.length > 64 ? hash('sha256', key, 'buffer') : key).copy(block);
   hmacPads = { inner: block.map((b) => b ^ 0x36) as Buffer, outer: block.map((b) => b ^ 0x5c) as Buffer };
@@ -93,7 +93,7 @@ export function currentHashVersion(): 1 | 2 {
 }
 
 export function entryHash(prevHash: string, c: HashedContent, version: 1 | 2 = currentHashVersion()): string {
-  // The canonical text is JSON.stringify([prevHash, ...fields]); audit_append (migration 0020) builds the
+  // The canonical text is JSON.stringify([prevHash, ...fields]); audit_append_batch builds the
   // same text in SQL from the previous hash and hashedRest.
   const canonical = `[${JSON.stringify(prevHash)},${hashedRest(c)}`;
   if (version === 2) {
@@ -106,16 +106,33 @@ export function entryHash(prevHash: string, c: HashedContent, version: 1 | 2 = c
 
 /**
  * Appends one audit entry inside the caller's transaction, so the entry commits or rolls back with the
- * change it records. Callers without a change of their own use `recordNow`. One statement (audit_append,
- * migration 0018): the chain's lock is taken, the newest hash read and the entry inserted inside
- * PostgreSQL, so the lock waits on no round trip to this process but the caller's COMMIT.
+ * change it records. Callers without a change of their own use `recordNow`. The entry is staged and chained
+ * into the trail as the transaction commits (audit_commit_staged, migration 0042): the chain's lock is held
+ * for the commit only, never across a round trip to this process.
  */
 export async function record(tx: DbOrTx, input: AuditInput): Promise<void> {
-  const content = contentOf(input);
-  await tx.execute(sql`select audit_append(${input.at.toISOString()}::timestamptz, ${content.actor},
-    ${content.actorUserId}::integer, ${content.actorRole}, ${content.action}, ${content.resource}, ${content.detail},
-    ${content.patientId}::integer, ${content.clientAddr}, ${content.userAgent}, ${hashedRest(content)},
-    ${GENESIS_HASH}, ${hmacPads?.inner ?? null}::bytea, ${hmacPads?.outer ?? null}::bytea)`);
+  await stage(tx, [hashedRest(contentOf(input))]);
+}
+
+/** Staged lines per row: audit_append_batch chains each row's lines with one call at commit. */
+const STAGE_ROW_MAX = 500;
+
+/**
+ * Stages canonical lines (hashedRest) in the caller's transaction; they are appended in this order when it
+ * commits. With the HMAC key its padded keys go along as transaction-local settings, which the commit-time
+ * append reads: they are never written to a table.
+ */
+async function stage(tx: DbOrTx, rests: readonly string[]): Promise<void> {
+  for (let i = 0; i < rests.length; i += STAGE_ROW_MAX) {
+    const entries = rests.slice(i, i + STAGE_ROW_MAX).join('\n');
+    if (hmacPads) {
+      await tx.execute(sql`insert into audit_staging (entries)
+        select ${entries} from (select set_config('audit.hmac_inner', ${hmacPads.inner.toString('hex')}, true),
+          set_config('audit.hmac_outer', ${hmacPads.outer.toString('hex')}, true)) as pads`);
+    } else {
+      await tx.execute(sql`insert into audit_staging (entries) values (${entries})`);
+    }
+  }
 }
 
 /**
@@ -163,63 +180,34 @@ function contentOf(input: AuditInput): HashedContent {
   };
 }
 
-function rowOf(input: AuditInput, c: HashedContent) {
-  return {
-    occurredAt: input.at.toISOString(),
-    actor: c.actor,
-    actorUserId: c.actorUserId,
-    actorRole: c.actorRole,
-    action: c.action,
-    resource: c.resource,
-    detail: c.detail,
-    patientId: c.patientId,
-    clientAddr: c.clientAddr ?? null,
-    userAgent: c.userAgent ?? null,
-  };
-}
-
-/** Rows per insert statement in recordMany: bounds one statement's JSON to a few megabytes. */
-const RECORD_MANY_BATCH = 5000;
-
 /**
- * Appends many entries in order (seeding, imports, batch scrubs) with one lock and one insert per batch. The
- * rows go as one JSON parameter, expanded in the database in their order (WITH ORDINALITY), so ids follow the
- * chain: building a multi-row VALUES insert through the query builder cost about a quarter of a millisecond
- * per row in this process, more than the database spent inserting it.
+ * Appends many entries in order (seeding, imports, batch scrubs), staged in the caller's transaction like
+ * `record`'s and chained as it commits.
  */
 export async function recordMany(tx: Tx, inputs: readonly AuditInput[]): Promise<void> {
   if (inputs.length === 0) return;
-  await tx.execute(sql`select pg_advisory_xact_lock(${AUDIT_CHAIN_LOCK})`);
-  const [last] = await tx.select({ hash: auditLog.hash }).from(auditLog).orderBy(desc(auditLog.id)).limit(1);
-  let prevHash = last?.hash ?? GENESIS_HASH;
-  const hashVersion = currentHashVersion();
-  const rows = inputs.map((input) => {
-    const content = contentOf(input);
-    const hash = entryHash(prevHash, content, hashVersion);
-    const row = { ...rowOf(input, content), prevHash, hash };
-    prevHash = hash;
-    return row;
-  });
-  for (let i = 0; i < rows.length; i += RECORD_MANY_BATCH) {
-    const batch = JSON.stringify(rows.slice(i, i + RECORD_MANY_BATCH));
-    await tx.execute(sql`insert into audit_log (occurred_at, actor, actor_user_id, actor_role, action, resource, detail,
-        patient_id, client_addr, user_agent, prev_hash, hash, hash_version)
-      select x."occurredAt", x.actor, x."actorUserId", x."actorRole", x.action, x.resource, x.detail, x."patientId",
-        x."clientAddr", x."userAgent", x."prevHash", x.hash, ${hashVersion}::smallint
-      from rows from (jsonb_to_recordset(${batch}::jsonb) as ("occurredAt" timestamptz, actor text,
-          "actorUserId" integer, "actorRole" text, action text, resource text, detail text, "patientId" integer,
-          "clientAddr" text, "userAgent" text, "prevHash" text, hash text))
-        with ordinality as x("occurredAt", actor, "actorUserId", "actorRole", action, resource, detail, "patientId",
-          "clientAddr", "userAgent", "prevHash", hash, n)
-      order by x.n`);
-  }
+  await stage(
+    tx,
+    inputs.map((input) => hashedRest(contentOf(input))),
+  );
+}
+
+/**
+ * Chains the entries the caller's transaction has staged into the trail now, as its commit would (and takes
+ * the chain's lock for the rest of it): for a reader of the trail inside the same transaction.
+ */
+export async function appendStagedNow(tx: Tx): Promise<void> {
+  await tx.execute(sql`set constraints audit_staging_commit immediate`);
+  await tx.execute(sql`set constraints audit_staging_commit deferred`);
 }
 
 /**
  * Takes the chain's lock for the rest of the caller's transaction and returns the newest entry's hash:
- * what a bulk loader (the scale seed's COPY) chains on from, exactly as recordMany does.
+ * what a bulk loader (the scale seed's COPY) chains on from.
  */
 export async function lockChainTail(tx: Tx): Promise<string> {
+  // Entries this transaction staged go first, so the loader chains on after them.
+  await appendStagedNow(tx);
   await tx.execute(sql`select pg_advisory_xact_lock(${AUDIT_CHAIN_LOCK})`);
   const [last] = await tx.select({ hash: auditLog.hash }).from(auditLog).orderBy(desc(auditLog.id)).limit(1);
   return last?.hash ?? GENESIS_HASH;

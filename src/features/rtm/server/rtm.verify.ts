@@ -26,7 +26,7 @@ import { computeArAging, computeDenialsByReason, computeKpis } from '@/features/
 import { formatTime12 } from '@/features/appointments/appointments.schema';
 import { updateAppointment } from '@/features/appointments/server/appointments.queries';
 import { appointments } from '@/features/appointments/server/appointments.table';
-import { verifyChain } from '@/features/audit/server/audit.queries';
+import { appendStagedNow, verifyChain } from '@/features/audit/server/audit.queries';
 import { auditLog } from '@/features/audit/server/audit.table';
 import {
   createChallenge,
@@ -270,6 +270,8 @@ async function verifyWritesAudited({ deps, ctx }: VerifyEnv): Promise<Measured> 
       await appealClaim(tx, ctx, denied.id, { reason: 'Verification', note: 'traceability check, rolled back' });
       performed.push({ action: 'claim.appeal', resource: `claim/${denied.id}` });
     }
+    // Staged entries are chained as the transaction commits; this one rolls back, so they are chained here.
+    await appendStagedNow(tx);
     const written = await tx
       .select({ action: auditLog.action, resource: auditLog.resource })
       .from(auditLog)
