@@ -47,6 +47,19 @@ async function kpisOf(query = '') {
   return kpis;
 }
 
+/** The six tiles worked out here from raw rows, for comparing with what the app computes. */
+function expectedKpis(raw: Awaited<ReturnType<typeof rawAuthorizations>>) {
+  const pending = raw.filter((r) => r.status === 'Pending');
+  return {
+    total: raw.length,
+    pending: pending.length,
+    approved: raw.filter((r) => r.status === 'Approved').length,
+    denied: raw.filter((r) => r.status === 'Denied').length,
+    atRisk: pending.filter((r) => r.age > 5).length,
+    avgAgeDays: raw.length === 0 ? 0 : Math.round((raw.reduce((sum, r) => sum + r.age, 0) / raw.length) * 10) / 10,
+  };
+}
+
 async function auditCount() {
   const { rows } = await t.database.pool.query<{ n: number }>(`select count(*)::int as n from audit_log`);
   return rows[0]?.n ?? 0;
@@ -286,9 +299,18 @@ describe('PATCH /api/authorizations/:id', () => {
       payload: APPROVAL,
     });
     expect(approved.statusCode).toBe(200);
-    const kpis = await kpisOf();
-    const raw = await rawAuthorizations();
-    expect(kpis.pending).toBe(raw.filter((r) => r.status === 'Pending').length);
+    // The unfiltered tiles come from the status rollup: exact after the decisions, and as the days pass
+    // (an undecided request ages, a decided one does not).
+    expect(await kpisOf()).toEqual(expectedKpis(await rawAuthorizations()));
+    const started = t.clock();
+    t.clock.advance(9 * 86_400_000);
+    try {
+      // A session of that later day (the others would have idled out by then).
+      const later = await signInAs(t.app, 'nurse_manager');
+      expect((await list('?limit=3', later)).kpis).toEqual(expectedKpis(await rawAuthorizations()));
+    } finally {
+      t.clock.set(started);
+    }
   });
 
   it('refuses to decide an authorization twice, and writes nothing', async () => {
