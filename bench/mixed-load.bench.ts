@@ -13,6 +13,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
+import { eraFile, eraHeader } from '../src/testing/era-files';
 import type { BenchContext, BenchFigure, BenchPart } from './bench.types';
 import { completeTimeReport, describeTimeReport, watchWhereTimeGoes } from './where-time-goes';
 
@@ -30,9 +31,19 @@ interface Pools {
   patientIds: number[];
   providerIds: number[];
   deniedClaimIds: number[];
+  /** Claims for the claim screen. */
+  claimIds: number[];
+  /** Submitted claims to Aetna with their lines, each paid once by a remittance the load imports. */
+  submittedClaims: SubmittedClaim[];
   pendingAuthorizationIds: number[];
   /** The practice's hours, visit length and buffer (Settings → Practice), which bookings must fit. */
   practice: { open: number; close: number; minutes: number; buffer: number };
+}
+
+interface SubmittedClaim {
+  id: number;
+  accountNumber: string;
+  lines: { lcn: string; code: string; modifiers: string[]; chargeCents: number }[];
 }
 
 interface Outcome {
@@ -47,6 +58,8 @@ const acknowledged = {
   appointments: [] as number[],
   appeals: [] as number[],
   decisions: [] as { id: number; status: 'Approved' | 'Denied' }[],
+  /** Remittances imported (by trace number) and the claims each paid. */
+  remittances: [] as { trace: string; claimIds: number[] }[],
   /** Exports whose audit entry is an 'export.csv' or 'appointment.export' action. */
   auditedExports: 0,
 };
@@ -95,6 +108,7 @@ function nextBooking(pools: Pools) {
 const pick = <T>(items: readonly T[]): T | undefined => items[Math.floor(Math.random() * items.length)];
 
 type Step = (call: Caller, pools: Pools) => Promise<void>;
+/** A string body is an X12 file (sent as application/edi-x12); anything else is sent as JSON. */
 type Caller = (kind: string, method: string, url: string, body?: unknown) => Promise<{ status: number; json: unknown }>;
 
 const read =
@@ -161,6 +175,38 @@ const decideAuthorization: Step = async (call, pools) => {
   if (status === 200) acknowledged.decisions.push({ id, status: decision });
 };
 
+const claimDetail: Step = async (call, pools) => {
+  await call('claim detail', 'GET', `/api/claims/${pick(pools.claimIds)}`);
+};
+const listWorkQueue = read('list work queue', () => '/api/work-queue?limit=50');
+
+const dollars = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+/** An 835 from Aetna paying three submitted claims at 80% of each line, the rest a contractual adjustment. */
+const importRemittance: Step = async (call, pools) => {
+  const paid = pools.submittedClaims.splice(0, 3);
+  if (paid.length === 0) return listClaims(call, pools);
+  const trace = `LOAD-${Date.now().toString(36)}-${counter++}`;
+  const body: string[] = [];
+  let total = 0;
+  for (const claim of paid) {
+    const share = (cents: number) => Math.floor(cents * 0.8);
+    const charge = claim.lines.reduce((sum, l) => sum + l.chargeCents, 0);
+    const claimPaid = claim.lines.reduce((sum, l) => sum + share(l.chargeCents), 0);
+    total += claimPaid;
+    body.push(`CLP*${claim.accountNumber}*1*${dollars(charge)}*${dollars(claimPaid)}**12*${trace}-${claim.id}`);
+    for (const l of claim.lines) {
+      const cents = l.chargeCents;
+      body.push(`SVC*HC:${[l.code, ...l.modifiers].join(':')}*${dollars(cents)}*${dollars(share(cents))}**1`);
+      body.push('DTM*472*20261101');
+      if (cents - share(cents) > 0) body.push(`CAS*CO*45*${dollars(cents - share(cents))}`);
+      body.push(`REF*6R*${l.lcn}`);
+    }
+  }
+  const file = eraFile([...eraHeader({ paid: dollars(total), trace }), ...body]);
+  const { status } = await call('import remittance', 'POST', '/api/remittances', file);
+  if (status === 201) acknowledged.remittances.push({ trace, claimIds: paid.map((c) => c.id) });
+};
+
 const audited =
   (kind: string, method: string, url: () => string, body?: () => unknown): Step =>
   async (call) => {
@@ -205,9 +251,12 @@ const MIX: Record<Role, [Step, number][]> = {
   ],
   billing_admin: [
     [listClaims, 5],
+    [claimDetail, 2],
+    [listWorkQueue, 2],
     [claimsOverview, 1],
     [statementDetail, 2],
     [appealClaim, 1],
+    [importRemittance, 0.5],
     [exportClaims, 0.5],
   ],
   doctor: [
@@ -283,6 +332,17 @@ async function loadPools(client: pg.Client): Promise<Pools> {
     patientIds: await ids('select id from patients order by random() limit 2000'),
     providerIds: await ids('select id from providers where active order by id'),
     deniedClaimIds: await ids(`select id from claims where status = 'Denied' order by random() limit 20000`),
+    claimIds: await ids(`select id from claims where voided_at is null order by random() limit 20000`),
+    submittedClaims: (
+      await client.query<{ id: number; account: string; lines: SubmittedClaim['lines'] }>(
+        `select c.id, c.account_number as account, json_agg(json_build_object('lcn', l.line_control_number,
+            'code', l.procedure_code, 'modifiers', l.modifiers, 'chargeCents', l.charge_cents) order by l.line_number)
+            as lines
+          from (select id, account_number from claims where status = 'Submitted' and payer = 'Aetna'
+            and voided_at is null order by random() limit 3000) c
+          join claim_lines l on l.claim_id = c.id group by c.id, c.account_number`,
+      )
+    ).rows.map((r) => ({ id: r.id, accountNumber: r.account, lines: r.lines })),
     pendingAuthorizationIds: await ids(
       `select id from authorizations where status = 'Pending' order by random() limit 20000`,
     ),
@@ -292,7 +352,7 @@ async function loadPools(client: pg.Client): Promise<Pools> {
 /** Every acknowledged write is in the database, whole (with its audit entry); every acknowledged export audited. */
 async function missingWrites(client: pg.Client, startedAt: Date): Promise<{ checked: number; missing: string[] }> {
   const missing: string[] = [];
-  const present = async (label: string, sql: string, ids: number[]) => {
+  const present = async (label: string, sql: string, ids: readonly (number | string)[]) => {
     const { rows } = await client.query<{ n: number }>(sql, [ids]);
     const found = rows[0]?.n ?? 0;
     if (found !== ids.length) missing.push(`${ids.length - found} of ${ids.length} ${label}`);
@@ -325,6 +385,12 @@ async function missingWrites(client: pg.Client, startedAt: Date): Promise<{ chec
       ids,
     );
   }
+  await present(
+    'remittances (each with its claims paid and its audit entry)',
+    `select count(*)::int as n from remittances r where r.trace_number = any($1) and r.claims_posted = 3
+       and exists (select 1 from audit_log a where a.action = 'remittance.import' and a.resource = 'remittance/' || r.id)`,
+    acknowledged.remittances.map((r) => r.trace),
+  );
   const { rows } = await client.query<{ n: number }>(
     `select count(*)::int as n from audit_log where occurred_at >= $1 and action in ('export.csv', 'appointment.export')`,
     [startedAt.toISOString()],
@@ -336,6 +402,7 @@ async function missingWrites(client: pg.Client, startedAt: Date): Promise<{ chec
     acknowledged.appointments.length +
     acknowledged.appeals.length +
     acknowledged.decisions.length +
+    acknowledged.remittances.length +
     acknowledged.auditedExports;
   return { checked, missing };
 }
@@ -362,9 +429,11 @@ export const mixedLoadBench: BenchPart = async (ctx: BenchContext) => {
             headers: {
               cookie: session.cookie,
               ...(method === 'GET' ? {} : { 'x-csrf-token': session.csrfToken }),
-              ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+              ...(body === undefined
+                ? {}
+                : { 'content-type': typeof body === 'string' ? 'application/edi-x12' : 'application/json' }),
             },
-            body: body === undefined ? undefined : JSON.stringify(body),
+            body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
           });
           status = response.status;
           json = await response.json().catch(() => null);
@@ -415,7 +484,8 @@ export const mixedLoadBench: BenchPart = async (ctx: BenchContext) => {
           missing.length === 0
             ? `${checked.toLocaleString('en-US')} of ${checked.toLocaleString('en-US')} (${acknowledged.patients.length} patients, ` +
               `${acknowledged.appointments.length} appointments, ${acknowledged.appeals.length} appeals, ` +
-              `${acknowledged.decisions.length} authorization decisions, ${acknowledged.auditedExports} exports)`
+              `${acknowledged.decisions.length} authorization decisions, ${acknowledged.remittances.length} remittances, ` +
+              `${acknowledged.auditedExports} exports)`
             : `missing: ${missing.join('; ')}`,
         pass: missing.length === 0 && checked > 0,
       },
