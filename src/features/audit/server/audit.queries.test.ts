@@ -389,13 +389,17 @@ describe('entries written with a change are chained as its transaction commits',
       await firstMayCommit;
     });
     await recorded;
-    // With the lock taken at the append, this would wait for the first transaction and time out.
-    await Promise.race([
-      t.database.db.transaction((tx) => record(tx, entry('opened second, committed first'))),
-      new Promise((_, reject) => setTimeout(() => reject(new Error('the second writer waited')), 5000)),
-    ]);
-    releaseFirst();
-    await first;
+    try {
+      // With the lock taken at the append, this would wait for the first transaction and time out.
+      await Promise.race([
+        t.database.db.transaction((tx) => record(tx, entry('opened second, committed first'))),
+        new Promise((_, reject) => setTimeout(() => reject(new Error('the second writer waited')), 5000)),
+      ]);
+    } finally {
+      // Whatever happened, the first transaction ends, so a failure here cannot leave the chain's lock held.
+      releaseFirst();
+      await first;
+    }
     expect(await details(before)).toEqual(['opened second, committed first', 'open first, committed second']);
     expect((await verifyChain(t.database.db)).ok).toBe(true);
   });
