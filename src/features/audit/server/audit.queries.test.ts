@@ -284,6 +284,20 @@ describe('recordMany appends a batch in its order, as one JSON parameter', () =>
   });
 });
 
+/** The details of the entries appended after the entry `before`, in chain order. */
+async function appendedSince(before: number): Promise<string[]> {
+  const { rows } = await t.database.pool.query<{ detail: string }>(
+    'select detail from audit_log where id > $1 order by id',
+    [before],
+  );
+  return rows.map((r) => r.detail);
+}
+
+async function newestId(): Promise<number> {
+  const { rows } = await t.database.pool.query<{ max: string }>('select max(id) as max from audit_log');
+  return Number(rows[0]?.max ?? 0);
+}
+
 describe('reads arriving together are appended together (group commit)', () => {
   const entry = (detail: string) => ({
     actor: 'reader@clinic.test',
@@ -292,14 +306,6 @@ describe('reads arriving together are appended together (group commit)', () => {
     detail,
     at: new Date(),
   });
-  const appendedSince = async (before: number) =>
-    (
-      await t.database.pool.query<{ detail: string }>('select detail from audit_log where id > $1 order by id', [
-        before,
-      ])
-    ).rows.map((r) => r.detail);
-  const newestId = async () =>
-    Number((await t.database.pool.query<{ max: string }>('select max(id) as max from audit_log')).rows[0]?.max ?? 0);
 
   it('in their order of arrival, each resolved only once stored', async () => {
     const before = await newestId();
@@ -347,14 +353,6 @@ describe('entries written with a change are chained as its transaction commits',
     detail,
     at: new Date(),
   });
-  const details = async (before: number) =>
-    (
-      await t.database.pool.query<{ detail: string }>('select detail from audit_log where id > $1 order by id', [
-        before,
-      ])
-    ).rows.map((r) => r.detail);
-  const newestId = async () =>
-    Number((await t.database.pool.query<{ max: string }>('select max(id) as max from audit_log')).rows[0]?.max ?? 0);
   const staged = async () =>
     Number((await t.database.ownerPool.query<{ n: string }>('select count(*) as n from audit_staging')).rows[0]?.n);
 
@@ -363,7 +361,7 @@ describe('entries written with a change are chained as its transaction commits',
     await t.database.db
       .transaction(async (tx) => {
         await record(tx, entry('rolled back'));
-        expect(await details(before)).toEqual([]);
+        expect(await appendedSince(before)).toEqual([]);
         throw new Error('the change fails');
       })
       .catch(() => {});
@@ -372,7 +370,7 @@ describe('entries written with a change are chained as its transaction commits',
       await recordMany(tx, [entry('kept 2'), entry('kept 3')]);
       await record(tx, entry('kept 4'));
     });
-    expect(await details(before)).toEqual(['kept 1', 'kept 2', 'kept 3', 'kept 4']);
+    expect(await appendedSince(before)).toEqual(['kept 1', 'kept 2', 'kept 3', 'kept 4']);
     expect(await staged()).toBe(0);
     expect((await verifyChain(t.database.db)).ok).toBe(true);
   });
@@ -400,7 +398,7 @@ describe('entries written with a change are chained as its transaction commits',
       releaseFirst();
       await first;
     }
-    expect(await details(before)).toEqual(['opened second, committed first', 'open first, committed second']);
+    expect(await appendedSince(before)).toEqual(['opened second, committed first', 'open first, committed second']);
     expect((await verifyChain(t.database.db)).ok).toBe(true);
   });
 
@@ -415,7 +413,7 @@ describe('entries written with a change are chained as its transaction commits',
         }),
       ),
     );
-    expect((await details(before)).sort()).toEqual([...written].sort());
+    expect((await appendedSince(before)).sort()).toEqual([...written].sort());
     expect(await staged()).toBe(0);
     expect((await verifyChain(t.database.db)).ok).toBe(true);
   });
@@ -427,7 +425,7 @@ describe('entries written with a change are chained as its transaction commits',
         isolationLevel: 'repeatable read',
       }),
     ).rejects.toThrow();
-    expect(await details(before)).toEqual([]);
+    expect(await appendedSince(before)).toEqual([]);
     expect((await verifyChain(t.database.db)).ok).toBe(true);
   });
 });
