@@ -93,9 +93,11 @@ describe('the audit chain is anchored with an HMAC whose key is not in the datab
     // A plain tail with a key configured is what a rewrite without the key looks like: anchoring seals it.
     expect((await verifyChain(database.db)).ok).toBe(false);
     await anchorAuditChain(database.db, at);
-    for (let i = 0; i < 3; i += 1) {
+    for (let i = 0; i < 2; i += 1) {
       await recordNow(database.db, { actor: 'now', action: 'test.hmac', resource: `r${i}`, detail: 'new', at });
     }
+    // Staged outside a transaction of the caller's (its own statement's transaction commits it).
+    await record(database.db, { actor: 'now', action: 'test.hmac', resource: 'r2', detail: 'alone', at });
     // A write's entries, chained as its transaction commits, get the HMAC too.
     await database.db.transaction(async (tx) => {
       await record(tx, { actor: 'now', action: 'test.hmac', resource: 'r3', detail: 'with a change', at });

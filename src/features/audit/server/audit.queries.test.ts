@@ -247,9 +247,10 @@ describe('appending in the database (audit_append_batch) chains exactly as the a
   });
 });
 
-describe('recordMany appends a batch in its order, as one JSON parameter', () => {
+describe('recordMany appends a batch in its order as its transaction commits', () => {
   it('stores each entry as given (unicode, nulls, a lone surrogate as U+FFFD), in order, chained and verifiable', async () => {
-    const entries = fc.sample(anyAuditInput, 300);
+    // More than one staging row's worth (500 lines each): the rows are chained in their order.
+    const entries = fc.sample(anyAuditInput, 700);
     entries.push({ ...entries[0]!, detail: 'lone \ud800 high' });
     const before = Number(
       (await t.database.pool.query<{ max: string }>('select coalesce(max(id), 0) as max from audit_log')).rows[0]?.max,
