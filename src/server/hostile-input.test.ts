@@ -360,7 +360,8 @@ function asReceived(location: Location, value: unknown): unknown {
   if (location === 'body')
     return value === undefined ? undefined : (JSON.parse(JSON.stringify(value) ?? 'null') as unknown);
   if (value instanceof RawEncoded) return undefined;
-  if (Array.isArray(value) && value.length === 0) return undefined; // no key=value pair at all
+  // queryString() leaves an undefined value out, as it does an empty array: no key=value pair at all.
+  if (value === undefined || (Array.isArray(value) && value.length === 0)) return undefined;
   if (Array.isArray(value))
     return value.map((v) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)));
   if (typeof value === 'object' && value !== null) return JSON.stringify(value);
