@@ -382,6 +382,27 @@ describe('analytics rollups equal the raw reference', () => {
         first_scrub_clean = coalesce(first_scrub_clean, id % 2 = 0)`);
     expect(await rollupSnapshot()).not.toEqual(before);
     await expectRollupsEqualRaw('after an update where some claims change rollup columns');
+
+    // The scrub's move of claims never submitted between Draft and Ready (the trigger's short path), both
+    // ways in one statement, with a voided Draft among them and one submitted Draft that takes the long path.
+    await exec(`update claims set voided_at = timestamptz '2026-11-22 10:00Z'
+      where id = (select min(id) from claims where status = 'Draft' and voided_at is null)`);
+    await exec(`update claims set status = 'Draft', submitted_on = date '2026-11-20'
+      where id = (select max(id) from claims where status = 'Submitted' and voided_at is null)`);
+    const [unsent] = (
+      await database.db.execute<{ n: number }>(
+        sql`select count(*)::int as n from claims where status in ('Draft', 'Ready') and voided_at is null`,
+      )
+    ).rows;
+    expect(unsent?.n).toBeGreaterThan(3);
+    const beforeSwap = await rollupSnapshot();
+    await exec(`update claims set status = case status when 'Draft' then 'Ready' else 'Draft' end
+      where status in ('Draft', 'Ready')`);
+    expect(await rollupSnapshot()).not.toEqual(beforeSwap);
+    await expectRollupsEqualRaw('after claims moved between Draft and Ready');
+    const maintained = await rollupSnapshot();
+    await rebuildRollups(database.db);
+    expect(await rollupSnapshot()).toEqual(maintained);
   });
 
   it('after random sequences of writes (property)', async () => {

@@ -264,7 +264,7 @@ describe('GET /api/claims', () => {
       billedCents: ['c.billed_cents'],
       paidCents: ['c.paid_cents'],
       daysAR: [`greatest(0, least(coalesce(c.resolved_on, '${day}'::date), '${day}'::date) - c.service_date)`],
-      status: ['c.status'],
+      status: ['c.status', 'c.service_date'],
     };
     return [...keys[sort], 'c.id'].map((k) => `${k} ${dir}`).join(', ');
   }

@@ -118,15 +118,18 @@ export const claims = pgTable(
     index('claims_service_date_idx').on(t.serviceDate, t.id),
     index('claims_patient_idx').on(t.patientId, t.serviceDate, t.id),
     index('claims_payer_idx').on(t.payer, t.serviceDate, t.id),
-    index('claims_status_idx').on(t.status, t.id),
     index('claims_provider_idx').on(t.providerId, t.id),
-    // The Claims list filtered by status or provider, in its default order (newest service date first).
+    // The Claims list filtered by status or provider, in its default order (newest service date first), and
+    // sorted by status (then service date).
     index('claims_status_service_date_idx').on(t.status, t.serviceDate, t.id),
     index('claims_provider_service_date_idx').on(t.providerId, t.serviceDate, t.id),
     // Scale (bench/results.md): the Claims list, overview and export filter and sort in the database on
     // a million claims.
     index('claims_search_trgm_idx').using('gin', sql`${claimSearchText(t)} gin_trgm_ops`),
-    index('claims_reason_code_idx').on(t.reasonCode),
+    // Every write of a claims row that is not heap-only adds an entry to each index whose predicate it meets:
+    // a Draft (no reason, not submitted, not adjudicated) skips the partial ones, and no query looks for the
+    // null side of these columns.
+    index('claims_reason_code_idx').on(t.reasonCode).where(sql.raw('reason_code is not null')),
     index('claims_billed_id_idx').on(t.billedCents, t.id),
     index('claims_paid_id_idx').on(t.paidCents, t.id),
     index('claims_procedure_id_idx').on(t.procedureCode, t.id),
@@ -135,8 +138,8 @@ export const claims = pgTable(
       .on(t.payer, t.reasonCode, t.billedCents)
       .where(sql`${t.deniedOnFirstAdjudication}`),
     // KPI engine (features/analytics): period cohorts by submission and adjudication day.
-    index('claims_analytics_submitted_idx').on(t.submittedOn),
-    index('claims_analytics_adjudicated_idx').on(t.adjudicatedOn),
+    index('claims_analytics_submitted_idx').on(t.submittedOn).where(sql.raw('submitted_on is not null')),
+    index('claims_analytics_adjudicated_idx').on(t.adjudicatedOn).where(sql.raw('adjudicated_on is not null')),
     // Keyset paging by days in A/R (docs/paging.md): the list merges resolved claims in (fixed) days order, open
     // claims newest service date first, and the rare claims resolved after today (claims.queries.ts). The
     // open claims' index also serves every search of open claims by service date (the open receivables):

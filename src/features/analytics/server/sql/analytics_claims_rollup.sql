@@ -1,9 +1,10 @@
--- The current definition of analytics_claims_rollup, last (re)defined by drizzle/0038_claims_rollup_skip_unchanged.sql.
+-- The current definition of analytics_claims_rollup, last (re)defined by drizzle/0044_claims_fewer_index_entries.sql.
 -- A migration that changes it copies this statement, and this file changes with it (docs/database-functions.md).
 CREATE OR REPLACE FUNCTION analytics_claims_rollup() RETURNS trigger
 LANGUAGE plpgsql AS $fn$
 DECLARE
   changed int[];
+  unsent int[];
 BEGIN
   IF TG_OP = 'INSERT' THEN
     EXECUTE analytics_rollup_delta_sql('select 1 as sign, n.*, 0::bigint as pp from new_rows n');
@@ -12,17 +13,45 @@ BEGIN
     -- (analytics_rollup_delta_sql, and provider and payer for the moves below) differs between the old and
     -- the new row; clean_submission is read only for a claim submitted or adjudicated, so it counts only
     -- there. Any other claim adds the same figures once with +1 and once with -1, which cancel: leaving it out
-    -- changes nothing but the work (a batch scrub of Draft claims, an edit of diagnoses or place of service).
-    SELECT array_agg(n.id) INTO changed
-    FROM new_rows n JOIN old_rows o ON o.id = n.id
-    WHERE (n.service_date, n.provider_id, n.payer, n.status, n.reason_code, n.denial_description,
-        n.denied_on_first_adjudication, n.submitted_on, n.adjudicated_on, n.resolved_on, n.billed_cents,
-        n.paid_cents, n.contractual_adjustment_cents, n.patient_responsibility_cents, n.voided_at IS NULL,
-        n.clean_submission AND (n.submitted_on IS NOT NULL OR n.adjudicated_on IS NOT NULL))
-      IS DISTINCT FROM (o.service_date, o.provider_id, o.payer, o.status, o.reason_code, o.denial_description,
-        o.denied_on_first_adjudication, o.submitted_on, o.adjudicated_on, o.resolved_on, o.billed_cents,
-        o.paid_cents, o.contractual_adjustment_cents, o.patient_responsibility_cents, o.voided_at IS NULL,
-        o.clean_submission AND (o.submitted_on IS NOT NULL OR o.adjudicated_on IS NOT NULL));
+    -- changes nothing but the work (an edit of diagnoses or place of service, a re-scrub that keeps Draft).
+    -- A claim never submitted that only moves between Draft and Ready (the scrub's move) changes one figure:
+    -- its count per status. Of all the rollups only claims_status_rollup tells Draft from Ready (open A/R
+    -- reads claims submitted, charges and claims per day only Paid), so such claims move there alone.
+    SELECT array_agg(k.id) FILTER (WHERE k.kind = 'rollups'), array_agg(k.id) FILTER (WHERE k.kind = 'unsent')
+    INTO changed, unsent
+    FROM (
+      SELECT n.id, CASE
+        WHEN (n.service_date, n.provider_id, n.payer, n.reason_code, n.denial_description,
+            n.denied_on_first_adjudication, n.submitted_on, n.adjudicated_on, n.resolved_on, n.billed_cents,
+            n.paid_cents, n.contractual_adjustment_cents, n.patient_responsibility_cents, n.voided_at IS NULL,
+            n.clean_submission AND (n.submitted_on IS NOT NULL OR n.adjudicated_on IS NOT NULL))
+          IS DISTINCT FROM (o.service_date, o.provider_id, o.payer, o.reason_code, o.denial_description,
+            o.denied_on_first_adjudication, o.submitted_on, o.adjudicated_on, o.resolved_on, o.billed_cents,
+            o.paid_cents, o.contractual_adjustment_cents, o.patient_responsibility_cents, o.voided_at IS NULL,
+            o.clean_submission AND (o.submitted_on IS NOT NULL OR o.adjudicated_on IS NOT NULL)) THEN 'rollups'
+        WHEN n.status = o.status THEN NULL
+        WHEN n.status IN ('Draft', 'Ready') AND o.status IN ('Draft', 'Ready') AND n.submitted_on IS NULL
+          AND n.adjudicated_on IS NULL AND n.resolved_on IS NULL THEN 'unsent'
+        ELSE 'rollups'
+      END AS kind
+      FROM new_rows n JOIN old_rows o ON o.id = n.id
+    ) k;
+    IF unsent IS NOT NULL THEN
+      -- Every other column the rollup groups or sums is the same in the old row and the new one.
+      INSERT INTO claims_status_rollup AS t (payer, status, reason_code, denied_on_first_adjudication, claims,
+        billed_cents, paid_cents)
+      SELECT n.payer, x.status, n.reason_code, n.denied_on_first_adjudication, sum(x.sign),
+        sum(x.sign * n.billed_cents::bigint), sum(x.sign * n.paid_cents::bigint)
+      FROM new_rows n JOIN unnest(unsent) u(id) ON u.id = n.id JOIN old_rows o ON o.id = n.id
+        CROSS JOIN LATERAL (VALUES (n.status, 1), (o.status, -1)) x(status, sign)
+      WHERE n.voided_at IS NULL
+      GROUP BY n.payer, x.status, n.reason_code, n.denied_on_first_adjudication
+      HAVING sum(x.sign) <> 0 OR sum(x.sign * n.billed_cents::bigint) <> 0 OR sum(x.sign * n.paid_cents::bigint) <> 0
+      ORDER BY n.payer, x.status, n.reason_code, n.denied_on_first_adjudication
+      ON CONFLICT (payer, status, reason_code, denied_on_first_adjudication) DO UPDATE SET
+        claims = t.claims + excluded.claims, billed_cents = t.billed_cents + excluded.billed_cents,
+        paid_cents = t.paid_cents + excluded.paid_cents;
+    END IF;
     IF changed IS NULL THEN
       RETURN NULL;
     END IF;
