@@ -6,6 +6,7 @@ import { ROLES, allows, type Role } from '@/shared/access';
 import { errorEnvelopeSchema } from '@/shared/api';
 import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
 import type { RegisteredRoute } from './plugins/access';
+import { endsOnlyAnswers } from './plugins/answer-cache';
 import { APP_ROLE, grantAppRole } from './db/app-role';
 import { anyUnicodeChar } from '@/testing/any-text';
 
@@ -365,7 +366,12 @@ function asReceived(location: Location, value: unknown): unknown {
   if (Array.isArray(value))
     return value.map((v) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)));
   if (typeof value === 'object' && value !== null) return JSON.stringify(value);
-  return wellFormed(String(value));
+  return wellFormed(scalarText(value));
+}
+
+/** A string, number, boolean or null as the URL carries it (objects are JSON: see asReceived). */
+function scalarText(value: unknown): string {
+  return String(value);
 }
 
 interface Finding {
@@ -535,6 +541,16 @@ function checkWrites(
       route: name,
       probe: describeProbe(probe),
       problem: `answered ${res.statusCode} but wrote ${[...unexpectedTables, ...unexpectedAudit.map((a) => `audit ${a}`)].join(', ')}`,
+    });
+  }
+  // A write through a route listed as ending only cached answers must leave accounts and sessions alone (the
+  // idle timer's renewal, an UPDATE of sessions, may come with any request).
+  const sessionWrites = writes.tables.filter((table) => /^(users |sessions (INSERT|DELETE))/.test(table));
+  if (target.route.method !== 'GET' && endsOnlyAnswers(target.route.url) && sessionWrites.length > 0) {
+    findings.push({
+      route: name,
+      probe: describeProbe(probe),
+      problem: `listed in ANSWERS_ONLY_WRITE_PREFIXES but wrote ${sessionWrites.join(', ')}`,
     });
   }
 }

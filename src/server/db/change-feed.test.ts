@@ -56,6 +56,28 @@ describe('the change feed', () => {
     expect(feed.answersGeneration()).toBe(middle.answers);
   });
 
+  it('a renewed idle timer or a new session ends no cached session; any other change to a session does', async () => {
+    const [user] = (await database.pool.query<{ id: number }>(`select min(id) as id from users`)).rows;
+    const before = generations();
+    await database.pool.query(
+      `insert into sessions (id_hash, user_id, csrf_token, created_at, last_seen_at, expires_at)
+       values ('change-feed-test', $1, 'token', now(), now(), now() + interval '1 hour')`,
+      [user!.id],
+    );
+    await database.pool.query(`update sessions set last_seen_at = now() where id_hash = 'change-feed-test'`);
+    // A committed change after them: once it is heard, theirs would have been heard first.
+    await database.pool.query(`update practice_settings set buffer_minutes = buffer_minutes`);
+    await eventually(() => (feed.answersGeneration() ?? 0) > (before.answers ?? 0));
+    expect(feed.sessionsGeneration()).toBe(before.sessions);
+
+    const middle = generations();
+    await database.pool.query(`update sessions set expires_at = now() where id_hash = 'change-feed-test'`);
+    await eventually(() => (feed.sessionsGeneration() ?? 0) > (middle.sessions ?? 0));
+    const last = generations();
+    await database.pool.query(`delete from sessions where id_hash = 'change-feed-test'`);
+    await eventually(() => (feed.sessionsGeneration() ?? 0) > (last.sessions ?? 0));
+  });
+
   it('a rolled-back change is never heard of', async () => {
     const client = await database.pool.connect();
     try {
@@ -90,5 +112,12 @@ describe('the change feed', () => {
     feed.invalidateAll();
     expect(feed.answersGeneration()).toBe((before.answers ?? 0) + 1);
     expect(feed.sessionsGeneration()).toBe((before.sessions ?? 0) + 1);
+  });
+
+  it('invalidateAnswers (a write of clinic data through this server) ends cached answers alone', () => {
+    const before = generations();
+    feed.invalidateAnswers();
+    expect(feed.answersGeneration()).toBe((before.answers ?? 0) + 1);
+    expect(feed.sessionsGeneration()).toBe(before.sessions);
   });
 });

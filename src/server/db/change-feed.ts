@@ -28,8 +28,13 @@ const RECONNECT_DELAYS_MS = [250, 1000, 5000];
 export interface ChangeFeed {
   answersGeneration(): number | null;
   sessionsGeneration(): number | null;
-  /** A write through this server: its own later reads must not wait for the notification to come back. */
+  /**
+   * A write through this server that may have changed users or sessions: its own later requests must not
+   * wait for the notification to come back.
+   */
   invalidateAll(): void;
+  /** Any other write through this server: its own later reads must not wait for the notification either. */
+  invalidateAnswers(): void;
   close(): Promise<void>;
 }
 
@@ -100,6 +105,9 @@ export async function listenForChanges(connectionString: string, log: Logger): P
     answersGeneration: () => (listening ? answers : null),
     sessionsGeneration: () => (listening ? sessions : null),
     invalidateAll: bumpAll,
+    invalidateAnswers: () => {
+      answers += 1;
+    },
     async close() {
       closed = true;
       clearTimeout(retry);

@@ -137,15 +137,20 @@ export async function createSession(
 export type SessionRow = { session: typeof sessions.$inferSelect; user: typeof users.$inferSelect };
 
 /**
- * Where an app server keeps session rows between requests (docs/caching.md): valid until any change to
- * sessions or users is committed anywhere. `lookup` notes the cache's generation BEFORE the database is
- * asked, so a row read while a change was committing is remembered as already stale. Only found rows
- * are kept; an unknown id always asks the database.
+ * Where an app server keeps session rows between requests (docs/caching.md): valid until a change to users,
+ * or a session ended or changed, is committed anywhere (a renewal of the idle timer alone ends nothing: see
+ * resolveSession). `lookup` notes the cache's generation BEFORE the database is asked, so a row read while a
+ * change was committing is remembered as already stale. Only found rows are kept; an unknown id always asks
+ * the database.
  */
 /** Session rows kept in memory, keyed by the cookie's session id (so a hit needs no hashing). */
 export interface SessionRowCache {
   lookup(sessionId: string): { row: SessionRow | undefined; remember(row: SessionRow): void };
   forget(sessionId: string): void;
+}
+
+function idleDeadlineOf(row: SessionRow, idleMinutes: number): number {
+  return row.session.lastSeenAt.getTime() + idleMinutes * 60 * 1000;
 }
 
 async function findSessionRow(db: Db | Tx, idHash: string): Promise<SessionRow | undefined> {
@@ -171,14 +176,16 @@ export async function resolveSession(
 ): Promise<AuthContext | null> {
   const cached = cache?.lookup(sessionId);
   let row = cached?.row;
+  // Renewals of the idle timer end no cached session, so a cached row's last_seen_at can be older than the
+  // stored one (renewed through another app server): a session that looks idle is read again before it ends.
+  if (row && now.getTime() >= idleDeadlineOf(row, idleMinutes)) row = undefined;
   if (!row) {
     row = await findSessionRow(db, sha256(sessionId));
     if (!row) return null;
     cached?.remember(row);
   }
   const { idHash } = row.session;
-  const idleDeadline = row.session.lastSeenAt.getTime() + idleMinutes * 60 * 1000;
-  if (!row.user.active || now.getTime() >= idleDeadline || now >= row.session.expiresAt) {
+  if (!row.user.active || now.getTime() >= idleDeadlineOf(row, idleMinutes) || now >= row.session.expiresAt) {
     cache?.forget(sessionId);
     await db.delete(sessions).where(eq(sessions.idHash, idHash));
     return null;
@@ -188,11 +195,12 @@ export async function resolveSession(
   // old timestamp, the first renews it and the others, re-checking the row after its commit, write nothing.
   const renewBefore = new Date(now.getTime() - 30_000);
   if (row.session.lastSeenAt < renewBefore) {
-    cache?.forget(sessionId);
     await db
       .update(sessions)
       .set({ lastSeenAt: now })
       .where(and(eq(sessions.idHash, idHash), lt(sessions.lastSeenAt, renewBefore)));
+    // Renewed (here, or a moment ago by a parallel request): the cached row keeps serving, with the new time.
+    cached?.remember({ ...row, session: { ...row.session, lastSeenAt: now } });
   }
   return {
     user: toAuthUser(row.user),

@@ -10,6 +10,9 @@ import { DEFAULT_CONFIG } from '@/server/context';
 import type { TestDatabase } from '@/testing/test-db';
 import type { TestClock } from '@/testing/test-clock';
 import { CHANGE_CHANNEL } from '@/server/db/change-feed';
+
+/** A notification as a data table's, which ends cached answers only: a fence for what was committed before. */
+const CHANNEL_MARKER = { channel: CHANGE_CHANNEL, table: 'practice_settings' };
 import { createTestApp, cookieFrom, demoAccount, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
 import { sha256 } from './auth.queries';
 import { sessions } from './auth.table';
@@ -328,6 +331,47 @@ describe('with the session cache (docs/caching.md)', () => {
       expect((await get(s)).statusCode).toBe(200); // a second read within the 30 s comes from the cache
     }
     clock.advance(10 * 60 * 1000);
+    expect((await get(s)).statusCode).toBe(401);
+    expect(await sessionRow(database.db, s.sessionId)).toBeUndefined();
+    admin = await signInAs(app, 'admin'); // the admin's session timed out meanwhile
+  });
+
+  /** Waits until the feed has heard every change committed so far (a marker that ends cached answers alone). */
+  async function heardAllSoFar() {
+    const feed = cached.changes!;
+    const before = feed.answersGeneration() ?? 0;
+    await database.pool.query('select pg_notify($1, $2)', [CHANNEL_MARKER.channel, CHANNEL_MARKER.table]);
+    for (let waited = 0; (feed.answersGeneration() ?? 0) <= before; waited += 10) {
+      if (waited > 5000) throw new Error('the change feed did not deliver the marker within 5 s');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  it('a write of clinic data, or a renewed idle timer, ends no cached session', async () => {
+    const s = await signInAs(app, 'billing_admin');
+    await warm(s);
+    const before = cached.changes!.sessionsGeneration();
+    clock.advance(60 * 1000); // the next request renews the idle timer
+    const written = await s.request({ method: 'PATCH', url: '/api/settings', payload: { fontSize: 'large' } });
+    expect(written.statusCode).toBe(200);
+    await heardAllSoFar();
+    expect(cached.changes!.sessionsGeneration()).toBe(before);
+    expect((await get(s)).statusCode).toBe(200);
+  });
+
+  it('a cached session another server renewed is read again, not ended, when it looks idle here', async () => {
+    const s = await signInAs(app, 'billing_admin');
+    await warm(s);
+    // Another app server renews the idle timer 10 minutes on; renewals end no cached session.
+    clock.advance(10 * 60 * 1000);
+    await database.db
+      .update(sessions)
+      .set({ lastSeenAt: clock() })
+      .where(eq(sessions.idHash, sha256(s.sessionId)));
+    clock.advance(6 * 60 * 1000); // 16 minutes after the cached time, 6 after the stored one
+    expect((await get(s)).statusCode).toBe(200);
+    expect(await sessionRow(database.db, s.sessionId)).toBeDefined();
+    clock.advance(15 * 60 * 1000);
     expect((await get(s)).statusCode).toBe(401);
     expect(await sessionRow(database.db, s.sessionId)).toBeUndefined();
     admin = await signInAs(app, 'admin'); // the admin's session timed out meanwhile
