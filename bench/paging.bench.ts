@@ -56,7 +56,7 @@ function cases(): SortCase[] {
       keys: [`greatest(0, least(coalesce(c.resolved_on, ${t}), ${t}) - c.service_date)`],
       order: [`greatest(0, least(coalesce(c.resolved_on, ${t}), ${t}) - c.service_date)`],
     },
-    status: { keys: ['c.status'], order: ['c.status'] },
+    status: { keys: ['c.status', 'c.service_date::text'], order: ['c.status', 'c.service_date'] },
   };
   // The definition (the list reads the stored patients.next_visit, which must equal it).
   const nextVisit = `(select min(a.date) from appointments a where a.patient_id = p.id and a.date >= ${t} and a.status = 'Scheduled')`;

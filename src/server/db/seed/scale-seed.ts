@@ -19,6 +19,7 @@
  * clear, demo clinic and scale in one transaction) and the server runs with wal_level=minimal (the
  * embedded one does), PostgreSQL writes those tables and their rebuilt indexes without WAL.
  */
+import os from 'node:os';
 import { sql } from 'drizzle-orm';
 import { lockChainTail } from '@/features/audit/server/audit.queries';
 import type { Db, Tx } from '../types';
@@ -350,7 +351,10 @@ async function generateScaleRows(
 
   // A bulk load: losing it in a crash just means running it again.
   await run(tx, 'set local synchronous_commit = off');
-  await run(tx, `set local maintenance_work_mem = '256MB'`);
+  // Index builds (the trigram GIN above all) sort and merge less with more memory: at 1M claims, 1 GB instead
+  // of 256 MB took the claims' search index from 6.4 to 5.1 s. A sixteenth of the machine's memory, 1 GB at most.
+  const indexBuildMb = Math.max(256, Math.min(1024, Math.floor(os.totalmem() / 16 / 2 ** 20)));
+  await run(tx, `set local maintenance_work_mem = '${indexBuildMb}MB'`);
   await run(tx, `set local work_mem = '256MB'`);
   await run(tx, 'set local max_parallel_maintenance_workers = 2');
 
