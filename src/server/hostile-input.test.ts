@@ -273,11 +273,38 @@ const CANDIDATES: unknown[] = [
   {},
 ];
 
+/**
+ * Values for fields the generic candidates do not fit (formats, lists, nested lines), by field name: tried
+ * first, and used only where the field accepts them.
+ */
+const FIELD_EXAMPLES: Record<string, unknown> = {
+  code: '123456',
+  timeZone: 'America/New_York',
+  billingNpi: '1234567893',
+  taxId: '12-3456789',
+  taxonomyCode: '207Q00000X',
+  billingState: 'NY',
+  appointmentMinutes: 30,
+  workingDays: ['Mon', 'Tue'],
+  workdayStart: '08:00',
+  workdayEnd: '17:00',
+  emailReminderHours: 24,
+  periodDays: 30,
+  category: 'coding',
+  reqId: 'R 001',
+  diagnoses: ['E11.9'],
+  lines: [{ procedureCode: '99213', units: 1, chargeCents: 14900, diagnosisPointers: [1], serviceDate: '2026-11-20' }],
+};
+
 /** A value the field accepts, for the fields not under test (so that the error can only come from the one that is). */
-function validValueFor(field: z.ZodType, location: Location): unknown {
+function validValueFor(field: z.ZodType, location: Location, name?: string): unknown {
   const options = (field as unknown as { options?: readonly unknown[] }).options;
   const enumValues = options ?? (field as unknown as { def: { values?: unknown[] } }).def.values;
-  const candidates: unknown[] = [...((Array.isArray(enumValues) ? enumValues : []) as unknown[]), ...CANDIDATES];
+  const candidates: unknown[] = [
+    ...(name !== undefined && name in FIELD_EXAMPLES ? [FIELD_EXAMPLES[name]] : []),
+    ...((Array.isArray(enumValues) ? enumValues : []) as unknown[]),
+    ...CANDIDATES,
+  ];
   for (const candidate of candidates) {
     const sent =
       location === 'body'
@@ -303,9 +330,20 @@ function baseOf(target: Target): Record<Location, Record<string, unknown>> {
   for (const location of LOCATIONS) {
     const schema = target.inputs[location];
     if (!schema) continue;
+    const optional: [string, z.ZodType][] = [];
     for (const [name, field] of Object.entries(schema.shape)) {
-      if ((field as z.ZodType).safeParse(undefined).success) continue; // optional: left out
-      const value = validValueFor(field as z.ZodType, location);
+      if ((field as z.ZodType).safeParse(undefined).success) {
+        optional.push([name, field as z.ZodType]); // optional: left out unless the whole needs it
+        continue;
+      }
+      const value = validValueFor(field as z.ZodType, location, name);
+      if (value !== undefined) base[location][name] = value;
+    }
+    // A rule across fields (free slots need a provider or an appointment) can refuse the required fields
+    // alone; then optional ones are added until the whole passes, so that probes reach past validation.
+    for (const [name, field] of optional) {
+      if (schema.safeParse(base[location]).success) break;
+      const value = validValueFor(field, location, name);
       if (value !== undefined) base[location][name] = value;
     }
   }
@@ -629,6 +667,19 @@ describe('hostile input on every endpoint that takes input', () => {
     // A few routes every build has: a regression in the discovery would otherwise fuzz nothing.
     expect(names).toEqual(expect.arrayContaining(['GET /api/patients', 'POST /api/patients', 'POST /api/auth/login']));
     expect(found.length).toBeGreaterThan(30);
+  });
+
+  it("builds a base input each route's schemas accept, so that a probe is refused for its own field", () => {
+    const refused = targets().flatMap((target) =>
+      LOCATIONS.flatMap((location) => {
+        const schema = target.inputs[location];
+        const parsed = schema?.safeParse(baseOf(target)[location]);
+        if (!parsed || parsed.success) return [];
+        const issues = parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`);
+        return [`${target.route.method} ${target.route.url} ${location}: ${issues.join('; ')}`];
+      }),
+    );
+    expect(refused).toEqual([]);
   });
 
   it('notices a write, so "the database is unchanged" can fail', async () => {

@@ -44,6 +44,12 @@ export const idSchema = z
   .transform(Number)
   .pipe(z.number().int().positive('must be a row id from 1 up').max(MAX_ROW_ID, 'is not a known id'));
 export const idParamsSchema = z.object({ id: idSchema });
+/** A row id in a JSON body: a whole number from 1 up to PostgreSQL's integer maximum. */
+export const bodyIdSchema = z
+  .number({ error: 'must be a row id' })
+  .int('must be a row id')
+  .min(1, 'must be a row id from 1 up')
+  .max(MAX_ROW_ID, 'is not a known id');
 
 /** Money travels as integer cents; the UI formats it with 2 decimals. */
 export const centsSchema = z.number().int().min(0);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_ROW_ID, cursorPageShape, isoDateSchema, listQuerySchema } from '@/shared/api';
+import { MAX_ROW_ID, bodyIdSchema, cursorPageShape, isoDateSchema, listQuerySchema } from '@/shared/api';
 
 /** The full claim life cycle. */
 /**
@@ -538,11 +538,11 @@ export type ClaimLineInput = z.infer<typeof claimLineInputSchema>;
 /** `POST /api/claims` and `PUT /api/claims/:id` (a Draft claim): the claim form. */
 export const claimDraftSchema = z
   .object({
-    patientId: z.number().int().min(1),
+    patientId: bodyIdSchema,
     /** The rendering provider. */
-    providerId: z.number().int().min(1),
+    providerId: bodyIdSchema,
     /** The patient's policy billed; null bills the patient (self-pay). */
-    coverageId: z.number().int().min(1).nullable(),
+    coverageId: bodyIdSchema.nullable(),
     placeOfService: z
       .string()
       .trim()
