@@ -10,12 +10,12 @@ import { DEFAULT_CONFIG } from '@/server/context';
 import type { TestDatabase } from '@/testing/test-db';
 import type { TestClock } from '@/testing/test-clock';
 import { CHANGE_CHANNEL } from '@/server/db/change-feed';
-
-/** A notification as a data table's, which ends cached answers only: a fence for what was committed before. */
-const CHANNEL_MARKER = { channel: CHANGE_CHANNEL, table: 'practice_settings' };
 import { createTestApp, cookieFrom, demoAccount, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
 import { sha256 } from './auth.queries';
 import { sessions } from './auth.table';
+
+/** A notification as a data table's, which ends cached answers only: a fence for what was committed before. */
+const CHANNEL_MARKER = { channel: CHANGE_CHANNEL, table: 'practice_settings' };
 
 let t: TestApp;
 beforeAll(async () => {
