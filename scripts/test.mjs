@@ -16,45 +16,42 @@ rmSync(PLAYWRIGHT_JSON, { force: true });
 mkdirSync('test-results', { recursive: true });
 
 /**
- * Why these lanes, all started at once: the unit/API tests spend much of their time waiting on PostgreSQL,
- * the browser tests on the browser and the app server, and the benchmark harness on its server, so on two
- * cores they leave room beside them. Lint, format and type check are single-threaded; run first as a stage
- * of their own, they kept both cores busy for ~100 s in which no test ran. Now ESLint has a lane of its own,
- * the build goes first in the browser tests' lane (they serve the built app), and format and type check go
- * first in the benchmark's, which needs the build too: by the time they finish, the build (~15 s) is long
- * done, and the harness finds dist/ up to date instead of building it again beside the other lane.
- * The suites' timeouts are guards against hangs, with room for a busier machine. (A lane is an array of
- * steps, which run one after another.)
+ * Why these stages: lint, format and type check are single-threaded and read the same files, so together
+ * they take as long as ESLint alone, and the build fits beside them. The unit/API tests spend much of their
+ * time waiting on PostgreSQL and the browser tests on the browser and the app server, so on two cores the
+ * two suites side by side take little longer than the longer of them. The browser tests alone keep less than
+ * one core busy (they wait on pages and the server), so the benchmark harness runs beside both suites, in a
+ * third lane from the start: following the browser tests, it made theirs the longest lane (~409 + 116 s
+ * against ~483 s). Its quick figures are not goals here, and the suites' timeouts are guards against hangs,
+ * with room for a busier machine. (A lane may also be an array of steps, which run one after another.)
  */
 const stages = [
   [
-    [{ name: 'lint (ESLint)', cmd: ['npx', 'eslint', '.', '--max-warnings=0'] }],
-    [
-      { name: 'build', cmd: ['npm', 'run', 'build'] },
-      {
-        name: 'browser tests (Playwright on Chromium)',
-        skip: skipE2e,
-        prepare: async () => ({ CHROMIUM_PATH: await ensureChromium(), PLAYWRIGHT_JSON_OUTPUT_NAME: PLAYWRIGHT_JSON }),
-        cmd: ['npx', 'playwright', 'test', '--reporter=list,json'],
-      },
-    ],
-    [
-      {
-        name: 'unit and API tests (Vitest, real PostgreSQL)',
-        cmd: ['npx', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${VITEST_JSON}`],
-      },
-    ],
-    [
-      // A formatting or type error fails the run but hides nothing after it.
-      { name: 'format (Prettier)', cmd: ['npx', 'prettier', '--check', '.'], keepsGoing: true },
-      { name: 'type check (tsc)', cmd: ['npx', 'tsc', '--noEmit'], keepsGoing: true },
-      {
-        name: 'benchmark harness (npm run bench at 50,000 claims, quick)',
-        prepare: async () => ({ BENCH_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'clinic-bench-')) }),
-        cleanup: (env) => rmSync(env.BENCH_DATA_DIR, { recursive: true, force: true }),
-        cmd: ['npx', 'tsx', 'bench/run.ts', '--claims', '50000', '--quick', '--out', 'test-results/bench-quick.md'],
-      },
-    ],
+    { name: 'lint (ESLint)', cmd: ['npx', 'eslint', '.', '--max-warnings=0'] },
+    { name: 'format (Prettier)', cmd: ['npx', 'prettier', '--check', '.'] },
+    { name: 'type check (tsc)', cmd: ['npx', 'tsc', '--noEmit'] },
+    { name: 'build', cmd: ['npm', 'run', 'build'] },
+  ],
+  [
+    {
+      name: 'unit and API tests (Vitest, real PostgreSQL)',
+      cmd: ['npx', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${VITEST_JSON}`],
+    },
+    {
+      name: 'browser tests (Playwright on Chromium)',
+      skip: skipE2e,
+      prepare: async () => ({ CHROMIUM_PATH: await ensureChromium(), PLAYWRIGHT_JSON_OUTPUT_NAME: PLAYWRIGHT_JSON }),
+      cmd: ['npx', 'playwright', 'test', '--reporter=list,json'],
+    },
+    {
+      // The benchmark harness at 50,000 claims with short durations, into a throwaway folder and results
+      // file (bench/results.md keeps the full run's figures): it proves `npm run bench` still works end to
+      // end; its figures are not goals here, and a missed goal does not fail this step.
+      name: 'benchmark harness (npm run bench at 50,000 claims, quick)',
+      prepare: async () => ({ BENCH_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'clinic-bench-')) }),
+      cleanup: (env) => rmSync(env.BENCH_DATA_DIR, { recursive: true, force: true }),
+      cmd: ['npx', 'tsx', 'bench/run.ts', '--claims', '50000', '--quick', '--out', 'test-results/bench-quick.md'],
+    },
   ],
 ];
 
@@ -176,13 +173,13 @@ async function runOne(step) {
   return { step, ...result };
 }
 
-/** A lane's steps one after another, stopping at the first that fails (unless it is a check that keepsGoing). */
+/** A lane's steps one after another, stopping at the first that fails. */
 async function runLane(lane) {
   const results = [];
   for (const step of lane) {
     const result = await runOne(step);
     results.push(result);
-    if (!result.ok && !step.keepsGoing) break;
+    if (!result.ok) break;
   }
   return results;
 }
