@@ -48,10 +48,11 @@ const scrubBench: BenchPart = async (bench: BenchContext): Promise<BenchFigure[]
   let madeDraft = 0;
   try {
     for (let run = 0; run < (bench.quick ? 2 : RUNS); run += 1) {
-      // A rolled-back run leaves a dead row version of each claim it moved, and an entry for it in each of the
-      // claims indexes, which the next run's reads would step over: those are the bench's own leftovers, not
-      // the state a real scrub meets, so they are cleared (untimed) before each run.
-      await db.execute(sql`vacuum claims`);
+      // A rolled-back run leaves a dead row version of each claim it moved and of each scrub, work item and
+      // audit entry it wrote, with their index entries, which the next run's reads would step over (the
+      // audit chain's tail is read newest first): those are the bench's own leftovers, not the state a real
+      // scrub meets, so they are cleared (untimed) before each run.
+      await db.execute(sql`vacuum claims, claim_scrubs, work_items, audit_log`);
       await db
         .transaction(async (tx) => {
           // The newest Draft claims (the scale seed's own, not yet submitted): what the batch scrub takes

@@ -1,4 +1,4 @@
--- The current definition of audit_append_batch, last (re)defined by drizzle/0041_audit_append_batch_lines.sql.
+-- The current definition of audit_append_batch, last (re)defined by drizzle/0046_audit_append_parse_once.sql.
 -- A migration that changes it copies this statement, and this file changes with it (docs/database-functions.md).
 --
 -- Appends several entries in their order under one take of the chain's lock: what audit_append does for one,
@@ -11,7 +11,9 @@
 -- before it in this batch, and its columns are read from the same text: the app serialises each entry once,
 -- and the database parses it once, instead of a second copy of its fields as columns.
 -- The chain is computed first (it is sequential: each hash covers the one before), then every row goes in with
--- one INSERT in the batch's order, so the ids follow the chain.
+-- one INSERT in the batch's order, so the ids follow the chain. OFFSET 0 keeps the parsing subquery a subquery:
+-- pulled up into the INSERT's SELECT, each of its ten `e.j->>n` became a parse of the whole line (1,000
+-- entries: ~36 -> ~22 ms).
 CREATE OR REPLACE FUNCTION audit_append_batch(
   p_lines text,
   p_genesis_hash text,
@@ -45,7 +47,7 @@ BEGIN
   SELECT 'epoch'::timestamptz + (e.j->>0)::bigint * interval '1 millisecond', e.j->>1, (e.j->>2)::integer,
     e.j->>3, e.j->>4, e.j->>5, e.j->>6, (e.j->>7)::integer, e.j->>8, e.j->>9, prev_hashes[e.n], hashes[e.n],
     CASE WHEN p_hmac_inner IS NULL THEN 1 ELSE 2 END
-  FROM (SELECT ('[' || r.rest)::jsonb AS j, r.n FROM unnest(rests) WITH ORDINALITY AS r(rest, n)) AS e
+  FROM (SELECT ('[' || r.rest)::jsonb AS j, r.n FROM unnest(rests) WITH ORDINALITY AS r(rest, n) OFFSET 0) AS e
   ORDER BY e.n;
 END
 $fn$;
