@@ -13,6 +13,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
+import { x12Amount } from '../src/features/claims/claims.837p';
 import { eraFile, eraHeader } from '../src/testing/era-files';
 import type { BenchContext, BenchFigure, BenchPart } from './bench.types';
 import { completeTimeReport, describeTimeReport, watchWhereTimeGoes } from './where-time-goes';
@@ -180,7 +181,6 @@ const claimDetail: Step = async (call, pools) => {
 };
 const listWorkQueue = read('list work queue', () => '/api/work-queue?limit=50');
 
-const dollars = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
 /** An 835 from Aetna paying three submitted claims at 80% of each line, the rest a contractual adjustment. */
 const importRemittance: Step = async (call, pools) => {
   const paid = pools.submittedClaims.splice(0, 3);
@@ -193,16 +193,16 @@ const importRemittance: Step = async (call, pools) => {
     const charge = claim.lines.reduce((sum, l) => sum + l.chargeCents, 0);
     const claimPaid = claim.lines.reduce((sum, l) => sum + share(l.chargeCents), 0);
     total += claimPaid;
-    body.push(`CLP*${claim.accountNumber}*1*${dollars(charge)}*${dollars(claimPaid)}**12*${trace}-${claim.id}`);
+    body.push(`CLP*${claim.accountNumber}*1*${x12Amount(charge)}*${x12Amount(claimPaid)}**12*${trace}-${claim.id}`);
     for (const l of claim.lines) {
       const cents = l.chargeCents;
-      body.push(`SVC*HC:${[l.code, ...l.modifiers].join(':')}*${dollars(cents)}*${dollars(share(cents))}**1`);
+      body.push(`SVC*HC:${[l.code, ...l.modifiers].join(':')}*${x12Amount(cents)}*${x12Amount(share(cents))}**1`);
       body.push('DTM*472*20261101');
-      if (cents - share(cents) > 0) body.push(`CAS*CO*45*${dollars(cents - share(cents))}`);
+      if (cents - share(cents) > 0) body.push(`CAS*CO*45*${x12Amount(cents - share(cents))}`);
       body.push(`REF*6R*${l.lcn}`);
     }
   }
-  const file = eraFile([...eraHeader({ paid: dollars(total), trace }), ...body]);
+  const file = eraFile([...eraHeader({ paid: x12Amount(total), trace }), ...body]);
   const { status } = await call('import remittance', 'POST', '/api/remittances', file);
   if (status === 201) acknowledged.remittances.push({ trace, claimIds: paid.map((c) => c.id) });
 };

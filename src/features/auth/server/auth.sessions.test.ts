@@ -14,9 +14,6 @@ import { createTestApp, cookieFrom, demoAccount, signInAs, type SignedIn, type T
 import { sha256 } from './auth.queries';
 import { sessions } from './auth.table';
 
-/** A notification as a data table's, which ends cached answers only: a fence for what was committed before. */
-const CHANNEL_MARKER = { channel: CHANGE_CHANNEL, table: 'practice_settings' };
-
 let t: TestApp;
 beforeAll(async () => {
   // The CSRF tests below ask for the server by a name of its own.
@@ -298,18 +295,23 @@ describe('with the session cache (docs/caching.md)', () => {
   }
 
   /**
-   * Puts `who`'s session in the cache for good: a marker notification sent now reaches the feed after every
-   * one committed before it (PostgreSQL delivers them in commit order), so once the feed has seen it the
-   * sign-in's own notifications can no longer end the entry the next read makes.
+   * Sends a marker notification as `table`'s and waits until the feed has heard it: PostgreSQL delivers
+   * notifications in commit order, so by then the feed has heard every change committed before it.
    */
-  async function warm(who: SignedIn) {
+  async function heardAllSoFar(table: 'sessions' | 'practice_settings') {
     const feed = cached.changes!;
-    const before = feed.sessionsGeneration();
-    await database.pool.query('select pg_notify($1, $2)', [CHANGE_CHANNEL, 'sessions']);
-    for (let waited = 0; feed.sessionsGeneration() === before; waited += 10) {
+    const generation = () => (table === 'sessions' ? feed.sessionsGeneration() : feed.answersGeneration());
+    const before = generation();
+    await database.pool.query('select pg_notify($1, $2)', [CHANGE_CHANNEL, table]);
+    for (let waited = 0; generation() === before; waited += 10) {
       if (waited > 5000) throw new Error('the change feed did not deliver the marker within 5 s');
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
+  }
+
+  /** Puts `who`'s session in the cache for good: the sign-in's own notifications can no longer end it. */
+  async function warm(who: SignedIn) {
+    await heardAllSoFar('sessions');
     expect((await get(who)).statusCode).toBe(200);
   }
 
@@ -336,17 +338,6 @@ describe('with the session cache (docs/caching.md)', () => {
     admin = await signInAs(app, 'admin'); // the admin's session timed out meanwhile
   });
 
-  /** Waits until the feed has heard every change committed so far (a marker that ends cached answers alone). */
-  async function heardAllSoFar() {
-    const feed = cached.changes!;
-    const before = feed.answersGeneration() ?? 0;
-    await database.pool.query('select pg_notify($1, $2)', [CHANNEL_MARKER.channel, CHANNEL_MARKER.table]);
-    for (let waited = 0; (feed.answersGeneration() ?? 0) <= before; waited += 10) {
-      if (waited > 5000) throw new Error('the change feed did not deliver the marker within 5 s');
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  }
-
   it('a write of clinic data, or a renewed idle timer, ends no cached session', async () => {
     const s = await signInAs(app, 'billing_admin');
     await warm(s);
@@ -354,7 +345,7 @@ describe('with the session cache (docs/caching.md)', () => {
     clock.advance(60 * 1000); // the next request renews the idle timer
     const written = await s.request({ method: 'PATCH', url: '/api/settings', payload: { fontSize: 'large' } });
     expect(written.statusCode).toBe(200);
-    await heardAllSoFar();
+    await heardAllSoFar('practice_settings'); // a marker that ends cached answers alone
     expect(cached.changes!.sessionsGeneration()).toBe(before);
     expect((await get(s)).statusCode).toBe(200);
   });
