@@ -47,4 +47,21 @@ describe('GenerationCache', () => {
     expect(cache.get('huge', 1)).toBeUndefined();
     expect(cache.get('d', 1)).toBe('dddddddd');
   });
+
+  it('a key read again and again stays the most recent; the next to go is still the least recently used', () => {
+    const { cache } = cacheAt({ maxEntries: 3, maxBytes: 100, ttlMs: 60_000 });
+    cache.set('a', 1, 'a');
+    cache.set('b', 1, 'b');
+    cache.set('c', 1, 'c');
+    for (let i = 0; i < 3; i += 1) cache.get('a', 1); // order b, c, a
+    cache.get('b', 1); // c, a, b
+    cache.get('a', 1); // c, b, a: a was read before, but not last
+    cache.set('d', 1, 'd'); // c goes
+    expect(cache.get('c', 1)).toBeUndefined();
+    cache.delete('a'); // the most recent key gone, then set again: it is the newest once more
+    cache.set('a', 1, 'a2'); // b, d, a
+    cache.set('e', 1, 'e'); // b goes
+    expect(cache.get('b', 1)).toBeUndefined();
+    expect([cache.get('d', 1), cache.get('a', 1), cache.get('e', 1)]).toEqual(['d', 'a2', 'e']);
+  });
 });

@@ -5,6 +5,8 @@
 export class GenerationCache<V> {
   private readonly entries = new Map<string, { generation: number; expires: number; value: V; size: number }>();
   private bytes = 0;
+  /** The key last moved to the end: a hot key read again and again is not re-inserted each time. */
+  private newest: string | undefined;
 
   constructor(
     private readonly limits: { maxEntries: number; maxBytes: number; ttlMs: number },
@@ -20,8 +22,11 @@ export class GenerationCache<V> {
       return undefined;
     }
     // Re-inserting moves it to the end: Map iteration order is the LRU order.
-    this.entries.delete(key);
-    this.entries.set(key, entry);
+    if (key !== this.newest) {
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+      this.newest = key;
+    }
     return entry.value;
   }
 
@@ -30,6 +35,7 @@ export class GenerationCache<V> {
     if (size > this.limits.maxBytes) return;
     this.delete(key);
     this.entries.set(key, { generation, expires: this.now() + this.limits.ttlMs, value, size });
+    this.newest = key;
     this.bytes += size;
     for (const oldest of this.entries.keys()) {
       if (this.entries.size <= this.limits.maxEntries && this.bytes <= this.limits.maxBytes) break;
@@ -42,6 +48,7 @@ export class GenerationCache<V> {
     if (!entry) return;
     this.entries.delete(key);
     this.bytes -= entry.size;
+    if (key === this.newest) this.newest = undefined;
   }
 
   get size(): number {

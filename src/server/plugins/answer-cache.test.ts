@@ -8,6 +8,7 @@ import type { TestDatabase } from '@/testing/test-db';
 import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
 import type { TestClock } from '@/testing/test-clock';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { verifyChain } from '@/features/audit/server/audit.queries';
 import { ANSWER_CACHE_HEADER } from './answer-cache';
 import { preferredEncoding } from './answer-encoding';
 
@@ -128,6 +129,31 @@ describe('the answer cache', () => {
     expect(after).toHaveLength(atHit + 3);
     // The same entry as the computed read's, by the same reader.
     expect(new Set(after.slice(before).map((e) => `${e.actor_role} ${e.detail}`)).size).toBe(1);
+  });
+
+  it('a read served from memory names the client that asked, each time, and the chain still verifies', async () => {
+    const url = '/api/patients?limit=2&search=Lopez';
+    const agents = async () =>
+      (
+        await database.pool.query<{ user_agent: string | null; hash: string; prev_hash: string }>(
+          `select user_agent, hash, prev_hash from audit_log where action = 'patients.list.view'
+             and detail like '%search=(5 chars)%limit=2%' order by id`,
+        )
+      ).rows.map((row) => row.user_agent);
+    await readUntilCached(admin, url);
+    const before = (await agents()).length;
+    // The entry's text is made once per read and client: a new client must not get the previous one's.
+    for (const agent of ['Desk browser', 'Desk browser', 'Front-desk tablet', 'Desk browser']) {
+      const response = await admin.request({ method: 'GET', url, headers: { 'user-agent': agent } });
+      expect(response.headers[ANSWER_CACHE_HEADER]).toBe('hit');
+    }
+    expect((await agents()).slice(before)).toEqual([
+      'Desk browser',
+      'Desk browser',
+      'Front-desk tablet',
+      'Desk browser',
+    ]);
+    expect((await verifyChain(database.db)).ok).toBe(true);
   });
 
   it('an audited read does not end cached answers (its audit entry is no data change)', async () => {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { today } from '@/shared/api';
-import { actorOf, recordNow } from '@/features/audit/server/audit.queries';
+import { recordReadAgain } from '@/features/audit/server/audit.queries';
 import type { AppDeps, AuditedRead } from '../context';
 import { GenerationCache } from '../generation-cache';
 import { requestContext } from '../request-context';
@@ -95,8 +95,10 @@ export function registerAnswerCache(app: FastifyInstance, deps: AppDeps) {
     const key = `${user.id}:${user.role}:${today(deps.clock())}:${request.url}`;
     const send = async (answer: CachedAnswer, how: 'hit' | 'shared') => {
       // Served from memory, it is still a read of PHI: audited before the answer, like the first one.
-      for (const read of answer.reads) {
-        await recordNow(deps.db, { ...actorOf(requestContext(request, deps)), ...read });
+      if (answer.reads.length > 0) {
+        const ctx = requestContext(request, deps);
+        // Queued in order at once: the group commit appends them together.
+        await Promise.all(answer.reads.map((read) => recordReadAgain(deps.db, ctx, read)));
       }
       reply.header(ANSWER_CACHE_HEADER, how).type('application/json; charset=utf-8');
       const encoding = preferredEncoding(request.headers['accept-encoding']);

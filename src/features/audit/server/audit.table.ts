@@ -29,7 +29,7 @@ export const auditLog = pgTable(
     // Newest first by (time, id), exactly as ORDER BY ... DESC sorts (nulls first): the audit list's order
     // and its keyset paging, so page N costs what page 1 does.
     index('audit_log_occurred_id_idx').on(t.occurredAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
-    index('audit_log_actor_idx').on(t.actor),
+    // No index on actor: its filter is a substring match (ILIKE), which a btree cannot serve (migration 0047).
     // The dashboard's recent activity of a role that sees only its own entries (listRecentAuditEntries).
     index('audit_log_actor_user_occurred_idx').on(
       t.actorUserId,
