@@ -3,6 +3,7 @@
  * before it goes to the payer, so that what the payer would reject or deny (the CARC code named in each
  * message) is fixed first. Pure: everything it needs comes in the input, and it answers a list of edits.
  */
+import { formatCents } from '@/shared/api';
 import { isValidEin, isValidMbi, isValidNpi } from '@/shared/billing-identifiers';
 import { formatDate } from '@/shared/dates';
 import { countOf } from '@/shared/plural';
@@ -623,5 +624,5 @@ function dayNumber(value: string): number | null {
 }
 
 function dollars(cents: number): string {
-  return `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+  return `$${formatCents(cents)}`;
 }

@@ -6,13 +6,12 @@ import { CLAIMS_CHARTS } from './ClaimsChartsSkeleton';
 
 const [BLUE, ORANGE, GREEN, VERMILION, PURPLE] = CHART_COLOURS as [string, string, string, string, string];
 
+/** One formatter for every label (Date#toLocaleDateString with options builds a new one per call). */
+const WEEK_LABEL = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+
 /** 'Nov 15' for a week that starts on 2026-11-15 (dates are calendar days, read in UTC). */
 export function weekLabel(weekStart: string): string {
-  return new Date(`${weekStart}T00:00:00Z`).toLocaleDateString('en-US', {
-    month: 'short',
-    day: 'numeric',
-    timeZone: 'UTC',
-  });
+  return WEEK_LABEL.format(new Date(`${weekStart}T00:00:00Z`));
 }
 
 const countAxis = { beginAtZero: true, ticks: { precision: 0 } };

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useDeferredValue, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
 import type { ColumnDef, SortingState } from '@tanstack/react-table';
 import { AlertOctagon, Clock, Download, Plus } from 'lucide-react';
@@ -53,6 +53,8 @@ const money = (cents: number) => `$${formatCents(cents)}`;
 
 // Chart.js is the screen's largest script: loaded beside the page rather than before it, so the header,
 // filters and table render without waiting for it (its placeholders hold the charts' place meanwhile).
+/** No page yet: one array, so the deferred rows compare equal from render to render. */
+const NO_ROWS: ClaimRow[] = [];
 const ClaimsCharts = lazy(() => import('./ClaimsCharts').then((module) => ({ default: module.ClaimsCharts })));
 // The claim view and form are fetched when first opened: most visits to the list open neither.
 const ClaimDetailDialog = lazy(() =>
@@ -353,6 +355,11 @@ function ClaimsList({ role, views }: { role: Role; views: ReactNode }) {
   // A reason code that is not one shows no claims (not the last valid filter's, as if they matched it).
   const invalidReason = reasonError !== undefined;
   const page = invalidReason ? undefined : list.data;
+  // A page of rows is rendered as a background update React can interrupt: fifty claims take a long task to
+  // render on a slow machine, and the filters, search and menus must answer meanwhile (docs/performance.md).
+  const items = page?.items ?? NO_ROWS;
+  const shownItems = useDeferredValue(items);
+  const rendering = shownItems !== items;
   // The server counts the matches on a first page only; a later page takes the overview's count (same filters).
   const total = page?.total ?? overview.data?.summary.claims ?? 0;
 
@@ -554,9 +561,9 @@ function ClaimsList({ role, views }: { role: Role; views: ReactNode }) {
             <DataTable
               label="All Claims"
               columns={tableColumns}
-              data={page?.items ?? []}
+              data={shownItems}
               getRowId={(c) => String(c.id)}
-              loading={!invalidReason && list.isFetching}
+              loading={(!invalidReason && list.isFetching) || rendering}
               search={{
                 placeholder: 'Search claims',
                 label: 'Search claims by patient, payer, account number, procedure, provider or reason',
@@ -569,7 +576,7 @@ function ClaimsList({ role, views }: { role: Role; views: ReactNode }) {
               footer={(shown, total) =>
                 invalidReason
                   ? 'Showing 0 of 0 claims'
-                  : page
+                  : page && !rendering
                     ? `Showing ${shown} of ${total.toLocaleString('en-US')} claims`
                     : 'Loading claims…'
               }

@@ -1,5 +1,6 @@
 import { useRef, useState } from 'react';
 import { Download, Upload } from 'lucide-react';
+import { formatCents } from '@/shared/api';
 import { PageHeader } from '@/client/components/layout/PageHeader';
 import { Badge } from '@/client/components/ui/badge';
 import { Button } from '@/client/components/ui/button';
@@ -16,7 +17,7 @@ import { fetchRemittanceExport, useRemittance, useRemittances, useUploadEra } fr
 /** Cents as dollars, negative amounts (reversals) with a minus sign. */
 export function money(cents: number): string {
   const sign = cents < 0 ? '-' : '';
-  return `${sign}$${(Math.abs(cents) / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+  return `${sign}$${formatCents(Math.abs(cents))}`;
 }
 
 const BUCKET_LABELS: Record<string, string> = {

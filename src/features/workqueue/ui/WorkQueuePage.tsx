@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { formatCents } from '@/shared/api';
 import { PageHeader } from '@/client/components/layout/PageHeader';
 import { Badge } from '@/client/components/ui/badge';
 import { Button } from '@/client/components/ui/button';
@@ -33,7 +34,7 @@ const ALL = 'all';
 const UNASSIGNED = 'none';
 
 function money(cents: number): string {
-  return `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+  return `$${formatCents(cents)}`;
 }
 
 function priorityVariant(priority: WorkItem['priority']) {
