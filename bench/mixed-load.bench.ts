@@ -16,7 +16,7 @@ import pg from 'pg';
 import { x12Amount } from '../src/features/claims/claims.837p';
 import { eraFile, eraHeader } from '../src/testing/era-files';
 import type { BenchContext, BenchFigure, BenchPart } from './bench.types';
-import { completeTimeReport, describeTimeReport, watchWhereTimeGoes } from './where-time-goes';
+import { completeTimeReport, describeTimeReport, watchWhereTimeGoes, type PoolReading } from './where-time-goes';
 
 type Role = 'admin' | 'billing_admin' | 'doctor' | 'nurse_manager' | 'patient';
 const USERS_PER_ROLE = 10;
@@ -287,6 +287,63 @@ const MIX: Record<Role, [Step, number][]> = {
   ],
 };
 
+/** Each step of each role's mix run this many times alone, after the load, for PostgreSQL's time per kind. */
+const CALIBRATION_RUNS = 10;
+
+/**
+ * PostgreSQL's execution time per request kind. pg_stat_statements counts by statement, and under the load
+ * many kinds run at once, so after it each step of each role's mix runs alone, one request at a time, with
+ * Cache-Control: no-cache (an answer computed, as after any write): the growth of pg_stat_statements'
+ * total over one request is that request's time in PostgreSQL, the group-committed audit append included
+ * (it commits before the answer). Background work of the server in the same moment would count too; it is
+ * small next to a request (session renewals, the refusal log's flush).
+ */
+async function databaseTimeByKind(
+  client: pg.Client,
+  callerOf: (role: Role) => Caller,
+  pools: Pools,
+  runs: number,
+): Promise<{ text: string; complete: boolean }> {
+  const total = async () => {
+    const { rows } = await client.query<{ ms: number | null; calls: string | null }>(
+      `select sum(total_exec_time)::float8 as ms, sum(calls)::text as calls from pg_stat_statements
+        where dbid = (select oid from pg_database where datname = current_database())
+          and query not like '%pg_stat_statements%'`,
+    );
+    return { ms: rows[0]?.ms ?? 0, calls: Number(rows[0]?.calls ?? 0) };
+  };
+  try {
+    await total();
+  } catch (err) {
+    return { text: `not read (${err instanceof Error ? err.message : String(err)})`, complete: false };
+  }
+  const byKind = new Map<string, { requests: number; ms: number; statements: number }>();
+  for (const role of ROLES) {
+    const call = callerOf(role);
+    const measured: Caller = async (kind, method, url, body) => {
+      const before = await total();
+      const answer = await call(kind, method, url, body);
+      const after = await total();
+      const entry = byKind.get(kind) ?? { requests: 0, ms: 0, statements: 0 };
+      entry.requests += 1;
+      entry.ms += after.ms - before.ms;
+      // The reading of the total is not counted: it names pg_stat_statements, which the total leaves out.
+      entry.statements += after.calls - before.calls;
+      byKind.set(kind, entry);
+      return answer;
+    };
+    for (const [step] of MIX[role]) for (let i = 0; i < runs; i += 1) await step(measured, pools);
+  }
+  const text = [...byKind.entries()]
+    .sort(([, a], [, b]) => b.ms / b.requests - a.ms / a.requests)
+    .map(
+      ([kind, e]) =>
+        `${kind} ${(e.ms / e.requests).toFixed(2)} ms (${(e.statements / e.requests).toFixed(1)} statements)`,
+    )
+    .join('; ');
+  return { text: `per request, ${runs} of each step alone: ${text}`, complete: byKind.size > 0 };
+}
+
 function choose(mix: [Step, number][]): Step {
   const total = mix.reduce((sum, [, w]) => sum + w, 0);
   let r = Math.random() * total;
@@ -418,7 +475,7 @@ export const mixedLoadBench: BenchPart = async (ctx: BenchContext) => {
 
     const outcomes = new Map<string, Outcome[]>();
     const callerFor =
-      (session: Session): Caller =>
+      (session: Session, options: { fresh?: boolean; record?: boolean } = {}): Caller =>
       async (kind, method, url, body) => {
         const started = performance.now();
         let status = 0;
@@ -428,6 +485,7 @@ export const mixedLoadBench: BenchPart = async (ctx: BenchContext) => {
             method,
             headers: {
               cookie: session.cookie,
+              ...(options.fresh ? { 'cache-control': 'no-cache' } : {}),
               ...(method === 'GET' ? {} : { 'x-csrf-token': session.csrfToken }),
               ...(body === undefined
                 ? {}
@@ -440,15 +498,25 @@ export const mixedLoadBench: BenchPart = async (ctx: BenchContext) => {
         } catch {
           // No answer at all: status stays 0, which counts as a failure like a 5xx.
         }
-        const list = outcomes.get(kind) ?? [];
-        const code = status >= 400 ? (json as { error?: { code?: string } } | null)?.error?.code : undefined;
-        list.push({ status, ms: performance.now() - started, code });
-        outcomes.set(kind, list);
+        if (options.record !== false) {
+          const list = outcomes.get(kind) ?? [];
+          const code = status >= 400 ? (json as { error?: { code?: string } } | null)?.error?.code : undefined;
+          list.push({ status, ms: performance.now() - started, code });
+          outcomes.set(kind, list);
+        }
         return { status, json };
       };
 
     const startedAt = new Date(Date.now() - 1000); // audit times come from the server's clock
-    const stopWatching = await watchWhereTimeGoes(ctx.databaseUrl, ctx.serverPid);
+    const admin = sessions.get('admin');
+    const readPool = async (): Promise<PoolReading> => {
+      const response = await fetch(`${ctx.baseUrl}/api/system/database-pool`, {
+        headers: { cookie: admin?.cookie ?? '' },
+      });
+      if (!response.ok) throw new Error(`GET /api/system/database-pool answered ${response.status}`);
+      return (await response.json()) as PoolReading;
+    };
+    const stopWatching = await watchWhereTimeGoes(ctx.databaseUrl, ctx.serverPid, readPool);
     const deadline = performance.now() + seconds * 1000;
     const users = ROLES.flatMap((role) =>
       Array.from({ length: USERS_PER_ROLE }, async () => {
@@ -466,6 +534,17 @@ export const mixedLoadBench: BenchPart = async (ctx: BenchContext) => {
     const failed = all.filter((o) => o.status === 0 || o.status >= 500).length;
     const clientErrors = all.filter((o) => o.status >= 400 && o.status < 500).length;
     const { checked, missing } = await missingWrites(client, startedAt);
+    // After the check: the calibration's own writes are not the load's.
+    const byKind = await databaseTimeByKind(
+      client,
+      (role) => {
+        const session = sessions.get(role);
+        if (!session) throw new Error(`no session for ${role}`);
+        return callerFor(session, { fresh: true, record: false });
+      },
+      pools,
+      ctx.quick ? 2 : CALIBRATION_RUNS,
+    );
     const overall = all.map((o) => o.ms).sort((a, b) => a - b);
     const figures: BenchFigure[] = [
       {
@@ -494,6 +573,12 @@ export const mixedLoadBench: BenchPart = async (ctx: BenchContext) => {
         goal: 'reported (app server CPU, PostgreSQL execution, audit chain lock waits)',
         measured: where.breakdown,
         pass: completeTimeReport(timeReport),
+      },
+      {
+        figure: 'Mixed load: PostgreSQL time per request kind, each answer computed (pg_stat_statements)',
+        goal: 'reported',
+        measured: byKind.text,
+        pass: byKind.complete,
       },
       {
         figure: 'Mixed load: PostgreSQL statements by total execution time (share, calls, mean)',

@@ -1,8 +1,11 @@
 /**
  * Where a load's time goes, watched from outside the app server while the load runs: the server's CPU
  * (from /proc), PostgreSQL's execution time by statement (pg_stat_statements, which `npm run bench` loads
- * into its embedded server; on a DATABASE_URL without it, that part says so), and how many backends wait
- * on the audit chain's advisory lock, sampled every 100 ms from pg_stat_activity.
+ * into its embedded server; on a DATABASE_URL without it, that part says so), how many backends wait
+ * on the audit chain's advisory lock, sampled every 100 ms from pg_stat_activity (each waiting backend in a
+ * sample stands for 100 ms of waiting: the samples' sum estimates the time waited), and the time the
+ * server's requests waited for a pool connection, which only the server can measure
+ * (GET /api/system/database-pool, read before and after).
  */
 import pg from 'pg';
 import { cpuMicros } from './throughput.bench';
@@ -18,11 +21,24 @@ export interface TimeReport {
   samples: number;
   activeSum: number;
   advisoryWaitSum: number;
+  /** The server's waits for a pool connection over the load, or why they could not be read. */
+  pool: { checkouts: number; waitedMs: number; longestWaitMs: number } | { unavailable: string };
+}
+
+/** The server's pool figures (GET /api/system/database-pool): checkouts and waits since it started. */
+export interface PoolReading {
+  checkouts: number;
+  waitedMs: number;
+  longestWaitMs: number;
 }
 
 const SAMPLE_MS = 100;
 
-export async function watchWhereTimeGoes(databaseUrl: string, serverPid: number): Promise<() => Promise<TimeReport>> {
+export async function watchWhereTimeGoes(
+  databaseUrl: string,
+  serverPid: number,
+  readPool: () => Promise<PoolReading>,
+): Promise<() => Promise<TimeReport>> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   let statementsError: string | null = null;
@@ -32,6 +48,7 @@ export async function watchWhereTimeGoes(databaseUrl: string, serverPid: number)
   } catch (err) {
     statementsError = err instanceof Error ? err.message : String(err);
   }
+  const poolBefore = await readPool().catch((err: unknown) => (err instanceof Error ? err.message : String(err)));
   const cpuBefore = cpuMicros(serverPid);
   const report = { samples: 0, activeSum: 0, advisoryWaitSum: 0 };
   let stopped = false;
@@ -56,6 +73,17 @@ export async function watchWhereTimeGoes(databaseUrl: string, serverPid: number)
     stopped = true;
     await sampling;
     const cpuAfter = cpuMicros(serverPid);
+    const poolAfter = await readPool().catch((err: unknown) => (err instanceof Error ? err.message : String(err)));
+    // The longest wait is the server's since it started: over the load only when the load set it.
+    let pool: TimeReport['pool'];
+    if (typeof poolBefore === 'string') pool = { unavailable: poolBefore };
+    else if (typeof poolAfter === 'string') pool = { unavailable: poolAfter };
+    else
+      pool = {
+        checkouts: poolAfter.checkouts - poolBefore.checkouts,
+        waitedMs: poolAfter.waitedMs - poolBefore.waitedMs,
+        longestWaitMs: poolAfter.longestWaitMs,
+      };
     let statements: TimeReport['statements'] = { unavailable: statementsError ?? '' };
     try {
       if (statementsError === null) {
@@ -84,13 +112,19 @@ export async function watchWhereTimeGoes(databaseUrl: string, serverPid: number)
       serverCpuMicros: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore,
       statements,
       ...report,
+      pool,
     };
   };
 }
 
 /** Whether every part of the report could be measured. */
 export function completeTimeReport(report: TimeReport): boolean {
-  return report.serverCpuMicros !== undefined && !('unavailable' in report.statements) && report.samples > 0;
+  return (
+    report.serverCpuMicros !== undefined &&
+    !('unavailable' in report.statements) &&
+    report.samples > 0 &&
+    !('unavailable' in report.pool)
+  );
 }
 
 /** The report as two table cells' text: the per-request breakdown and PostgreSQL's top statements. */
@@ -105,11 +139,19 @@ export function describeTimeReport(report: TimeReport, requests: number): { brea
       `PostgreSQL execution ${per(report.statements.totalMs).toFixed(1)} ms/request ` +
         `(${per(report.statements.calls).toFixed(1)} statements/request, pg_stat_statements)`,
     );
+  if ('unavailable' in report.pool) parts.push(`pool waits not read (${report.pool.unavailable})`);
+  else
+    parts.push(
+      `waiting for a pool connection ${per(report.pool.waitedMs).toFixed(2)} ms/request ` +
+        `(${report.pool.checkouts.toLocaleString('en-US')} checkouts, ${report.pool.waitedMs.toFixed(0)} ms in all, ` +
+        `longest ${report.pool.longestWaitMs.toFixed(1)} ms)`,
+    );
   if (report.samples > 0)
     parts.push(
-      `backends running a statement: ${(report.activeSum / report.samples).toFixed(1)} on average, ` +
-        `of them waiting on the audit chain lock: ${(report.advisoryWaitSum / report.samples).toFixed(1)} ` +
-        `(${report.samples} samples, every ${SAMPLE_MS} ms)`,
+      `waiting for the audit chain lock ~${per(report.advisoryWaitSum * SAMPLE_MS).toFixed(2)} ms/request ` +
+        `(sampled: backends running a statement ${(report.activeSum / report.samples).toFixed(1)} on average, ` +
+        `of them waiting on the lock ${(report.advisoryWaitSum / report.samples).toFixed(1)}; ` +
+        `${report.samples} samples, every ${SAMPLE_MS} ms)`,
     );
   const statements = report.statements;
   const top =

@@ -11,6 +11,23 @@ export const seedResponseSchema = z.object({
 });
 export type SeedResponse = z.infer<typeof seedResponseSchema>;
 
+/**
+ * `GET /api/system/database-pool`: the app server's connections to PostgreSQL and how long its requests waited
+ * for one since it started (an operator's first look when answers slow down under load; the benchmark's
+ * mixed load reads it before and after).
+ */
+export const databasePoolResponseSchema = z.object({
+  /** Connections open now, of them idle, and callers waiting for one. */
+  open: z.number().int(),
+  idle: z.number().int(),
+  waitingNow: z.number().int(),
+  /** Connections handed out since start, the time spent waiting for them (ms) and the longest wait. */
+  checkouts: z.number().int(),
+  waitedMs: z.number(),
+  longestWaitMs: z.number(),
+});
+export type DatabasePoolResponse = z.infer<typeof databasePoolResponseSchema>;
+
 /** `POST /api/system/reset`: clears the clinic data; staff accounts, providers, payers and the audit trail stay. */
 export const resetRequestSchema = z.object({
   /** The client sends the confirmation the admin accepted; anything else is refused with a 400. */

@@ -12,6 +12,7 @@ import pg from 'pg';
 import { APP_ROLE, ensureAppRole, grantAppRole, privilegesOfCurrentRole, urlAs, userOf } from './app-role';
 import { releaseEmbeddedPostgresExitHooks } from './embedded-exit-hooks';
 import { dataFolderSecret } from './secrets';
+import { timePoolWaits } from './pool-waits';
 import type { Db } from './types';
 
 export interface Database {
@@ -112,6 +113,7 @@ export function poolFor(connectionString: string, max = 10): pg.Pool {
   const pool = new pg.Pool({ connectionString, max });
   // An idle client that loses its server (database restart) must not crash the process.
   pool.on('error', () => {});
+  timePoolWaits(pool);
   return pool;
 }
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog } from '@/features/audit/server/audit.table';
 import { verifyChain } from '@/features/audit/server/audit.queries';
 import { createTestApp, signInAs, type TestApp } from '@/testing/test-app';
-import type { ResetResponse, SeedResponse } from '../system.schema';
+import type { DatabasePoolResponse, ResetResponse, SeedResponse } from '../system.schema';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -197,5 +197,25 @@ describe('seed and reset', () => {
     const seed = await admin.request({ method: 'POST', url: '/api/seed', payload: SEED });
     expect(seed.json<SeedResponse>().summary).toMatchObject({ patientAccountsRelinked: 1 });
     await expect(signInAs(t.app, 'patient')).resolves.toBeTruthy();
+  });
+});
+
+describe('the database pool', () => {
+  it("reports the server's connections and the time callers waited for one; only to an admin", async () => {
+    const admin = await signInAs(t.app, 'admin');
+    const read = async () =>
+      (await admin.request({ method: 'GET', url: '/api/system/database-pool' })).json<DatabasePoolResponse>();
+    const before = await read();
+    // Two more sleepers than the test pool has connections (5): two of them wait for one to come back.
+    await Promise.all(Array.from({ length: 7 }, () => t.database.db.execute(sql`select pg_sleep(0.2)`)));
+    const after = await read();
+    expect(after.checkouts - before.checkouts).toBeGreaterThanOrEqual(7);
+    expect(after.longestWaitMs).toBeGreaterThanOrEqual(150);
+    expect(after.waitedMs - before.waitedMs).toBeGreaterThanOrEqual(2 * 150);
+    expect(after.open).toBeLessThanOrEqual(5);
+    expect(after.waitingNow).toBe(0);
+
+    const billing = await signInAs(t.app, 'billing_admin');
+    expect((await billing.request({ method: 'GET', url: '/api/system/database-pool' })).statusCode).toBe(403);
   });
 });

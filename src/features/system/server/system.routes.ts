@@ -4,7 +4,15 @@ import { z } from 'zod';
 import { errorEnvelopeSchema } from '@/shared/api';
 import type { AppDeps } from '@/server/context';
 import { requestContext } from '@/server/request-context';
-import { resetRequestSchema, resetResponseSchema, seedRequestSchema, seedResponseSchema } from '../system.schema';
+import { poolWaitsOfDatabase } from '@/server/db/pool-waits';
+import { HttpError } from '@/server/plugins/errors';
+import {
+  databasePoolResponseSchema,
+  resetRequestSchema,
+  resetResponseSchema,
+  seedRequestSchema,
+  seedResponseSchema,
+} from '../system.schema';
 import { databaseIsUp, reseedDemoClinic, resetSystem } from './system.queries';
 
 export function systemRoutes(deps: AppDeps) {
@@ -18,6 +26,23 @@ export function systemRoutes(deps: AppDeps) {
         schema: { tags: ['system'], response: { 200: z.object({ status: z.literal('ok'), database: z.boolean() }) } },
       },
       async () => ({ status: 'ok' as const, database: await databaseIsUp(deps.db) }),
+    );
+    api.get(
+      '/api/system/database-pool',
+      {
+        config: { permission: 'system:admin' },
+        schema: {
+          tags: ['system'],
+          description:
+            "The server's connections to PostgreSQL and the time its requests waited for one since it started.",
+          response: { 200: databasePoolResponseSchema, 403: errorEnvelopeSchema, 503: errorEnvelopeSchema },
+        },
+      },
+      () => {
+        const waits = poolWaitsOfDatabase(deps.db);
+        if (!waits) throw new HttpError(503, 'POOL_NOT_TIMED', 'This server does not time its database connections.');
+        return waits;
+      },
     );
     api.post(
       '/api/seed',
