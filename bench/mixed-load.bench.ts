@@ -570,7 +570,7 @@ export const mixedLoadBench: BenchPart = async (ctx: BenchContext) => {
       },
       {
         figure: 'Mixed load: where the time goes, per request',
-        goal: 'reported (app server CPU, PostgreSQL execution, audit chain lock waits)',
+        goal: 'reported (app server CPU, PostgreSQL execution, pool and audit chain lock waits)',
         measured: where.breakdown,
         pass: completeTimeReport(timeReport),
       },

@@ -143,7 +143,7 @@ export function describeTimeReport(report: TimeReport, requests: number): { brea
   else
     parts.push(
       `waiting for a pool connection ${per(report.pool.waitedMs).toFixed(2)} ms/request ` +
-        `(${report.pool.checkouts.toLocaleString('en-US')} checkouts, ${report.pool.waitedMs.toFixed(0)} ms in all, ` +
+        `(${report.pool.checkouts.toLocaleString('en-US')} checkouts, ${Math.round(report.pool.waitedMs).toLocaleString('en-US')} ms in all, ` +
         `longest ${report.pool.longestWaitMs.toFixed(1)} ms)`,
     );
   if (report.samples > 0)
