@@ -3,7 +3,7 @@ import { Link, useLocation } from 'react-router';
 import type { ColumnDef, SortingState } from '@tanstack/react-table';
 import { AlertOctagon, Clock, Download, Plus } from 'lucide-react';
 import { can, type Role } from '@/shared/access';
-import { formatCents, today } from '@/shared/api';
+import { today } from '@/shared/api';
 import { DataTable } from '@/client/components/data-table/DataTable';
 import { PageHeader } from '@/client/components/layout/PageHeader';
 import { Badge } from '@/client/components/ui/badge';
@@ -40,6 +40,7 @@ import { ClaimsChartsSkeleton } from './ClaimsChartsSkeleton';
 import { UploadClaimsDialog } from './UploadClaimsDialog';
 import { fetchClaimsExport, useClaimProviders, useClaims, useClaimsOverview } from './claims.api';
 import { useClaimsView } from './claims.view-state';
+import { money } from './claim-format';
 import { formatDate } from '@/shared/dates';
 
 const ALL = 'all';
@@ -49,12 +50,11 @@ const MAX_OFFSET = 10_000;
 /** Wait this long after the last key before filtering by the reason code typed. */
 const REASON_PAUSE_MS = 300;
 
-const money = (cents: number) => `$${formatCents(cents)}`;
+/** No page yet: one array, so the deferred rows compare equal from render to render. */
+const NO_ROWS: ClaimRow[] = [];
 
 // Chart.js is the screen's largest script: loaded beside the page rather than before it, so the header,
 // filters and table render without waiting for it (its placeholders hold the charts' place meanwhile).
-/** No page yet: one array, so the deferred rows compare equal from render to render. */
-const NO_ROWS: ClaimRow[] = [];
 const ClaimsCharts = lazy(() => import('./ClaimsCharts').then((module) => ({ default: module.ClaimsCharts })));
 // The claim view and form are fetched when first opened: most visits to the list open neither.
 const ClaimDetailDialog = lazy(() =>
