@@ -1,6 +1,5 @@
-// `npm test`: every check. Runs in stages; the steps of a stage run side by side (each one's output is
-// printed whole when it ends, so outputs do not interleave), and a stage starts when the one before has
-// passed. Ends with a table of each step's wall and CPU time and one line "N passed, N failed" counting
+// `npm test`: every check. The steps run side by side, each as soon as the steps it needs have passed
+// (see `steps` below). Ends with a table of each step's wall and CPU time and one line "N passed, N failed" counting
 // the unit, API and browser tests that ran. A browser test that passed only on a retry counts as failed.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -16,43 +15,41 @@ rmSync(PLAYWRIGHT_JSON, { force: true });
 mkdirSync('test-results', { recursive: true });
 
 /**
- * Why these stages: lint, format and type check are single-threaded and read the same files, so together
- * they take as long as ESLint alone, and the build fits beside them. The unit/API tests spend much of their
- * time waiting on PostgreSQL and the browser tests on the browser and the app server, so on two cores the
- * two suites side by side take little longer than the longer of them. The browser tests alone keep less than
- * one core busy (they wait on pages and the server), so the benchmark harness runs beside both suites, in a
- * third lane from the start: following the browser tests, it made theirs the longest lane (~409 + 116 s
- * against ~483 s). Its quick figures are not goals here, and the suites' timeouts are guards against hangs,
- * with room for a busier machine. (A lane may also be an array of steps, which run one after another.)
+ * Why this order: every step starts as soon as what it needs has passed, so the two cores are never left
+ * with one step's work. Lint, format and type check each keep one core busy for a minute or two and need
+ * nothing; the unit and API tests need nothing either and are the longest step, so they start at once too
+ * (they waited for the static checks once, and for the 30-60 s that ESLint ran alone after the others had
+ * ended, one core stood idle). The browser tests and the benchmark harness serve the built app, so they
+ * wait for the build. A step whose prerequisite failed is not run. Each step's output is printed whole when
+ * it ends, so outputs do not interleave. The suites' timeouts are guards against hangs, with room for a
+ * busier machine; the quick bench's figures are not goals here.
  */
-const stages = [
-  [
-    { name: 'lint (ESLint)', cmd: ['npx', 'eslint', '.', '--max-warnings=0'] },
-    { name: 'format (Prettier)', cmd: ['npx', 'prettier', '--check', '.'] },
-    { name: 'type check (tsc)', cmd: ['npx', 'tsc', '--noEmit'] },
-    { name: 'build', cmd: ['npm', 'run', 'build'] },
-  ],
-  [
-    {
-      name: 'unit and API tests (Vitest, real PostgreSQL)',
-      cmd: ['npx', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${VITEST_JSON}`],
-    },
-    {
-      name: 'browser tests (Playwright on Chromium)',
-      skip: skipE2e,
-      prepare: async () => ({ CHROMIUM_PATH: await ensureChromium(), PLAYWRIGHT_JSON_OUTPUT_NAME: PLAYWRIGHT_JSON }),
-      cmd: ['npx', 'playwright', 'test', '--reporter=list,json'],
-    },
-    {
-      // The benchmark harness at 50,000 claims with short durations, into a throwaway folder and results
-      // file (bench/results.md keeps the full run's figures): it proves `npm run bench` still works end to
-      // end; its figures are not goals here, and a missed goal does not fail this step.
-      name: 'benchmark harness (npm run bench at 50,000 claims, quick)',
-      prepare: async () => ({ BENCH_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'clinic-bench-')) }),
-      cleanup: (env) => rmSync(env.BENCH_DATA_DIR, { recursive: true, force: true }),
-      cmd: ['npx', 'tsx', 'bench/run.ts', '--claims', '50000', '--quick', '--out', 'test-results/bench-quick.md'],
-    },
-  ],
+const steps = [
+  {
+    name: 'unit and API tests (Vitest, real PostgreSQL)',
+    cmd: ['npx', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${VITEST_JSON}`],
+  },
+  { name: 'lint (ESLint)', cmd: ['npx', 'eslint', '.', '--max-warnings=0'] },
+  { name: 'build', cmd: ['npm', 'run', 'build'] },
+  { name: 'format (Prettier)', cmd: ['npx', 'prettier', '--check', '.'] },
+  { name: 'type check (tsc)', cmd: ['npx', 'tsc', '--noEmit'] },
+  {
+    name: 'browser tests (Playwright on Chromium)',
+    after: ['build'],
+    skip: skipE2e,
+    prepare: async () => ({ CHROMIUM_PATH: await ensureChromium(), PLAYWRIGHT_JSON_OUTPUT_NAME: PLAYWRIGHT_JSON }),
+    cmd: ['npx', 'playwright', 'test', '--reporter=list,json'],
+  },
+  {
+    // The benchmark harness at 50,000 claims with short durations, into a throwaway folder and results
+    // file (bench/results.md keeps the full run's figures): it proves `npm run bench` still works end to
+    // end; its figures are not goals here, and a missed goal does not fail this step.
+    name: 'benchmark harness (npm run bench at 50,000 claims, quick)',
+    after: ['build'],
+    prepare: async () => ({ BENCH_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'clinic-bench-')) }),
+    cleanup: (env) => rmSync(env.BENCH_DATA_DIR, { recursive: true, force: true }),
+    cmd: ['npx', 'tsx', 'bench/run.ts', '--claims', '50000', '--quick', '--out', 'test-results/bench-quick.md'],
+  },
 ];
 
 function readJson(file) {
@@ -155,7 +152,6 @@ function runStep(step, extraEnv) {
 }
 
 const timings = [];
-let failedStep = null;
 const runStarted = Date.now();
 
 async function runOne(step) {
@@ -164,57 +160,63 @@ async function runOne(step) {
     extraEnv = step.prepare ? await step.prepare() : {};
   } catch (err) {
     console.error(`\n✗ ${step.name}: ${err instanceof Error ? err.message : err}`);
-    return { step, ok: false, wall: 0, cpu: null };
+    return { ok: false, wall: 0, cpu: null };
   }
   const result = await runStep(step, extraEnv);
   step.cleanup?.(extraEnv);
   process.stdout.write(`\n── ${step.name}\n${result.output}`);
   console.log(`${result.ok ? '✓' : '✗'} ${step.name} (${result.wall.toFixed(1)} s)`);
-  return { step, ...result };
+  return result;
 }
 
-/** A lane's steps one after another, stopping at the first that fails. */
-async function runLane(lane) {
-  const results = [];
-  for (const step of lane) {
-    const result = await runOne(step);
-    results.push(result);
-    if (!result.ok) break;
+/** Each step's run, started once the steps it comes after have passed; false when one of them did not. */
+const running = new Map();
+function run(step) {
+  if (!running.has(step.name)) {
+    running.set(
+      step.name,
+      (async () => {
+        const needs = await Promise.all((step.after ?? []).map((name) => run(steps.find((s) => s.name === name))));
+        if (needs.some((ok) => !ok)) {
+          console.log(`\n▶ ${step.name}: not run, as ${step.after.join(' and ')} did not pass`);
+          timings.push({ name: step.name, ok: false, wall: 0, cpu: 0, notRun: true });
+          return false;
+        }
+        console.log(`\n▶ ${step.name}: started at ${((Date.now() - runStarted) / 1000).toFixed(1)} s`);
+        const { ok, wall, cpu } = await runOne(step);
+        timings.push({ name: step.name, ok, wall, cpu });
+        return ok;
+      })(),
+    );
   }
-  return results;
+  return running.get(step.name);
 }
 
-for (const stage of stages) {
-  const lanes = stage
-    .map((lane) =>
-      (Array.isArray(lane) ? lane : [lane]).filter((step) => {
-        if (step.skip) console.log(`\n▶ ${step.name}: skipped (--skip-e2e)`);
-        return !step.skip;
-      }),
-    )
-    .filter((lane) => lane.length > 0);
-  console.log(`\n▶ ${lanes.map((lane) => lane.map((s) => s.name).join(' → ')).join(' | ')}`);
-  const results = (await Promise.all(lanes.map(runLane))).flat();
-  for (const { step, ok, wall, cpu } of results) timings.push({ name: step.name, ok, wall, cpu });
-  const failed = results.find((r) => !r.ok);
-  if (failed) {
-    failedStep = failed.step.name;
-    break;
-  }
-}
+const toRun = steps.filter((step) => {
+  if (step.skip) console.log(`\n▶ ${step.name}: skipped (--skip-e2e)`);
+  return !step.skip;
+});
+await Promise.all(toRun.map(run));
+// The table lists the steps in their order here, whatever order they ended in.
+timings.sort((a, b) => steps.findIndex((s) => s.name === a.name) - steps.findIndex((s) => s.name === b.name));
+const failedSteps = timings.filter((t) => !t.ok).map((t) => t.name);
 
 const totalWall = (Date.now() - runStarted) / 1000;
 const width = Math.max(...timings.map((t) => t.name.length), 'step'.length);
 const seconds = (s) => (s === null ? '?' : s.toFixed(1)).padStart(8);
 console.log(`\n${'step'.padEnd(width)}  ${'wall s'.padStart(8)}  ${'CPU s'.padStart(8)}  result`);
 for (const t of timings)
-  console.log(`${t.name.padEnd(width)}  ${seconds(t.wall)}  ${seconds(t.cpu)}  ${t.ok ? 'passed' : 'FAILED'}`);
-console.log(`${'npm test, all stages'.padEnd(width)}  ${seconds(totalWall)}`);
+  console.log(
+    `${t.name.padEnd(width)}  ${seconds(t.wall)}  ${seconds(t.cpu)}  ${t.ok ? 'passed' : t.notRun ? 'not run' : 'FAILED'}`,
+  );
+console.log(`${'npm test, all steps'.padEnd(width)}  ${seconds(totalWall)}`);
 
 const counts = summary();
 const failures = failedTests();
 if (failures.length > 0) console.log(`\nFailed tests:\n${failures.map((line) => `  ✗ ${line}`).join('\n')}`);
 if (counts.flaky > 0) console.log(`\n${counts.flaky} browser test(s) passed only on a retry: counted as failed.`);
-console.log(failedStep ? `\nnpm test failed at: ${failedStep}` : '\nnpm test: every step passed');
+console.log(
+  failedSteps.length > 0 ? `\nnpm test failed at: ${failedSteps.join(', ')}` : '\nnpm test: every step passed',
+);
 console.log(`${counts.passed} passed, ${counts.failed} failed${counts.skipped ? `, ${counts.skipped} skipped` : ''}`);
-process.exit(failedStep || counts.failed > 0 ? 1 : 0);
+process.exit(failedSteps.length > 0 || counts.failed > 0 ? 1 : 0);
