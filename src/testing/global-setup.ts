@@ -52,12 +52,20 @@ export default async function setup(project: TestProject) {
   };
 }
 
+/**
+ * The tests' server keeps nothing past the run, so it does not wait for the disk: no fsync, no flush of the
+ * WAL at commit, no full-page images. PostgreSQL still commits, rolls back, locks and checks as it does in
+ * production; what is given up is only surviving a crash of the machine. The crash test runs its own server
+ * with the production settings.
+ */
+const TEST_SERVER_SETTINGS = { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' };
+
 async function startTemplateServer(): Promise<TemplateServer> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'clinic-test-pg-'));
   const log = { info: () => {}, error: (m: string) => console.error(m) };
   const server = process.env.TEST_DATABASE_URL
     ? await externalServer(process.env.TEST_DATABASE_URL)
-    : await startEmbeddedPostgres(dir, log);
+    : await startEmbeddedPostgres(dir, log, undefined, [], TEST_SERVER_SETTINGS);
   // The template's entries are HMAC-chained with the key every test worker uses (api-setup.ts).
   useAuditHmacKey(TEST_AUDIT_HMAC_KEY);
   // As the app server does: migrated by the owner, the app role granted what the app needs.

@@ -68,8 +68,11 @@ describe('the Batches view', () => {
     const user = userEvent.setup();
     renderWithApp(<ClaimsPage role="billing_admin" />, { route: '/claims/batches' });
     await user.click(await screen.findByRole('button', { name: 'Create batch for Cigna' }));
-    expect(await screen.findByText('Batch created')).toBeTruthy();
-    expect(screen.getByText(/Batch 13: 2 claims to Cigna, \$298\.00/)).toBeTruthy();
+    // The toast's own description (its live-region announcement may hold the same words for a moment).
+    const title = await screen.findByText('Batch created');
+    expect(title.nextElementSibling?.textContent).toBe(
+      'Batch 13: 2 claims to Cigna, $298.00. Download its 837 to send it.',
+    );
     expect(api.sent('POST /api/claim-batches').map((r) => r.body)).toEqual([{ payer: 'Cigna' }]);
   });
 
