@@ -199,7 +199,8 @@ const toRun = steps.filter((step) => {
 await Promise.all(toRun.map(run));
 // The table lists the steps in their order here, whatever order they ended in.
 timings.sort((a, b) => steps.findIndex((s) => s.name === a.name) - steps.findIndex((s) => s.name === b.name));
-const failedSteps = timings.filter((t) => !t.ok).map((t) => t.name);
+const failedSteps = timings.filter((t) => !t.ok && !t.notRun).map((t) => t.name);
+const stepsNotRun = timings.filter((t) => t.notRun).map((t) => t.name);
 
 const totalWall = (Date.now() - runStarted) / 1000;
 const width = Math.max(...timings.map((t) => t.name.length), 'step'.length);
@@ -216,7 +217,9 @@ const failures = failedTests();
 if (failures.length > 0) console.log(`\nFailed tests:\n${failures.map((line) => `  ✗ ${line}`).join('\n')}`);
 if (counts.flaky > 0) console.log(`\n${counts.flaky} browser test(s) passed only on a retry: counted as failed.`);
 console.log(
-  failedSteps.length > 0 ? `\nnpm test failed at: ${failedSteps.join(', ')}` : '\nnpm test: every step passed',
+  failedSteps.length > 0
+    ? `\nnpm test failed at: ${failedSteps.join(', ')}${stepsNotRun.length > 0 ? `; not run: ${stepsNotRun.join(', ')}` : ''}`
+    : '\nnpm test: every step passed',
 );
 console.log(`${counts.passed} passed, ${counts.failed} failed${counts.skipped ? `, ${counts.skipped} skipped` : ''}`);
 process.exit(failedSteps.length > 0 || counts.failed > 0 ? 1 : 0);
