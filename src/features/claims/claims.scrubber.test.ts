@@ -46,8 +46,8 @@ function cleanInput(): ScrubInput {
     },
     patient: { dob: '1958-07-14' },
     coverage: { memberId: MBI, effectiveOn: '2023-07-01', endOn: null },
-    payer: { name: 'Medicare', timelyFilingDays: 365, selfPay: false, medicare: true },
-    billingProvider: { npi: BILLING_NPI, taxId: '12-3456789' },
+    payer: { name: 'Medicare', payerId: '06102', timelyFilingDays: 365, selfPay: false, medicare: true },
+    billingProvider: { npi: BILLING_NPI, taxId: '12-3456789', zip: '627011234' },
     renderingProvider: { name: 'Dr. Ana Ruiz', npi: RENDERING_NPI },
     otherClaims: [{ id: 90, lines: [{ procedureCode: '99214', modifiers: ['25'], serviceDate: '2026-02-02' }] }],
     authorizations: [{ procedureCode: '72148', status: 'Approved', validFrom: '2026-02-20', validTo: '2026-05-20' }],
@@ -172,6 +172,41 @@ const CASES: EditCase[] = [
     field: 'billingProvider.taxId',
     fail: { null: (i) => (i.billingProvider.taxId = null), empty: (i) => (i.billingProvider.taxId = '') },
     pass: { 'digits only': (i) => (i.billingProvider.taxId = '123456789') },
+  },
+  {
+    code: 'PAYER_ID_MISSING',
+    severity: 'error',
+    field: 'payer.payerId',
+    fail: { null: (i) => (i.payer.payerId = null), blank: (i) => (i.payer.payerId = '  ') },
+    pass: {
+      'letters and digits': (i) => (i.payer.payerId = 'ILMCD'),
+      // A self-pay claim goes to the patient: no payer routes it.
+      'a self-pay claim': (i) => {
+        i.payer = { name: 'Self-Pay', payerId: null, timelyFilingDays: 365, selfPay: true, medicare: false };
+        i.coverage = null;
+      },
+    },
+  },
+  {
+    code: 'BILLING_ZIP_PLUS_FOUR',
+    severity: 'error',
+    field: 'billingProvider.zip',
+    fail: {
+      null: (i) => (i.billingProvider.zip = null),
+      empty: (i) => (i.billingProvider.zip = ''),
+      '5 digits': (i) => (i.billingProvider.zip = '62701'),
+      'with its dash': (i) => (i.billingProvider.zip = '62701-1234'),
+      '10 digits': (i) => (i.billingProvider.zip = '6270112345'),
+      letters: (i) => (i.billingProvider.zip = 'A27011234'),
+    },
+    pass: {
+      'another ZIP+4': (i) => (i.billingProvider.zip = '100010001'),
+      'a self-pay claim with a 5-digit ZIP': (i) => {
+        i.payer = { name: 'Self-Pay', payerId: null, timelyFilingDays: 365, selfPay: true, medicare: false };
+        i.coverage = null;
+        i.billingProvider.zip = '62701';
+      },
+    },
   },
   {
     code: 'TAX_ID_INVALID',
@@ -543,7 +578,7 @@ const CASES: EditCase[] = [
     pass: {
       'none on a self-pay claim': (i) => {
         i.coverage = null;
-        i.payer = { name: 'Self-Pay', timelyFilingDays: 365, selfPay: true, medicare: false };
+        i.payer = { name: 'Self-Pay', payerId: null, timelyFilingDays: 365, selfPay: true, medicare: false };
       },
     },
   },
@@ -554,7 +589,7 @@ const CASES: EditCase[] = [
     fail: { empty: (i) => (i.coverage!.memberId = ''), blank: (i) => (i.coverage!.memberId = '   ') },
     pass: {
       'a commercial member id': (i) => {
-        i.payer = { name: 'Aetna', timelyFilingDays: 120, selfPay: false, medicare: false };
+        i.payer = { name: 'Aetna', payerId: '60054', timelyFilingDays: 120, selfPay: false, medicare: false };
         i.coverage!.memberId = 'W123456789';
       },
     },
@@ -597,7 +632,7 @@ const CASES: EditCase[] = [
     },
     pass: {
       'a self-pay claim years later': (i) => {
-        i.payer = { name: 'Self-Pay', timelyFilingDays: 365, selfPay: true, medicare: false };
+        i.payer = { name: 'Self-Pay', payerId: null, timelyFilingDays: 365, selfPay: true, medicare: false };
         i.today = '2030-03-16';
       },
     },
@@ -686,7 +721,7 @@ const CASES: EditCase[] = [
         }),
       'none on a self-pay claim': (i) => {
         i.authorizations = [];
-        i.payer = { name: 'Self-Pay', timelyFilingDays: 365, selfPay: true, medicare: false };
+        i.payer = { name: 'Self-Pay', payerId: null, timelyFilingDays: 365, selfPay: true, medicare: false };
       },
     },
   },
@@ -733,7 +768,7 @@ describe('scrubClaim', () => {
 
   it('says how many days are left of the payer’s filing limit', () => {
     const [edit] = scrubWith((i) => {
-      i.payer = { name: 'Aetna', timelyFilingDays: 90, selfPay: false, medicare: false };
+      i.payer = { name: 'Aetna', payerId: '60054', timelyFilingDays: 90, selfPay: false, medicare: false };
       i.coverage!.memberId = 'W123456789';
       i.today = addDays('2026-03-02', 80);
     });
@@ -891,6 +926,8 @@ const validInput: fc.Arbitrary<ScrubInput> = fc
         billingNpi: npi,
         renderingNpi: npi,
         taxId: ein,
+        payerId: fc.stringMatching(/^[A-Z0-9]{5}$/),
+        billingZip: fc.stringMatching(/^\d{9}$/),
         placeOfService: fc.constantFrom('02', '10', '11', '12', '22', '81'),
         frequencyCode: fc.constantFrom('1', '7', '8'),
         openAuthorization: fc.boolean(),
@@ -931,11 +968,12 @@ const validInput: fc.Arbitrary<ScrubInput> = fc
             : { memberId: drawn.memberId, effectiveOn: earliest, endOn: drawn.hasEnd ? latest : null },
           payer: {
             name: selfPay ? 'Self-Pay' : medicare ? 'Medicare' : 'Aetna',
+            payerId: selfPay ? null : drawn.payerId,
             timelyFilingDays: limit,
             selfPay,
             medicare: medicare && !selfPay,
           },
-          billingProvider: { npi: drawn.billingNpi, taxId: drawn.taxId },
+          billingProvider: { npi: drawn.billingNpi, taxId: drawn.taxId, zip: drawn.billingZip },
           renderingProvider: { name: 'Dr. Test', npi: drawn.renderingNpi },
           otherClaims: drawn.others,
           authorizations: authorized.map((procedureCode) => ({

@@ -47,8 +47,16 @@ export interface ScrubInput {
   patient: { dob: string };
   /** null when the claim has no coverage (a self-pay claim is not scrubbed for coverage: see payer.selfPay). */
   coverage: { memberId: string; effectiveOn: string; endOn: string | null } | null;
-  payer: { name: string; timelyFilingDays: number; selfPay: boolean; medicare: boolean };
-  billingProvider: { npi: string | null; taxId: string | null };
+  payer: {
+    name: string;
+    /** The clearinghouse's id of the payer (837P loop 2010BB NM109); null when the payers table has none. */
+    payerId: string | null;
+    timelyFilingDays: number;
+    selfPay: boolean;
+    medicare: boolean;
+  };
+  /** The practice as billing provider; `zip` as stored, digits only (Settings → Practice). */
+  billingProvider: { npi: string | null; taxId: string | null; zip: string | null };
   renderingProvider: { name: string; npi: string | null };
   /** Other live (not voided) claims of the same patient: their lines, for the duplicate check. */
   otherClaims: { id: number; lines: { procedureCode: string; modifiers: string[]; serviceDate: string }[] }[];
@@ -143,6 +151,8 @@ const TIMELY_FILING_WARNING_SHARE = { numerator: 4, denominator: 5 };
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const NPI_SHAPE = /^[12]\d{9}$/;
 const POS_SHAPE = /^\d{2}$/;
+/** A ZIP+4 as the practice's settings keep it: 9 digits, no dash. */
+const ZIP_PLUS_FOUR_SHAPE = /^\d{9}$/;
 /** CPT: 5 digits, or 4 digits and F (Category II), T (Category III) or U (Proprietary Laboratory Analyses). */
 const CPT_SHAPE = /^\d{4}[0-9FTU]$/;
 /** HCPCS Level II: a letter A-V and 4 digits. */
@@ -181,6 +191,7 @@ export function scrubClaim(input: ScrubInput): ScrubEdit[] {
   checkPlaceOfService(input, edits);
   // A self-pay claim goes to the patient, not a payer: no coverage, filing limit or authorization applies.
   if (!input.payer.selfPay) {
+    checkSubmissionIdentifiers(input, edits);
     checkCoverage(input, dates, edits);
     checkTimelyFiling(input, dates, edits);
     checkAuthorizations(input, dates, edits);
@@ -467,6 +478,31 @@ function checkPlaceOfService(input: ScrubInput, edits: Edits): void {
       'PLACE_OF_SERVICE_UNKNOWN',
       'placeOfService',
       `Place of service '${pos}' is not one the practice bills from (11 office, 02/10 telehealth): check it`,
+    );
+  }
+}
+
+/**
+ * What the clearinghouse needs to route and accept an electronic claim (X12 837P 005010X222A1): the payer's
+ * id (loop 2010BB NM109) and the billing provider's 9-digit ZIP+4 (loop 2010AA N403). Without them the
+ * claim could be Ready yet refused when its batch is made; both are settings an administrator fixes once.
+ */
+function checkSubmissionIdentifiers(input: ScrubInput, edits: Edits): void {
+  if ((input.payer.payerId ?? '').trim() === '') {
+    edits.error(
+      'PAYER_ID_MISSING',
+      'payer.payerId',
+      `${input.payer.name} has no electronic payer id, which routes the claim to it: add it in Settings → Payers`,
+    );
+  }
+  const zip = input.billingProvider.zip ?? '';
+  if (!ZIP_PLUS_FOUR_SHAPE.test(zip)) {
+    edits.error(
+      'BILLING_ZIP_PLUS_FOUR',
+      'billingProvider.zip',
+      zip.trim() === ''
+        ? "Billing provider's ZIP code is missing: the claim needs the 9-digit ZIP+4 (Settings → Practice)"
+        : `Billing provider's ZIP code '${zip}' must be the 9-digit ZIP+4 (Settings → Practice)`,
     );
   }
 }

@@ -48,7 +48,7 @@ export async function loadClaimsToScrub(tx: Tx, claimIds: readonly number[], day
     tx,
     sql`select c.id, c.account_number, c.status, c.patient_id, c.frequency_code, c.original_claim_number,
           c.place_of_service, c.diagnoses, c.billed_cents, p.dob::text as dob, pr.name as provider_name,
-          pr.npi as provider_npi, py.name as payer_name, py.timely_filing_days, py.claim_filing_indicator,
+          pr.npi as provider_npi, coalesce(py.name, c.payer) as payer_name, py.payer_id, py.timely_filing_days, py.claim_filing_indicator,
           v.member_id, v.effective_on::text as effective_on, v.end_on::text as end_on
         from claims c
         join patients p on p.id = c.patient_id
@@ -68,7 +68,7 @@ export async function loadClaimsToScrub(tx: Tx, claimIds: readonly number[], day
           service_date::text as service_date
         from claim_lines where claim_id = any(${ids}) order by claim_id, line_number`,
   );
-  const [practice] = await rawRows(tx, sql`select billing_npi, tax_id from practice_settings limit 1`);
+  const [practice] = await rawRows(tx, sql`select billing_npi, tax_id, billing_zip from practice_settings limit 1`);
   const linesOf = groupBy(lines, (l) => Number(l.claim_id));
   const patientIds = [...new Set(headers.map((h) => Number(h.patient_id)))];
   const patients = sql`${`{${patientIds.join(',')}}`}::int[]`;
@@ -139,12 +139,17 @@ export async function loadClaimsToScrub(tx: Tx, claimIds: readonly number[], day
           : { memberId: rowText(h.member_id), effectiveOn: rowText(h.effective_on), endOn: rowTextOrNull(h.end_on) },
       payer: {
         name: rowText(h.payer_name),
+        payerId: rowTextOrNull(h.payer_id),
         // A payer the payers table does not know gets the common one-year limit.
         timelyFilingDays: h.timely_filing_days === null ? 365 : Number(h.timely_filing_days),
         selfPay: indicator === '09',
         medicare: indicator === 'MB',
       },
-      billingProvider: { npi: rowTextOrNull(practice?.billing_npi), taxId: rowTextOrNull(practice?.tax_id) },
+      billingProvider: {
+        npi: rowTextOrNull(practice?.billing_npi),
+        taxId: rowTextOrNull(practice?.tax_id),
+        zip: rowTextOrNull(practice?.billing_zip),
+      },
       renderingProvider: { name: rowText(h.provider_name), npi: rowTextOrNull(h.provider_npi) },
       otherClaims,
       authorizations: (authorizationsOf.get(patientId) ?? []).map((a) => ({

@@ -131,6 +131,41 @@ describe('POST /api/claims/:id/scrub', () => {
     ]);
   });
 
+  it("holds a claim the batch could not send: the payer's id and the practice's ZIP+4 are read from Settings", async () => {
+    const id = await draftClaim('routing');
+    const [before] = await sql<{ payer_id: string; billing_zip: string }>(
+      `select (select payer_id from payers where name = 'Aetna') as payer_id,
+              (select billing_zip from practice_settings order by practice_id limit 1) as billing_zip`,
+    );
+    if (!before) throw new Error('no settings');
+    await sql(`update payers set payer_id = null where name = 'Aetna'`);
+    await sql(`update practice_settings set billing_zip = '62701'`);
+    try {
+      const res = await scrub(id);
+      expect(res.statusCode, res.body).toBe(200);
+      const result = res.json<ClaimScrubResult>();
+      expect(result.status).toBe('Draft');
+      expect(result.edits).toEqual([
+        {
+          code: 'PAYER_ID_MISSING',
+          severity: 'error',
+          field: 'payer.payerId',
+          message: 'Aetna has no electronic payer id, which routes the claim to it: add it in Settings → Payers',
+        },
+        {
+          code: 'BILLING_ZIP_PLUS_FOUR',
+          severity: 'error',
+          field: 'billingProvider.zip',
+          message: "Billing provider's ZIP code '62701' must be the 9-digit ZIP+4 (Settings → Practice)",
+        },
+      ]);
+    } finally {
+      await sql(`update payers set payer_id = $1 where name = 'Aetna'`, [before.payer_id]);
+      await sql(`update practice_settings set billing_zip = $1`, [before.billing_zip]);
+    }
+    expect((await scrub(id)).json<ClaimScrubResult>()).toMatchObject({ clean: true, status: 'Ready', edits: [] });
+  });
+
   it('sends a claim with only warnings on once someone says why, and audits the reason', async () => {
     const id = await draftClaim('warn');
     // An original claim (frequency 1) that names a payer claim number: worth a look, not an error.
