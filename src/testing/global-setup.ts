@@ -55,8 +55,8 @@ export default async function setup(project: TestProject) {
 /**
  * The tests' server keeps nothing past the run, so it does not wait for the disk: no fsync, no flush of the
  * WAL at commit, no full-page images. PostgreSQL still commits, rolls back, locks and checks as it does in
- * production; what is given up is only surviving a crash of the machine. The crash test runs its own server
- * with the production settings.
+ * production; what is given up is surviving a crash (the last commits of a PostgreSQL crash, the files on a
+ * machine's). The crash test runs its own server with the production settings.
  */
 const TEST_SERVER_SETTINGS = { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' };
 
