@@ -6,7 +6,8 @@ import {
   type MissedChargeVisits,
   type ProviderAnalytics,
 } from '../src/features/analytics/analytics.schema';
-import { formatKpi, formatMoney, formatPercent } from '../src/features/analytics/ui/analytics.view';
+import { formatDollars } from '../src/shared/api';
+import { formatKpi, formatPercent } from '../src/features/analytics/ui/analytics.view';
 import { seriousViolations } from './axe';
 import { expect, test } from './fixtures';
 import { apiGet, downloadedCsv, signIn } from './helpers';
@@ -16,10 +17,10 @@ async function expectCardsToShow(page: Page, kpis: KpiResult) {
   await expect(page.getByTestId('summary-total-claims')).toHaveText(kpis.totalClaims.toLocaleString('en-US'));
   await expect(page.getByTestId('summary-paid-claims')).toHaveText(kpis.paidClaims.toLocaleString('en-US'));
   await expect(page.getByTestId('summary-denied-claims')).toHaveText(kpis.deniedClaims.toLocaleString('en-US'));
-  await expect(page.getByTestId('summary-revenue-collected')).toHaveText(formatMoney(kpis.totalPaidCents));
-  await expect(page.getByTestId('summary-billed')).toHaveText(formatMoney(kpis.totalBilledCents));
+  await expect(page.getByTestId('summary-revenue-collected')).toHaveText(formatDollars(kpis.totalPaidCents));
+  await expect(page.getByTestId('summary-billed')).toHaveText(formatDollars(kpis.totalBilledCents));
   await expect(page.getByTestId('summary-net-collection-rate')).toHaveText(formatPercent(kpis.netCollectionRate));
-  await expect(page.getByTestId('summary-revenue-at-risk')).toHaveText(formatMoney(kpis.revenueAtRiskCents));
+  await expect(page.getByTestId('summary-revenue-at-risk')).toHaveText(formatDollars(kpis.revenueAtRiskCents));
   for (const definition of KPI_DEFINITIONS) {
     const value = kpis[definition.key];
     await expect(page.getByTestId(`kpi-value-${definition.key}`)).toHaveText(formatKpi(definition, value));
@@ -145,7 +146,7 @@ test.describe('RCM analytics', () => {
     await expect(table.locator('tbody tr')).toHaveCount(5);
     await expect(table.locator('tbody tr td:first-child')).toHaveText(providers.slice(0, 5).map((p) => p.provider));
     await expect(table.locator('tbody tr').first().locator('td').nth(2)).toHaveText(
-      formatMoney(providers[0]!.totalCollectionsCents),
+      formatDollars(providers[0]!.totalCollectionsCents),
     );
 
     expect(await seriousViolations(page)).toEqual([]);

@@ -64,6 +64,11 @@ export function formatCents(cents: number): string {
   return CENTS_AS_DOLLARS.format(cents / 100);
 }
 
+/** Money on screen: '$1,234.50', a negative amount (a reversal, a credit) as '-$12.34'. */
+export function formatDollars(cents: number): string {
+  return `${cents < 0 ? '-' : ''}$${formatCents(Math.abs(cents))}`;
+}
+
 export const pageQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(50),
   offset: z.coerce.number().int().min(0).max(10_000_000).default(0),

@@ -3,7 +3,7 @@
  * before it goes to the payer, so that what the payer would reject or deny (the CARC code named in each
  * message) is fixed first. Pure: everything it needs comes in the input, and it answers a list of edits.
  */
-import { formatCents } from '@/shared/api';
+import { formatDollars } from '@/shared/api';
 import { isValidEin, isValidMbi, isValidNpi } from '@/shared/billing-identifiers';
 import { formatDate } from '@/shared/dates';
 import { countOf } from '@/shared/plural';
@@ -392,7 +392,7 @@ function checkLines(input: ScrubInput, edits: Edits): void {
     edits.error(
       'TOTAL_CHARGE_MISMATCH',
       'totalChargeCents',
-      `Total charge ${dollars(input.claim.totalChargeCents)} must equal the sum of the line charges, ${dollars(sum)}`,
+      `Total charge ${formatDollars(input.claim.totalChargeCents)} must equal the sum of the line charges, ${formatDollars(sum)}`,
     );
   }
 }
@@ -657,8 +657,4 @@ function dayNumber(value: string): number | null {
     return null;
   }
   return time / 86_400_000;
-}
-
-function dollars(cents: number): string {
-  return `$${formatCents(cents)}`;
 }

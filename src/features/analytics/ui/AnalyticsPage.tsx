@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { formatDollars } from '@/shared/api';
 import type { ColumnDef } from '@tanstack/react-table';
 import type { ChartOptions } from 'chart.js';
 import { Bar, Doughnut } from 'react-chartjs-2';
@@ -17,7 +18,7 @@ import {
   type ProviderAnalytics,
 } from '../analytics.schema';
 import { useArAging, useDenialsByReason, useKpis, useProviderAnalytics } from './analytics.api';
-import { PERIOD_LABELS, formatMoney, formatPercent, formatThousands, kpiRows } from './analytics.view';
+import { PERIOD_LABELS, formatPercent, formatThousands, kpiRows } from './analytics.view';
 import { KpiCard, KpiCardSkeleton } from './KpiCard';
 import { PeriodSelect } from './PeriodSelect';
 
@@ -34,7 +35,7 @@ const providerColumns: ColumnDef<ProviderRow>[] = [
     id: 'collected',
     accessorKey: 'totalCollectionsCents',
     header: 'Collected',
-    cell: ({ row }) => formatMoney(row.original.totalCollectionsCents),
+    cell: ({ row }) => formatDollars(row.original.totalCollectionsCents),
     meta: { align: 'right', className: 'tabular-nums' },
   },
   {
@@ -65,7 +66,7 @@ function ArAgingChart({ aging, loading }: { aging: ArAging | undefined; loading:
         callbacks: {
           label: (ctx) => {
             const bucket = buckets[ctx.dataIndex];
-            return bucket ? `${formatMoney(bucket.amountCents)} (${bucket.percent}% of outstanding A/R)` : '';
+            return bucket ? `${formatDollars(bucket.amountCents)} (${bucket.percent}% of outstanding A/R)` : '';
           },
         },
       },
@@ -79,14 +80,16 @@ function ArAgingChart({ aging, loading }: { aging: ArAging | undefined; loading:
     <ChartCard
       title="AR Aging"
       description={
-        aging ? `Outstanding A/R as of ${formatDate(aging.asOf)}: ${formatMoney(aging.totalCents)}` : 'Outstanding A/R'
+        aging
+          ? `Outstanding A/R as of ${formatDate(aging.asOf)}: ${formatDollars(aging.totalCents)}`
+          : 'Outstanding A/R'
       }
       loading={loading}
       empty={!aging || aging.totalCents === 0}
       emptyText="Nothing is outstanding"
       table={{
         columns: [{ header: 'Age' }, { header: 'Amount', numeric: true }, { header: 'Share', numeric: true }],
-        rows: buckets.map((b, i) => [labels[i], formatMoney(b.amountCents), `${b.percent}%`]),
+        rows: buckets.map((b, i) => [labels[i], formatDollars(b.amountCents), `${b.percent}%`]),
       }}
     >
       {/* react-chartjs-2 gives the canvas role=img; ChartCard's wrapper is the image and names it. */}

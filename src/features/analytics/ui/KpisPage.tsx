@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from 'react';
+import { formatDollars } from '@/shared/api';
 import { Download, RefreshCw } from 'lucide-react';
 import { formatDate } from '@/shared/dates';
 import { PageHeader } from '@/client/components/layout/PageHeader';
@@ -10,7 +11,7 @@ import { toast } from '@/client/components/ui/toast';
 import { downloadCsv, toCsv } from '@/client/lib/csv';
 import { DEFAULT_KPI_PERIOD, KPI_DEFINITIONS, type KpiResult } from '../analytics.schema';
 import { KPI_REFRESH_MS, recordKpiExport, useKpis } from './analytics.api';
-import { KPI_CSV_COLUMNS, PERIOD_LABELS, formatMoney, formatPercent, kpiCsvFileName, kpiRows } from './analytics.view';
+import { KPI_CSV_COLUMNS, PERIOD_LABELS, formatPercent, kpiCsvFileName, kpiRows } from './analytics.view';
 import { KpiCard, KpiCardSkeleton } from './KpiCard';
 import { MissedChargesDialog } from './MissedChargesDialog';
 import { PeriodSelect } from './PeriodSelect';
@@ -93,13 +94,13 @@ function SummaryCards({ kpis }: { kpis: KpiResult | undefined }) {
         <SummaryCard
           title="Revenue Collected"
           description="Payments received in the period"
-          value={kpis && formatMoney(kpis.totalPaidCents)}
+          value={kpis && formatDollars(kpis.totalPaidCents)}
           valueTestId="summary-revenue-collected"
         >
           {kpis && (
             <>
               <p>
-                <Figure testId="summary-billed">{formatMoney(kpis.totalBilledCents)}</Figure> billed
+                <Figure testId="summary-billed">{formatDollars(kpis.totalBilledCents)}</Figure> billed
               </p>
               <p>
                 Net collection rate{' '}
@@ -113,12 +114,12 @@ function SummaryCards({ kpis }: { kpis: KpiResult | undefined }) {
         <SummaryCard
           title="Revenue at Risk"
           description="Outstanding or denied amounts requiring action"
-          value={kpis && formatMoney(kpis.revenueAtRiskCents)}
+          value={kpis && formatDollars(kpis.revenueAtRiskCents)}
           valueTestId="summary-revenue-at-risk"
         >
           {kpis && (
             <p>
-              including <Figure testId="summary-open-denials">{formatMoney(kpis.openDenialsCents)}</Figure> in open
+              including <Figure testId="summary-open-denials">{formatDollars(kpis.openDenialsCents)}</Figure> in open
               denials
             </p>
           )}

@@ -1,4 +1,3 @@
-import { formatCents } from '@/shared/api';
 import type { CsvColumn } from '@/client/lib/csv';
 import { KPI_DEFINITIONS, kpiStatus, type KpiDefinition, type KpiResult, type KpiStatus } from '../analytics.schema';
 
@@ -8,10 +7,6 @@ export const PERIOD_LABELS: Record<number, string> = {
   60: 'Last 60 days',
   90: 'Last 90 days',
 };
-
-export function formatMoney(cents: number): string {
-  return `$${formatCents(cents)}`;
-}
 
 /** '$12k' style, for chart axes (the AR axis is in thousands). */
 export function formatThousands(dollars: number): string {

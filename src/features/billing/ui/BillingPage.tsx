@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from 'react';
+import { formatDollars } from '@/shared/api';
 import type { ColumnDef } from '@tanstack/react-table';
 import { ArrowDown, ArrowRight, ArrowUp } from 'lucide-react';
 import { DataTable } from '@/client/components/data-table/DataTable';
@@ -34,7 +35,6 @@ import {
   useStaffStatement,
   useStatementPatients,
 } from './billing.api';
-import { money } from './billing.money';
 import { DownloadStatementButton, PrintStatementButton } from './statement-actions';
 import { StatementSkeleton, StatementView } from './StatementView';
 import { errorTextFor } from '@/client/lib/error-text';
@@ -154,7 +154,7 @@ function SummaryCards({
       <SummaryCard
         title="Total Revenue"
         testId="card-total-revenue"
-        value={kpis && money(kpis.totalPaidCents)}
+        value={kpis && formatDollars(kpis.totalPaidCents)}
         description={`${period}: payments received from payers and patients`}
       />
       <SummaryCard
@@ -190,7 +190,7 @@ const PROVIDER_COLUMNS: ColumnDef<ProviderRow, string | number | null>[] = [
     id: 'collected',
     header: 'Collected',
     accessorFn: (p) => p.totalCollectionsCents,
-    cell: ({ row }) => money(row.original.totalCollectionsCents),
+    cell: ({ row }) => formatDollars(row.original.totalCollectionsCents),
     meta: { align: 'right' },
   },
   {
@@ -228,7 +228,7 @@ const PAYER_COLUMNS: ColumnDef<PayerRow, string | number | null>[] = [
     id: 'collections',
     header: 'Collections',
     accessorFn: (p) => p.collectionsCents,
-    cell: ({ row }) => money(row.original.collectionsCents),
+    cell: ({ row }) => formatDollars(row.original.collectionsCents),
     meta: { align: 'right' },
   },
   { id: 'adjudicated', header: 'Adjudicated', accessorFn: (p) => p.adjudicatedClaims, meta: { align: 'right' } },

@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from 'react';
+import { formatDollars } from '@/shared/api';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
@@ -25,7 +26,7 @@ import {
   type GuestStatementRequest,
 } from '../billing.schema';
 import { useGuestPayment, useGuestStatementLookup } from './billing.api';
-import { centsToDollarsInput, dollarsToCents, money } from './billing.money';
+import { centsToDollarsInput, dollarsToCents } from './billing.money';
 
 const lookupFormSchema = guestStatementRequestSchema.extend({
   dob: z.string().min(1, 'is required').pipe(guestStatementRequestSchema.shape.dob),
@@ -50,12 +51,12 @@ function StatementDetails({ statement }: { statement: GuestStatement }) {
       <Row term="Account number">{statement.accountNumber}</Row>
       <Row term="Service date">{formatDate(statement.serviceDate)}</Row>
       <Row term="Procedure">{statement.procedureCode}</Row>
-      <Row term="Billed">{money(statement.billedCents)}</Row>
-      <Row term="Insurance paid">{money(statement.insurancePaidCents)}</Row>
-      <Row term="Adjustments">{money(statement.adjustmentsCents)}</Row>
-      <Row term="Patient paid">{money(statement.patientPaidCents)}</Row>
+      <Row term="Billed">{formatDollars(statement.billedCents)}</Row>
+      <Row term="Insurance paid">{formatDollars(statement.insurancePaidCents)}</Row>
+      <Row term="Adjustments">{formatDollars(statement.adjustmentsCents)}</Row>
+      <Row term="Patient paid">{formatDollars(statement.patientPaidCents)}</Row>
       <Row term="Amount due" strong>
-        {money(statement.amountDueCents)}
+        {formatDollars(statement.amountDueCents)}
       </Row>
     </dl>
   );
@@ -121,7 +122,7 @@ function PaymentForm({
         if (cents === null) ctx.addIssue({ code: 'custom', message: 'must be an amount in dollars, like 25.00' });
         else if (cents <= 0) ctx.addIssue({ code: 'custom', message: 'must be more than $0.00' });
         else if (cents > due)
-          ctx.addIssue({ code: 'custom', message: `must be at most the amount due, ${money(due)}` });
+          ctx.addIssue({ code: 'custom', message: `must be at most the amount due, ${formatDollars(due)}` });
         return cents ?? 0;
       }),
   });
@@ -150,7 +151,7 @@ function PaymentForm({
       <FormField
         id="guest-amount"
         label="Payment amount ($)"
-        hint={`Up to ${money(due)}.`}
+        hint={`Up to ${formatDollars(due)}.`}
         error={form.formState.errors.amount?.message}
       >
         {(control) => <Input {...control} inputMode="decimal" autoComplete="off" {...form.register('amount')} />}
@@ -222,14 +223,14 @@ export function GuestPayDialog() {
           <div className="space-y-3" role="status">
             <p className="flex items-center gap-2 font-medium">
               <CheckCircle2 className="size-5 text-primary" aria-hidden="true" />
-              Paid {money(step.receipt.amountPaidCents)} on account {step.statement.accountNumber}
+              Paid {formatDollars(step.receipt.amountPaidCents)} on account {step.statement.accountNumber}
             </p>
             <dl>
               <Row term="Receipt reference">
                 <span className="font-mono">{step.receipt.receiptReference}</span>
               </Row>
               <Row term="Remaining amount due" strong>
-                {money(step.receipt.amountDueCents)}
+                {formatDollars(step.receipt.amountDueCents)}
               </Row>
             </dl>
           </div>

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { formatDollars } from '@/shared/api';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
@@ -19,7 +20,7 @@ import { Input } from '@/client/components/ui/input';
 import { toast } from '@/client/components/ui/toast';
 import { paymentAmountUpTo } from '../billing.schema';
 import { usePayOwnBalance } from './billing.api';
-import { centsToDollarsInput, dollarsToCents, money } from './billing.money';
+import { centsToDollarsInput, dollarsToCents } from './billing.money';
 
 /** The amount field in dollars, checked with the server's rule (paymentAmountUpTo) once turned into cents. */
 function amountFormSchema(balanceCents: number) {
@@ -62,7 +63,7 @@ function PaymentForm({ balanceCents, onPaid }: { balanceCents: number; onPaid: (
         onSuccess: (receipt) => {
           toast({
             title: 'Payment received',
-            description: `${money(amount)} has been applied (receipt ${receipt.receiptReference}). Your balance is now ${money(receipt.amountDueCents)}.`,
+            description: `${formatDollars(amount)} has been applied (receipt ${receipt.receiptReference}). Your balance is now ${formatDollars(receipt.amountDueCents)}.`,
           });
           onPaid();
         },
@@ -79,7 +80,7 @@ function PaymentForm({ balanceCents, onPaid }: { balanceCents: number; onPaid: (
       <FormField
         id="pay-balance-amount"
         label="Payment amount ($)"
-        hint={`Up to your balance of ${money(balanceCents)}. Oldest charges are paid first.`}
+        hint={`Up to your balance of ${formatDollars(balanceCents)}. Oldest charges are paid first.`}
         error={form.formState.errors.amount?.message}
       >
         {(control) => <Input {...control} inputMode="decimal" autoComplete="off" {...form.register('amount')} />}
@@ -109,7 +110,7 @@ export function PayBalanceDialog({ balanceCents }: { balanceCents: number }) {
       <DialogContent>
         <DialogHeader>
           <DialogTitle>Pay Balance</DialogTitle>
-          <DialogDescription>Your balance is {money(balanceCents)}. Pay all of it or a part.</DialogDescription>
+          <DialogDescription>Your balance is {formatDollars(balanceCents)}. Pay all of it or a part.</DialogDescription>
         </DialogHeader>
         {/* Mounted only while open, so the amount starts at the current balance every time. */}
         {open && <PaymentForm balanceCents={balanceCents} onPaid={() => setOpen(false)} />}

@@ -1,10 +1,10 @@
 import type { ReactNode } from 'react';
+import { formatDollars } from '@/shared/api';
 import { format, parseISO } from 'date-fns';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/client/components/ui/card';
 import { Skeleton } from '@/client/components/ui/skeleton';
 import { countOf } from '@/shared/plural';
 import type { Statement, StatementAmounts, StatementClaim, StatementPayment } from '../billing.schema';
-import { money } from './billing.money';
 
 /** Statement dates read like 'November 22, 2026' (as in the portal). */
 export function longDate(isoDate: string): string {
@@ -28,7 +28,7 @@ function Total({ label, cents, detail, strong }: { label: string; cents: number;
     <div className={strong ? 'rounded-md border border-border bg-muted/40 p-3' : 'p-3'}>
       <dt className="text-sm text-muted-foreground">{label}</dt>
       <dd className={strong ? 'text-2xl font-bold' : 'text-xl font-semibold'} data-testid={id}>
-        {money(cents)}
+        {formatDollars(cents)}
       </dd>
       {detail && <dd className="text-xs text-muted-foreground">{detail}</dd>}
     </div>
@@ -51,7 +51,7 @@ function PatientShare({ share }: { share: StatementClaim['patientShare'] }) {
   if (shown.length === 0) return null;
   return (
     <span className="block text-xs text-muted-foreground">
-      {shown.map(([label, cents]) => `${label} ${money(cents)}`).join(' · ')}
+      {shown.map(([label, cents]) => `${label} ${formatDollars(cents)}`).join(' · ')}
     </span>
   );
 }
@@ -59,7 +59,7 @@ function PatientShare({ share }: { share: StatementClaim['patientShare'] }) {
 function AmountCells({ amounts }: { amounts: StatementAmounts }) {
   return STATEMENT_COLUMNS.map(({ key }) => (
     <td key={key} className={tdMoney}>
-      {money(amounts[key])}
+      {formatDollars(amounts[key])}
     </td>
   ));
 }
@@ -164,7 +164,7 @@ function PaymentHistory({ payments }: { payments: readonly StatementPayment[] })
                   <td className={td}>{payment.receiptNumber}</td>
                   <td className={td}>{payment.accountNumber ?? ''}</td>
                   <td className={td}>{PAID_BY[payment.source]}</td>
-                  <td className={tdMoney}>{money(payment.amountCents)}</td>
+                  <td className={tdMoney}>{formatDollars(payment.amountCents)}</td>
                 </tr>
               ))}
             </tbody>
@@ -218,7 +218,7 @@ export function StatementView({
             <Total
               label="Adjustments"
               cents={adjustments}
-              detail={`Contractual ${money(statement.contractualAdjustmentCents)} · Other ${money(statement.otherAdjustmentCents)}`}
+              detail={`Contractual ${formatDollars(statement.contractualAdjustmentCents)} · Other ${formatDollars(statement.otherAdjustmentCents)}`}
             />
             <Total label="Insurance pending" cents={statement.insurancePendingCents} />
             <Total label="Patient paid" cents={statement.patientPaidCents} />

@@ -1,10 +1,3 @@
-import { formatCents } from '@/shared/api';
-
-/** Money on screen: a dollar sign and 2 decimals. */
-export function money(cents: number): string {
-  return `$${formatCents(cents)}`;
-}
-
 /** Dollars as typed ('25', '25.5', '25.50', '$1200') to cents; anything else is not an amount (null). */
 export function dollarsToCents(text: string): number | null {
   const match = /^\s*\$?(\d{1,7})(?:\.(\d{1,2}))?\s*$/.exec(text);

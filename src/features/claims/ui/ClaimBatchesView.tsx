@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import { formatDollars } from '@/shared/api';
 import type { ColumnDef } from '@tanstack/react-table';
 import { Download, Send } from 'lucide-react';
 import { countOf } from '@/shared/plural';
@@ -11,7 +12,7 @@ import { Skeleton } from '@/client/components/ui/skeleton';
 import { toast } from '@/client/components/ui/toast';
 import { errorTextFor } from '@/client/lib/error-text';
 import type { ClaimBatch, ClaimBatchStatus, ReadyPayer } from '../claims.batches.schema';
-import { momentText, money } from './claim-format';
+import { momentText } from './claim-format';
 import {
   batchFileUrl,
   useClaimBatchDetail,
@@ -44,7 +45,7 @@ function ReadyToSend() {
           toast({
             title: 'Batch created',
             description: made
-              ? `Batch ${made.id}: ${countOf(made.claimCount, 'claim')} to ${made.payer}, ${money(made.totalCents)}. Download its 837 to send it.`
+              ? `Batch ${made.id}: ${countOf(made.claimCount, 'claim')} to ${made.payer}, ${formatDollars(made.totalCents)}. Download its 837 to send it.`
               : undefined,
           });
         },
@@ -109,7 +110,7 @@ function ReadyToSend() {
                     {payer.payerId ?? 'None: set it in Settings → Payers'}
                   </td>
                   <td className="px-2 py-1.5 text-right tabular-nums">{payer.claims.toLocaleString('en-US')}</td>
-                  <td className="px-2 py-1.5 text-right tabular-nums">{money(payer.totalCents)}</td>
+                  <td className="px-2 py-1.5 text-right tabular-nums">{formatDollars(payer.totalCents)}</td>
                   <td className="px-2 py-1.5 text-right">
                     <Button
                       size="sm"
@@ -149,8 +150,8 @@ function BatchDialog({ batch, onClose }: { batch: ClaimBatch; onClose: () => voi
         <DialogHeader>
           <DialogTitle>Batch {batch.id}</DialogTitle>
           <DialogDescription>
-            {countOf(batch.claimCount, 'claim')} to {batch.payer} ({batch.payerId}), {money(batch.totalCents)}, created{' '}
-            {momentText(batch.createdAt)}; ISA13 {String(batch.interchangeControlNumber).padStart(9, '0')}, GS06{' '}
+            {countOf(batch.claimCount, 'claim')} to {batch.payer} ({batch.payerId}), {formatDollars(batch.totalCents)},
+            created {momentText(batch.createdAt)}; ISA13 {String(batch.interchangeControlNumber).padStart(9, '0')}, GS06{' '}
             {batch.groupControlNumber}; {batch.status}.
           </DialogDescription>
         </DialogHeader>
@@ -205,7 +206,7 @@ function BatchDialog({ batch, onClose }: { batch: ClaimBatch; onClose: () => voi
                       {c.accountNumber}
                     </th>
                     <td className="px-2 py-1.5">{c.patient}</td>
-                    <td className="px-2 py-1.5 text-right tabular-nums">{money(c.billedCents)}</td>
+                    <td className="px-2 py-1.5 text-right tabular-nums">{formatDollars(c.billedCents)}</td>
                     <td className="px-2 py-1.5">{c.status}</td>
                     <td className="px-2 py-1.5">
                       {c.outcome ? `${c.outcome} (${c.answeredBy ?? ''})` : 'Awaiting'}
@@ -245,7 +246,7 @@ export default function ClaimBatchesView() {
         accessorKey: 'totalCents',
         header: 'Total',
         meta: { align: 'right', className: 'tabular-nums' },
-        cell: ({ row }) => money(row.original.totalCents),
+        cell: ({ row }) => formatDollars(row.original.totalCents),
       },
       {
         id: 'createdAt',

@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from 'react';
+import { formatDollars } from '@/shared/api';
 import { Pencil, ShieldCheck } from 'lucide-react';
 import { countOf } from '@/shared/plural';
 import { formatDate } from '@/shared/dates';
@@ -14,7 +15,7 @@ import { errorTextFor } from '@/client/lib/error-text';
 import { statusVariant } from '@/client/lib/status-variant';
 import { scrubRequestSchema, type ClaimDetail, type ClaimHistoryEvent, type ClaimScrubResult } from '../claims.schema';
 import { ClaimFormDialog } from './ClaimFormDialog';
-import { frequencyText, momentText, money, placeOfServiceText, priorityText } from './claim-format';
+import { frequencyText, momentText, placeOfServiceText, priorityText } from './claim-format';
 import { useClaimDetail, useScrubClaim } from './claims.api';
 
 type ScrubEdit = ClaimScrubResult['edits'][number];
@@ -102,12 +103,12 @@ function Header({ claim }: { claim: ClaimDetail }) {
           {claim.submittedOn && <Item term="Submitted">{formatDate(claim.submittedOn)}</Item>}
         </dl>
         <dl>
-          <Item term="Billed">{money(claim.billedCents)}</Item>
-          <Item term="Paid">{money(claim.paidCents)}</Item>
-          <Item term="Adjustments">{money(claim.contractualAdjustmentCents)}</Item>
-          <Item term="Patient responsibility">{money(claim.patientResponsibilityCents)}</Item>
+          <Item term="Billed">{formatDollars(claim.billedCents)}</Item>
+          <Item term="Paid">{formatDollars(claim.paidCents)}</Item>
+          <Item term="Adjustments">{formatDollars(claim.contractualAdjustmentCents)}</Item>
+          <Item term="Patient responsibility">{formatDollars(claim.patientResponsibilityCents)}</Item>
           <Item term="Balance">
-            <span className="font-semibold">{money(claim.balanceCents)}</span>
+            <span className="font-semibold">{formatDollars(claim.balanceCents)}</span>
           </Item>
         </dl>
       </div>
@@ -205,7 +206,7 @@ function LinesSection({ claim }: { claim: ClaimDetail }) {
                 </td>
                 <td className="px-2 py-1.5 font-mono">{line.modifiers.length > 0 ? line.modifiers.join(', ') : '—'}</td>
                 <td className="px-2 py-1.5 text-right tabular-nums">{line.units}</td>
-                <td className="px-2 py-1.5 text-right tabular-nums">{money(line.chargeCents)}</td>
+                <td className="px-2 py-1.5 text-right tabular-nums">{formatDollars(line.chargeCents)}</td>
                 <td className="px-2 py-1.5 font-mono">{line.diagnosisPointers.map(pointed).join(', ')}</td>
                 <td className="px-2 py-1.5 whitespace-nowrap">{formatDate(line.serviceDate)}</td>
                 <td className="px-2 py-1.5 font-mono text-xs">{line.lineControlNumber}</td>
@@ -217,7 +218,7 @@ function LinesSection({ claim }: { claim: ClaimDetail }) {
               <th scope="row" colSpan={4} className="px-2 py-1.5 text-right font-medium">
                 Total
               </th>
-              <td className="px-2 py-1.5 text-right font-semibold tabular-nums">{money(total)}</td>
+              <td className="px-2 py-1.5 text-right font-semibold tabular-nums">{formatDollars(total)}</td>
               <td colSpan={3} />
             </tr>
           </tfoot>
@@ -510,7 +511,7 @@ export function ClaimDetailDialog({
           <DialogTitle>Claim {claim?.accountNumber ?? accountNumber}</DialogTitle>
           <DialogDescription>
             {claim
-              ? `${claim.patient.name}, served ${formatDate(claim.serviceDate)}, billed ${money(claim.billedCents)} to ${claim.payer}; ${claim.status}.`
+              ? `${claim.patient.name}, served ${formatDate(claim.serviceDate)}, billed ${formatDollars(claim.billedCents)} to ${claim.payer}; ${claim.status}.`
               : 'Header, coverage, diagnoses, service lines, scrub findings and history.'}
           </DialogDescription>
         </DialogHeader>

@@ -11,7 +11,7 @@ import {
   type Resolver,
 } from 'react-hook-form';
 import { Plus, Trash2 } from 'lucide-react';
-import { today } from '@/shared/api';
+import { formatDollars, today } from '@/shared/api';
 import { Button } from '@/client/components/ui/button';
 import {
   Dialog,
@@ -31,7 +31,7 @@ import type { Coverage } from '@/features/coverage/coverage.schema';
 import { patientOptionDetail, type PatientOption } from '@/features/patients/patients.schema';
 import { claimDraftSchema, dollarsToCents, type ClaimDetail, type ClaimDraft } from '../claims.schema';
 import { nativeSelectClass } from './ClaimHistoryDialog';
-import { FREQUENCIES, PLACES_OF_SERVICE, money, priorityText, type FrequencyCode } from './claim-format';
+import { FREQUENCIES, PLACES_OF_SERVICE, priorityText, type FrequencyCode } from './claim-format';
 import { useClaimProviders, usePatientCoverages, usePatientOptions, useSaveClaim } from './claims.api';
 
 /** X12 837P: at most 12 diagnoses (HI) and 50 service lines (LX) on one professional claim. */
@@ -729,7 +729,7 @@ export function ClaimFormDialog({
               <p className="text-sm">
                 Total charge{' '}
                 <output className="font-semibold tabular-nums" aria-live="polite">
-                  {money(totalCents)}
+                  {formatDollars(totalCents)}
                 </output>
               </p>
             </div>

@@ -3,7 +3,7 @@ import { Link, useLocation } from 'react-router';
 import type { ColumnDef, SortingState } from '@tanstack/react-table';
 import { AlertOctagon, Clock, Download, Plus } from 'lucide-react';
 import { can, type Role } from '@/shared/access';
-import { today } from '@/shared/api';
+import { formatDollars, today } from '@/shared/api';
 import { DataTable } from '@/client/components/data-table/DataTable';
 import { PageHeader } from '@/client/components/layout/PageHeader';
 import { Badge } from '@/client/components/ui/badge';
@@ -40,7 +40,6 @@ import { ClaimsChartsSkeleton } from './ClaimsChartsSkeleton';
 import { UploadClaimsDialog } from './UploadClaimsDialog';
 import { fetchClaimsExport, useClaimProviders, useClaims, useClaimsOverview } from './claims.api';
 import { useClaimsView } from './claims.view-state';
-import { money } from './claim-format';
 import { formatDate } from '@/shared/dates';
 
 const ALL = 'all';
@@ -136,14 +135,14 @@ function columns(
       accessorKey: 'billedCents',
       header: 'Billed',
       meta: { align: 'right', className: 'tabular-nums' },
-      cell: ({ row }) => money(row.original.billedCents),
+      cell: ({ row }) => formatDollars(row.original.billedCents),
     },
     {
       id: 'paidCents',
       accessorKey: 'paidCents',
       header: 'Paid',
       meta: { align: 'right', className: 'tabular-nums' },
-      cell: ({ row }) => money(row.original.paidCents),
+      cell: ({ row }) => formatDollars(row.original.paidCents),
     },
     {
       id: 'balanceCents',
@@ -152,7 +151,7 @@ function columns(
       // Computed from the claim's payments, so no index holds its order: the list is not sorted by it.
       enableSorting: false,
       meta: { align: 'right', className: 'tabular-nums' },
-      cell: ({ row }) => money(row.original.balanceCents),
+      cell: ({ row }) => formatDollars(row.original.balanceCents),
     },
     {
       id: 'daysAR',
@@ -225,10 +224,10 @@ function SummaryLine({ summary }: { summary: ClaimOverview['summary'] | undefine
   const items = [
     {
       label: 'Total Denied (first pass)',
-      value: summary && money(summary.totalDeniedCents),
+      value: summary && formatDollars(summary.totalDeniedCents),
       id: 'total-denied',
     },
-    { label: 'Total Billed', value: summary && money(summary.totalBilledCents), id: 'total-billed' },
+    { label: 'Total Billed', value: summary && formatDollars(summary.totalBilledCents), id: 'total-billed' },
     { label: 'Claims', value: summary?.claims.toLocaleString('en-US'), id: 'claims' },
   ];
   return (

@@ -1,4 +1,5 @@
 import { lazy, Suspense, useId, useState } from 'react';
+import { formatDollars } from '@/shared/api';
 import { Eye } from 'lucide-react';
 import { Badge } from '@/client/components/ui/badge';
 import { Button } from '@/client/components/ui/button';
@@ -7,7 +8,6 @@ import { errorTextFor } from '@/client/lib/error-text';
 import { statusVariant } from '@/client/lib/status-variant';
 import { can, type Role } from '@/shared/access';
 import { formatDate } from '@/shared/dates';
-import { money } from './claim-format';
 import { usePatientClaims } from './claims.api';
 
 // The claim view is fetched when first opened, as on the Claims screen.
@@ -87,8 +87,8 @@ export function PatientClaimsSection({ patientId, role }: { patientId: number; r
                   <td className="py-1 pr-3">
                     <Badge variant={statusVariant(claim.status)}>{claim.status}</Badge>
                   </td>
-                  <td className="py-1 pr-3 text-right tabular-nums">{money(claim.billedCents)}</td>
-                  <td className="py-1 pr-3 text-right tabular-nums">{money(claim.balanceCents)}</td>
+                  <td className="py-1 pr-3 text-right tabular-nums">{formatDollars(claim.billedCents)}</td>
+                  <td className="py-1 pr-3 text-right tabular-nums">{formatDollars(claim.balanceCents)}</td>
                   <td className="py-1">
                     <Button
                       size="sm"

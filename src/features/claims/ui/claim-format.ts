@@ -1,8 +1,5 @@
-import { formatCents } from '@/shared/api';
 import { formatDate, formatDateTime } from '@/shared/dates';
 import { dayInZone, timeInZone } from '@/shared/practice-zone';
-
-export const money = (cents: number) => `$${formatCents(cents)}`;
 
 /** The place-of-service codes (CMS POS) a clinic bills most; a claim may carry another, shown as its code. */
 export const PLACES_OF_SERVICE = [

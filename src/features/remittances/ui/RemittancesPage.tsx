@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import { Download, Upload } from 'lucide-react';
-import { formatCents } from '@/shared/api';
+import { formatDollars } from '@/shared/api';
 import { PageHeader } from '@/client/components/layout/PageHeader';
 import { Badge } from '@/client/components/ui/badge';
 import { Button } from '@/client/components/ui/button';
@@ -13,12 +13,6 @@ import { downloadCsv, toCsv } from '@/client/lib/csv';
 import { countOf } from '@/shared/plural';
 import { CLAIM_STATUS_CODE_LABELS, type RemittanceDetail } from '../remittances.schema';
 import { fetchRemittanceExport, useRemittance, useRemittances, useUploadEra } from './remittances.api';
-
-/** Cents as dollars, negative amounts (reversals) with a minus sign. */
-export function money(cents: number): string {
-  const sign = cents < 0 ? '-' : '';
-  return `${sign}$${formatCents(Math.abs(cents))}`;
-}
 
 const BUCKET_LABELS: Record<string, string> = {
   paid: 'Paid',
@@ -93,7 +87,7 @@ function RemittanceDialog({ id, onClose }: { id: number | null; onClose: () => v
           </DialogTitle>
           <DialogDescription>
             {data
-              ? `Payment ${money(data.remittance.paymentCents)}${data.remittance.paymentDate ? ` on ${data.remittance.paymentDate}` : ''}: ${countOf(data.remittance.claimsPosted, 'claim')} posted, ${data.remittance.claimsExceptions} sent to the work queue.`
+              ? `Payment ${formatDollars(data.remittance.paymentCents)}${data.remittance.paymentDate ? ` on ${data.remittance.paymentDate}` : ''}: ${countOf(data.remittance.claimsPosted, 'claim')} posted, ${data.remittance.claimsExceptions} sent to the work queue.`
               : 'Loading the remittance…'}
           </DialogDescription>
         </DialogHeader>
@@ -117,7 +111,7 @@ function RemittanceDialog({ id, onClose }: { id: number | null; onClose: () => v
                     </Badge>
                     <span className="text-sm">
                       {CLAIM_STATUS_CODE_LABELS[c.statusCode] ?? `CLP02 ${c.statusCode}`} · billed{' '}
-                      {money(c.chargeCents)} · paid {money(c.paidCents)}
+                      {formatDollars(c.chargeCents)} · paid {formatDollars(c.paidCents)}
                     </span>
                   </div>
                   {c.exceptionReason && <p className="mt-1 text-sm">{c.exceptionReason}</p>}
@@ -147,7 +141,7 @@ function RemittanceDialog({ id, onClose }: { id: number | null; onClose: () => v
                                     }`}
                             </td>
                             <td className="py-0.5">{BUCKET_LABELS[e.bucket]}</td>
-                            <td className="py-0.5 text-right tabular-nums">{money(e.amountCents)}</td>
+                            <td className="py-0.5 text-right tabular-nums">{formatDollars(e.amountCents)}</td>
                           </tr>
                         ))}
                       </tbody>
@@ -162,7 +156,7 @@ function RemittanceDialog({ id, onClose }: { id: number | null; onClose: () => v
                 <ul className="text-sm">
                   {data.providerAdjustments.map((p, i) => (
                     <li key={i}>
-                      {p.reason} {p.reference}: {money(p.amountCents)}
+                      {p.reason} {p.reference}: {formatDollars(p.amountCents)}
                       {p.amountCents > 0 ? ' withheld' : ' added'}
                     </li>
                   ))}
@@ -198,7 +192,7 @@ export default function RemittancesPage() {
             }
           : {
               title: 'Remittance imported',
-              description: `${countOf(summary.claimsPosted, 'claim')} posted (${money(summary.postedCents)}), ${summary.claimsExceptions} sent to the work queue.`,
+              description: `${countOf(summary.claimsPosted, 'claim')} posted (${formatDollars(summary.postedCents)}), ${summary.claimsExceptions} sent to the work queue.`,
             },
       );
     } catch (err) {
@@ -280,9 +274,9 @@ export default function RemittancesPage() {
                       </Button>
                     </td>
                     <td className="p-3 whitespace-nowrap">{r.paymentDate ?? '—'}</td>
-                    <td className="p-3 text-right tabular-nums">{money(r.paymentCents)}</td>
+                    <td className="p-3 text-right tabular-nums">{formatDollars(r.paymentCents)}</td>
                     <td className="p-3 text-right tabular-nums">
-                      {r.claimsPosted} ({money(r.postedCents)})
+                      {r.claimsPosted} ({formatDollars(r.postedCents)})
                     </td>
                     <td className="p-3 text-right tabular-nums">{r.claimsExceptions}</td>
                     <td className="p-3 whitespace-nowrap">

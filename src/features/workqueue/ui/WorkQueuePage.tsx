@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { formatCents } from '@/shared/api';
+import { formatDollars } from '@/shared/api';
 import { PageHeader } from '@/client/components/layout/PageHeader';
 import { Badge } from '@/client/components/ui/badge';
 import { Button } from '@/client/components/ui/button';
@@ -32,10 +32,6 @@ import { useAssignees, usePayerNames, useWorkItemAction, useWorkQueue } from './
 
 const ALL = 'all';
 const UNASSIGNED = 'none';
-
-function money(cents: number): string {
-  return `$${formatCents(cents)}`;
-}
 
 function priorityVariant(priority: WorkItem['priority']) {
   return priority === 'high'
@@ -134,7 +130,7 @@ function WorkItemDialog({ item, onClose }: { item: WorkItem | null; onClose: () 
               <dt className="text-muted-foreground">Category</dt>
               <dd>{WORK_CATEGORY_LABELS[current.category]}</dd>
               <dt className="text-muted-foreground">At risk</dt>
-              <dd>{money(current.dollarsAtRiskCents)}</dd>
+              <dd>{formatDollars(current.dollarsAtRiskCents)}</dd>
               <dt className="text-muted-foreground">Due</dt>
               <dd>{current.dueOn}</dd>
             </dl>
@@ -387,7 +383,7 @@ export default function WorkQueuePage({ role }: { role: Role }) {
                     <td className="p-3">
                       <span className="font-medium">{WORK_SOURCE_LABELS[item.source]}</span>: {item.reason}
                     </td>
-                    <td className="p-3 text-right tabular-nums">{money(item.dollarsAtRiskCents)}</td>
+                    <td className="p-3 text-right tabular-nums">{formatDollars(item.dollarsAtRiskCents)}</td>
                     <td className="p-3">{item.assignee ?? 'Unassigned'}</td>
                   </tr>
                 ))
