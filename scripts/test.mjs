@@ -80,21 +80,44 @@ function summary() {
   return { passed, failed, skipped, flaky: playwright?.stats?.flaky ?? 0 };
 }
 
-/** The first line of a failure's message, without colour codes. */
-function firstLine(message) {
+/** A failure's message as lines, without colour codes or blank lines. */
+function messageLines(message) {
   return (
     String(message ?? '')
       // eslint-disable-next-line no-control-regex
       .replace(/\u001b\[[0-9;]*m/g, '')
       .split('\n')
-      .find((line) => line.trim() !== '')
-      ?.trim()
-      .slice(0, 200) ?? ''
+      .map((line) => line.trim())
+      .filter((line) => line !== '')
   );
 }
 
+/** The first line of a failure's message. */
+function firstLine(message) {
+  return messageLines(message)[0]?.slice(0, 200) ?? '';
+}
+
 /**
- * Each failed test as "file › name: first line of its error", from both suites' JSON reports. The run's
+ * A browser test's failure in a few lines: the first line of its message (which only names the matcher), the
+ * locator it waited for, what it found instead, and the line of the spec that failed. A CI log may keep only
+ * its tail, and without these a failure there cannot be told apart from any other in the same test.
+ */
+function browserFailure(error) {
+  const lines = messageLines(error?.message);
+  const details = lines
+    .slice(1)
+    .filter((line) => /^(Locator|Expected|Received|Timeout|Error):/.test(line))
+    .slice(0, 4);
+  const at = error?.location ? `at ${path.relative(process.cwd(), error.location.file)}:${error.location.line}` : '';
+  return [lines[0] ?? '', ...details, at]
+    .filter((line) => line !== '')
+    .map((line) => line.slice(0, 200))
+    .join('\n      ');
+}
+
+/**
+ * Each failed test as "file › name: first line of its error" (a browser test's with the locator and line of
+ * the spec), from both suites' JSON reports. The run's
  * output can be long and only its end may be kept (a CI log's tail): this list goes at the end.
  */
 function failedTests() {
@@ -112,7 +135,7 @@ function failedTests() {
       for (const test of spec.tests ?? [])
         if (test.status === 'unexpected' || test.status === 'flaky') {
           const error = test.results?.find((r) => r.error)?.error;
-          lines.push(`${spec.file}:${spec.line} › ${spec.title}: ${firstLine(error?.message)}`);
+          lines.push(`${spec.file}:${spec.line} › ${spec.title}: ${browserFailure(error)}`);
         }
     for (const child of suite.suites ?? []) walk(child);
   };
