@@ -1,7 +1,7 @@
 import { formatRevenueThousands, type DashboardSummary } from '../src/features/dashboard/dashboard.schema';
 import { seriousViolations } from './axe';
 import { expect, test } from './fixtures';
-import { signIn, signInWithForm } from './helpers';
+import { choose, signIn, signInWithForm } from './helpers';
 
 test.describe('patients (nurse manager)', () => {
   test('searches by part of a name, opens a snapshot, adds a patient and is told of a duplicate MRN', async ({
@@ -59,6 +59,32 @@ test.describe('patients (nurse manager)', () => {
     await expect(table.getByRole('cell', { name, exact: true })).toBeVisible();
     await expect(page.getByText(/^Showing 1 of 1 patients/)).toBeVisible();
 
+    // A patient registered here has no address yet, which a claim to an insurer needs: the front desk adds it.
+    await page.getByRole('button', { name: `View snapshot for ${name}` }).click();
+    const added = page.getByRole('dialog', { name });
+    const billing = added.getByRole('region', { name: 'Billing details' });
+    await expect(billing.getByText('No address on file')).toBeVisible();
+    await expect(billing.getByText('A claim to an insurer needs the full address.')).toBeVisible();
+    await billing.getByRole('button', { name: 'Edit billing details' }).click();
+    const details = page.getByRole('dialog', { name: 'Billing details' });
+    await choose(page, 'Sex', 'Female');
+    await details.getByLabel('Street address').fill('18 Harbor Lane');
+    await details.getByLabel('City').fill('Springfield');
+    await details.getByRole('button', { name: 'Save billing details' }).click();
+    await expect(details.getByText('State is required with the rest of the address')).toBeVisible();
+    await details.getByLabel('State').fill('il');
+    await details.getByLabel('ZIP code').fill('62704-1234');
+    await details.getByRole('button', { name: 'Save billing details' }).click();
+    await expect(page.getByText('Billing details saved', { exact: true })).toBeVisible();
+    await expect(details).toBeHidden();
+    await expect(billing).toContainText('Female');
+    await expect(billing).toContainText('18 Harbor Lane');
+    await expect(billing).toContainText('Springfield, IL 62704-1234');
+    await expect(billing.getByText('A claim to an insurer needs the full address.')).toHaveCount(0);
+    // Not Escape: while the toast is up, Escape dismisses the toast first (Radix's top layer).
+    await added.getByRole('button', { name: 'Close' }).click();
+    await expect(added).toBeHidden();
+
     // The same name and date of birth again: the form shows the match and creates only when confirmed.
     await page.getByRole('button', { name: 'Add Patient' }).click();
     dialog = page.getByRole('dialog', { name: 'Add Patient' });
@@ -97,6 +123,10 @@ test.describe('patients (nurse manager)', () => {
       .first()
       .click();
     await expect(page.getByRole('heading', { name: 'Demographics' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Edit billing details' })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Edit billing details' }).click();
+    await expect(page.getByRole('dialog', { name: 'Billing details' }).getByLabel('ZIP code')).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
   });
 });

@@ -295,6 +295,19 @@ export function maskMemberId(value: string, role: Role): string {
   return seesMemberId(role) ? value : maskIdentifier(value);
 }
 
+/**
+ * Whether a role sees a patient's street and ZIP: those who register insurance and bill with it (a claim
+ * carries the address); others who read a patient's insurance (the doctor) see the city and state only.
+ */
+export function seesHomeAddress(role: Role): boolean {
+  return can(role, 'coverage:write');
+}
+
+/** A street or ZIP as the role may see it: whole, or RESTRICTED (a null, nothing on file, stays null). */
+export function maskHomeAddressPart(value: string | null, role: Role): string | null {
+  return value === null || seesHomeAddress(role) ? value : RESTRICTED;
+}
+
 /** An identifier (MRN, member id) with all but its last two characters hidden. */
 function maskIdentifier(value: string): string {
   return value.length <= 2 ? value.replace(/./g, '*') : '*'.repeat(value.length - 2) + value.slice(-2);

@@ -92,3 +92,17 @@ export function isValidEin(ein: string): boolean {
   const match = EIN_SHAPE.exec(ein);
   return match !== null && !UNASSIGNED_EIN_PREFIXES.has(match[1] ?? '');
 }
+
+/**
+ * USPS codes of the states, the District of Columbia and the inhabited territories: what an X12 N4 segment
+ * (N402) accepts as a US state, for the billing provider's address and the patient's.
+ */
+export const US_STATE_CODES: readonly string[] = (
+  'AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV ' +
+  'NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC AS GU MP PR VI'
+).split(' ');
+const US_STATES: ReadonlySet<string> = new Set(US_STATE_CODES);
+
+export function isUsStateCode(code: string): boolean {
+  return US_STATES.has(code);
+}

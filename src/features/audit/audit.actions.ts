@@ -73,6 +73,8 @@ const ACTION_LABELS: Record<string, string> = {
   'guest.payment.not_found': 'Guest payment: statement not found',
   'guest.statement.not_found': 'Guest lookup: statement not found',
   'guest.statement.view': 'Guest viewed a statement',
+  'patient.billing_details.update': "Changed a patient's sex or address",
+  'patient.billing_details.view': "Viewed a patient's billing details",
   'patient.create': 'Added a patient',
   'patient.view': 'Viewed a patient',
   'patients.list.view': 'Viewed the patients list',

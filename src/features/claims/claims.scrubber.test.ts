@@ -44,7 +44,10 @@ function cleanInput(): ScrubInput {
       totalChargeCents: 97_500,
       lines,
     },
-    patient: { dob: '1958-07-14' },
+    patient: {
+      dob: '1958-07-14',
+      address: { line1: '42 Elm Street', city: 'Springfield', state: 'IL', zip: '627041234' },
+    },
     coverage: { memberId: MBI, effectiveOn: '2023-07-01', endOn: null },
     payer: { name: 'Medicare', payerId: '06102', timelyFilingDays: 365, selfPay: false, medicare: true },
     billingProvider: { npi: BILLING_NPI, taxId: '12-3456789', zip: '627011234' },
@@ -205,6 +208,26 @@ const CASES: EditCase[] = [
         i.payer = { name: 'Self-Pay', payerId: null, timelyFilingDays: 365, selfPay: true, medicare: false };
         i.coverage = null;
         i.billingProvider.zip = '62701';
+      },
+    },
+  },
+  {
+    code: 'PATIENT_ADDRESS_INCOMPLETE',
+    severity: 'error',
+    field: 'patient.address',
+    fail: {
+      'no address at all': (i) => (i.patient.address = { line1: null, city: null, state: null, zip: null }),
+      'no street': (i) => (i.patient.address.line1 = null),
+      'a blank city': (i) => (i.patient.address.city = '  '),
+      'no state': (i) => (i.patient.address.state = null),
+      'an empty ZIP': (i) => (i.patient.address.zip = ''),
+    },
+    pass: {
+      'a 5-digit ZIP (ZIP+4 is only required of the billing provider)': (i) => (i.patient.address.zip = '62704'),
+      'a self-pay claim without an address': (i) => {
+        i.payer = { name: 'Self-Pay', payerId: null, timelyFilingDays: 365, selfPay: true, medicare: false };
+        i.coverage = null;
+        i.patient.address = { line1: null, city: null, state: null, zip: null };
       },
     },
   },
@@ -766,6 +789,16 @@ describe('scrubClaim', () => {
     ]);
   });
 
+  it("names the missing parts of the patient's address and where to enter them", () => {
+    const [one] = scrubWith((i) => (i.patient.address.zip = null));
+    expect(one?.message).toBe(
+      "The patient's address is missing its ZIP code: a claim to Medicare needs the whole address " +
+        "(Patients → the patient's Billing details)",
+    );
+    const [all] = scrubWith((i) => (i.patient.address = { line1: null, city: '', state: null, zip: null }));
+    expect(all?.message).toContain('is missing its street, city, state and ZIP code:');
+  });
+
   it('says how many days are left of the payer’s filing limit', () => {
     const [edit] = scrubWith((i) => {
       i.payer = { name: 'Aetna', payerId: '60054', timelyFilingDays: 90, selfPay: false, medicare: false };
@@ -928,6 +961,7 @@ const validInput: fc.Arbitrary<ScrubInput> = fc
         taxId: ein,
         payerId: fc.stringMatching(/^[A-Z0-9]{5}$/),
         billingZip: fc.stringMatching(/^\d{9}$/),
+        patientZip: fc.oneof(fc.stringMatching(/^\d{5}$/), fc.stringMatching(/^\d{9}$/)),
         placeOfService: fc.constantFrom('02', '10', '11', '12', '22', '81'),
         frequencyCode: fc.constantFrom('1', '7', '8'),
         openAuthorization: fc.boolean(),
@@ -962,7 +996,10 @@ const validInput: fc.Arbitrary<ScrubInput> = fc
             totalChargeCents: drawn.lines.reduce((sum, each) => sum + each.chargeCents, 0),
             lines: drawn.lines,
           },
-          patient: { dob: addDays(earliest, -drawn.ageAtEarliest) },
+          patient: {
+            dob: addDays(earliest, -drawn.ageAtEarliest),
+            address: { line1: '42 Elm Street', city: 'Springfield', state: 'IL', zip: drawn.patientZip },
+          },
           coverage: selfPay
             ? null
             : { memberId: drawn.memberId, effectiveOn: earliest, endOn: drawn.hasEnd ? latest : null },

@@ -44,7 +44,14 @@ export interface ScrubInput {
     totalChargeCents: number;
     lines: ScrubLine[];
   };
-  patient: { dob: string };
+  /**
+   * The patient's birth date, and the home address a claim to a payer carries (loop 2010BA/2010CA N3/N4):
+   * null parts are not on file.
+   */
+  patient: {
+    dob: string;
+    address: { line1: string | null; city: string | null; state: string | null; zip: string | null };
+  };
   /** null when the claim has no coverage (a self-pay claim is not scrubbed for coverage: see payer.selfPay). */
   coverage: { memberId: string; effectiveOn: string; endOn: string | null } | null;
   payer: {
@@ -487,12 +494,33 @@ function checkPlaceOfService(input: ScrubInput, edits: Edits): void {
  * id (loop 2010BB NM109) and the billing provider's 9-digit ZIP+4 (loop 2010AA N403). Without them the
  * claim could be Ready yet refused when its batch is made; both are settings an administrator fixes once.
  */
+/** The address parts a claim to a payer cannot go without, named as the patient's billing details name them. */
+const PATIENT_ADDRESS_PARTS = [
+  ['line1', 'street'],
+  ['city', 'city'],
+  ['state', 'state'],
+  ['zip', 'ZIP code'],
+] as const;
+
 function checkSubmissionIdentifiers(input: ScrubInput, edits: Edits): void {
   if ((input.payer.payerId ?? '').trim() === '') {
     edits.error(
       'PAYER_ID_MISSING',
       'payer.payerId',
       `${input.payer.name} has no electronic payer id, which routes the claim to it: add it in Settings → Payers`,
+    );
+  }
+  // X12 837P: the subscriber's (2010BA) or patient's (2010CA) N3 and N4 are required; an 837P without them
+  // is refused by the clearinghouse, so the claim is held here rather than made Ready.
+  const { address } = input.patient;
+  const missing = PATIENT_ADDRESS_PARTS.filter(([part]) => (address[part] ?? '').trim() === '').map(([, name]) => name);
+  if (missing.length > 0) {
+    const parts = missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(', ')} and ${missing.at(-1)}`;
+    edits.error(
+      'PATIENT_ADDRESS_INCOMPLETE',
+      'patient.address',
+      `The patient's address is missing its ${parts}: a claim to ${input.payer.name} needs the whole address ` +
+        "(Patients → the patient's Billing details)",
     );
   }
   const zip = input.billingProvider.zip ?? '';

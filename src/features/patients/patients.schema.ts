@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { cursorPageShape, dobProblem, errorEnvelopeSchema, isoDateSchema, listQuerySchema } from '@/shared/api';
+import { isUsStateCode } from '@/shared/billing-identifiers';
 import { formatDate } from '@/shared/dates';
 
 /** A patient as the API returns it; PHI fields arrive already masked for the caller's role. */
@@ -99,3 +100,72 @@ export function dobSchemaOn(today: string) {
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   });
 }
+
+/** Administrative sex as payers take it (X12 837P DMG03): female, male or unknown. */
+export const PATIENT_SEXES = ['F', 'M', 'U'] as const;
+export type PatientSex = (typeof PATIENT_SEXES)[number];
+export const SEX_LABELS: Record<PatientSex, string> = { F: 'Female', M: 'Male', U: 'Unknown' };
+
+/**
+ * `GET /api/patients/:id/billing-details`: what a claim to a payer says of the patient beyond name and birth
+ * date: sex (DMG03) and home address (loop 2010BA/2010CA N3/N4). Null address parts are not known yet. The
+ * street and ZIP arrive masked to a role that does not register insurance (docs/access.md).
+ */
+export const patientBillingDetailsSchema = z.object({
+  patientId: z.number().int(),
+  sex: z.enum(PATIENT_SEXES),
+  addressLine1: z.string().nullable(),
+  city: z.string().nullable(),
+  state: z.string().nullable(),
+  zip: z.string().nullable(),
+  /** Street, city, state and ZIP are all on file: a claim to a payer can carry them. */
+  addressComplete: z.boolean(),
+});
+export type PatientBillingDetails = z.infer<typeof patientBillingDetailsSchema>;
+
+export const ADDRESS_FIELDS = ['addressLine1', 'city', 'state', 'zip'] as const;
+
+/** Optional text: blank is "not known" (null); the rest is trimmed and held to X12's element lengths. */
+function optionalText(max: number) {
+  return z
+    .string()
+    .trim()
+    .max(max, `must be at most ${max} characters`)
+    .nullable()
+    .default(null)
+    .transform((v) => (v === null || v === '' ? null : v));
+}
+
+/**
+ * `PUT /api/patients/:id/billing-details`, the form and the server alike. The address is all or nothing: a
+ * claim needs every part (an N3 without its N4 is refused), so a part left out beside others is an error on
+ * that part. Lengths are X12's: N301 up to 55 characters, N401 2 to 30. The ZIP may be typed with its dash
+ * and is stored as digits, as N403 carries it.
+ */
+export const patientBillingDetailsUpdateSchema = z
+  .object({
+    sex: z.enum(PATIENT_SEXES, { error: 'must be F (female), M (male) or U (unknown)' }),
+    addressLine1: optionalText(55),
+    city: optionalText(30).refine((v) => v === null || v.length >= 2, 'must be at least 2 characters'),
+    state: optionalText(30)
+      .transform((v) => v?.toUpperCase() ?? null)
+      .refine(
+        (v) => v === null || isUsStateCode(v),
+        'must be the 2-letter code of a US state or territory, such as IL',
+      ),
+    zip: optionalText(10)
+      .refine((v) => v === null || /^\d{5}(-?\d{4})?$/.test(v), 'must be a ZIP code: 5 digits or ZIP+4 (62701-1234)')
+      .transform((v) => v?.replace('-', '') ?? null),
+  })
+  .strict()
+  .superRefine((details, ctx) => {
+    const given = ADDRESS_FIELDS.filter((f) => details[f] !== null);
+    if (given.length === 0 || given.length === ADDRESS_FIELDS.length) return;
+    for (const field of ADDRESS_FIELDS) {
+      if (details[field] === null) {
+        ctx.addIssue({ code: 'custom', path: [field], message: 'is required with the rest of the address' });
+      }
+    }
+  });
+export type PatientBillingDetailsInput = z.input<typeof patientBillingDetailsUpdateSchema>;
+export type PatientBillingDetailsUpdate = z.output<typeof patientBillingDetailsUpdateSchema>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { timeSchema } from '@/shared/api';
 import { formatTime12 } from '@/shared/dates';
-import { TAXONOMY_PATTERN, isValidEin, isValidNpi } from '@/shared/billing-identifiers';
+import { TAXONOMY_PATTERN, isUsStateCode, isValidEin, isValidNpi } from '@/shared/billing-identifiers';
 
 export const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
@@ -102,16 +102,6 @@ export const billingIdentitySchema = z.object({
 export type BillingIdentity = z.infer<typeof billingIdentitySchema>;
 
 /**
- * USPS codes of the states, the District of Columbia and the inhabited territories: what an X12 N4 segment
- * accepts as a US state for the billing provider's address.
- */
-export const US_STATE_CODES: readonly string[] = (
-  'AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV ' +
-  'NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC AS GU MP PR VI'
-).split(' ');
-const US_STATES: ReadonlySet<string> = new Set(US_STATE_CODES);
-
-/**
  * Trimmed text that must be entered. A blank stops at 'is required' (abort), so the rules after it do not
  * pile their own messages onto the same empty field.
  */
@@ -149,7 +139,7 @@ export const billingIdentityUpdateSchema = z
     billingCity: requiredText(60),
     billingState: required()
       .toUpperCase()
-      .refine((code) => US_STATES.has(code), 'must be the 2-letter code of a US state or territory, such as IL'),
+      .refine(isUsStateCode, 'must be the 2-letter code of a US state or territory, such as IL'),
     billingZip: required()
       .regex(/^\d{5}(-?\d{4})?$/, 'must be a ZIP code: 5 digits or ZIP+4 (62701-1234)')
       .transform((zip) => zip.replace('-', '')),

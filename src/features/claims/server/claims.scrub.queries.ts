@@ -47,7 +47,8 @@ export async function loadClaimsToScrub(tx: Tx, claimIds: readonly number[], day
   const headers = await rawRows(
     tx,
     sql`select c.id, c.account_number, c.status, c.patient_id, c.frequency_code, c.original_claim_number,
-          c.place_of_service, c.diagnoses, c.billed_cents, p.dob::text as dob, pr.name as provider_name,
+          c.place_of_service, c.diagnoses, c.billed_cents, p.dob::text as dob, p.address_line1, p.city, p.state, p.zip,
+          pr.name as provider_name,
           pr.npi as provider_npi, coalesce(py.name, c.payer) as payer_name, py.payer_id, py.timely_filing_days,
           py.claim_filing_indicator,
           v.member_id, v.effective_on::text as effective_on, v.end_on::text as end_on
@@ -133,7 +134,15 @@ export async function loadClaimsToScrub(tx: Tx, claimIds: readonly number[], day
           serviceDate: rowText(l.service_date),
         })),
       },
-      patient: { dob: rowText(h.dob) },
+      patient: {
+        dob: rowText(h.dob),
+        address: {
+          line1: rowTextOrNull(h.address_line1),
+          city: rowTextOrNull(h.city),
+          state: rowTextOrNull(h.state),
+          zip: rowTextOrNull(h.zip),
+        },
+      },
       coverage:
         h.member_id === null || h.member_id === undefined
           ? null

@@ -166,6 +166,24 @@ describe('POST /api/claims/:id/scrub', () => {
     expect((await scrub(id)).json<ClaimScrubResult>()).toMatchObject({ clean: true, status: 'Ready', edits: [] });
   });
 
+  it("holds a claim while the patient's address is incomplete, and lets it go once the front desk enters it", async () => {
+    const id = await draftClaim('address');
+    const [claim] = await sql<{ patient_id: number }>('select patient_id from claims where id = $1', [id]);
+    const frontDesk = await signInAs(t.app, 'nurse_manager');
+    const details = (body: object) =>
+      frontDesk.request({ method: 'PUT', url: `/api/patients/${claim!.patient_id}/billing-details`, payload: body });
+    const cleared = await details({ sex: 'F', addressLine1: null, city: null, state: null, zip: null });
+    expect(cleared.statusCode, cleared.body).toBe(200);
+    const held = (await scrub(id)).json<ClaimScrubResult>();
+    expect(held.status).toBe('Draft');
+    expect(held.edits.map((e) => [e.code, e.field])).toEqual([['PATIENT_ADDRESS_INCOMPLETE', 'patient.address']]);
+    expect(held.edits[0]?.message).toContain('is missing its street, city, state and ZIP code: a claim to Aetna');
+
+    const entered = await details({ sex: 'F', addressLine1: '7 Oak Court', city: 'Peoria', state: 'IL', zip: '61602' });
+    expect(entered.statusCode, entered.body).toBe(200);
+    expect((await scrub(id)).json<ClaimScrubResult>()).toMatchObject({ clean: true, status: 'Ready', edits: [] });
+  });
+
   it('sends a claim with only warnings on once someone says why, and audits the reason', async () => {
     const id = await draftClaim('warn');
     // An original claim (frequency 1) that names a payer claim number: worth a look, not an error.

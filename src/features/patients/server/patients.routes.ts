@@ -8,10 +8,13 @@ import {
   createPatientConflictSchema,
   newPatientSchema,
   patientListQuerySchema,
+  patientBillingDetailsSchema,
+  patientBillingDetailsUpdateSchema,
   patientOptionSchema,
   patientPageSchema,
   patientSchema,
 } from '../patients.schema';
+import { getPatientBillingDetails, updatePatientBillingDetails } from './patients.billing-details.queries';
 import { createPatient, getPatientSnapshot, listPatientNames, listPatients } from './patients.queries';
 
 const errors = { 400: errorEnvelopeSchema, 404: errorEnvelopeSchema, 409: errorEnvelopeSchema };
@@ -72,6 +75,38 @@ export function patientsRoutes(deps: AppDeps) {
         if ('conflict' in result) return reply.code(409).send(result.conflict);
         return reply.code(201).send(result.created);
       },
+    );
+    // A claim's view of the patient: read by those who read insurance, changed by those who register it.
+    api.get(
+      '/api/patients/:id/billing-details',
+      {
+        config: { permission: 'coverage:read' },
+        schema: {
+          tags: ['patients'],
+          description:
+            "The patient's sex and home address, as a claim to a payer carries them (X12 837P DMG03, N3/N4); " +
+            'the street and ZIP are masked for roles that do not register insurance; an audited read.',
+          params: idParamsSchema,
+          response: { 200: patientBillingDetailsSchema, ...errors },
+        },
+      },
+      (request) => getPatientBillingDetails(deps.db, requestContext(request, deps), request.params.id),
+    );
+    api.put(
+      '/api/patients/:id/billing-details',
+      {
+        config: { permission: 'coverage:write' },
+        schema: {
+          tags: ['patients'],
+          description:
+            "Replaces the patient's sex and home address. The address is all or nothing (street, city, state, " +
+            'ZIP); the ZIP is stored as digits; audited.',
+          params: idParamsSchema,
+          body: patientBillingDetailsUpdateSchema,
+          response: { 200: patientBillingDetailsSchema, ...errors },
+        },
+      },
+      (request) => updatePatientBillingDetails(deps.db, requestContext(request, deps), request.params.id, request.body),
     );
   };
 }

@@ -9,3 +9,8 @@ export function telHref(phone: string): string | null {
   const dialable = phone.replace(/[^\d+]/g, '');
   return /\d/.test(dialable) ? `tel:${dialable}` : null;
 }
+
+/** A ZIP+4 is stored as 9 digits, as a claim carries it; people read and type it with its dash. */
+export function readableZip(zip: string): string {
+  return /^\d{9}$/.test(zip) ? `${zip.slice(0, 5)}-${zip.slice(5)}` : zip;
+}
