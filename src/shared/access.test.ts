@@ -11,6 +11,7 @@ import {
   can,
   canOpen,
   homePathFor,
+  maskHomeAddressPart,
   maskList,
   maskPatient,
   maskText,
@@ -226,5 +227,15 @@ describe('canonicalScreenPath', () => {
     expect(canonicalScreenPath('/Overdue-Followups?x=1')).toBe('/overdue-followups');
     expect(canonicalScreenPath('/claims')).toBeNull();
     expect(canonicalScreenPath('/NO-SUCH-PAGE')).toBeNull();
+  });
+});
+
+describe('maskHomeAddressPart', () => {
+  it('shows a street whole to the front desk, billing and the admin, and to no one else who reads it', () => {
+    const whole = ROLES.filter((role) => maskHomeAddressPart('42 Elm Street', role) === '42 Elm Street');
+    expect(whole).toEqual(['nurse_manager', 'billing_admin', 'admin']);
+    expect(maskHomeAddressPart('62704', 'doctor')).toBe(RESTRICTED);
+    // Nothing on file stays nothing: a restricted marker would read as an address someone entered.
+    expect(maskHomeAddressPart(null, 'doctor')).toBeNull();
   });
 });
