@@ -14,8 +14,9 @@ export default defineConfig({
   // No retries: a test that passes only on a second try is a failure to fix, not a pass.
   retries: 0,
   // A guard against hangs, not a speed limit: npm test runs these beside the unit and API tests on two shared
-  // cores, where a screen's accessibility scan alone can take ten seconds.
-  timeout: 60_000,
+  // cores, where a screen's accessibility scan alone can take ten seconds, and on a slower 2-core machine (an
+  // AMD EPYC at 2.1 GHz) a test with three scans went past 60 s.
+  timeout: 120_000,
   // Also not a speed limit: on a CI runner busier than this machine, a screen's first load (its code chunk
   // and first query) took over the 5 s default while the unit and API tests ran beside it.
   expect: { timeout: 15_000 },

@@ -406,13 +406,19 @@ describe(`crash safety (CRASH_SEED=${SEED})`, () => {
     }
 
     running.child.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 500));
-    expect(running.child.exitCode).toBeNull(); // still finishing the requests it holds
-    const refused = await fetch(`${running.baseUrl}/api/health`).then(
-      () => 'answered',
-      (err: unknown) => String((err as { cause?: { code?: string } }).cause?.code),
-    );
+    // The listener closes once the signal's handler has run: on a starved machine that took over half a second,
+    // and a connection that came in between was reset rather than refused. So the check waits for a refusal,
+    // while the writes it holds keep the server from exiting.
+    let refused = '';
+    for (const deadline = Date.now() + 30_000; refused !== 'ECONNREFUSED' && Date.now() < deadline;) {
+      await new Promise((r) => setTimeout(r, 100));
+      refused = await fetch(`${running.baseUrl}/api/health`).then(
+        () => 'answered',
+        (err: unknown) => String((err as { cause?: { code?: string } }).cause?.code),
+      );
+    }
     expect(refused).toBe('ECONNREFUSED');
+    expect(running.child.exitCode).toBeNull(); // still finishing the requests it holds
 
     await holder.query('select pg_advisory_unlock($1)', [AUDIT_CHAIN_LOCK]);
     await holder.end();
