@@ -27,9 +27,9 @@ mkdirSync('test-results', { recursive: true });
  * Why some steps run niced (`background`): the tests wait on round trips (test to server to PostgreSQL and
  * back, thousands of times), while lint, format, type check and the bench's load generators only want CPU.
  * With everything at one priority, on a slower 2-core machine (an AMD EPYC at 2.1 GHz) each round trip
- * waited its turn behind a dozen runnable processes: the API fuzzing that takes 20 s alone took 490 s, the
- * run ~17 minutes with a third of the CPU unused. Niced, the CPU-only steps fill the gaps the waiting tests
- * leave instead of delaying them.
+ * waited its turn behind a dozen runnable processes: the API fuzzing that takes 20 s alone took 490 s and the
+ * run ~17 minutes. Niced, the CPU-only steps take what the waiting tests leave instead of delaying them
+ * (~15 minutes there, every test passing).
  */
 const steps = [
   {
