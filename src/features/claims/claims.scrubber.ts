@@ -489,11 +489,6 @@ function checkPlaceOfService(input: ScrubInput, edits: Edits): void {
   }
 }
 
-/**
- * What the clearinghouse needs to route and accept an electronic claim (X12 837P 005010X222A1): the payer's
- * id (loop 2010BB NM109) and the billing provider's 9-digit ZIP+4 (loop 2010AA N403). Without them the
- * claim could be Ready yet refused when its batch is made; both are settings an administrator fixes once.
- */
 /** The address parts a claim to a payer cannot go without, named as the patient's billing details name them. */
 const PATIENT_ADDRESS_PARTS = [
   ['line1', 'street'],
@@ -502,6 +497,12 @@ const PATIENT_ADDRESS_PARTS = [
   ['zip', 'ZIP code'],
 ] as const;
 
+/**
+ * What the clearinghouse needs to route and accept an electronic claim (X12 837P 005010X222A1): the payer's
+ * id (loop 2010BB NM109), the patient's whole address (loops 2010BA/2010CA N3/N4) and the billing provider's
+ * 9-digit ZIP+4 (loop 2010AA N403). Without them the claim could be Ready yet refused when its batch is made;
+ * the payer id and ZIP+4 are settings an administrator fixes once, the address is entered per patient.
+ */
 function checkSubmissionIdentifiers(input: ScrubInput, edits: Edits): void {
   if ((input.payer.payerId ?? '').trim() === '') {
     edits.error(

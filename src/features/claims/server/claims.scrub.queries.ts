@@ -47,9 +47,9 @@ export async function loadClaimsToScrub(tx: Tx, claimIds: readonly number[], day
   const headers = await rawRows(
     tx,
     sql`select c.id, c.account_number, c.status, c.patient_id, c.frequency_code, c.original_claim_number,
-          c.place_of_service, c.diagnoses, c.billed_cents, p.dob::text as dob, p.address_line1, p.city, p.state, p.zip,
-          pr.name as provider_name,
-          pr.npi as provider_npi, coalesce(py.name, c.payer) as payer_name, py.payer_id, py.timely_filing_days,
+          c.place_of_service, c.diagnoses, c.billed_cents, p.dob::text as dob, p.address_line1, p.city, p.state,
+          p.zip, pr.name as provider_name, pr.npi as provider_npi, coalesce(py.name, c.payer) as payer_name,
+          py.payer_id, py.timely_filing_days,
           py.claim_filing_indicator,
           v.member_id, v.effective_on::text as effective_on, v.end_on::text as end_on
         from claims c
