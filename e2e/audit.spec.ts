@@ -69,8 +69,6 @@ test.describe('audit log', () => {
 });
 
 test.describe('accessibility', () => {
-  test.describe.configure({ timeout: 90_000 });
-
   test('the audit log has no serious violations', async ({ page }) => {
     await signIn(page, 'admin');
     await page.goto('/audit');

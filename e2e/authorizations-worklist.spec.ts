@@ -152,9 +152,6 @@ test.describe('overdue follow-ups', () => {
 });
 
 test.describe('accessibility', () => {
-  // axe checks every cell of a full table; on a busy 2-core machine that takes a while.
-  test.describe.configure({ timeout: 90_000 });
-
   test('the authorizations screen and its decision dialog have no serious violations', async ({ page }) => {
     await signIn(page, 'admin');
     await page.goto('/authorizations');

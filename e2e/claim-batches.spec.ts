@@ -12,8 +12,6 @@ interface ReadyClaim {
 }
 
 test.describe('claim batches', () => {
-  test.describe.configure({ timeout: 60_000 });
-
   test('the billing admin sends a batch, downloads its 837 and sees the claim a 277CA rejects', async ({
     page,
     withDatabase,

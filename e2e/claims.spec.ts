@@ -29,8 +29,6 @@ async function expectOverview(page: Page, overview: ClaimOverview) {
 }
 
 test.describe('claims', () => {
-  test.describe.configure({ timeout: 60_000 });
-
   test('the billing admin filters, searches, sorts and exports claims', async ({ page }) => {
     await signIn(page, 'billing_admin');
     await page.goto('/claims');
@@ -304,9 +302,6 @@ test.describe('a bad import corrected', () => {
 });
 
 test.describe('accessibility', () => {
-  // axe checks every cell of a full table; on a busy 2-core machine that takes a while.
-  test.describe.configure({ timeout: 90_000 });
-
   test('the claims screen and its appeal, history and upload dialogs have no serious violations', async ({ page }) => {
     await signIn(page, 'billing_admin');
     await page.goto('/claims');

@@ -61,7 +61,6 @@ async function csrfOf(request: APIRequestContext): Promise<string> {
 }
 
 test('stored markup renders as inert text on every screen that shows it', async ({ page }) => {
-  test.setTimeout(120_000);
   const seen = await watch(page);
   await signIn(page, 'admin');
   const request = page.request;

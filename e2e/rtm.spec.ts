@@ -27,7 +27,6 @@ async function runSuite(page: Page) {
 
 test.describe('Requirements Traceability Matrix', () => {
   test('the admin runs the suite: progress, 20 real results and the completion toast', async ({ page }) => {
-    test.setTimeout(90_000);
     await openRtm(page, 'admin');
     await expect(page.getByText('Not run yet')).toHaveCount(20);
     await runSuite(page);
@@ -46,7 +45,6 @@ test.describe('Requirements Traceability Matrix', () => {
   test('the billing admin runs it too, all but R 006, the full audit chain walk kept to the admin', async ({
     page,
   }) => {
-    test.setTimeout(90_000);
     await openRtm(page, 'billing_admin');
     await runSuite(page);
     await expect(page.getByText('19 of 20 validation tests passed; failed: R 006', { exact: true })).toBeVisible();
@@ -67,7 +65,6 @@ test.describe('Requirements Traceability Matrix', () => {
   });
 
   test('has no serious accessibility violations, before and after a run', async ({ page }) => {
-    test.setTimeout(90_000);
     await openRtm(page, 'admin');
     expect(await seriousViolations(page)).toEqual([]);
     await runSuite(page);
