@@ -106,9 +106,6 @@ describe('patient account links', () => {
   it("keeps an admin's deactivation through resets and re-seeds; the demo patient comes back otherwise", async () => {
     const demo = await account('patient@healthcare.demo');
     expect(demo?.active).toBe(true);
-    await reset();
-    await seed();
-    expect(await account('patient@healthcare.demo')).toMatchObject({ active: true, patient_id: 1 });
 
     const off = await admin.request({ method: 'PATCH', url: `/api/users/${demo?.id}`, payload: { active: false } });
     expect(off.statusCode).toBe(200);
@@ -123,6 +120,7 @@ describe('patient account links', () => {
     expect(on.statusCode).toBe(200);
     await reset();
     await seed();
+    expect(await account('patient@healthcare.demo')).toMatchObject({ active: true, patient_id: 1 });
     await expect(signInAs(t.app, 'patient')).resolves.toBeTruthy();
   });
 
