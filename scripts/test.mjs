@@ -187,6 +187,24 @@ function runStep(step, extraEnv) {
 }
 
 const timings = [];
+/**
+ * The whole machine's busy CPU seconds (every process, and the kernel) from Linux's /proc/stat; null elsewhere.
+ * The steps' CPU column counts what each step's process tree waited for, which misses most of Chromium's:
+ * sampled per process over a whole run, Chromium used about a third of the machine's CPU, and no step's
+ * column showed it.
+ */
+function machineCpu() {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    // user nice system idle iowait irq softirq steal, in USER_HZ (100 a second on Linux): busy is all but
+    // idle and iowait.
+    const [user, nice, system, , , irq, softirq, steal] = fields;
+    return (user + nice + system + irq + softirq + (steal ?? 0)) / 100;
+  } catch {
+    return null;
+  }
+}
+const machineAtStart = machineCpu();
 const runStarted = Date.now();
 
 async function runOne(step) {
@@ -246,6 +264,11 @@ for (const t of timings)
     `${t.name.padEnd(width)}  ${seconds(t.wall)}  ${seconds(t.cpu)}  ${t.ok ? 'passed' : t.notRun ? 'not run' : 'FAILED'}`,
   );
 console.log(`${'npm test, all steps'.padEnd(width)}  ${seconds(totalWall)}`);
+const machineAtEnd = machineCpu();
+if (machineAtStart !== null && machineAtEnd !== null)
+  console.log(
+    `machine-wide: ${(machineAtEnd - machineAtStart).toFixed(0)} CPU s busy of ${(totalWall * os.cpus().length).toFixed(0)} on ${os.cpus().length} cores (more than the steps' column, which misses most of Chromium's)`,
+  );
 
 const counts = summary();
 const failures = failedTests();
