@@ -84,8 +84,7 @@ async function choose(page: Page, combobox: Locator, option: string | RegExp) {
 
 test.describe('appointments', () => {
   test.beforeEach(async ({ page }) => {
-    await signIn(page, 'nurse_manager');
-    await page.goto('/appointments');
+    await signIn(page, 'nurse_manager', '/appointments');
     await expect(page.getByRole('heading', { name: 'Appointments', level: 1 })).toBeVisible();
   });
 

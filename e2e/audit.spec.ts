@@ -12,8 +12,7 @@ function entriesTable(page: Page) {
 
 test.describe('audit log', () => {
   test('the billing admin sees the newest entries, filters by action and exports the CSV', async ({ page }) => {
-    await signIn(page, 'billing_admin');
-    await page.goto('/audit');
+    await signIn(page, 'billing_admin', '/audit');
     await expect(page.getByRole('heading', { level: 1, name: 'Audit Log' })).toBeVisible();
     await expect(page.getByTestId('audit-stat-totalEntries')).toHaveText(/^[\d,]+$/);
 
@@ -52,15 +51,13 @@ test.describe('audit log', () => {
   });
 
   test('an actor that matches nothing shows the empty message', async ({ page }) => {
-    await signIn(page, 'billing_admin');
-    await page.goto('/audit');
+    await signIn(page, 'billing_admin', '/audit');
     await page.getByLabel('Actor').fill('nobody-at-all');
     await expect(entriesTable(page)).toContainText('No audit logs available');
   });
 
   test('the admin verifies the hash chain', async ({ page }) => {
-    await signIn(page, 'admin');
-    await page.goto('/audit');
+    await signIn(page, 'admin', '/audit');
     await page.getByRole('button', { name: 'Verify chain' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Audit chain verified' })).toHaveText(
       /^Audit chain verified: [\d,]+ entries intact$/,
@@ -70,8 +67,7 @@ test.describe('audit log', () => {
 
 test.describe('accessibility', () => {
   test('the audit log has no serious violations', async ({ page }) => {
-    await signIn(page, 'admin');
-    await page.goto('/audit');
+    await signIn(page, 'admin', '/audit');
     await expect(entriesTable(page).locator('tbody tr').first()).toContainText('@');
     await expect(page.getByTestId('audit-stat-totalEntries')).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);

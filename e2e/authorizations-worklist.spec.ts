@@ -23,8 +23,7 @@ async function wholeWorklist(page: Page): Promise<OverdueFollowUp[]> {
 
 test.describe('authorizations', () => {
   test('a nurse manager filters, approves a pending authorization and exports the filtered rows', async ({ page }) => {
-    await signIn(page, 'nurse_manager');
-    await page.goto('/authorizations');
+    await signIn(page, 'nurse_manager', '/authorizations');
     await expect(page.getByRole('heading', { name: 'Authorizations', level: 1 })).toBeVisible();
 
     const first = await apiGet<AuthorizationList>(page, '/api/authorizations?limit=1');
@@ -90,8 +89,7 @@ test.describe('overdue follow-ups', () => {
   test('the doctor sees the tiles, filters by priority and provider, and exports the filtered rows', async ({
     page,
   }) => {
-    await signIn(page, 'doctor');
-    await page.goto('/overdue-followups');
+    await signIn(page, 'doctor', '/overdue-followups');
     await expect(page.getByRole('heading', { name: 'Overdue Follow-ups', level: 1 })).toBeVisible();
 
     const rows = await wholeWorklist(page);
@@ -153,8 +151,7 @@ test.describe('overdue follow-ups', () => {
 
 test.describe('accessibility', () => {
   test('the authorizations screen and its decision dialog have no serious violations', async ({ page }) => {
-    await signIn(page, 'admin');
-    await page.goto('/authorizations');
+    await signIn(page, 'admin', '/authorizations');
     await expect(page.getByRole('button', { name: /^Approve authorization for / }).first()).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
     await page
@@ -166,8 +163,7 @@ test.describe('accessibility', () => {
   });
 
   test('the overdue follow-ups screen has no serious violations', async ({ page }) => {
-    await signIn(page, 'nurse_manager');
-    await page.goto('/overdue-followups');
+    await signIn(page, 'nurse_manager', '/overdue-followups');
     await expect(page.getByRole('table', { name: 'Overdue follow-ups' }).locator('tbody tr').first()).toBeVisible();
     await expect(page.getByTestId('tile-total-overdue')).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);

@@ -46,8 +46,7 @@ test.describe('Financial Summary & Billing (staff)', () => {
   test('the billing admin sees the summary, the provider and payer tables, and generates, exports and prints a statement', async ({
     page,
   }) => {
-    await signIn(page, 'billing_admin');
-    await page.goto('/billing');
+    await signIn(page, 'billing_admin', '/billing');
     await expect(page.getByRole('heading', { name: 'Financial Summary & Billing', level: 1 })).toBeVisible();
 
     // The four cards show the KPI engine's numbers for the default 30 days, and say so.

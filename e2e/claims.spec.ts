@@ -30,8 +30,7 @@ async function expectOverview(page: Page, overview: ClaimOverview) {
 
 test.describe('claims', () => {
   test('the billing admin filters, searches, sorts and exports claims', async ({ page }) => {
-    await signIn(page, 'billing_admin');
-    await page.goto('/claims');
+    await signIn(page, 'billing_admin', '/claims');
     await expect(page.getByRole('heading', { name: 'Claims', level: 1 })).toBeVisible();
     const table = page.getByRole('table', { name: 'All Claims' });
     const footer = page.getByText(/^Showing \d+ of [\d,]+ claims$/);
@@ -183,8 +182,7 @@ test.describe('claims', () => {
   });
 
   test('the billing admin appeals a denied claim', async ({ page }) => {
-    await signIn(page, 'billing_admin');
-    await page.goto('/claims');
+    await signIn(page, 'billing_admin', '/claims');
     // The reason of a claim still denied, typed as people type it (lower case, a space for the dash).
     const [denied] = (await apiGet<ClaimPage>(page, '/api/claims?status=Denied&limit=1')).items;
     const reason = denied?.reason;
@@ -213,8 +211,7 @@ test.describe('claims', () => {
   });
 
   test('the billing admin uploads a CSV with a bad row (nothing added), then a good one', async ({ page }) => {
-    await signIn(page, 'billing_admin');
-    await page.goto('/claims');
+    await signIn(page, 'billing_admin', '/claims');
     const before = await apiGet<ClaimPage>(page, '/api/claims?limit=1');
     const footer = page.getByText(/^Showing \d+ of [\d,]+ claims$/);
     await expect(footer).toHaveText(`Showing 50 of ${(before.total ?? 0).toLocaleString('en-US')} claims`);
@@ -262,8 +259,7 @@ test.describe('a bad import corrected', () => {
   test('a $999,999.00 venipuncture is imported with a warning, then voided: listed as Voided, out of the totals', async ({
     page,
   }) => {
-    await signIn(page, 'billing_admin');
-    await page.goto('/claims');
+    await signIn(page, 'billing_admin', '/claims');
     const before = await apiGet<ClaimOverview>(page, '/api/claims/overview');
     const tag = Date.now().toString(36).toUpperCase();
     const account = `E2E-${tag}-V`;
@@ -303,8 +299,7 @@ test.describe('a bad import corrected', () => {
 
 test.describe('accessibility', () => {
   test('the claims screen and its appeal, history and upload dialogs have no serious violations', async ({ page }) => {
-    await signIn(page, 'billing_admin');
-    await page.goto('/claims');
+    await signIn(page, 'billing_admin', '/claims');
     await expect(page.getByRole('table', { name: 'All Claims' }).locator('tbody tr').first()).toBeVisible();
     await expect(page.getByTestId('summary-claims')).not.toBeEmpty();
     await expect(page.getByRole('img', { name: /Weekly Claims Trend chart/ })).toBeVisible();

@@ -151,8 +151,7 @@ test.describe('sign-in and the shell', () => {
   });
 
   test('a global search hit, chosen by keyboard, opens its list filtered to it, and Back returns', async ({ page }) => {
-    await signIn(page, 'admin');
-    await page.goto('/patients');
+    await signIn(page, 'admin', '/patients');
     await expect(page.getByText(/^Showing 25 of \d+ patients$/)).toBeVisible();
     const name = (await page.getByRole('table').getByRole('row').nth(1).getByRole('cell').first().textContent()) ?? '';
     const search = page.getByRole('combobox', { name: 'Global search' });

@@ -30,8 +30,7 @@ async function expectCardsToShow(page: Page, kpis: KpiResult) {
 
 test.describe('key performance indicators', () => {
   test('a billing admin reads the KPIs, changes the period, refreshes and exports them', async ({ page }) => {
-    await signIn(page, 'billing_admin');
-    await page.goto('/kpis');
+    await signIn(page, 'billing_admin', '/kpis');
     await expect(page.getByRole('heading', { name: 'Key Performance Indicators', level: 1 })).toBeVisible();
 
     const month = await apiGet<KpiResult>(page, '/api/claims/analytics/kpis?periodDays=30');
@@ -95,8 +94,7 @@ test.describe('charge capture drill-down', () => {
   test('a billing admin opens the completed visits without a claim behind Charge Capture Accuracy', async ({
     page,
   }) => {
-    await signIn(page, 'billing_admin');
-    await page.goto('/kpis');
+    await signIn(page, 'billing_admin', '/kpis');
     const missed = await apiGet<MissedChargeVisits>(
       page,
       '/api/claims/analytics/kpis/charge-capture/missed?periodDays=30',
@@ -118,8 +116,7 @@ test.describe('charge capture drill-down', () => {
 
 test.describe('RCM analytics', () => {
   test('a billing admin sees the KPI tiles, the AR aging and denial charts and the top providers', async ({ page }) => {
-    await signIn(page, 'billing_admin');
-    await page.goto('/analytics');
+    await signIn(page, 'billing_admin', '/analytics');
     await expect(page.getByRole('heading', { name: 'RCM Analytics', level: 1 })).toBeVisible();
 
     const kpis = await apiGet<KpiResult>(page, '/api/claims/analytics/kpis?periodDays=30');

@@ -23,8 +23,7 @@ async function restorePractice(page: Page) {
 
 test.describe('settings', () => {
   test('an admin saves practice settings that are still there after a reload', async ({ page }) => {
-    await signIn(page, 'admin');
-    await page.goto('/settings');
+    await signIn(page, 'admin', '/settings');
     await page.getByRole('tab', { name: 'Practice' }).click();
     try {
       await choose(page, 'Appointment duration', '45 minutes');
@@ -50,8 +49,7 @@ test.describe('settings', () => {
   });
 
   test("an admin sets the practice's time zone and sees the practice's day", async ({ page }) => {
-    await signIn(page, 'admin');
-    await page.goto('/settings');
+    await signIn(page, 'admin', '/settings');
     await page.getByRole('tab', { name: 'Practice' }).click();
     await expect(page.getByTestId('practice-today')).toContainText('Today in the practice:');
     // The zone the browser tests' servers run in anyway, so that no other test's "today" moves.
@@ -66,8 +64,7 @@ test.describe('settings', () => {
   });
 
   test('integrations switch with a toast and stay switched', async ({ page }) => {
-    await signIn(page, 'admin');
-    await page.goto('/settings');
+    await signIn(page, 'admin', '/settings');
     await page.getByRole('tab', { name: 'Integrations' }).click();
     const crm = page.getByRole('switch', { name: 'CRM' });
     await expect(crm).not.toBeChecked();
@@ -131,8 +128,7 @@ test.describe('settings', () => {
   });
 
   test('a doctor sees the Users tab disabled and the other tabs', async ({ page }) => {
-    await signIn(page, 'doctor');
-    await page.goto('/settings');
+    await signIn(page, 'doctor', '/settings');
     await expect(page.getByRole('tab')).toHaveText([
       'Display',
       'Practice',
@@ -145,8 +141,7 @@ test.describe('settings', () => {
   });
 
   test('every tab has no serious accessibility violations', async ({ page }) => {
-    await signIn(page, 'admin');
-    await page.goto('/settings');
+    await signIn(page, 'admin', '/settings');
     for (const tab of [
       'Display',
       'Practice',
