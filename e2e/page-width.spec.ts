@@ -40,8 +40,8 @@ async function overflow(page: Page): Promise<number> {
 /**
  * How much wider than the window the page is at each viewport, one line per width that overflows. The page is
  * loaded once, at the first viewport, and the window is then narrowed: the layout follows the window (CSS
- * media queries, and the sidebar's matchMedia listener), so a narrowed page is the page a phone loads, and
- * loading each screen once instead of once per width halves the browser's work here.
+ * media queries, and the sidebar's matchMedia listener), so a narrowed page is the page a phone loads; loading
+ * each screen once instead of once per width cut this file's CPU by more than a quarter (69 -> 50 CPU s).
  */
 async function tooWideAt(page: Page, label: string): Promise<string[]> {
   const found: string[] = [];

@@ -23,9 +23,9 @@ import { DEFAULT_PRACTICE_HOURS } from '@/features/settings/practice.schema';
 
 const SEED = Number(process.env.CRASH_SEED ?? Math.floor(Math.random() * 2 ** 31));
 /**
- * Kills per series: each kill costs a restart (7 s alone on a 2.1 GHz 2-core machine, several times that
- * inside npm test), and the moments are random in every run (CRASH_SEED), so runs over time cover many more
- * moments than one run does. Two per series keep the file from being the longest of the run.
+ * Kills per series: each kill costs a restart (about 8 s alone on a 2.1 GHz 2-core machine, several times
+ * that inside npm test), and the moments are random in every run (CRASH_SEED), so runs over time cover many
+ * more moments than one run does. Two per series keep the file from being the longest of the run.
  */
 const KILLS_PER_SERIES = 2;
 const WRITERS = 4;

@@ -26,10 +26,10 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   adminUrl.pathname = '/postgres';
   const admin = new pg.Client({ connectionString: adminUrl.toString() });
   await admin.connect();
-  // FILE_COPY copies the template's files; the default (WAL_LOG, since PostgreSQL 15) writes every block of
-  // it through the WAL, which for a 21 MB template took two to four times as long, mostly in the kernel.
-  // FILE_COPY's checkpoint is what makes it costly on a busy production server, and the tests' server does
-  // not wait for the disk (global-setup.ts).
+  // FILE_COPY copies the template's files; the default (WAL_LOG, since PostgreSQL 15, which the strategy
+  // option also needs) writes every block of it through the WAL, which for the 21 MB template took two to
+  // four times as long. FILE_COPY's checkpoint is what makes it costly on a busy production server, and the
+  // tests' server does not wait for the disk (global-setup.ts).
   await admin.query(`create database ${name} template ${template} strategy file_copy`);
   await admin.end();
   const url = new URL(inject('templateAppDatabaseUrl'));
