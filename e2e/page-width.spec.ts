@@ -47,6 +47,11 @@ async function tooWideAt(page: Page, label: string): Promise<string[]> {
   const found: string[] = [];
   for (const viewport of VIEWPORTS) {
     await page.setViewportSize(viewport);
+    // Media query listeners (the sidebar's) hear of the new width when the page next renders, and React
+    // re-renders in a task after that: two frames later the page is laid out for the width.
+    await page.evaluate(
+      () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+    );
     const extra = await overflow(page);
     if (extra > 0) found.push(`${label} at ${viewport.width}: ${extra} px too wide`);
   }
