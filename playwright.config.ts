@@ -45,7 +45,7 @@ export default defineConfig({
     // for, with E2E_TRACE=1: recording one costs every test, passing or not, in the browser and in the
     // worker (two spec files: 159-170 -> 137-141 CPU s measured machine-wide), and a CI run's traces stay
     // on its runner. The screencast stays out even then: it was more than a third of the browser's CPU.
-    trace: process.env.E2E_TRACE
+    trace: ['1', 'true', 'yes'].includes(process.env.E2E_TRACE ?? '')
       ? { mode: 'retain-on-failure', screenshots: false, snapshots: true, sources: true }
       : 'off',
     screenshot: 'only-on-failure',

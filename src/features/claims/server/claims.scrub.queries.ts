@@ -16,14 +16,19 @@ import { isScrubClean, scrubClaim, type ScrubEdit, type ScrubInput } from '../cl
 import { openWorkItems, resolveWorkItemsBySource } from '@/features/workqueue/server/workqueue.queries';
 import type { WorkCategory } from '@/features/workqueue/workqueue.schema';
 
-/** The work queue's category of a scrubber hold, from its first error's code (docs/work-queue.md). */
-function holdCategory(edits: readonly ScrubEdit[]): WorkCategory {
+/**
+ * The work queue's category of a scrubber hold, from its first error's code (docs/work-queue.md): who fixes it.
+ * Registration (the patient's address and birth date) goes with coverage to eligibility, the front desk's work;
+ * the codes on the claim and its lines go to coding. Matched by prefix, most specific first: a line pointing at
+ * one diagnosis twice (POINTER_DUPLICATE) is a coding error, not a duplicate claim.
+ */
+export function holdCategory(edits: readonly ScrubEdit[]): WorkCategory {
   const code = edits.find((e) => e.severity === 'error')?.code ?? '';
-  if (/COVERAGE|MEMBER|MBI|ELIGIB/.test(code)) return 'eligibility';
-  if (/AUTH/.test(code)) return 'authorization';
-  if (/TIMELY/.test(code)) return 'timely_filing';
-  if (/DUPLICATE/.test(code)) return 'duplicate';
-  if (/DIAGNOSIS|POINTER|PROCEDURE|MODIFIER|UNITS|LINE|ICD|CPT|HCPCS/.test(code)) return 'coding';
+  if (code === 'DUPLICATE_SERVICE') return 'duplicate';
+  if (/^(COVERAGE|MEMBER_ID|PATIENT)_/.test(code)) return 'eligibility';
+  if (/^AUTHORIZATION_/.test(code)) return 'authorization';
+  if (/^TIMELY_FILING_/.test(code)) return 'timely_filing';
+  if (/^(DIAGNOSIS|POINTER|PROCEDURE|MODIFIER|UNITS|LINES?|PLACE_OF_SERVICE)_/.test(code)) return 'coding';
   return 'other';
 }
 

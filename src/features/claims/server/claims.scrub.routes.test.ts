@@ -3,6 +3,8 @@ import { rolesWith, ROLES } from '@/shared/access';
 import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
 import { verifyChain } from '@/features/audit/server/audit.queries';
 import type { BatchScrubResult, ClaimScrubResult } from '../claims.schema';
+import type { ScrubEdit } from '../claims.scrubber';
+import { holdCategory } from './claims.scrub.queries';
 
 let t: TestApp;
 let biller: SignedIn;
@@ -178,6 +180,12 @@ describe('POST /api/claims/:id/scrub', () => {
     expect(held.status).toBe('Draft');
     expect(held.edits.map((e) => [e.code, e.field])).toEqual([['PATIENT_ADDRESS_INCOMPLETE', 'patient.address']]);
     expect(held.edits[0]?.message).toContain('is missing its street, city, state and ZIP code: a claim to Aetna');
+    // The hold waits for the front desk, with the coverage problems, not under "Other".
+    const holds = await sql<{ category: string }>(
+      `select category from work_items where source = 'scrubber' and claim_id = $1 and resolved_at is null`,
+      [id],
+    );
+    expect(holds).toEqual([{ category: 'eligibility' }]);
 
     const entered = await details({ sex: 'F', addressLine1: '7 Oak Court', city: 'Peoria', state: 'IL', zip: '61602' });
     expect(entered.statusCode, entered.body).toBe(200);
@@ -234,6 +242,47 @@ describe('POST /api/claims/:id/scrub', () => {
     }
     expect((await t.app.inject({ method: 'POST', url: `/api/claims/${id}/scrub`, payload: {} })).statusCode).toBe(401);
     expect(await stored(id)).toEqual({ status: 'Draft', first_scrub_clean: null, scrubs: 0 });
+  });
+});
+
+describe('the work queue category of a scrubber hold', () => {
+  const edit = (code: string, severity: ScrubEdit['severity'] = 'error'): ScrubEdit => ({
+    code,
+    severity,
+    field: 'claim',
+    message: code,
+  });
+
+  it('follows the first error, by who fixes it', () => {
+    const expected: [string, string][] = [
+      ['DUPLICATE_SERVICE', 'duplicate'],
+      // A line pointing at one diagnosis twice is a coding error, not a duplicate claim.
+      ['POINTER_DUPLICATE', 'coding'],
+      ['POINTER_OUT_OF_RANGE', 'coding'],
+      ['DIAGNOSIS_NOT_BILLABLE', 'coding'],
+      ['PROCEDURE_CODE_FORMAT', 'coding'],
+      ['MODIFIER_TOO_MANY', 'coding'],
+      ['UNITS_INVALID', 'coding'],
+      ['LINES_MISSING', 'coding'],
+      ['LINE_CHARGE_INVALID', 'coding'],
+      ['PLACE_OF_SERVICE_UNKNOWN', 'coding'],
+      ['COVERAGE_ENDED', 'eligibility'],
+      ['MEMBER_ID_NOT_MBI', 'eligibility'],
+      // Registration: the front desk fixes these as it fixes coverage.
+      ['PATIENT_ADDRESS_INCOMPLETE', 'eligibility'],
+      ['PATIENT_DOB_INVALID', 'eligibility'],
+      ['AUTHORIZATION_MISSING', 'authorization'],
+      ['TIMELY_FILING_EXPIRED', 'timely_filing'],
+      ['NPI_BILLING_CHECK_DIGIT', 'other'],
+      ['PAYER_ID_MISSING', 'other'],
+      ['TOTAL_CHARGE_MISMATCH', 'other'],
+    ];
+    expect(expected.map(([code]) => [code, holdCategory([edit(code)])])).toEqual(expected);
+  });
+
+  it('skips warnings: a duplicate diagnosis warned about before a coverage error is an eligibility hold', () => {
+    expect(holdCategory([edit('DIAGNOSIS_DUPLICATE', 'warning'), edit('COVERAGE_MISSING')])).toBe('eligibility');
+    expect(holdCategory([edit('TIMELY_FILING_NEAR', 'warning')])).toBe('other');
   });
 });
 
