@@ -64,7 +64,7 @@ function batchOf(claims: Claim837[], payer = AETNA): Batch837 {
   };
 }
 
-const maria = { name: person('Lopez', 'Maria'), dob: '1961-03-14', sex: 'F', address: HOME };
+const maria = { name: person('Lopez', 'Maria'), dob: '1961-03-14', sex: 'F' as const, address: HOME };
 const mariaCoverage = {
   priority: 1,
   memberId: 'W123456789',

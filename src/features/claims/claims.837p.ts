@@ -7,6 +7,7 @@
 import { X12_DEFAULT_DELIMITERS } from '@/features/x12/x12.parse';
 import { envelope, serializeSegments, x12Text, type X12SegmentInput } from '@/features/x12/x12.serialize';
 import { X12_RELATIONSHIP_CODES, type SubscriberRelationship } from '@/features/coverage/coverage.schema';
+import type { PatientSex } from '@/features/patients/patients.schema';
 import { MAX_CLAIMS_PER_TRANSACTION_SET } from './claims.batches.schema';
 
 /** ASC X12 005010X222A1: GS08, ST03. */
@@ -124,7 +125,8 @@ export interface Claim837 {
     name: PersonName837;
     /** YYYY-MM-DD. */
     dob: string;
-    sex: string;
+    /** DMG03: F, M or U (unknown). */
+    sex: PatientSex;
     address: Address837;
   };
   /** The policy billed (2000B/2010BA). */

@@ -7,6 +7,7 @@
 import { sql } from 'drizzle-orm';
 import { actorOf, recordMany, recordNow, type AuditInput } from '@/features/audit/server/audit.queries';
 import type { SubscriberRelationship } from '@/features/coverage/coverage.schema';
+import type { PatientSex } from '@/features/patients/patients.schema';
 import { X12Error } from '@/features/x12/x12.parse';
 import { formatCents } from '@/shared/api';
 import { dayInZone, timeInZone } from '@/shared/practice-zone';
@@ -399,7 +400,8 @@ async function loadClaims837(tx: Tx, claimIds: readonly number[], field: string)
         patient: {
           name: splitPersonName(rowText(h.patient_name)),
           dob: rowText(h.dob),
-          sex: rowText(h.sex) || 'U',
+          // The column allows only these (patients_sex_check).
+          sex: (rowText(h.sex) || 'U') as PatientSex,
           address: {
             line1: rowText(h.address_line1),
             city: rowText(h.city),
