@@ -15,6 +15,7 @@ import { authorizationsRoutes } from '@/features/authorizations/server/authoriza
 import { billingRoutes } from '@/features/billing/server/billing.routes';
 import { claimBatchesRoutes } from '@/features/claims/server/claims.batches.routes';
 import { claimsRoutes } from '@/features/claims/server/claims.routes';
+import { rescrubHeldClaimsOf } from '@/features/claims/server/claims.scrub.queries';
 import { coverageRoutes } from '@/features/coverage/server/coverage.routes';
 import { complianceRoutes } from '@/features/compliance/server/compliance.routes';
 import { dashboardRoutes } from '@/features/dashboard/server/dashboard.routes';
@@ -101,7 +102,9 @@ export async function buildApp(deps: AppDeps, logger?: FastifyBaseLogger): Promi
   await app.register(searchRoutes(deps));
   await app.register(authorizationsRoutes(deps));
   await app.register(worklistRoutes(deps));
-  await app.register(patientsRoutes(deps));
+  // A change to what a claim says of a patient (address, sex, coverage) scrubs the patient's held claims again
+  // (docs/work-queue.md).
+  await app.register(patientsRoutes(deps, rescrubHeldClaimsOf));
   await app.register(providersRoutes(deps));
   await app.register(payersRoutes(deps));
   await app.register(appointmentsRoutes(deps));
@@ -110,7 +113,7 @@ export async function buildApp(deps: AppDeps, logger?: FastifyBaseLogger): Promi
   await app.register(dashboardRoutes(deps));
   await app.register(billingRoutes(deps));
   await app.register(analyticsRoutes(deps));
-  await app.register(coverageRoutes(deps));
+  await app.register(coverageRoutes(deps, rescrubHeldClaimsOf));
   await app.register(claimsRoutes(deps));
   await app.register(claimBatchesRoutes(deps));
   await app.register(remittancesRoutes(deps));

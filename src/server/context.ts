@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import type { Role } from '@/shared/access';
 import type { ChangeFeed } from './db/change-feed';
-import type { Db } from './db/types';
+import type { Db, Tx } from './db/types';
 import type { RequestClient } from './request-client';
 
 export interface AuthUser {
@@ -79,6 +79,13 @@ export interface RequestContext {
    */
   reads?: AuditedRead[];
 }
+
+/**
+ * What a later feature does, in the same transaction, once what a claim says of a patient changes (their
+ * address, sex or coverage): the claims feature scrubs the patient's held claims again. Patients and coverage
+ * come before claims in the feature order, so the server passes it to their routes (app.ts).
+ */
+export type AfterPatientBillingChange = (tx: Tx, ctx: RequestContext, patientId: number) => Promise<void>;
 
 /** An audited read's entry without who and when (audit.queries ReadEntry). */
 export interface AuditedRead {

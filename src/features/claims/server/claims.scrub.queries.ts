@@ -330,6 +330,30 @@ export async function scrubOneClaim(
   });
 }
 
+/**
+ * Scrubs again, in the caller's transaction, the patient's Draft claims the scrubber holds (an open scrubber
+ * work item): called when the patient's billing details are saved, so that a hold the front desk has just
+ * fixed closes and its claim goes Ready without waiting for the next scrub. A Draft never scrubbed is left
+ * alone: its first scrub, which the Clean Claim Rate counts, stays the billing staff's.
+ */
+export async function rescrubHeldClaimsOf(tx: Tx, ctx: RequestContext, patientId: number): Promise<void> {
+  const held = await rawRows(
+    tx,
+    sql`select c.id from claims c
+        where c.patient_id = ${patientId} and c.status = 'Draft' and c.voided_at is null
+          and exists (select 1 from work_items w where w.source = 'scrubber' and w.claim_id = c.id
+                        and w.resolved_at is null)
+        order by c.id`,
+  );
+  if (held.length === 0) return;
+  const loaded = await loadClaimsToScrub(
+    tx,
+    held.map((h) => Number(h.id)),
+    today(ctx.now),
+  );
+  await scrubLoaded(tx, ctx, loaded, null);
+}
+
 /** `POST /api/claims/scrub`: every Draft claim (not voided), in one transaction. */
 export async function scrubDraftClaims(db: Db, ctx: RequestContext): Promise<BatchScrubResult> {
   return db.transaction(async (tx) => {

@@ -187,9 +187,61 @@ describe('POST /api/claims/:id/scrub', () => {
     );
     expect(holds).toEqual([{ category: 'eligibility' }]);
 
+    // A second Draft of the same patient that nobody has scrubbed yet.
+    const [unscrubbed] = await sql<{ id: number }>(
+      `insert into claims (patient_id, provider_id, account_number, procedure_code, payer, service_date, billed_cents,
+          status, coverage_id, place_of_service, diagnoses)
+       select patient_id, provider_id, account_number || '-2', procedure_code, payer, service_date, billed_cents,
+          'Draft', coverage_id, place_of_service, diagnoses
+       from claims where id = $1 returning id`,
+      [id],
+    );
+
+    // Entering the address scrubs the held claim again, in the same transaction: it goes Ready and its hold
+    // closes, without a biller scrubbing it by hand.
     const entered = await details({ sex: 'F', addressLine1: '7 Oak Court', city: 'Peoria', state: 'IL', zip: '61602' });
     expect(entered.statusCode, entered.body).toBe(200);
-    expect((await scrub(id)).json<ClaimScrubResult>()).toMatchObject({ clean: true, status: 'Ready', edits: [] });
+    expect(await stored(id)).toEqual({ status: 'Ready', first_scrub_clean: false, scrubs: 2 });
+    const closed = await sql<{ outcome: string | null; resolution_note: string | null }>(
+      `select outcome, resolution_note from work_items where source = 'scrubber' and claim_id = $1`,
+      [id],
+    );
+    expect(closed).toEqual([{ outcome: 'corrected_resubmitted', resolution_note: 'The claim scrubs clean' }]);
+    expect((await auditOf(id)).map((a) => [a.detail, a.actor_role])).toEqual([
+      ['TEST-address scrubbed: 1 error (PATIENT_ADDRESS_INCOMPLETE); Draft', 'billing_admin'],
+      ['TEST-address scrubbed: clean; Ready', 'nurse_manager'],
+    ]);
+    // The claim never scrubbed keeps its first scrub for the billing staff.
+    expect(await stored(unscrubbed!.id)).toEqual({ status: 'Draft', first_scrub_clean: null, scrubs: 0 });
+    // Saving the same details again changes nothing, so scrubs nothing.
+    const again = await details({ sex: 'F', addressLine1: '7 Oak Court', city: 'Peoria', state: 'IL', zip: '61602' });
+    expect(again.statusCode, again.body).toBe(200);
+    expect((await stored(id))?.scrubs).toBe(2);
+  });
+
+  it('lets a claim held for its coverage go once the front desk corrects the policy', async () => {
+    const id = await draftClaim('coverage');
+    const [claim] = await sql<{ coverage_id: number; end_on: string | null }>(
+      `select c.coverage_id, v.end_on::text from claims c join coverages v on v.id = c.coverage_id where c.id = $1`,
+      [id],
+    );
+    // The policy was entered as ended before the visit (2026-11-20).
+    await sql(`update coverages set end_on = date '2026-10-31' where id = $1`, [claim!.coverage_id]);
+    const held = (await scrub(id)).json<ClaimScrubResult>();
+    expect(held.edits.map((e) => e.code)).toEqual(['COVERAGE_ENDED']);
+    const frontDesk = await signInAs(t.app, 'nurse_manager');
+    const corrected = await frontDesk.request({
+      method: 'PATCH',
+      url: `/api/coverages/${claim!.coverage_id}`,
+      payload: { endOn: claim!.end_on },
+    });
+    expect(corrected.statusCode, corrected.body).toBe(200);
+    expect(await stored(id)).toEqual({ status: 'Ready', first_scrub_clean: false, scrubs: 2 });
+    const holds = await sql<{ category: string; outcome: string | null }>(
+      `select category, outcome from work_items where source = 'scrubber' and claim_id = $1`,
+      [id],
+    );
+    expect(holds).toEqual([{ category: 'eligibility', outcome: 'corrected_resubmitted' }]);
   });
 
   it('sends a claim with only warnings on once someone says why, and audits the reason', async () => {

@@ -1,5 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, apiFetch } from '@/client/lib/api-client';
+import { crossFeatureKeys } from '@/client/lib/cross-feature-keys';
 import {
   importRejectedSchema,
   type AppealOutcomeRequest,
@@ -28,7 +29,7 @@ import type { PatientOption } from '@/features/patients/patients.schema';
 export const CLAIMS_PATH = '/api/claims';
 
 export const claimKeys = {
-  all: [CLAIMS_PATH] as const,
+  all: crossFeatureKeys.claims,
   list: (query: ClaimListQueryInput) => [...claimKeys.all, 'list', query] as const,
   overview: (filter: ClaimFilterInput) => [...claimKeys.all, 'overview', filter] as const,
   detail: (id: number) => [...claimKeys.all, 'detail', id] as const,

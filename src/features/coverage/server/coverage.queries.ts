@@ -6,7 +6,7 @@ import { maskMemberId, maskText, type Role } from '@/shared/access';
 import { dobProblem, today } from '@/shared/api';
 import { isValidMbi } from '@/shared/billing-identifiers';
 import { formatDate } from '@/shared/dates';
-import type { RequestContext } from '@/server/context';
+import type { AfterPatientBillingChange, RequestContext } from '@/server/context';
 import type { Db, DbOrTx, Tx } from '@/server/db/types';
 import { HttpError, invalidField } from '@/server/plugins/errors';
 import {
@@ -157,6 +157,7 @@ export async function createCoverage(
   ctx: RequestContext,
   patientId: number,
   input: NewCoverage,
+  afterSaved?: AfterPatientBillingChange,
 ): Promise<Coverage> {
   return db.transaction(async (tx) => {
     if (!(await lockPatient(tx, patientId))) throw new HttpError(404, 'NOT_FOUND', 'No such patient.');
@@ -188,6 +189,7 @@ export async function createCoverage(
       detail: `${titleOf(row)}: added (${parts.join(', ')})`,
       patientId,
     });
+    await afterSaved?.(tx, ctx, patientId);
     return shown(row, ctx.user.role);
   });
 }
@@ -221,6 +223,7 @@ export async function updateCoverage(
   ctx: RequestContext,
   id: number,
   patch: CoveragePatch,
+  afterSaved?: AfterPatientBillingChange,
 ): Promise<Coverage> {
   return db.transaction(async (tx) => {
     const [current] = await tx.select(columns).from(coverages).where(eq(coverages.id, id)).for('update');
@@ -253,6 +256,7 @@ export async function updateCoverage(
       detail: `${titleOf(row)}: ${changes.length > 0 ? changes.join(', ') : 'no change'}`,
       patientId: row.patientId,
     });
+    if (changes.length > 0) await afterSaved?.(tx, ctx, row.patientId);
     return shown(row, ctx.user.role);
   });
 }

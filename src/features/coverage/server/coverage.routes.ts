@@ -2,12 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorEnvelopeSchema, idParamsSchema } from '@/shared/api';
-import type { AppDeps } from '@/server/context';
+import type { AfterPatientBillingChange, AppDeps } from '@/server/context';
 import { requestContext } from '@/server/request-context';
 import { coveragePatchSchema, coverageSchema, newCoverageSchema } from '../coverage.schema';
 import { createCoverage, listPatientCoverages, updateCoverage } from './coverage.queries';
 
-export function coverageRoutes(deps: AppDeps) {
+/** `afterBillingChange`: what a later feature does when a policy is added or changed (server/app.ts). */
+export function coverageRoutes(deps: AppDeps, afterBillingChange?: AfterPatientBillingChange) {
   return async function plugin(app: FastifyInstance) {
     const api = app.withTypeProvider<ZodTypeProvider>();
     const errors = {
@@ -37,7 +38,7 @@ export function coverageRoutes(deps: AppDeps) {
         schema: {
           tags: ['coverage'],
           description:
-            "Registers a policy of the patient: an active payer, a Medicare member id that is an MBI, and no other policy of the same priority in force on a common day; audited.",
+            "Registers a policy of the patient: an active payer, a Medicare member id that is an MBI, and no other policy of the same priority in force on a common day; audited. Scrubs the patient's held claims again.",
           params: idParamsSchema,
           body: newCoverageSchema,
           response: { 201: coverageSchema, ...errors },
@@ -46,7 +47,15 @@ export function coverageRoutes(deps: AppDeps) {
       async (request, reply) =>
         reply
           .code(201)
-          .send(await createCoverage(deps.db, requestContext(request, deps), request.params.id, request.body)),
+          .send(
+            await createCoverage(
+              deps.db,
+              requestContext(request, deps),
+              request.params.id,
+              request.body,
+              afterBillingChange,
+            ),
+          ),
     );
     api.patch(
       '/api/coverages/:id',
@@ -55,13 +64,15 @@ export function coverageRoutes(deps: AppDeps) {
         schema: {
           tags: ['coverage'],
           description:
-            'Corrects a policy, or ends it with endOn; the rules of a new policy apply to what it becomes; audited.',
+            'Corrects a policy, or ends it with endOn; the rules of a new policy apply to what it becomes; audited. ' +
+            "A change scrubs the patient's held claims again.",
           params: idParamsSchema,
           body: coveragePatchSchema,
           response: { 200: coverageSchema, ...errors },
         },
       },
-      (request) => updateCoverage(deps.db, requestContext(request, deps), request.params.id, request.body),
+      (request) =>
+        updateCoverage(deps.db, requestContext(request, deps), request.params.id, request.body, afterBillingChange),
     );
   };
 }

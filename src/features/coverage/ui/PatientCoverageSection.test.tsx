@@ -166,7 +166,12 @@ describe('PatientCoverageSection', () => {
           : { ...aetnaMasked, ...(r.body as object) },
     });
     const user = userEvent.setup();
-    renderWithApp(<PatientCoverageSection patientId={7} role="nurse_manager" />);
+    const { queryClient } = renderWithApp(<PatientCoverageSection patientId={7} role="nurse_manager" />);
+    // Answers another screen holds: a claims page and a work-queue page.
+    const claimsPage = ['/api/claims', 'list', {}];
+    const queuePage = ['/api/work-queue', 'page', {}];
+    queryClient.setQueryData(claimsPage, { items: [] });
+    queryClient.setQueryData(queuePage, { items: [] });
     await user.click(await screen.findByRole('button', { name: 'Edit insurance Aetna (Primary)' }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit insurance' });
     // The front desk sees the member id and the subscriber's birth date masked: left blank, they stay as stored.
@@ -183,6 +188,8 @@ describe('PatientCoverageSection', () => {
     expect(
       await within(dialog).findByText('Priority is already held by Cigna (Secondary) from Jan 1, 2024'),
     ).toBeTruthy();
+    // A refused change scrubbed nothing again.
+    expect(queryClient.getQueryState(claimsPage)?.isInvalidated).toBe(false);
 
     await user.click(within(dialog).getByRole('combobox', { name: 'Priority' }));
     await user.click(await screen.findByRole('option', { name: 'Primary' }));
@@ -192,6 +199,9 @@ describe('PatientCoverageSection', () => {
       ['/api/coverages/11', { priority: 2, endOn: '2026-12-31' }],
       ['/api/coverages/11', { endOn: '2026-12-31' }],
     ]);
+    // The server scrubbed the patient's held claims again: the claims and the work queue are read afresh.
+    expect(queryClient.getQueryState(claimsPage)?.isInvalidated).toBe(true);
+    expect(queryClient.getQueryState(queuePage)?.isInvalidated).toBe(true);
   });
 
   it('closes an edit with nothing changed without asking the server', async () => {

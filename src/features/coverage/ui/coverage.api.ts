@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/client/lib/api-client';
+import { crossFeatureKeys } from '@/client/lib/cross-feature-keys';
 import type { ActivePayer } from '@/features/payers/payers.schema';
 import type { Coverage, CoveragePatchInput, NewCoverageInput } from '../coverage.schema';
 
@@ -33,6 +34,12 @@ export function useSaveCoverage(patientId: number) {
       save.id === null
         ? apiFetch<Coverage>(`/api/patients/${patientId}/coverages`, { method: 'POST', body: save.body })
         : apiFetch<Coverage>(`/api/coverages/${save.id}`, { method: 'PATCH', body: save.body }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: patientCoveragesKey(patientId) }),
+    // The server scrubs the patient's held claims again: their statuses and holds may have moved.
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: patientCoveragesKey(patientId) }),
+        queryClient.invalidateQueries({ queryKey: crossFeatureKeys.claims }),
+        queryClient.invalidateQueries({ queryKey: crossFeatureKeys.workQueue }),
+      ]),
   });
 }

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { actorOf, record, recordRead } from '@/features/audit/server/audit.queries';
 import { maskHomeAddressPart, type Role } from '@/shared/access';
-import type { RequestContext } from '@/server/context';
+import type { AfterPatientBillingChange, RequestContext } from '@/server/context';
 import type { Db } from '@/server/db/types';
 import { HttpError } from '@/server/plugins/errors';
 import {
@@ -75,6 +75,7 @@ export async function updatePatientBillingDetails(
   ctx: RequestContext,
   patientId: number,
   update: PatientBillingDetailsUpdate,
+  afterSaved?: AfterPatientBillingChange,
 ): Promise<PatientBillingDetails> {
   return db.transaction(async (tx) => {
     const [before] = await tx.select(columns).from(patients).where(eq(patients.id, patientId)).for('no key update');
@@ -89,6 +90,7 @@ export async function updatePatientBillingDetails(
       detail: changes.length > 0 ? changes.join(', ') : 'no change',
       patientId,
     });
+    if (changes.length > 0) await afterSaved?.(tx, ctx, patientId);
     return shown(after, ctx.user.role);
   });
 }

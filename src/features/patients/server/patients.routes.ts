@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorEnvelopeSchema, idParamsSchema } from '@/shared/api';
-import type { AppDeps } from '@/server/context';
+import type { AfterPatientBillingChange, AppDeps } from '@/server/context';
 import { requestContext } from '@/server/request-context';
 import {
   createPatientConflictSchema,
@@ -19,7 +19,8 @@ import { createPatient, getPatientSnapshot, listPatientNames, listPatients } fro
 
 const errors = { 400: errorEnvelopeSchema, 404: errorEnvelopeSchema, 409: errorEnvelopeSchema };
 
-export function patientsRoutes(deps: AppDeps) {
+/** `afterBillingChange`: what a later feature does when the billing details change (server/app.ts). */
+export function patientsRoutes(deps: AppDeps, afterBillingChange?: AfterPatientBillingChange) {
   return async function plugin(app: FastifyInstance) {
     const api = app.withTypeProvider<ZodTypeProvider>();
     api.get(
@@ -100,13 +101,20 @@ export function patientsRoutes(deps: AppDeps) {
           tags: ['patients'],
           description:
             "Replaces the patient's sex and home address. The address is all or nothing (street, city, state, " +
-            'ZIP); the ZIP is stored as digits; audited.',
+            "ZIP); the ZIP is stored as digits; audited. A change scrubs the patient's held claims again.",
           params: idParamsSchema,
           body: patientBillingDetailsUpdateSchema,
           response: { 200: patientBillingDetailsSchema, ...errors },
         },
       },
-      (request) => updatePatientBillingDetails(deps.db, requestContext(request, deps), request.params.id, request.body),
+      (request) =>
+        updatePatientBillingDetails(
+          deps.db,
+          requestContext(request, deps),
+          request.params.id,
+          request.body,
+          afterBillingChange,
+        ),
     );
   };
 }

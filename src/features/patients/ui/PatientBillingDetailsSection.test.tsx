@@ -91,7 +91,12 @@ describe('PatientBillingDetailsSection', () => {
   it('refuses a partial address in the browser, then saves a whole one with the ZIP as digits', async () => {
     const api = fakeApi({ [GET]: noAddress, [PUT]: stored });
     const user = userEvent.setup();
-    renderWithApp(<PatientBillingDetailsSection patientId={7} role="nurse_manager" />);
+    const { queryClient } = renderWithApp(<PatientBillingDetailsSection patientId={7} role="nurse_manager" />);
+    // Answers another screen holds: a claims page and a work-queue page.
+    const claimsPage = ['/api/claims', 'list', {}];
+    const queuePage = ['/api/work-queue', 'page', {}];
+    queryClient.setQueryData(claimsPage, { items: [] });
+    queryClient.setQueryData(queuePage, { items: [] });
     await user.click(await screen.findByRole('button', { name: 'Edit billing details' }));
     const dialog = await screen.findByRole('dialog', { name: 'Billing details' });
     expect(within(dialog).getByRole('combobox', { name: 'Sex' }).textContent).toBe('Unknown');
@@ -123,6 +128,9 @@ describe('PatientBillingDetailsSection', () => {
     expect(within(section).getByText('Springfield, IL 62701-1234')).toBeTruthy();
     expect(within(section).queryByText('A claim to an insurer needs the full address.')).toBeNull();
     expect(api.sent(GET)).toHaveLength(1);
+    // The server scrubbed the patient's held claims again: the claims and the work queue are read afresh.
+    expect(queryClient.getQueryState(claimsPage)?.isInvalidated).toBe(true);
+    expect(queryClient.getQueryState(queuePage)?.isInvalidated).toBe(true);
   });
 
   it("shows the server's refusal under its field and keeps the dialog open", async () => {

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/client/lib/api-client';
+import { crossFeatureKeys } from '@/client/lib/cross-feature-keys';
 import type { PatientBillingDetails, PatientBillingDetailsInput } from '../patients.schema';
 import { patientKeys } from './patients.api';
 
@@ -26,6 +27,13 @@ export function useSavePatientBillingDetails(patientId: number) {
   return useMutation({
     mutationFn: (body: PatientBillingDetailsInput) =>
       apiFetch<PatientBillingDetails>(`/api/patients/${patientId}/billing-details`, { method: 'PUT', body }),
-    onSuccess: (saved) => queryClient.setQueryData(patientBillingDetailsKey(patientId), saved),
+    onSuccess: async (saved) => {
+      queryClient.setQueryData(patientBillingDetailsKey(patientId), saved);
+      // The server scrubs the patient's held claims again: their statuses and holds may have moved.
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: crossFeatureKeys.claims }),
+        queryClient.invalidateQueries({ queryKey: crossFeatureKeys.workQueue }),
+      ]);
+    },
   });
 }

@@ -1,5 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/client/lib/api-client';
+import { crossFeatureKeys } from '@/client/lib/cross-feature-keys';
 import type {
   AssignmentRule,
   Assignee,
@@ -11,7 +12,7 @@ import type {
 
 const QUEUE = '/api/work-queue';
 export const workQueueKeys = {
-  all: [QUEUE] as const,
+  all: crossFeatureKeys.workQueue,
   page: (query: Record<string, string | undefined>) => [QUEUE, 'page', query] as const,
   assignees: [QUEUE, 'assignees'] as const,
 };
