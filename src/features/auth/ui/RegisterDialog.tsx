@@ -3,7 +3,7 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { UserPlus } from 'lucide-react';
-import { ApiError } from '@/client/lib/api-client';
+import { showFieldErrors } from '@/client/lib/form-errors';
 import { Button } from '@/client/components/ui/button';
 import {
   Dialog,
@@ -60,12 +60,7 @@ export function RegisterDialog() {
         logout.mutate();
       },
       onError: (error) => {
-        if (error instanceof ApiError) {
-          for (const f of error.fields) {
-            const field = FIELDS.find((name) => name === f.field);
-            if (field) form.setError(field, { type: 'server', message: f.message }, { shouldFocus: true });
-          }
-        }
+        showFieldErrors(form.setError, error, FIELDS);
         toast({ title: 'Error', description: 'Failed to create account', variant: 'destructive' });
       },
     }),

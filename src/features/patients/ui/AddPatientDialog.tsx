@@ -3,6 +3,7 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { UserPlus } from 'lucide-react';
+import { showFieldErrors } from '@/client/lib/form-errors';
 import { ApiError } from '@/client/lib/api-client';
 import { Button } from '@/client/components/ui/button';
 import {
@@ -71,12 +72,7 @@ export function AddPatientDialog() {
               return;
             }
             // A rule only the server can check (a taken MRN) is shown on its field, as the form's own are.
-            if (error instanceof ApiError) {
-              for (const f of error.fields) {
-                const field = FIELDS.find((name) => name === f.field);
-                if (field) form.setError(field, { type: 'server', message: f.message }, { shouldFocus: true });
-              }
-            }
+            showFieldErrors(form.setError, error, FIELDS);
             toast({ title: 'Error', description: 'Failed to create patient', variant: 'destructive' });
           },
         },

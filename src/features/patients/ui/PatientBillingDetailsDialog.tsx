@@ -13,7 +13,7 @@ import { FormField } from '@/client/components/ui/form-field';
 import { Input } from '@/client/components/ui/input';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/client/components/ui/select';
 import { toast } from '@/client/components/ui/toast';
-import { ApiError } from '@/client/lib/api-client';
+import { showFieldErrors } from '@/client/lib/form-errors';
 import { errorTextFor } from '@/client/lib/error-text';
 import {
   ADDRESS_FIELDS,
@@ -68,12 +68,7 @@ export function PatientBillingDetailsDialog({
         onClose();
       },
       onError: (error) => {
-        if (error instanceof ApiError) {
-          for (const f of error.fields) {
-            const field = FIELD_NAMES.find((name) => name === f.field);
-            if (field) form.setError(field, { type: 'server', message: f.message }, { shouldFocus: true });
-          }
-        }
+        showFieldErrors(form.setError, error, FIELD_NAMES);
         toast({ title: 'Billing details not saved', description: errorTextFor(error), variant: 'destructive' });
       },
     });

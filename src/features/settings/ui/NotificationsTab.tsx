@@ -15,7 +15,8 @@ import {
   type NotificationsResponse,
 } from '../settings.schema';
 import { useNotificationSettings, useSaveNotificationSettings } from './settings.api';
-import { SettingsSkeleton, fieldErrors } from './SettingsSkeleton';
+import { SettingsSkeleton } from './SettingsSkeleton';
+import { showFieldErrors } from '@/client/lib/form-errors';
 
 const FIELDS = ['email', 'sms', 'push', 'emailReminderHours', 'smsReminderHours'] as const;
 
@@ -48,10 +49,7 @@ function NotificationsForm({ saved }: { saved: NotificationsResponse }) {
     save.mutate(values, {
       onSuccess: () => toast({ title: 'Settings saved', description: 'Notification settings have been updated.' }),
       onError: (error) => {
-        for (const f of fieldErrors(error)) {
-          const field = FIELDS.find((name) => f.field === name);
-          if (field) form.setError(field, { message: f.message });
-        }
+        showFieldErrors(form.setError, error, FIELDS);
         toast({ title: 'Error', description: 'Failed to save the notification settings.', variant: 'destructive' });
       },
     }),

@@ -18,10 +18,11 @@ import {
   type Weekday,
 } from '../practice.schema';
 import { usePracticeHours, useSavePracticeHours } from './settings.api';
-import { SettingsSkeleton, fieldErrors } from './SettingsSkeleton';
+import { SettingsSkeleton } from './SettingsSkeleton';
 import { PracticeTimeZoneCard } from './PracticeTimeZoneCard';
 import { PracticeBillingIdentityCard } from './PracticeBillingIdentityCard';
 import { PracticeClearinghouseCard } from './PracticeClearinghouseCard';
+import { showFieldErrors } from '@/client/lib/form-errors';
 
 const DAY_NAMES: Record<Weekday, string> = {
   Mon: 'Monday',
@@ -103,10 +104,7 @@ function PracticeForm({ saved }: { saved: PracticeHours }) {
     save.mutate(values, {
       onSuccess: () => toast({ title: 'Settings saved', description: 'Practice settings have been updated.' }),
       onError: (error) => {
-        for (const f of fieldErrors(error)) {
-          const field = FIELDS.find((name) => f.field === name || f.field.startsWith(`${name}.`));
-          if (field) form.setError(field, { message: f.message });
-        }
+        showFieldErrors(form.setError, error, FIELDS);
         toast({ title: 'Error', description: 'Failed to save the practice settings.', variant: 'destructive' });
       },
     }),
