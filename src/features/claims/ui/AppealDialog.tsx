@@ -15,6 +15,7 @@ import {
 import { FormField } from '@/client/components/ui/form-field';
 import { Input } from '@/client/components/ui/input';
 import { toast } from '@/client/components/ui/toast';
+import { showFieldErrors } from '@/client/lib/form-errors';
 import { ApiError } from '@/client/lib/api-client';
 import { cn } from '@/client/lib/cn';
 import { APPEAL_LEVELS, APPEAL_LEVEL_LABELS, newAppealSchema, type ClaimRow } from '../claims.schema';
@@ -51,12 +52,7 @@ export function AppealDialog({ claim, onClose }: { claim: ClaimRow | null; onClo
           close();
         },
         onError: (error) => {
-          if (error instanceof ApiError) {
-            for (const f of error.fields) {
-              if (f.field === 'reason' || f.field === 'note' || f.field === 'level' || f.field === 'deadline')
-                form.setError(f.field, { message: f.message });
-            }
-          }
+          showFieldErrors(form.setError, error, ['reason', 'note', 'level', 'deadline']);
           const stale = error instanceof ApiError && error.status === 409;
           toast({
             title: stale ? 'Claim cannot be appealed' : 'Error',

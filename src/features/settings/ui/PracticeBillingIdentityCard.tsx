@@ -6,6 +6,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/cli
 import { FormField } from '@/client/components/ui/form-field';
 import { Input } from '@/client/components/ui/input';
 import { toast } from '@/client/components/ui/toast';
+import { showFieldErrors } from '@/client/lib/form-errors';
 import { errorTextFor } from '@/client/lib/error-text';
 import {
   billingIdentityUpdateSchema,
@@ -14,7 +15,7 @@ import {
   type BillingIdentityUpdateInput,
 } from '../practice.schema';
 import { useBillingIdentity, useSaveBillingIdentity } from './settings.api';
-import { SettingsSkeleton, fieldErrors } from './SettingsSkeleton';
+import { SettingsSkeleton } from './SettingsSkeleton';
 
 type FieldName = keyof BillingIdentityUpdateInput;
 
@@ -95,10 +96,11 @@ function BillingIdentityForm({ saved }: { saved: BillingIdentity }) {
       onSuccess: () =>
         toast({ title: 'Billing identity saved', description: 'New claims name the practice this way.' }),
       onError: (error) => {
-        for (const f of fieldErrors(error)) {
-          const field = FIELDS.find(({ name }) => name === f.field);
-          if (field) form.setError(field.name, { message: f.message });
-        }
+        showFieldErrors(
+          form.setError,
+          error,
+          FIELDS.map(({ name }) => name),
+        );
         toast({ title: 'Billing identity not saved', description: errorTextFor(error), variant: 'destructive' });
       },
     }),

@@ -7,6 +7,7 @@ import { FormField } from '@/client/components/ui/form-field';
 import { Input } from '@/client/components/ui/input';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/client/components/ui/select';
 import { toast } from '@/client/components/ui/toast';
+import { showFieldErrors } from '@/client/lib/form-errors';
 import { errorTextFor } from '@/client/lib/error-text';
 import {
   clearinghouseUpdateSchema,
@@ -15,7 +16,7 @@ import {
   type ClearinghouseUpdateInput,
 } from '../practice.schema';
 import { useClearinghouse, useSaveClearinghouse } from './settings.api';
-import { SettingsSkeleton, fieldErrors } from './SettingsSkeleton';
+import { SettingsSkeleton } from './SettingsSkeleton';
 
 type TextField = 'ediReceiverName' | 'ediReceiverId' | 'ediSubmitterId';
 
@@ -76,11 +77,7 @@ function ClearinghouseForm({ saved }: { saved: Clearinghouse }) {
     save.mutate(values, {
       onSuccess: () => toast({ title: 'Clearinghouse saved', description: 'New claim batches are sent this way.' }),
       onError: (error) => {
-        for (const f of fieldErrors(error)) {
-          if (f.field === 'ediUsage' || TEXT_FIELDS.some(({ name }) => name === f.field)) {
-            form.setError(f.field as keyof ClearinghouseUpdateInput, { message: f.message });
-          }
-        }
+        showFieldErrors(form.setError, error, ['ediUsage', ...TEXT_FIELDS.map(({ name }) => name)]);
         toast({ title: 'Clearinghouse not saved', description: errorTextFor(error), variant: 'destructive' });
       },
     }),

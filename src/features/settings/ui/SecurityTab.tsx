@@ -8,7 +8,7 @@ import { Input } from '@/client/components/ui/input';
 import { toast } from '@/client/components/ui/toast';
 import { MIN_PASSWORD_LENGTH, passwordChangeSchema } from '@/features/auth/auth.schema';
 import { useChangePassword } from './settings.api';
-import { fieldErrors } from './SettingsSkeleton';
+import { showFieldErrors } from '@/client/lib/form-errors';
 
 /** The server's rules plus a confirmation typed twice, checked only here. */
 const securityFormSchema = z
@@ -53,12 +53,7 @@ export function SecurityTab({ onChanged }: { onChanged?: () => void } = {}) {
           });
         },
         onError: (error) => {
-          const fields = fieldErrors(error);
-          for (const f of fields) {
-            if (f.field === 'currentPassword' || f.field === 'newPassword')
-              form.setError(f.field, { message: f.message });
-          }
-          if (fields.length === 0) {
+          if (showFieldErrors(form.setError, error, ['currentPassword', 'newPassword']) === 0) {
             toast({ title: 'Error', description: 'Failed to change the password.', variant: 'destructive' });
           }
         },

@@ -11,11 +11,3 @@ export function SettingsSkeleton({ label }: { label: string }) {
     </div>
   );
 }
-
-/** The message a field error from the server carries, for react-hook-form's setError. */
-export function fieldErrors(error: unknown): { field: string; message: string }[] {
-  if (typeof error === 'object' && error !== null && 'fields' in error && Array.isArray(error.fields)) {
-    return error.fields as { field: string; message: string }[];
-  }
-  return [];
-}

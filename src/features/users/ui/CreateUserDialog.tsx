@@ -16,7 +16,7 @@ import { FormField } from '@/client/components/ui/form-field';
 import { Input } from '@/client/components/ui/input';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/client/components/ui/select';
 import { toast } from '@/client/components/ui/toast';
-import { ApiError } from '@/client/lib/api-client';
+import { showFieldErrors } from '@/client/lib/form-errors';
 import { ASSIGNABLE_ROLES, newUserSchema, type CreatedUser, type NewUser } from '../users.schema';
 import { useCreateUser } from './users.api';
 
@@ -46,12 +46,7 @@ export function CreateUserDialog({ open, onClose }: { open: boolean; onClose: ()
         toast({ title: 'User created', description: `${result.user.name} can now sign in.` });
       },
       onError: (error) => {
-        const fields = error instanceof ApiError ? error.fields : [];
-        for (const f of fields) {
-          if (f.field === 'name' || f.field === 'email' || f.field === 'role')
-            form.setError(f.field, { message: f.message });
-        }
-        if (fields.length === 0) {
+        if (showFieldErrors(form.setError, error, ['name', 'email', 'role']) === 0) {
           toast({ title: 'Error', description: 'Failed to create the user.', variant: 'destructive' });
         }
       },
