@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { formatCents, isoDateSchema } from '@/shared/api';
+import { formatDollars, isoDateSchema } from '@/shared/api';
 import { claimStatusSchema } from '@/features/claims/claims.schema';
 import { practiceLetterheadSchema } from '@/features/settings/practice.schema';
 
@@ -182,7 +182,7 @@ export function paymentAmountUpTo(balanceCents: number) {
     message:
       balanceCents <= 0
         ? 'nothing is due on your balance'
-        : `must be at most your balance, $${formatCents(balanceCents)}`,
+        : `must be at most your balance, ${formatDollars(balanceCents)}`,
   });
 }
 

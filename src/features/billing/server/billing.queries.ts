@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
-import { formatCents, today } from '@/shared/api';
+import { formatDollars, today } from '@/shared/api';
 import { periodEndingToday, previousPeriod } from '@/shared/period';
 import { actorOf, record, recordNow } from '@/features/audit/server/audit.queries';
 import {
@@ -210,7 +210,7 @@ export async function payAsGuest(
         const rule =
           amountDueCents === 0
             ? 'nothing is due on this account'
-            : `must be at most the amount due, $${formatCents(amountDueCents)}`;
+            : `must be at most the amount due, ${formatDollars(amountDueCents)}`;
         throw new HttpError(400, 'AMOUNT_TOO_HIGH', `amountCents: ${rule}`, {
           fields: [{ field: 'amountCents', message: rule }],
         });
@@ -223,7 +223,7 @@ export async function payAsGuest(
         ...actorOf(ctx),
         action: 'payment.guest',
         resource: `claim/${claim.id}`,
-        detail: `guest payment of $${formatCents(input.amountCents)} on account ${claim.accountNumber}, receipt ${reference}`,
+        detail: `guest payment of ${formatDollars(input.amountCents)} on account ${claim.accountNumber}, receipt ${reference}`,
         patientId: claim.patientId,
       });
       return { receiptReference: reference, amountPaidCents: input.amountCents, amountDueCents: after.amountDueCents };
@@ -368,7 +368,7 @@ async function auditStatement(db: Db, ctx: RequestContext, statement: Statement,
     ...actorOf(ctx),
     action,
     resource: `patient/${statement.patientId}/statement`,
-    detail: `${what} (${statement.claimCount} claims, amount due $${formatCents(statement.amountDueCents)})`,
+    detail: `${what} (${statement.claimCount} claims, amount due ${formatDollars(statement.amountDueCents)})`,
     patientId: statement.patientId,
   });
 }
@@ -468,14 +468,14 @@ export async function payOwnBalance(db: Db, ctx: RequestContext, amountCents: nu
       const part = Math.min(remaining, claim.amountDueCents);
       await insertPatientSidePayment(tx, ctx, { id: claim.id, patientId }, part, 'patient', reference);
       if (part === claim.amountDueCents) await markPatientBalanceSettled(tx, claim.id, day);
-      paidTo.push(`${claim.accountNumber} $${formatCents(part)}`);
+      paidTo.push(`${claim.accountNumber} ${formatDollars(part)}`);
       remaining -= part;
     }
     await record(tx, {
       ...actorOf(ctx),
       action: 'payment.patient',
       resource: `patient/${patientId}/statement`,
-      detail: `paid $${formatCents(amountCents)} in the patient portal, receipt ${reference}: ${paidTo.join(', ')}`,
+      detail: `paid ${formatDollars(amountCents)} in the patient portal, receipt ${reference}: ${paidTo.join(', ')}`,
       patientId,
     });
     const statement = await buildStatement(tx, ctx, patientId, 'all');

@@ -9,7 +9,7 @@ import { actorOf, recordMany, recordNow, type AuditInput } from '@/features/audi
 import type { SubscriberRelationship } from '@/features/coverage/coverage.schema';
 import type { PatientSex } from '@/features/patients/patients.schema';
 import { X12Error } from '@/features/x12/x12.parse';
-import { formatCents } from '@/shared/api';
+import { formatDollars } from '@/shared/api';
 import { dayInZone, timeInZone } from '@/shared/practice-zone';
 import { countOf } from '@/shared/plural';
 import type { RequestContext } from '@/server/context';
@@ -600,7 +600,7 @@ async function createBatch(
       ...actorOf(ctx),
       action: 'claim_batch.create',
       resource: `claim_batch/${batchId}`,
-      detail: `${countOf(claims.length, 'claim')}, $${formatCents(total)}, to ${payer.name} (payer id ${payer.payerId}); ISA13 ${numbers.isa}, GS06 ${numbers.gs}`,
+      detail: `${countOf(claims.length, 'claim')}, ${formatDollars(total)}, to ${payer.name} (payer id ${payer.payerId}); ISA13 ${numbers.isa}, GS06 ${numbers.gs}`,
     },
     ...claims.map((c) => ({
       ...actorOf(ctx),

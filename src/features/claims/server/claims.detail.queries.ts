@@ -7,7 +7,7 @@ import { sql } from 'drizzle-orm';
 import { describeAuditAction } from '@/features/audit/audit.actions';
 import { actorOf, recordNow } from '@/features/audit/server/audit.queries';
 import { maskMemberId, maskText } from '@/shared/access';
-import { formatCents } from '@/shared/api';
+import { formatDollars } from '@/shared/api';
 import type { RequestContext } from '@/server/context';
 import type { Db } from '@/server/db/types';
 import { HttpError } from '@/server/plugins/errors';
@@ -117,7 +117,7 @@ export async function getClaimDetail(db: Db, ctx: RequestContext, id: number): P
     deniedFirst ? 'Denied by the payer' : 'Adjudicated by the payer',
     deniedFirst
       ? `${rowText(claim.reason_code)} ${rowText(claim.denial_description)}`.trim()
-      : `paid $${formatCents(Number(claim.paid_cents))}`,
+      : `paid ${formatDollars(Number(claim.paid_cents))}`,
   );
   lifecycle(claim.resolved_day, 'Resolved', `balance settled; ${rowText(claim.status)}`);
   for (const s of scrubs) {
@@ -151,7 +151,7 @@ export async function getClaimDetail(db: Db, ctx: RequestContext, id: number): P
         at: a.decided_on,
         kind: 'appeal',
         title: `Appeal ${rowText(a.outcome)}`,
-        detail: `paid $${formatCents(Number(a.outcome_amount_cents ?? 0))}`,
+        detail: `paid ${formatDollars(Number(a.outcome_amount_cents ?? 0))}`,
         by: null,
         edits: [],
       });

@@ -10,7 +10,7 @@ import { actorOf, record } from '@/features/audit/server/audit.queries';
 import { patientCoverage } from '@/features/coverage/server/coverage.queries';
 import { patients } from '@/features/patients/server/patients.table';
 import { providers } from '@/features/providers/server/providers.table';
-import { formatCents, today } from '@/shared/api';
+import { formatDollars, today } from '@/shared/api';
 import type { RequestContext } from '@/server/context';
 import type { Db, Tx } from '@/server/db/types';
 import { HttpError, invalidField } from '@/server/plugins/errors';
@@ -77,7 +77,7 @@ const totalOf = (draft: ClaimDraft) => draft.lines.reduce((sum, l) => sum + l.ch
 
 function summary(draft: ClaimDraft, payer: string): string {
   const n = draft.lines.length;
-  return `${n} line${n === 1 ? '' : 's'} (${draft.lines.map((l) => l.procedureCode).join(', ')}), $${formatCents(totalOf(draft))}, diagnoses ${draft.diagnoses.join(', ')}, ${payer}`;
+  return `${n} line${n === 1 ? '' : 's'} (${draft.lines.map((l) => l.procedureCode).join(', ')}), ${formatDollars(totalOf(draft))}, diagnoses ${draft.diagnoses.join(', ')}, ${payer}`;
 }
 
 /** `POST /api/claims`: a new Draft claim; its patient control number is ACC-<year>-M<id>. */
@@ -150,7 +150,7 @@ export async function updateDraftClaim(db: Db, ctx: RequestContext, id: number, 
       patientId: current.patientId,
       detail:
         `edited ${current.accountNumber} (was ${status}: ${current.lines} line${current.lines === 1 ? '' : 's'}, ` +
-        `$${formatCents(current.billedCents)}, diagnoses ${current.diagnoses.join(', ') || 'none'}); now Draft: ${summary(draft, payer)}`,
+        `${formatDollars(current.billedCents)}, diagnoses ${current.diagnoses.join(', ') || 'none'}); now Draft: ${summary(draft, payer)}`,
     });
     return id;
   });

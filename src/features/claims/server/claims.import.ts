@@ -1,6 +1,6 @@
 import Papa from 'papaparse';
 import { format, parseISO, subDays } from 'date-fns';
-import { formatCents } from '@/shared/api';
+import { formatDollars } from '@/shared/api';
 import {
   CLAIM_EXPORT_ONLY_COLUMNS,
   CLAIM_IMPORT_COLUMNS,
@@ -216,7 +216,7 @@ export function resolveImportRows(
         warnings.push({
           row,
           field: 'billedAmount',
-          message: `$${formatCents(fields.billedAmount)} is above the usual ceiling of $${formatCents(ceiling)} for ${fields.procedureCode}: check the amount`,
+          message: `${formatDollars(fields.billedAmount)} is above the usual ceiling of ${formatDollars(ceiling)} for ${fields.procedureCode}: check the amount`,
         });
       }
     }

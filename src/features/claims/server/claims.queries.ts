@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gte, inArray, isNotNull, lte, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { maskText } from '@/shared/access';
-import { formatCents, today } from '@/shared/api';
+import { formatCents, formatDollars, today } from '@/shared/api';
 import { actorOf, listReadEntry, record, recordNow, recordRead } from '@/features/audit/server/audit.queries';
 import type { RequestContext } from '@/server/context';
 import type { Db, DbOrTx } from '@/server/db/types';
@@ -815,7 +815,7 @@ export async function recordAppealOutcome(
       resource: `claim/${claimId}`,
       detail:
         `${current.accountNumber}: ${APPEAL_LEVEL_LABELS[appeal.level as AppealLevel].toLowerCase()} appeal ` +
-        `${APPEAL_OUTCOME_LABELS[answer.outcome].toLowerCase()}, $${formatCents(answer.amountCents)}; status Appealed → ${status}`,
+        `${APPEAL_OUTCOME_LABELS[answer.outcome].toLowerCase()}, ${formatDollars(answer.amountCents)}; status Appealed → ${status}`,
       patientId: current.patientId,
     });
     const [row] = await claimRowsQuery(tx, ctx).where(eq(claims.id, claimId));
@@ -901,12 +901,12 @@ export async function setChargeCeiling(
       .onConflictDoUpdate({ target: chargeCeilings.procedureCode, set: { ceilingCents: update.ceilingCents } })
       .returning({ procedureCode: chargeCeilings.procedureCode, ceilingCents: chargeCeilings.ceilingCents });
     if (!row) throw new Error('charge ceiling upsert returned nothing');
-    const was = before ? `$${formatCents(before.cents)}` : `the default $${formatCents(DEFAULT_CHARGE_CEILING_CENTS)}`;
+    const was = before ? formatDollars(before.cents) : `the default ${formatDollars(DEFAULT_CHARGE_CEILING_CENTS)}`;
     await record(tx, {
       ...actorOf(ctx),
       action: 'claims.charge_ceiling.update',
       resource: `charge_ceiling/${procedureCode}`,
-      detail: `${procedureCode}: ceiling ${was} -> $${formatCents(row.ceilingCents)}`,
+      detail: `${procedureCode}: ceiling ${was} -> ${formatDollars(row.ceilingCents)}`,
     });
     return row;
   });

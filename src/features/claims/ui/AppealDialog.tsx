@@ -1,7 +1,7 @@
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { formatCents } from '@/shared/api';
+import { formatDollars } from '@/shared/api';
 import { formatDate } from '@/shared/dates';
 import { Button } from '@/client/components/ui/button';
 import {
@@ -75,7 +75,7 @@ export function AppealDialog({ claim, onClose }: { claim: ClaimRow | null; onClo
           <DialogDescription>
             {claim &&
               `${claim.accountNumber}: ${claim.patient}, ${claim.procedure} on ${formatDate(claim.serviceDate)}, billed ` +
-                `$${formatCents(claim.billedCents)} to ${claim.payer}; ${claim.status}` +
+                `${formatDollars(claim.billedCents)} to ${claim.payer}; ${claim.status}` +
                 (claim.reason ? ` (${claim.reason})` : '') +
                 '. The appeal is recorded in the audit log and the claim becomes Appealed.'}
           </DialogDescription>

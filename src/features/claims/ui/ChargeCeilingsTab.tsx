@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
 import { dollarsToCents, procedureCodeSchema, type ChargeCeiling } from '../claims.schema';
-import { formatCents } from '@/shared/api';
+import { formatCents, formatDollars } from '@/shared/api';
 import { DataTable } from '@/client/components/data-table/DataTable';
 import { Button } from '@/client/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/client/components/ui/card';
@@ -38,7 +38,7 @@ export function ChargeCeilingsTab() {
         onSuccess: (saved) => {
           toast({
             title: 'Charge ceiling saved',
-            description: `Imported ${saved.procedureCode} charges above $${formatCents(saved.ceilingCents)} are flagged.`,
+            description: `Imported ${saved.procedureCode} charges above ${formatDollars(saved.ceilingCents)} are flagged.`,
           });
           setCode('');
           setAmount('');
@@ -58,7 +58,7 @@ export function ChargeCeilingsTab() {
       accessorKey: 'ceilingCents',
       header: 'Ceiling',
       meta: { align: 'right', className: 'tabular-nums' },
-      cell: ({ row }) => `$${formatCents(row.original.ceilingCents)}`,
+      cell: ({ row }) => formatDollars(row.original.ceilingCents),
     },
     {
       id: 'actions',
@@ -86,7 +86,7 @@ export function ChargeCeilingsTab() {
         <CardTitle as="h2">Charge ceilings</CardTitle>
         <CardDescription>
           An imported claim whose charge is above its code&apos;s ceiling is imported with a warning to check it.
-          {defaultCents !== undefined && ` Codes not listed use $${formatCents(defaultCents)}.`}
+          {defaultCents !== undefined && ` Codes not listed use ${formatDollars(defaultCents)}.`}
         </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-6">

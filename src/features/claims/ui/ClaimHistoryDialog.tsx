@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { format } from 'date-fns';
-import { formatCents } from '@/shared/api';
+import { formatDollars } from '@/shared/api';
 import { Button } from '@/client/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/client/components/ui/dialog';
 import { FormField } from '@/client/components/ui/form-field';
@@ -127,7 +127,7 @@ export function ClaimHistoryDialog({
           <DialogDescription>
             {claim &&
               `${claim.accountNumber}: ${claim.patient}, ${claim.procedure} on ${day(claim.serviceDate)}, billed ` +
-                `$${formatCents(claim.billedCents)} to ${claim.payer}; ${claim.status}.`}
+                `${formatDollars(claim.billedCents)} to ${claim.payer}; ${claim.status}.`}
           </DialogDescription>
         </DialogHeader>
         {appeals.isPending ? (
@@ -150,7 +150,7 @@ export function ClaimHistoryDialog({
                 <p>
                   Outcome:{' '}
                   {appeal.outcome
-                    ? `${APPEAL_OUTCOME_LABELS[appeal.outcome]}, $${formatCents(appeal.outcomeAmountCents ?? 0)}` +
+                    ? `${APPEAL_OUTCOME_LABELS[appeal.outcome]}, ${formatDollars(appeal.outcomeAmountCents ?? 0)}` +
                       (appeal.decidedOn ? ` on ${day(appeal.decidedOn)}` : '')
                     : 'awaiting the payer'}
                 </p>

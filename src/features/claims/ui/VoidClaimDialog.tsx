@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { formatCents } from '@/shared/api';
+import { formatDollars } from '@/shared/api';
 import { Button } from '@/client/components/ui/button';
 import {
   Dialog,
@@ -62,7 +62,7 @@ export function VoidClaimDialog({ claim, onClose }: { claim: ClaimRow; onClose: 
         <DialogHeader>
           <DialogTitle>Void claim {claim.accountNumber}?</DialogTitle>
           <DialogDescription>
-            {`${claim.patient}, ${claim.procedure} on ${formatDate(claim.serviceDate)}, billed $${formatCents(claim.billedCents)} to ${claim.payer}. `}
+            {`${claim.patient}, ${claim.procedure} on ${formatDate(claim.serviceDate)}, billed ${formatDollars(claim.billedCents)} to ${claim.payer}. `}
             A voided claim stays in the list as Voided and in the audit trail, and no KPI or total counts it.
           </DialogDescription>
         </DialogHeader>

@@ -2,7 +2,7 @@ import { format, parseISO } from 'date-fns';
 import { Link } from 'react-router';
 import { CalendarDays, CreditCard, HeartPulse, Receipt } from 'lucide-react';
 import type { ColumnDef } from '@tanstack/react-table';
-import { formatCents } from '@/shared/api';
+import { formatDollars } from '@/shared/api';
 import { PageHeader } from '@/client/components/layout/PageHeader';
 import { DataTable } from '@/client/components/data-table/DataTable';
 import { Badge } from '@/client/components/ui/badge';
@@ -91,14 +91,14 @@ const CLAIM_COLUMNS: ColumnDef<PortalClaim, string | number>[] = [
     id: 'billed',
     header: 'Billed',
     accessorFn: (c) => c.billedCents,
-    cell: ({ row }) => `$${formatCents(row.original.billedCents)}`,
+    cell: ({ row }) => formatDollars(row.original.billedCents),
     meta: { align: 'right' },
   },
   {
     id: 'paid',
     header: 'Paid',
     accessorFn: (c) => c.paidCents,
-    cell: ({ row }) => `$${formatCents(row.original.paidCents)}`,
+    cell: ({ row }) => formatDollars(row.original.paidCents),
     meta: { align: 'right' },
   },
   {
