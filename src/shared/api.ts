@@ -69,6 +69,19 @@ export function formatDollars(cents: number): string {
   return `${cents < 0 ? '-' : ''}$${formatCents(Math.abs(cents))}`;
 }
 
+/**
+ * Dollars as typed or as a file carries them ('$1,234.50', '1234.5', '25') to cents; null when the text is not
+ * an amount with at most 2 decimals, or is too large to count in cents exactly. The one reading of typed money
+ * (claims, payments, ceilings, appeal outcomes).
+ */
+export function dollarsToCents(text: string): number | null {
+  const match = /^\$?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?$/.exec(text.trim());
+  if (!match) return null;
+  const dollars = Number((match[1] ?? '').replace(/,/g, ''));
+  const cents = dollars * 100 + Number((match[2] ?? '').padEnd(2, '0'));
+  return Number.isSafeInteger(cents) ? cents : null;
+}
+
 export const pageQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(50),
   offset: z.coerce.number().int().min(0).max(10_000_000).default(0),

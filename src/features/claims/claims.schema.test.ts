@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { claimImportRowSchema, dollarsToCents, parseReasonFilter, reasonFilterSchema } from './claims.schema';
+import { claimImportRowSchema, parseReasonFilter, reasonFilterSchema } from './claims.schema';
 
 describe('parseReasonFilter', () => {
   it('reads a code however it is typed', () => {
@@ -17,22 +17,6 @@ describe('parseReasonFilter', () => {
     }
     expect(reasonFilterSchema.safeParse('').success).toBe(true);
     expect(reasonFilterSchema.safeParse('XY-12').success).toBe(false);
-  });
-});
-
-describe('dollarsToCents', () => {
-  it('reads dollars with up to 2 decimals, a $ and thousands commas', () => {
-    expect(dollarsToCents('149')).toBe(14_900);
-    expect(dollarsToCents('149.5')).toBe(14_950);
-    expect(dollarsToCents('149.05')).toBe(14_905);
-    expect(dollarsToCents('$1,234.50')).toBe(123_450);
-    expect(dollarsToCents(' 0.99 ')).toBe(99);
-  });
-
-  it('refuses anything else', () => {
-    for (const text of ['', '12.345', '-5', '1,23', '12,34.00', 'abc', '1e3', '.5']) {
-      expect(dollarsToCents(text), text).toBeNull();
-    }
   });
 });
 

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { MAX_ROW_ID, bodyIdSchema, cursorPageShape, isoDateSchema, listQuerySchema } from '@/shared/api';
+import {
+  bodyIdSchema,
+  cursorPageShape,
+  dollarsToCents,
+  isoDateSchema,
+  listQuerySchema,
+  MAX_ROW_ID,
+} from '@/shared/api';
 
 /** The full claim life cycle. */
 /**
@@ -676,15 +683,6 @@ export type ChargeCeilingUpdate = z.infer<typeof chargeCeilingUpdateSchema>;
 export const CLAIM_IMPORT_MAX_ROWS = 10_000;
 /** A 5 MB file holds about 50,000 rows; the route's body limit. */
 export const CLAIM_IMPORT_MAX_BYTES = 5 * 1024 * 1024;
-
-/** '$1,234.50', '1234.5' or '1234' dollars → cents; null when it is not an amount with at most 2 decimals. */
-export function dollarsToCents(text: string): number | null {
-  const match = /^\$?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?$/.exec(text.trim());
-  if (!match) return null;
-  const dollars = Number((match[1] ?? '').replace(/,/g, ''));
-  const cents = Number((match[2] ?? '').padEnd(2, '0'));
-  return dollars * 100 + cents;
-}
 
 const requiredText = (max: number) =>
   z.string().trim().min(1, 'is required').max(max, `must be at most ${max} characters`);

@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { formatDollars } from '@/shared/api';
+import { dollarsToCents, formatDollars } from '@/shared/api';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
@@ -26,7 +26,7 @@ import {
   type GuestStatementRequest,
 } from '../billing.schema';
 import { useGuestPayment, useGuestStatementLookup } from './billing.api';
-import { centsToDollarsInput, dollarsToCents } from './billing.money';
+import { centsToDollarsInput } from './billing.money';
 
 const lookupFormSchema = guestStatementRequestSchema.extend({
   dob: z.string().min(1, 'is required').pipe(guestStatementRequestSchema.shape.dob),

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { formatDollars } from '@/shared/api';
+import { dollarsToCents, formatDollars } from '@/shared/api';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
@@ -20,7 +20,7 @@ import { Input } from '@/client/components/ui/input';
 import { toast } from '@/client/components/ui/toast';
 import { paymentAmountUpTo } from '../billing.schema';
 import { usePayOwnBalance } from './billing.api';
-import { centsToDollarsInput, dollarsToCents } from './billing.money';
+import { centsToDollarsInput } from './billing.money';
 
 /** The amount field in dollars, checked with the server's rule (paymentAmountUpTo) once turned into cents. */
 function amountFormSchema(balanceCents: number) {

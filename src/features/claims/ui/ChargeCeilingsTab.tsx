@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
-import { dollarsToCents, procedureCodeSchema, type ChargeCeiling } from '../claims.schema';
-import { formatCents, formatDollars } from '@/shared/api';
+import { procedureCodeSchema, type ChargeCeiling } from '../claims.schema';
+import { dollarsToCents, formatCents, formatDollars } from '@/shared/api';
 import { DataTable } from '@/client/components/data-table/DataTable';
 import { Button } from '@/client/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/client/components/ui/card';

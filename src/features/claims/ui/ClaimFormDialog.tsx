@@ -11,7 +11,7 @@ import {
   type Resolver,
 } from 'react-hook-form';
 import { Plus, Trash2 } from 'lucide-react';
-import { formatDollars, today } from '@/shared/api';
+import { dollarsToCents, formatDollars, today } from '@/shared/api';
 import { Button } from '@/client/components/ui/button';
 import {
   Dialog,
@@ -29,7 +29,7 @@ import { errorTextFor } from '@/client/lib/error-text';
 import { SearchCombobox } from '@/client/components/ui/search-combobox';
 import type { Coverage } from '@/features/coverage/coverage.schema';
 import { patientOptionDetail, type PatientOption } from '@/features/patients/patients.schema';
-import { claimDraftSchema, dollarsToCents, type ClaimDetail, type ClaimDraft } from '../claims.schema';
+import { claimDraftSchema, type ClaimDetail, type ClaimDraft } from '../claims.schema';
 import { nativeSelectClass } from './ClaimHistoryDialog';
 import { FREQUENCIES, PLACES_OF_SERVICE, priorityText, type FrequencyCode } from './claim-format';
 import { useClaimProviders, usePatientCoverages, usePatientOptions, useSaveClaim } from './claims.api';

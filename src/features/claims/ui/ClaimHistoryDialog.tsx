@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { format } from 'date-fns';
-import { formatDollars } from '@/shared/api';
+import { dollarsToCents, formatDollars } from '@/shared/api';
 import { Button } from '@/client/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/client/components/ui/dialog';
 import { FormField } from '@/client/components/ui/form-field';
@@ -11,7 +11,6 @@ import {
   APPEAL_LEVEL_LABELS,
   APPEAL_OUTCOMES,
   APPEAL_OUTCOME_LABELS,
-  dollarsToCents,
   type AppealOutcome,
   type ClaimAppeal,
   type ClaimRow,
