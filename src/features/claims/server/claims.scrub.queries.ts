@@ -332,8 +332,8 @@ export async function scrubOneClaim(
 
 /**
  * Scrubs again, in the caller's transaction, the patient's Draft claims the scrubber holds (an open scrubber
- * work item): called when the patient's billing details are saved, so that a hold the front desk has just
- * fixed closes and its claim goes Ready without waiting for the next scrub. A Draft never scrubbed is left
+ * work item): called when the patient's billing details or coverage change, so that a hold the front desk has
+ * just fixed closes and its claim goes Ready without waiting for the next scrub. A Draft never scrubbed is left
  * alone: its first scrub, which the Clean Claim Rate counts, stays the billing staff's.
  */
 export async function rescrubHeldClaimsOf(tx: Tx, ctx: RequestContext, patientId: number): Promise<void> {
