@@ -9,9 +9,65 @@ import { formatDate } from '@/shared/dates';
 import { countOf } from '@/shared/plural';
 
 export type ScrubSeverity = 'error' | 'warning';
+
+/**
+ * Every code the scrubber can give. They are stable (kept with each scrub), and listed so that what reads them
+ * (the work queue's category of a hold) must name each one.
+ */
+export const SCRUB_CODES = [
+  'AUTHORIZATION_MISSING',
+  'BILLING_ZIP_PLUS_FOUR',
+  'COVERAGE_ENDED',
+  'COVERAGE_MISSING',
+  'COVERAGE_NOT_STARTED',
+  'DIAGNOSIS_DUPLICATE',
+  'DIAGNOSIS_FORMAT',
+  'DIAGNOSIS_ICD10_TOO_EARLY',
+  'DIAGNOSIS_ICD9',
+  'DIAGNOSIS_MISSING',
+  'DIAGNOSIS_NOT_BILLABLE',
+  'DIAGNOSIS_TOO_MANY',
+  'DUPLICATE_SERVICE',
+  'LINES_MISSING',
+  'LINES_TOO_MANY',
+  'LINE_CHARGE_INVALID',
+  'MEMBER_ID_MISSING',
+  'MEMBER_ID_NOT_MBI',
+  'MODIFIER_FORMAT',
+  'MODIFIER_TOO_MANY',
+  'NPI_BILLING_CHECK_DIGIT',
+  'NPI_BILLING_FORMAT',
+  'NPI_BILLING_MISSING',
+  'NPI_RENDERING_CHECK_DIGIT',
+  'NPI_RENDERING_FORMAT',
+  'NPI_RENDERING_MISSING',
+  'ORIGINAL_CLAIM_NUMBER_MISSING',
+  'ORIGINAL_CLAIM_NUMBER_UNEXPECTED',
+  'PATIENT_ADDRESS_INCOMPLETE',
+  'PATIENT_DOB_INVALID',
+  'PAYER_ID_MISSING',
+  'PLACE_OF_SERVICE_FORMAT',
+  'PLACE_OF_SERVICE_UNKNOWN',
+  'POINTER_DUPLICATE',
+  'POINTER_MISSING',
+  'POINTER_OUT_OF_RANGE',
+  'POINTER_TOO_MANY',
+  'PROCEDURE_CODE_FORMAT',
+  'SERVICE_DATE_BEFORE_BIRTH',
+  'SERVICE_DATE_INVALID',
+  'SERVICE_DATE_IN_FUTURE',
+  'TAX_ID_INVALID',
+  'TAX_ID_MISSING',
+  'TIMELY_FILING_EXPIRED',
+  'TIMELY_FILING_NEAR',
+  'TOTAL_CHARGE_MISMATCH',
+  'UNITS_INVALID',
+] as const;
+export type ScrubCode = (typeof SCRUB_CODES)[number];
+
 export interface ScrubEdit {
   /** Stable machine code, e.g. 'NPI_BILLING_CHECK_DIGIT'. */
-  code: string;
+  code: ScrubCode;
   severity: ScrubSeverity;
   /**
    * The field the edit is about, as a path the claim form can highlight: 'billingProvider.npi', 'diagnoses[2]',
@@ -215,10 +271,10 @@ export function isScrubClean(edits: readonly ScrubEdit[]): boolean {
 class Edits {
   private readonly errors: ScrubEdit[] = [];
   private readonly warnings: ScrubEdit[] = [];
-  error(code: string, field: string, message: string): void {
+  error(code: ScrubCode, field: string, message: string): void {
     this.errors.push({ code, severity: 'error', field, message });
   }
-  warning(code: string, field: string, message: string): void {
+  warning(code: ScrubCode, field: string, message: string): void {
     this.warnings.push({ code, severity: 'warning', field, message });
   }
   sorted(): ScrubEdit[] {
@@ -252,7 +308,7 @@ function checkProviders(input: ScrubInput, edits: Edits): void {
 }
 
 /** CMS NPI standard: present, 10 digits starting 1 or 2, and the Luhn check digit right. */
-function checkNpi(npi: string | null, role: string, field: string, who: string, edits: Edits): void {
+function checkNpi(npi: string | null, role: 'BILLING' | 'RENDERING', field: string, who: string, edits: Edits): void {
   const value = npi ?? '';
   if (value.trim() === '') {
     edits.error(`NPI_${role}_MISSING`, field, `${who}'s NPI is missing`);

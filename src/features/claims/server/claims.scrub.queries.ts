@@ -12,24 +12,71 @@ import type { Db, Tx } from '@/server/db/types';
 import { HttpError } from '@/server/plugins/errors';
 import { rawRows, rowText, rowTextOrNull } from '@/server/db/sql-helpers';
 import type { BatchScrubResult, ClaimScrubResult, ClaimStatus } from '../claims.schema';
-import { isScrubClean, scrubClaim, type ScrubEdit, type ScrubInput } from '../claims.scrubber';
+import { isScrubClean, scrubClaim, type ScrubCode, type ScrubEdit, type ScrubInput } from '../claims.scrubber';
 import { openWorkItems, resolveWorkItemsBySource } from '@/features/workqueue/server/workqueue.queries';
 import type { WorkCategory } from '@/features/workqueue/workqueue.schema';
 
 /**
- * The work queue's category of a scrubber hold, from its first error's code (docs/work-queue.md): who fixes it.
+ * The work queue's category of a hold, by the code of its first error (docs/work-queue.md): who fixes it.
  * Registration (the patient's address and birth date) goes with coverage to eligibility, the front desk's work;
- * the codes on the claim and its lines go to coding. Matched by prefix, most specific first: a line pointing at
- * one diagnosis twice (POINTER_DUPLICATE) is a coding error, not a duplicate claim.
+ * the codes on the claim and its lines go to coding; the practice's and payers' setup to other. Every code is
+ * named, warnings too (a warning never holds a claim), so a new code cannot be filed by accident.
  */
+const HOLD_CATEGORY: Record<ScrubCode, WorkCategory> = {
+  AUTHORIZATION_MISSING: 'authorization',
+  BILLING_ZIP_PLUS_FOUR: 'other',
+  COVERAGE_ENDED: 'eligibility',
+  COVERAGE_MISSING: 'eligibility',
+  COVERAGE_NOT_STARTED: 'eligibility',
+  DIAGNOSIS_DUPLICATE: 'coding',
+  DIAGNOSIS_FORMAT: 'coding',
+  DIAGNOSIS_ICD10_TOO_EARLY: 'coding',
+  DIAGNOSIS_ICD9: 'coding',
+  DIAGNOSIS_MISSING: 'coding',
+  DIAGNOSIS_NOT_BILLABLE: 'coding',
+  DIAGNOSIS_TOO_MANY: 'coding',
+  DUPLICATE_SERVICE: 'duplicate',
+  LINES_MISSING: 'coding',
+  LINES_TOO_MANY: 'coding',
+  LINE_CHARGE_INVALID: 'coding',
+  MEMBER_ID_MISSING: 'eligibility',
+  MEMBER_ID_NOT_MBI: 'eligibility',
+  MODIFIER_FORMAT: 'coding',
+  MODIFIER_TOO_MANY: 'coding',
+  NPI_BILLING_CHECK_DIGIT: 'other',
+  NPI_BILLING_FORMAT: 'other',
+  NPI_BILLING_MISSING: 'other',
+  NPI_RENDERING_CHECK_DIGIT: 'other',
+  NPI_RENDERING_FORMAT: 'other',
+  NPI_RENDERING_MISSING: 'other',
+  ORIGINAL_CLAIM_NUMBER_MISSING: 'other',
+  ORIGINAL_CLAIM_NUMBER_UNEXPECTED: 'other',
+  PATIENT_ADDRESS_INCOMPLETE: 'eligibility',
+  PATIENT_DOB_INVALID: 'eligibility',
+  PAYER_ID_MISSING: 'other',
+  PLACE_OF_SERVICE_FORMAT: 'coding',
+  PLACE_OF_SERVICE_UNKNOWN: 'coding',
+  // A line pointing at one diagnosis twice is a coding error, not a duplicate claim.
+  POINTER_DUPLICATE: 'coding',
+  POINTER_MISSING: 'coding',
+  POINTER_OUT_OF_RANGE: 'coding',
+  POINTER_TOO_MANY: 'coding',
+  PROCEDURE_CODE_FORMAT: 'coding',
+  SERVICE_DATE_BEFORE_BIRTH: 'other',
+  SERVICE_DATE_INVALID: 'other',
+  SERVICE_DATE_IN_FUTURE: 'other',
+  TAX_ID_INVALID: 'other',
+  TAX_ID_MISSING: 'other',
+  TIMELY_FILING_EXPIRED: 'timely_filing',
+  TIMELY_FILING_NEAR: 'timely_filing',
+  TOTAL_CHARGE_MISMATCH: 'other',
+  UNITS_INVALID: 'coding',
+};
+
+/** The category of a hold: its first error's (see HOLD_CATEGORY); other when it has none. */
 export function holdCategory(edits: readonly ScrubEdit[]): WorkCategory {
-  const code = edits.find((e) => e.severity === 'error')?.code ?? '';
-  if (code === 'DUPLICATE_SERVICE') return 'duplicate';
-  if (/^(COVERAGE|MEMBER_ID|PATIENT)_/.test(code)) return 'eligibility';
-  if (/^AUTHORIZATION_/.test(code)) return 'authorization';
-  if (/^TIMELY_FILING_/.test(code)) return 'timely_filing';
-  if (/^(DIAGNOSIS|POINTER|PROCEDURE|MODIFIER|UNITS|LINES?|PLACE_OF_SERVICE)_/.test(code)) return 'coding';
-  return 'other';
+  const code = edits.find((e) => e.severity === 'error')?.code;
+  return code === undefined ? 'other' : HOLD_CATEGORY[code];
 }
 
 /** Only claims not yet sent are scrubbed: Draft, or Ready again after an edit elsewhere. */

@@ -3,7 +3,7 @@ import { rolesWith, ROLES } from '@/shared/access';
 import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
 import { verifyChain } from '@/features/audit/server/audit.queries';
 import type { BatchScrubResult, ClaimScrubResult } from '../claims.schema';
-import type { ScrubEdit } from '../claims.scrubber';
+import type { ScrubCode, ScrubEdit } from '../claims.scrubber';
 import { holdCategory } from './claims.scrub.queries';
 
 let t: TestApp;
@@ -298,7 +298,7 @@ describe('POST /api/claims/:id/scrub', () => {
 });
 
 describe('the work queue category of a scrubber hold', () => {
-  const edit = (code: string, severity: ScrubEdit['severity'] = 'error'): ScrubEdit => ({
+  const edit = (code: ScrubCode, severity: ScrubEdit['severity'] = 'error'): ScrubEdit => ({
     code,
     severity,
     field: 'claim',
@@ -306,7 +306,7 @@ describe('the work queue category of a scrubber hold', () => {
   });
 
   it('follows the first error, by who fixes it', () => {
-    const expected: [string, string][] = [
+    const expected: [ScrubCode, string][] = [
       ['DUPLICATE_SERVICE', 'duplicate'],
       // A line pointing at one diagnosis twice is a coding error, not a duplicate claim.
       ['POINTER_DUPLICATE', 'coding'],
