@@ -1,10 +1,12 @@
--- The current definition of analytics_claims_rollup, last (re)defined by drizzle/0044_claims_fewer_index_entries.sql.
+-- The current definition of analytics_claims_rollup, last (re)defined by drizzle/0048_transition_joins_planned_per_run.sql.
 -- A migration that changes it copies this statement, and this file changes with it (docs/database-functions.md).
 CREATE OR REPLACE FUNCTION analytics_claims_rollup() RETURNS trigger
 LANGUAGE plpgsql AS $fn$
 DECLARE
   changed int[];
   unsent int[];
+  moved_provider boolean;
+  moved_payer boolean;
 BEGIN
   IF TG_OP = 'INSERT' THEN
     EXECUTE analytics_rollup_delta_sql('select 1 as sign, n.*, 0::bigint as pp from new_rows n');
@@ -17,40 +19,44 @@ BEGIN
     -- A claim never submitted that only moves between Draft and Ready (the scrub's move) changes one figure:
     -- its count per status. Of all the rollups only claims_status_rollup tells Draft from Ready (open A/R
     -- reads claims submitted, charges and claims per day only Paid), so such claims move there alone.
-    SELECT array_agg(k.id) FILTER (WHERE k.kind = 'rollups'), array_agg(k.id) FILTER (WHERE k.kind = 'unsent')
-    INTO changed, unsent
-    FROM (
-      SELECT n.id, CASE
-        WHEN (n.service_date, n.provider_id, n.payer, n.reason_code, n.denial_description,
-            n.denied_on_first_adjudication, n.submitted_on, n.adjudicated_on, n.resolved_on, n.billed_cents,
-            n.paid_cents, n.contractual_adjustment_cents, n.patient_responsibility_cents, n.voided_at IS NULL,
-            n.clean_submission AND (n.submitted_on IS NOT NULL OR n.adjudicated_on IS NOT NULL))
-          IS DISTINCT FROM (o.service_date, o.provider_id, o.payer, o.reason_code, o.denial_description,
-            o.denied_on_first_adjudication, o.submitted_on, o.adjudicated_on, o.resolved_on, o.billed_cents,
-            o.paid_cents, o.contractual_adjustment_cents, o.patient_responsibility_cents, o.voided_at IS NULL,
-            o.clean_submission AND (o.submitted_on IS NOT NULL OR o.adjudicated_on IS NOT NULL)) THEN 'rollups'
-        WHEN n.status = o.status THEN NULL
-        WHEN n.status IN ('Draft', 'Ready') AND o.status IN ('Draft', 'Ready') AND n.submitted_on IS NULL
-          AND n.adjudicated_on IS NULL AND n.resolved_on IS NULL THEN 'unsent'
-        ELSE 'rollups'
-      END AS kind
-      FROM new_rows n JOIN old_rows o ON o.id = n.id
-    ) k;
+    EXECUTE $q$
+      SELECT array_agg(k.id) FILTER (WHERE k.kind = 'rollups'), array_agg(k.id) FILTER (WHERE k.kind = 'unsent'),
+        coalesce(bool_or(k.moved_provider), false), coalesce(bool_or(k.moved_payer), false)
+      FROM (
+        SELECT n.id, n.provider_id <> o.provider_id AS moved_provider, n.payer <> o.payer AS moved_payer, CASE
+          WHEN (n.service_date, n.provider_id, n.payer, n.reason_code, n.denial_description,
+              n.denied_on_first_adjudication, n.submitted_on, n.adjudicated_on, n.resolved_on, n.billed_cents,
+              n.paid_cents, n.contractual_adjustment_cents, n.patient_responsibility_cents, n.voided_at IS NULL,
+              n.clean_submission AND (n.submitted_on IS NOT NULL OR n.adjudicated_on IS NOT NULL))
+            IS DISTINCT FROM (o.service_date, o.provider_id, o.payer, o.reason_code, o.denial_description,
+              o.denied_on_first_adjudication, o.submitted_on, o.adjudicated_on, o.resolved_on, o.billed_cents,
+              o.paid_cents, o.contractual_adjustment_cents, o.patient_responsibility_cents, o.voided_at IS NULL,
+              o.clean_submission AND (o.submitted_on IS NOT NULL OR o.adjudicated_on IS NOT NULL)) THEN 'rollups'
+          WHEN n.status = o.status THEN NULL
+          WHEN n.status IN ('Draft', 'Ready') AND o.status IN ('Draft', 'Ready') AND n.submitted_on IS NULL
+            AND n.adjudicated_on IS NULL AND n.resolved_on IS NULL THEN 'unsent'
+          ELSE 'rollups'
+        END AS kind
+        FROM new_rows n JOIN old_rows o ON o.id = n.id
+      ) k
+    $q$ INTO changed, unsent, moved_provider, moved_payer;
     IF unsent IS NOT NULL THEN
       -- Every other column the rollup groups or sums is the same in the old row and the new one.
-      INSERT INTO claims_status_rollup AS t (payer, status, reason_code, denied_on_first_adjudication, claims,
-        billed_cents, paid_cents)
-      SELECT n.payer, x.status, n.reason_code, n.denied_on_first_adjudication, sum(x.sign),
-        sum(x.sign * n.billed_cents::bigint), sum(x.sign * n.paid_cents::bigint)
-      FROM new_rows n JOIN unnest(unsent) u(id) ON u.id = n.id JOIN old_rows o ON o.id = n.id
-        CROSS JOIN LATERAL (VALUES (n.status, 1), (o.status, -1)) x(status, sign)
-      WHERE n.voided_at IS NULL
-      GROUP BY n.payer, x.status, n.reason_code, n.denied_on_first_adjudication
-      HAVING sum(x.sign) <> 0 OR sum(x.sign * n.billed_cents::bigint) <> 0 OR sum(x.sign * n.paid_cents::bigint) <> 0
-      ORDER BY n.payer, x.status, n.reason_code, n.denied_on_first_adjudication
-      ON CONFLICT (payer, status, reason_code, denied_on_first_adjudication) DO UPDATE SET
-        claims = t.claims + excluded.claims, billed_cents = t.billed_cents + excluded.billed_cents,
-        paid_cents = t.paid_cents + excluded.paid_cents;
+      EXECUTE $q$
+        INSERT INTO claims_status_rollup AS t (payer, status, reason_code, denied_on_first_adjudication, claims,
+          billed_cents, paid_cents)
+        SELECT n.payer, x.status, n.reason_code, n.denied_on_first_adjudication, sum(x.sign),
+          sum(x.sign * n.billed_cents::bigint), sum(x.sign * n.paid_cents::bigint)
+        FROM new_rows n JOIN unnest($1::int[]) u(id) ON u.id = n.id JOIN old_rows o ON o.id = n.id
+          CROSS JOIN LATERAL (VALUES (n.status, 1), (o.status, -1)) x(status, sign)
+        WHERE n.voided_at IS NULL
+        GROUP BY n.payer, x.status, n.reason_code, n.denied_on_first_adjudication
+        HAVING sum(x.sign) <> 0 OR sum(x.sign * n.billed_cents::bigint) <> 0 OR sum(x.sign * n.paid_cents::bigint) <> 0
+        ORDER BY n.payer, x.status, n.reason_code, n.denied_on_first_adjudication
+        ON CONFLICT (payer, status, reason_code, denied_on_first_adjudication) DO UPDATE SET
+          claims = t.claims + excluded.claims, billed_cents = t.billed_cents + excluded.billed_cents,
+          paid_cents = t.paid_cents + excluded.paid_cents
+      $q$ USING unsent;
     END IF;
     IF changed IS NULL THEN
       RETURN NULL;
@@ -63,21 +69,29 @@ BEGIN
       from old_rows o join unnest($1::int[]) c(id) on c.id = o.id left join %1$s pp on pp.claim_id = o.id
     $src$, analytics_patient_paid_sql('select unnest($1::int[])'))) USING changed;
     -- A claim that changes provider takes its payments' collections along.
-    INSERT INTO analytics_daily AS t (day, provider_id, collections_cents)
-    SELECT p.received_on, x.provider_id, sum(x.sign * p.amount_cents::bigint)
-    FROM new_rows n JOIN old_rows o ON o.id = n.id AND o.provider_id <> n.provider_id
-      JOIN payments p ON p.claim_id = n.id
-      CROSS JOIN LATERAL (VALUES (n.provider_id, 1), (o.provider_id, -1)) x(provider_id, sign)
-    GROUP BY 1, 2 ORDER BY 1, 2
-    ON CONFLICT (day, provider_id) DO UPDATE SET collections_cents = t.collections_cents + excluded.collections_cents;
+    IF moved_provider THEN
+      EXECUTE $q$
+        INSERT INTO analytics_daily AS t (day, provider_id, collections_cents)
+        SELECT p.received_on, x.provider_id, sum(x.sign * p.amount_cents::bigint)
+        FROM new_rows n JOIN old_rows o ON o.id = n.id AND o.provider_id <> n.provider_id
+          JOIN payments p ON p.claim_id = n.id
+          CROSS JOIN LATERAL (VALUES (n.provider_id, 1), (o.provider_id, -1)) x(provider_id, sign)
+        GROUP BY 1, 2 ORDER BY 1, 2
+        ON CONFLICT (day, provider_id) DO UPDATE SET collections_cents = t.collections_cents + excluded.collections_cents
+      $q$;
+    END IF;
     -- A claim that changes payer takes its payer payments along (Payer Performance).
-    INSERT INTO billing_payer_daily AS t (day, payer, payer_collections_cents)
-    SELECT p.received_on, x.payer, sum(x.sign * p.amount_cents::bigint)
-    FROM new_rows n JOIN old_rows o ON o.id = n.id AND o.payer <> n.payer
-      JOIN payments p ON p.claim_id = n.id AND p.source = 'payer'
-      CROSS JOIN LATERAL (VALUES (n.payer, 1), (o.payer, -1)) x(payer, sign)
-    GROUP BY 1, 2 ORDER BY 1, 2
-    ON CONFLICT (day, payer) DO UPDATE SET payer_collections_cents = t.payer_collections_cents + excluded.payer_collections_cents;
+    IF moved_payer THEN
+      EXECUTE $q$
+        INSERT INTO billing_payer_daily AS t (day, payer, payer_collections_cents)
+        SELECT p.received_on, x.payer, sum(x.sign * p.amount_cents::bigint)
+        FROM new_rows n JOIN old_rows o ON o.id = n.id AND o.payer <> n.payer
+          JOIN payments p ON p.claim_id = n.id AND p.source = 'payer'
+          CROSS JOIN LATERAL (VALUES (n.payer, 1), (o.payer, -1)) x(payer, sign)
+        GROUP BY 1, 2 ORDER BY 1, 2
+        ON CONFLICT (day, payer) DO UPDATE SET payer_collections_cents = t.payer_collections_cents + excluded.payer_collections_cents
+      $q$;
+    END IF;
   END IF;
   RETURN NULL;
 END;
