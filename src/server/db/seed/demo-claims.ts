@@ -1,4 +1,3 @@
-import type { PgTable } from 'drizzle-orm/pg-core';
 import { billingStaffHours, operatingExpenses } from '@/features/analytics/server/analytics.table';
 import { claimAppeals, claimLines, claims, payments } from '@/features/claims/server/claims.table';
 import { lineControlNumber } from '@/features/claims/claims.schema';
@@ -17,6 +16,7 @@ import {
 } from './demo-clinical';
 import { AUTHORIZATION_DENIAL_FACTOR, chargeOf, denialsFor, needsAuthorization, PAYER_MIX } from './demo-data';
 import { addDays, daysBetween, Random } from './random';
+import { insertRows } from './insert-rows';
 
 const CLAIM_COUNT = 3000;
 /** How far back claims go (18 months). */
@@ -56,10 +56,6 @@ export interface SeededClaims {
   claimIds: number[];
   payments: number;
   appeals: number;
-}
-
-async function insertChunked<T extends PgTable>(tx: Tx, table: T, rows: T['$inferInsert'][]): Promise<void> {
-  for (let i = 0; i < rows.length; i += 1000) await tx.insert(table).values(rows.slice(i, i + 1000));
 }
 
 interface PaymentDraft {
@@ -323,19 +319,13 @@ export async function seedClaimsAndFinances(
     });
   });
 
-  const claimIds: number[] = [];
-  for (let i = 0; i < claimValues.length; i += 1000) {
-    const ids = await tx
-      .insert(claims)
-      .values(
-        // Every claim sent was scrubbed first; whether that first scrub was clean is its clean submission.
-        claimValues
-          .slice(i, i + 1000)
-          .map((c) => ({ ...c, firstScrubClean: c.status === 'Draft' ? null : (c.cleanSubmission ?? true) })),
-      )
-      .returning({ id: claims.id });
-    claimIds.push(...ids.map((c) => c.id));
-  }
+  const claimIds = await insertRows(
+    tx,
+    claims,
+    // Every claim sent was scrubbed first; whether that first scrub was clean is its clean submission.
+    claimValues.map((c) => ({ ...c, firstScrubClean: c.status === 'Draft' ? null : (c.cleanSubmission ?? true) })),
+    { returningIds: true },
+  );
   // The claims' service lines (their total is already the claim's billed amount, as the trigger keeps it).
   const lineValues = claimValues.flatMap((claim, index) =>
     (lineDrafts[index] ?? []).map((line, i) => ({
@@ -348,8 +338,8 @@ export async function seedClaimsAndFinances(
       lineControlNumber: lineControlNumber(claim.accountNumber, i + 1),
     })),
   );
-  await insertChunked(tx, claimLines, lineValues);
-  await insertChunked(
+  await insertRows(tx, claimLines, lineValues);
+  await insertRows(
     tx,
     payments,
     paymentValues.map(({ claimIndex, ...p }) => ({
@@ -358,7 +348,7 @@ export async function seedClaimsAndFinances(
       reference: p.source === 'payer' ? `ERA-${claimIndex + 1}` : '',
     })),
   );
-  await insertChunked(
+  await insertRows(
     tx,
     claimAppeals,
     appealNotes.map((a) => ({
@@ -369,14 +359,14 @@ export async function seedClaimsAndFinances(
     })),
   );
 
-  await insertChunked(tx, operatingExpenses, expenseRows(r, today, paymentValues));
+  await insertRows(tx, operatingExpenses, expenseRows(r, today, paymentValues));
   // A small clinic's part-time biller: well under an hour a day for ~170 claims a month.
   const hoursRows: (typeof billingStaffHours.$inferInsert)[] = [];
   for (let offset = -HISTORY_DAYS; offset <= 0; offset += 1) {
     const day = addDays(today, offset);
     if (isPracticeOpen(day, hours)) hoursRows.push({ day, hours: (0.32 + r.next() * 0.1).toFixed(2) });
   }
-  await insertChunked(tx, billingStaffHours, hoursRows);
+  await insertRows(tx, billingStaffHours, hoursRows);
 
   return { claimIds, payments: paymentValues.length, appeals: appealNotes.length };
 }

@@ -1,5 +1,4 @@
 import { count, inArray, sql } from 'drizzle-orm';
-import type { PgTable } from 'drizzle-orm/pg-core';
 import { DEMO_ACCOUNTS } from '@/features/auth/auth.demo-accounts';
 import { hashPassword } from '@/features/auth/server/auth.passwords';
 import { users } from '@/features/auth/server/auth.table';
@@ -48,6 +47,7 @@ import {
 } from './demo-clinical';
 import { seedClaimsAndFinances, type CompletedVisit } from './demo-claims';
 import { seedComplianceProgramme } from './compliance-data';
+import { insertRows } from './insert-rows';
 import { addDays, daysBetween, Random } from './random';
 
 export const DEFAULT_SEED = 20_261_122;
@@ -56,10 +56,6 @@ const PATIENT_COUNT = 200;
 const LAPSED_PATIENTS = 50;
 
 export type SeedSummary = Record<string, number>;
-
-async function insertChunked<T extends PgTable>(tx: Tx, table: T, rows: T['$inferInsert'][]): Promise<void> {
-  for (let i = 0; i < rows.length; i += 1000) await tx.insert(table).values(rows.slice(i, i + 1000));
-}
 
 export async function isDatabaseEmpty(db: Db): Promise<boolean> {
   const [row] = await db.select({ n: count() }).from(users);
@@ -315,7 +311,7 @@ export async function seedClinicData(
       notes: r.chance(0.5) ? '' : noteFor(r, conditions),
     });
   }
-  const patientIds = (await tx.insert(patients).values(patientValues).returning({ id: patients.id })).map((p) => p.id);
+  const patientIds = await insertRows(tx, patients, patientValues, { returningIds: true });
   const profiles: PatientProfile[] = patientIds.map((id, i) => ({ id, ...(drafts[i] as Omit<PatientProfile, 'id'>) }));
   const profileOf = new Map(profiles.map((p) => [p.id, p]));
   const demoProfile = profiles[0];
@@ -326,12 +322,12 @@ export async function seedClinicData(
   const coverageValues = profiles.flatMap((profile, i) =>
     drawCoverages(r, profile, { name: patientValues[i]?.name ?? '' }, today, FIRST_NAMES),
   );
-  const coverageRows = coverageValues.length
-    ? await tx
-        .insert(coverages)
-        .values(coverageValues)
-        .returning({ id: coverages.id, patientId: coverages.patientId, priority: coverages.priority })
-    : [];
+  const coverageIds = await insertRows(tx, coverages, coverageValues, { returningIds: true });
+  const coverageRows = coverageValues.map((c, i) => ({
+    id: coverageIds[i] ?? 0,
+    patientId: c.patientId,
+    priority: c.priority,
+  }));
   const primaryCoverage = new Map(coverageRows.filter((c) => c.priority === 1).map((c) => [c.patientId, c.id]));
   const lapsed = new Set(patientIds.slice(PATIENT_COUNT - LAPSED_PATIENTS));
   // Older and chronically ill patients are seen more often.
@@ -413,7 +409,7 @@ export async function seedClinicData(
   demoVisit(9, 'Scheduled', 'Diabetes follow-up');
   demoVisit(30, 'Cancelled', 'Annual physical');
   demoVisit(41, 'Scheduled', 'Annual physical');
-  await insertChunked(tx, appointments, appointmentValues);
+  await insertRows(tx, appointments, appointmentValues);
 
   // Claims, payments, operating expenses and billing staff hours (their own random stream).
   const seeded = await seedClaimsAndFinances(tx, {
@@ -457,7 +453,7 @@ export async function seedClinicData(
       decidedBy: decided ? staffIds.nurseManagerId : null,
     });
   }
-  await insertChunked(tx, authorizations, authorizationValues);
+  await insertRows(tx, authorizations, authorizationValues);
 
   // Encounters: active patients' recent visits, and lapsed patients' older visits whose follow-ups are overdue.
   const encounterValues: (typeof encounters.$inferInsert)[] = [];
@@ -498,7 +494,7 @@ export async function seedClinicData(
     if (r.chance(0.3)) encounter(patientId, addDays(today, -(visitDaysAgo + r.int(30, 200))), null);
   }
   encounterValues.sort((a, b) => a.encounterDate.localeCompare(b.encounterDate));
-  await insertChunked(tx, encounters, encounterValues);
+  await insertRows(tx, encounters, encounterValues);
 
   return {
     summary: {
@@ -576,7 +572,7 @@ export async function seedDemoClinic(
     });
     const { patientIds, claimIds } = clinic;
 
-    await insertChunked(
+    await insertRows(
       tx,
       complianceGaps,
       COMPLIANCE_GAPS.map((g) => ({
