@@ -78,16 +78,17 @@ afterAll(async () => {
 });
 
 /**
- * Every endpoint's rollup answer against its raw reference, for every period and filter, on `days` (today by
+ * Every endpoint's rollup answer against its raw reference, for every period and filter, on `todays` (today by
  * default; every one of DAYS where a test's writes end), after the maintained rollup tables were found equal to
  * a rebuild. That row-for-row check covers every day at once, so a wrong trigger fails it whatever day its
  * error lands on; the answers on other days read the same rows through the same queries, and are compared at
- * the end of each run of writes rather than after each step (each day's answers are most of this file's time).
+ * the end of each run of writes rather than after each step (each day's answers take about as long as the
+ * rebuild and its comparison).
  */
-async function expectRollupsEqualRaw(label: string, days: readonly Date[] = [NOW]) {
+async function expectRollupsEqualRaw(label: string, todays: readonly Date[] = [NOW]) {
   const db = database.db;
   await expectMaintainedEqualsRebuilt(label);
-  for (const now of days) {
+  for (const now of todays) {
     for (const days of [7, 30, 60, 90]) {
       const period = periodEndingToday(now, days);
       expect(await computeKpis(db, period), `${label}: KPIs ${days}d to ${period.end}`).toEqual(
