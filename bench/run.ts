@@ -2,13 +2,14 @@
  * `npm run bench [-- --claims N] [--quick] [--reseed] [--out FILE] [--data-dir DIR] [--only PART…]`: the scale benchmark in one run.
  *
  * Builds the app when dist/ is missing or older than src/, starts (or reuses) an embedded PostgreSQL under
- * BENCH_DATA_DIR (default ./data-bench) — or uses DATABASE_URL — seeds it with the scale seed when it does
- * not already hold N generated claims or --reseed is given (timing the seed; --reseed on the embedded database
+ * BENCH_DATA_DIR (default ./data-bench) — or uses DATABASE_URL — seeds it with the scale seed when it holds
+ * no generated claims yet or --reseed is given, and stops when it holds another number of them than N without
+ * --reseed (timing the seed; --reseed on the embedded database
  * starts from an empty data folder; --data-dir overrides BENCH_DATA_DIR), starts the built server on a free port, runs every
  * bench part that exists and prints one Markdown table (figure, goal, measured, pass/fail), written with the
  * machine's description to bench/results.md (or --out). `--only client` (repeatable: throughput, analytics, paging,
  * client, mixed-load, scrub, claim-batches, remittances) runs just those parts, e.g. to re-measure one of them; its table then holds only their rows. A missed goal is a FAIL row, not a failed run (except, in the quick run, a figure that is only to be reported and could not be): the
- * exit code is non-zero only when the harness itself breaks.
+ * exit code is non-zero only when the harness itself breaks or refuses to replace a database seeded for another N.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -304,7 +305,15 @@ async function main() {
       databaseDescription = `embedded, data in ${relative.startsWith('..') ? opts.dataDir : relative}`;
     }
     const figures: BenchFigure[] = [];
-    if (opts.reseed || (await generatedClaims(databaseUrl)) !== opts.claims) {
+    const held = opts.reseed ? 0 : await generatedClaims(databaseUrl);
+    // A database seeded for another size is not replaced unasked: a 1M-claim seed takes minutes to remake.
+    if (held > 0 && held !== opts.claims) {
+      throw new Error(
+        `the database (${databaseDescription}) holds ${held.toLocaleString('en-US')} generated claims, not ` +
+          `${opts.claims.toLocaleString('en-US')}: pass --reseed to replace them, or --data-dir for another folder`,
+      );
+    }
+    if (opts.reseed || held !== opts.claims) {
       const seconds = await seed(databaseUrl, opts.claims);
       // The goal is the issue's, for a million claims; a smaller run must of course beat it too.
       figures.push({
