@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { integer, pgTable, text } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { coverages } from '@/features/coverage/server/coverage.table';
 import { createTestDatabase, type TestDatabase } from '@/testing/test-db';
@@ -76,5 +77,40 @@ describe('insertRows', () => {
       });
     expect(inTransaction).toBe(before + 9000);
     expect(await count()).toBe(before);
+  });
+});
+
+describe('insertRows and a $defaultFn', () => {
+  // A table of the test's own (none of the seeded tables has a $defaultFn today): Drizzle fills a key a row
+  // leaves out from its $defaultFn, and so must insertRows, even when no row gives that key.
+  const tagged = pgTable('insert_rows_tagged', {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    label: text('label').notNull(),
+    tag: text('tag')
+      .notNull()
+      .$defaultFn(() => 'from-defaultFn'),
+  });
+
+  it('fills a left-out key from it, and keeps a value a row gives', async () => {
+    await database.db
+      .transaction(async (tx) => {
+        await tx.execute(
+          sql`create temp table insert_rows_tagged (id int generated always as identity primary key, label text not null, tag text not null)`,
+        );
+        await insertRows(tx, tagged, [{ label: 'a' }, { label: 'b', tag: 'given' }]);
+        await insertRows(tx, tagged, [{ label: 'c' }]);
+        const rows = (
+          await tx.execute<{ label: string; tag: string }>(sql`select label, tag from insert_rows_tagged order by id`)
+        ).rows;
+        expect(rows).toEqual([
+          { label: 'a', tag: 'from-defaultFn' },
+          { label: 'b', tag: 'given' },
+          { label: 'c', tag: 'from-defaultFn' },
+        ]);
+        throw new Error('roll back');
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof Error) || error.message !== 'roll back') throw error;
+      });
   });
 });
