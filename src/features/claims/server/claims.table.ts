@@ -137,9 +137,6 @@ export const claims = pgTable(
     index('claims_denied_idx')
       .on(t.payer, t.reasonCode, t.billedCents)
       .where(sql`${t.deniedOnFirstAdjudication}`),
-    // KPI engine (features/analytics): period cohorts by submission and adjudication day.
-    index('claims_analytics_submitted_idx').on(t.submittedOn).where(sql.raw('submitted_on is not null')),
-    index('claims_analytics_adjudicated_idx').on(t.adjudicatedOn).where(sql.raw('adjudicated_on is not null')),
     // Keyset paging by days in A/R (docs/paging.md): the list merges resolved claims in (fixed) days order, open
     // claims newest service date first, and the rare claims resolved after today (claims.queries.ts). The
     // open claims' index also serves every search of open claims by service date (the open receivables):
