@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
 
 // Each worker starts its own app server on E2E_PORT + its index (e2e/fixtures.ts); E2E_PORT lets two
@@ -25,8 +26,11 @@ export default defineConfig({
     ...devices['Desktop Chrome'],
     baseURL: `http://localhost:${PORT}`,
     launchOptions: {
-      // Debian's Chromium (Playwright's own browser download does not work here).
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      // Debian's Chromium (Playwright's own browser download does not work here): its headless shell when it is
+      // installed, as `npm test` installs it (docs/adr/0005-headless-shell-for-tests.md), else the whole browser.
+      executablePath:
+        process.env.CHROMIUM_PATH ??
+        (existsSync('/usr/bin/chromium-headless-shell') ? '/usr/bin/chromium-headless-shell' : '/usr/bin/chromium'),
       args: [
         '--no-sandbox',
         '--disable-gpu',

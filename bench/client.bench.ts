@@ -37,8 +37,9 @@ export const clientBench: BenchPart = async (ctx) => {
   const { cookie } = await ctx.signIn('admin');
   const figures: BenchFigure[] = [];
 
-  // As `npm test` does: CHROMIUM_PATH, else Debian's, installed on Debian as root when missing.
-  const chromiumPath = await ensureChromium();
+  // CHROMIUM_PATH, else Debian's, installed on Debian as root when missing: the whole browser for the figures,
+  // the headless shell for the quick run (as `npm test`'s browser tests), which only proves the harness works.
+  const chromiumPath = await ensureChromium({ headlessShell: ctx.quick });
   const browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox', '--disable-gpu'] });
   try {
     const download = await measureFirstDownload(browser, ctx.baseUrl, cookie);

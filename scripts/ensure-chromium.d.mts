@@ -1,2 +1,5 @@
-/** The path of a Chromium for the browser tests and the client bench (see ensure-chromium.mjs). */
-export function ensureChromium(): Promise<string>;
+/**
+ * The path of a Chromium (see ensure-chromium.mjs): with `headlessShell`, the headless shell the browser tests
+ * and the quick bench run on; otherwise the whole browser.
+ */
+export function ensureChromium(options?: { headlessShell?: boolean }): Promise<string>;

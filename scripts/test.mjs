@@ -31,6 +31,14 @@ mkdirSync('test-results', { recursive: true });
  * run ~17 minutes. Niced, the CPU-only steps take what the waiting tests leave instead of delaying them
  * (~15 minutes there, every test passing).
  */
+/**
+ * The headless shell for the browser tests and the quick bench's browser parts (scripts/ensure-chromium.mjs),
+ * found or installed once: both steps start when the build ends, and two apt-get runs at once would fight over
+ * dpkg's lock.
+ */
+let testBrowser;
+const browserForTests = () => (testBrowser ??= ensureChromium({ headlessShell: true }));
+
 const steps = [
   {
     name: 'unit and API tests (Vitest, real PostgreSQL)',
@@ -44,7 +52,7 @@ const steps = [
     name: 'browser tests (Playwright on Chromium)',
     after: ['build'],
     skip: skipE2e,
-    prepare: async () => ({ CHROMIUM_PATH: await ensureChromium(), PLAYWRIGHT_JSON_OUTPUT_NAME: PLAYWRIGHT_JSON }),
+    prepare: async () => ({ CHROMIUM_PATH: await browserForTests(), PLAYWRIGHT_JSON_OUTPUT_NAME: PLAYWRIGHT_JSON }),
     cmd: ['npx', 'playwright', 'test', '--reporter=list,json'],
   },
   {
@@ -54,7 +62,10 @@ const steps = [
     name: 'benchmark harness (npm run bench at 50,000 claims, quick)',
     after: ['build'],
     background: true,
-    prepare: async () => ({ BENCH_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'clinic-bench-')) }),
+    prepare: async () => ({
+      BENCH_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'clinic-bench-')),
+      CHROMIUM_PATH: await browserForTests(),
+    }),
     cleanup: (env) => rmSync(env.BENCH_DATA_DIR, { recursive: true, force: true }),
     cmd: ['npx', 'tsx', 'bench/run.ts', '--claims', '50000', '--quick', '--out', 'test-results/bench-quick.md'],
   },
