@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CLAIM_COLUMNS, HISTORY_DAYS, generateClaims, patientPayersOf } from './scale-claims';
+import { CLAIM_COLUMNS, CLAIM_TYPES, HISTORY_DAYS, generateClaims, patientPayersOf } from './scale-claims';
 import { isPracticeHoliday } from './demo-clinical';
 
 const DAY_MS = 86_400_000;
@@ -19,8 +19,14 @@ function claimsFor(today: string) {
     importer: { email: 'billing@example.test', id: 1, role: 'billing_admin' },
     payer: { email: 'guest', id: null, role: 'guest' },
   });
-  return [...generated.claimLines()].map((line) => {
-    const cells = line.replace(/\n$/, '').split('\t');
+  // Each row as text, as PostgreSQL would show it: dates (day numbers in the rows) as YYYY-MM-DD, null as ''.
+  return [...generated.claimLines()].map((row) => {
+    const cells = row.map((value, i) => {
+      if (value === null) return '';
+      if (CLAIM_TYPES[i] === 'date') return new Date(Number(value) * DAY_MS).toISOString().slice(0, 10);
+      if (typeof value === 'boolean') return value ? 't' : 'f';
+      return Array.isArray(value) ? `{${value.join(',')}}` : String(value);
+    });
     return Object.fromEntries(CLAIM_COLUMNS.map((column, i) => [column, cells[i] ?? ''])) as Record<
       (typeof CLAIM_COLUMNS)[number],
       string

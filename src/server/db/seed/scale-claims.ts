@@ -10,7 +10,7 @@
 import { currentHashVersion, entryHash, type AuditInput } from '@/features/audit/server/audit.queries';
 import { DIAGNOSES, isPracticeOpen } from './demo-clinical';
 import { AUTHORIZATION_DENIAL_FACTOR, denialsFor, needsAuthorization, PAYER_MIX, PROCEDURES } from './demo-data';
-import { copyText } from './copy-rows';
+import { copyText, type CopyType, type CopyValue } from './copy-rows';
 
 /** Claims' service dates reach this many days back, like the demo seed's. */
 export const HISTORY_DAYS = 548;
@@ -103,6 +103,33 @@ export const CLAIM_COLUMNS = [
   'coverage_id',
 ] as const;
 
+/** Each claims column's type, for the binary COPY (dates are day numbers in the rows). */
+const CLAIM_COLUMN_TYPES: Record<(typeof CLAIM_COLUMNS)[number], CopyType> = {
+  id: 'int4',
+  patient_id: 'int4',
+  provider_id: 'int4',
+  account_number: 'text',
+  procedure_code: 'text',
+  payer: 'text',
+  service_date: 'date',
+  submitted_on: 'date',
+  adjudicated_on: 'date',
+  resolved_on: 'date',
+  billed_cents: 'int4',
+  paid_cents: 'int4',
+  contractual_adjustment_cents: 'int4',
+  patient_responsibility_cents: 'int4',
+  status: 'text',
+  reason_code: 'text',
+  remark_code: 'text',
+  denial_description: 'text',
+  clean_submission: 'bool',
+  denied_on_first_adjudication: 'bool',
+  diagnoses: 'text[]',
+  coverage_id: 'int4',
+};
+export const CLAIM_TYPES = CLAIM_COLUMNS.map((column) => CLAIM_COLUMN_TYPES[column]);
+
 /** Columns of `claim_lines` the COPY writes (the id is the table's own). */
 export const CLAIM_LINE_COLUMNS = [
   'claim_id',
@@ -114,6 +141,22 @@ export const CLAIM_LINE_COLUMNS = [
   'service_date',
   'line_control_number',
 ] as const;
+
+export const CLAIM_LINE_TYPES = CLAIM_LINE_COLUMNS.map(
+  (column) =>
+    (
+      ({
+        claim_id: 'int4',
+        line_number: 'int4',
+        procedure_code: 'text',
+        units: 'int4',
+        charge_cents: 'int4',
+        diagnosis_pointers: 'int4[]',
+        service_date: 'date',
+        line_control_number: 'text',
+      }) satisfies Record<(typeof CLAIM_LINE_COLUMNS)[number], CopyType>
+    )[column],
+);
 
 /** A blood draw billed beside a visit or a panel: the generated claims' second line, on about a third. */
 const VENIPUNCTURE = { code: '36415', cents: 1_700 };
@@ -130,13 +173,30 @@ export const PAYMENT_COLUMNS = [
   'reference',
 ] as const;
 
+export const PAYMENT_TYPES = PAYMENT_COLUMNS.map(
+  (column) =>
+    (
+      ({
+        patient_id: 'int4',
+        claim_id: 'int4',
+        amount_cents: 'int4',
+        source: 'text',
+        received_on: 'date',
+        reference: 'text',
+      }) satisfies Record<(typeof PAYMENT_COLUMNS)[number], CopyType>
+    )[column],
+);
+
+/** A row for a binary COPY (binaryCopyChunks): its fields in the columns' order, dates as day numbers. */
+export type CopyRow = CopyValue[];
+
 export interface GeneratedClaims {
-  /** COPY lines for `claims` (CLAIM_COLUMNS), in id order. Iterate once, before the other two. */
-  claimLines(): Generator<string>;
-  /** COPY lines for `claim_lines` (CLAIM_LINE_COLUMNS), after the claims: each claim's 1–2 service lines. */
-  serviceLines(): Generator<string>;
-  /** COPY lines for `payments` (PAYMENT_COLUMNS): payer remittances, then patient payments. */
-  paymentLines(): Generator<string>;
+  /** Rows for `claims` (CLAIM_COLUMNS, CLAIM_TYPES), in id order. Iterate once, before the other two. */
+  claimLines(): Generator<CopyRow>;
+  /** Rows for `claim_lines` (CLAIM_LINE_COLUMNS), after the claims: each claim's 1–2 service lines. */
+  serviceLines(): Generator<CopyRow>;
+  /** Rows for `payments` (PAYMENT_COLUMNS): payer remittances, then patient payments. */
+  paymentLines(): Generator<CopyRow>;
   /** The audit entries these writes would have made, oldest first (not yet chained). */
   auditEntries(): Generator<AuditInput>;
 }
@@ -160,11 +220,11 @@ export function generateClaims(plan: ClaimsPlan): GeneratedClaims {
     dayText.push(iso.slice(0, 10));
     yearText.push(iso.slice(0, 4));
   }
-  // Out of range is a bug in the rules above: fail loudly rather than COPY an empty date.
+  // Out of range is a bug in the rules above: fail loudly rather than COPY a date no rule meant.
   const day = (d: number) => {
-    const text = dayText[d - firstDay];
-    if (text === undefined) throw new Error(`claim date ${d - T} days from today is outside the generated range`);
-    return text;
+    if (dayText[d - firstDay] === undefined)
+      throw new Error(`claim date ${d - T} days from today is outside the generated range`);
+    return d;
   };
   // The days the practice was open (its default working days, holidays aside), looked up once per day.
   const openDays = Uint8Array.from(dayText, (text) => (isPracticeOpen(text) ? 1 : 0));
@@ -204,11 +264,7 @@ export function generateClaims(plan: ClaimsPlan): GeneratedClaims {
   const shareCodes = ['PR-1', 'PR-1', 'PR-1', 'PR-2', 'PR-2', 'PR-2', 'PR-2', 'PR-3', 'PR-3', 'PR-3', 'PR-3', 'PR-3'];
   // Authorization denials (CO-197, CO-15) only on services that need one, which payers deny more often.
   const denialsOf = PROCEDURES.map((p) => {
-    const list = denialsFor([p.code]).map((d) => ({
-      code: d.code,
-      remark: d.remark === null ? '\\N' : copyText(d.remark),
-      description: copyText(d.description),
-    }));
+    const list = denialsFor([p.code]).map((d) => ({ code: d.code, remark: d.remark, description: d.description }));
     return {
       list,
       index: byWeight(denialsFor([p.code]).map((d) => d.weight)),
@@ -228,7 +284,7 @@ export function generateClaims(plan: ClaimsPlan): GeneratedClaims {
   const imports: { day: number; provider: number; count: number }[] = [];
   let generated = false;
 
-  function* claimLines(): Generator<string> {
+  function* claimLines(): Generator<CopyRow> {
     let batchDay = -1;
     const batchByProvider = new Map<number, number>();
     const flushBatches = () => {
@@ -294,9 +350,9 @@ export function generateClaims(plan: ClaimsPlan): GeneratedClaims {
       let contractual = 0;
       let patientShare = 0;
       let status: string;
-      let reason = '\\N';
-      let remark = '\\N';
-      let description = '\\N';
+      let reason: string | null = null;
+      let remark: string | null = null;
+      let description: string | null = null;
       switch (path) {
         case 'draft':
           status = 'Draft';
@@ -347,19 +403,36 @@ export function generateClaims(plan: ClaimsPlan): GeneratedClaims {
       }
       batchByProvider.set(providerId, (batchByProvider.get(providerId) ?? 0) + 1);
 
-      yield (
-        `${id}\t${patientId}\t${providerId}\t${accountOf(g, service)}\t${procedure.code}\t${payerRule.payer}\t` +
-        `${day(service)}\t${path === 'draft' ? '\\N' : day(submitted)}\t${adjudicatedOn ? day(adjudicatedOn) : '\\N'}\t` +
-        `${resolvedOn ? day(resolvedOn) : '\\N'}\t${billed}\t${paid}\t${contractual}\t${patientShare}\t${status}\t` +
-        `${reason}\t${remark}\t${description}\t${path === 'draft' || clean ? 't' : 'f'}\t${path === 'denied' ? 't' : 'f'}\t` +
-        `{${diagnosis}}\t${payerRule.payer === 'Self-Pay' ? '\\N' : plan.firstCoverageId + patientAt}\n`
-      );
+      yield [
+        id,
+        patientId,
+        providerId,
+        accountOf(g, service),
+        procedure.code,
+        payerRule.payer,
+        day(service),
+        path === 'draft' ? null : day(submitted),
+        adjudicatedOn ? day(adjudicatedOn) : null,
+        resolvedOn ? day(resolvedOn) : null,
+        billed,
+        paid,
+        contractual,
+        patientShare,
+        status,
+        reason,
+        remark,
+        description,
+        path === 'draft' || clean,
+        path === 'denied',
+        [diagnosis],
+        payerRule.payer === 'Self-Pay' ? null : plan.firstCoverageId + patientAt,
+      ];
     }
     flushBatches();
     generated = true;
   }
 
-  function* serviceLines(): Generator<string> {
+  function* serviceLines(): Generator<CopyRow> {
     if (!generated) throw new Error('stream the claims first');
     for (let i = 0; i < n; i += 1) {
       const g = order[i] ?? 0;
@@ -368,27 +441,27 @@ export function generateClaims(plan: ClaimsPlan): GeneratedClaims {
       const account = accountOf(g, service);
       const procedure = PROCEDURES[procedureOf[i] ?? 0];
       if (!procedure) throw new Error('empty reference data');
-      yield `${id}\t1\t${procedure.code}\t1\t${procedure.cents}\t{1}\t${day(service)}\t${account}-1\n`;
+      yield [id, 1, procedure.code, 1, procedure.cents, [1], day(service), `${account}-1`];
       if (drawsBlood[i] === 1) {
-        yield `${id}\t2\t${VENIPUNCTURE.code}\t1\t${VENIPUNCTURE.cents}\t{1}\t${day(service)}\t${account}-2\n`;
+        yield [id, 2, VENIPUNCTURE.code, 1, VENIPUNCTURE.cents, [1], day(service), `${account}-2`];
       }
     }
   }
 
-  function* paymentLines(): Generator<string> {
+  function* paymentLines(): Generator<CopyRow> {
     if (!generated) throw new Error('stream the claims first');
     for (let i = 0; i < n; i += 1) {
       const cents = payerCents[i] ?? 0;
       if (cents > 0) {
         const id = plan.firstClaimId + i;
-        yield `${patientOf[i]}\t${id}\t${cents}\tpayer\t${day(payerDay[i] ?? 0)}\tERA-S${id}\n`;
+        yield [patientOf[i] ?? 0, id, cents, 'payer', day(payerDay[i] ?? 0), `ERA-S${id}`];
       }
     }
     for (let i = 0; i < n; i += 1) {
       const cents = patientCents[i] ?? 0;
       if (cents > 0) {
         const id = plan.firstClaimId + i;
-        yield `${patientOf[i]}\t${id}\t${cents}\tpatient\t${day(patientDay[i] ?? 0)}\tGP-S${id}\n`;
+        yield [patientOf[i] ?? 0, id, cents, 'patient', day(patientDay[i] ?? 0), `GP-S${id}`];
       }
     }
   }
