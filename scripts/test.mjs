@@ -15,6 +15,14 @@ rmSync(PLAYWRIGHT_JSON, { force: true });
 mkdirSync('test-results', { recursive: true });
 
 /**
+ * The headless shell for the browser tests and the quick bench's browser parts (scripts/ensure-chromium.mjs),
+ * found or installed once: both steps start when the build ends, and two apt-get runs at once would fight over
+ * dpkg's lock.
+ */
+let testBrowser;
+const browserForTests = () => (testBrowser ??= ensureChromium({ headlessShell: true }));
+
+/**
  * Why this order: every step starts as soon as what it needs has passed, so the two cores are never left
  * with one step's work. Lint, format and type check each keep one core busy for a minute or two and need
  * nothing; the unit and API tests need nothing either and are the longest step, so they start at once too
@@ -31,14 +39,6 @@ mkdirSync('test-results', { recursive: true });
  * run ~17 minutes. Niced, the CPU-only steps take what the waiting tests leave instead of delaying them
  * (~15 minutes there, every test passing).
  */
-/**
- * The headless shell for the browser tests and the quick bench's browser parts (scripts/ensure-chromium.mjs),
- * found or installed once: both steps start when the build ends, and two apt-get runs at once would fight over
- * dpkg's lock.
- */
-let testBrowser;
-const browserForTests = () => (testBrowser ??= ensureChromium({ headlessShell: true }));
-
 const steps = [
   {
     name: 'unit and API tests (Vitest, real PostgreSQL)',
