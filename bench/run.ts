@@ -296,7 +296,8 @@ async function main() {
         { info: console.log, error: console.error },
         undefined,
         [],
-        { shared_preload_libraries: 'pg_stat_statements' },
+        // Planning counted too: a list query with many joins and indexes to weigh can take longer to plan than to run.
+        { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track_planning': 'on' },
       );
       cleanups.push(() => embedded.stop());
       databaseUrl = embedded.url;

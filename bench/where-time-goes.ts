@@ -1,7 +1,8 @@
 /**
  * Where a load's time goes, watched from outside the app server while the load runs: the server's CPU
- * (from /proc), PostgreSQL's execution time by statement (pg_stat_statements, which `npm run bench` loads
- * into its embedded server; on a DATABASE_URL without it, that part says so), how many backends wait
+ * (from /proc), PostgreSQL's planning and execution time by statement (pg_stat_statements, which `npm run bench`
+ * loads into its embedded server with planning tracked; on a DATABASE_URL without it, that part says so, and
+ * where planning is not tracked it reads as 0), how many backends wait
  * on the audit chain's advisory lock, sampled every 100 ms from pg_stat_activity (each waiting backend in a
  * sample stands for 100 ms of waiting: the samples' sum estimates the time waited), and the time the
  * server's requests waited for a pool connection, which only the server can measure
@@ -15,7 +16,13 @@ export interface TimeReport {
   serverCpuMicros?: number;
   /** pg_stat_statements over the load, or why it could not be read. */
   statements:
-    | { totalMs: number; calls: number; top: { query: string; calls: number; totalMs: number; meanMs: number }[] }
+    | {
+        /** Planning and execution, ms. */
+        totalMs: number;
+        planMs: number;
+        calls: number;
+        top: { query: string; calls: number; totalMs: number; meanMs: number; meanPlanMs: number }[];
+      }
     | { unavailable: string };
   /** pg_stat_activity samples: backends of this database running a statement, and those waiting on an advisory lock. */
   samples: number;
@@ -89,18 +96,29 @@ export async function watchWhereTimeGoes(
       if (statementsError === null) {
         const scope = `dbid = (select oid from pg_database where datname = current_database())
           and query not like '%pg_stat_activity%' and query not like '%pg_stat_statements%'`;
-        const totals = await client.query<{ total: number | null; calls: string | null }>(
-          `select sum(total_exec_time)::float8 as total, sum(calls)::text as calls from pg_stat_statements where ${scope}`,
+        const totals = await client.query<{ total: number | null; plan: number | null; calls: string | null }>(
+          `select sum(total_plan_time + total_exec_time)::float8 as total, sum(total_plan_time)::float8 as plan,
+                  sum(calls)::text as calls
+             from pg_stat_statements where ${scope}`,
         );
-        const top = await client.query<{ query: string; calls: string; total: number; mean: number }>(
-          `select regexp_replace(query, '\\s+', ' ', 'g') as query, calls::text, total_exec_time as total,
-                  mean_exec_time as mean
-             from pg_stat_statements where ${scope} order by total_exec_time desc limit 8`,
+        const top = await client.query<{ query: string; calls: string; total: number; mean: number; plan: number }>(
+          `select regexp_replace(query, '\\s+', ' ', 'g') as query, calls::text,
+                  total_plan_time + total_exec_time as total,
+                  (total_plan_time + total_exec_time) / greatest(calls, 1) as mean,
+                  total_plan_time / greatest(calls, 1) as plan
+             from pg_stat_statements where ${scope} order by total_plan_time + total_exec_time desc limit 8`,
         );
         statements = {
           totalMs: totals.rows[0]?.total ?? 0,
+          planMs: totals.rows[0]?.plan ?? 0,
           calls: Number(totals.rows[0]?.calls ?? 0),
-          top: top.rows.map((r) => ({ query: r.query, calls: Number(r.calls), totalMs: r.total, meanMs: r.mean })),
+          top: top.rows.map((r) => ({
+            query: r.query,
+            calls: Number(r.calls),
+            totalMs: r.total,
+            meanMs: r.mean,
+            meanPlanMs: r.plan,
+          })),
         };
       }
     } catch (err) {
@@ -136,7 +154,8 @@ export function describeTimeReport(report: TimeReport, requests: number): { brea
   if ('unavailable' in report.statements) parts.push(`PostgreSQL time not read (${report.statements.unavailable})`);
   else
     parts.push(
-      `PostgreSQL execution ${per(report.statements.totalMs).toFixed(1)} ms/request ` +
+      `PostgreSQL ${per(report.statements.totalMs).toFixed(1)} ms/request, of it planning ` +
+        `${per(report.statements.planMs).toFixed(1)} ms ` +
         `(${per(report.statements.calls).toFixed(1)} statements/request, pg_stat_statements)`,
     );
   if ('unavailable' in report.pool) parts.push(`pool waits not read (${report.pool.unavailable})`);
@@ -163,7 +182,10 @@ export function describeTimeReport(report: TimeReport, requests: number): { brea
             const text = s.query.length > 110 ? `${s.query.slice(0, 110)}…` : s.query;
             // A table cell: no pipe may end it early, no backtick open code.
             const cell = text.replace(/\|/g, '\\|').replace(/`/g, "'");
-            return `${i + 1}. ${share.toFixed(0)}%, ${s.calls.toLocaleString('en-US')} calls, mean ${s.meanMs.toFixed(2)} ms: ${cell}`;
+            return (
+              `${i + 1}. ${share.toFixed(0)}%, ${s.calls.toLocaleString('en-US')} calls, ` +
+              `mean ${s.meanMs.toFixed(2)} ms (planning ${s.meanPlanMs.toFixed(2)}): ${cell}`
+            );
           })
           .join('<br>');
   return { breakdown: parts.join('; '), top };
