@@ -153,13 +153,19 @@ function idleDeadlineOf(row: SessionRow, idleMinutes: number): number {
   return row.session.lastSeenAt.getTime() + idleMinutes * 60 * 1000;
 }
 
+/**
+ * Named, so each connection plans it once (docs/performance.md, "Planning the hot reads once"): with the
+ * session cache off it runs on every request, and its planning cost more than its run.
+ */
 async function findSessionRow(db: Db | Tx, idHash: string): Promise<SessionRow | undefined> {
   const [row] = await db
     .select({ session: sessions, user: users })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(eq(sessions.idHash, idHash))
-    .limit(1);
+    .limit(1)
+    .prepare('session_by_id_hash')
+    .execute();
   return row;
 }
 

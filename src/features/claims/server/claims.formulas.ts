@@ -80,14 +80,17 @@ export const PATIENT_SIDE_SOURCES = ['patient', 'guest'] as const satisfies read
  * Returns both parts as SQL over a claim's id and responsibility columns (or values), so lists can
  * compute balances in the database.
  */
+/**
+ * The patient-side sources written into the text rather than bound: constants of the code, and bound values
+ * would leave a prepared list's generic plan guessing at their share of the payments (executePrepared).
+ */
+const PATIENT_SIDE_SOURCES_SQL = sql.raw(PATIENT_SIDE_SOURCES.map((source) => `'${source}'`).join(', '));
+
 export function claimBalanceSql(claimId: AnyPgColumn | number, responsibility: AnyPgColumn | number) {
   const ref = (v: AnyPgColumn | number) => (typeof v === 'number' ? sql`${v}::int` : qualified(v));
   const patientPaid = sql<number>`(select coalesce(sum(${payments.amountCents}), 0)::int from ${payments}
     where ${payments.claimId} = ${ref(claimId)}
-    and ${payments.source} in (${sql.join(
-      PATIENT_SIDE_SOURCES.map((source) => sql`${source}`),
-      sql`, `,
-    )}))`;
+    and ${payments.source} in (${PATIENT_SIDE_SOURCES_SQL}))`;
   return {
     patientPaidCents: patientPaid,
     amountDueCents: sql<number>`greatest(0, ${ref(responsibility)} - ${patientPaid})::int`,

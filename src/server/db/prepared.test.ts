@@ -1,0 +1,122 @@
+/**
+ * executePrepared: hot list reads as named statements that each connection plans once (docs/performance.md,
+ * "Planning the hot reads once"). Read back from pg_prepared_statements on the one connection of a
+ * single-connection pool: which statements it holds, and how many generic and custom plans each one ran.
+ */
+import { sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listClaims } from '@/features/claims/server/claims.queries';
+import { claimListQuerySchema } from '@/features/claims/claims.schema';
+import type { RequestContext } from '@/server/context';
+import { createTestDatabase, type TestDatabase } from '@/testing/test-db';
+import { TEST_TODAY } from '@/testing/test-clock';
+import { executePrepared, literalLimit, statementName } from './prepared';
+import type { Db } from './types';
+
+let database: TestDatabase;
+let onePool: pg.Pool;
+let db: Db;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+
+afterAll(async () => {
+  await onePool.end();
+  await database.drop();
+});
+
+/** A fresh single connection for each test: pg_prepared_statements is per connection. */
+async function oneConnection(): Promise<Db> {
+  if (onePool) await onePool.end();
+  onePool = new pg.Pool({ connectionString: database.url, max: 1 });
+  db = drizzle(onePool);
+  return db;
+}
+
+type PreparedRow = { name: string; statement: string; generic_plans: string; custom_plans: string };
+
+async function preparedStatements(on: Db): Promise<PreparedRow[]> {
+  return (
+    await on.execute<PreparedRow>(
+      sql`select name, statement, generic_plans::text, custom_plans::text from pg_prepared_statements`,
+    )
+  ).rows;
+}
+
+describe('executePrepared', () => {
+  it('answers as db.execute does, dates and timestamps as text', async () => {
+    const on = await oneConnection();
+    const statement = sql`select id, dob, created_at as "createdAt" from patients order by id ${literalLimit(3)}`;
+    const plain = (await on.execute(statement)).rows;
+    const prepared = (await executePrepared(on, statement)).rows;
+    expect(plain).toHaveLength(3);
+    expect(prepared).toEqual(plain);
+    expect(typeof (prepared[0] as { dob: unknown }).dob).toBe('string');
+  });
+
+  it('prepares one statement per text on a connection, named by its text, and reuses it', async () => {
+    const on = await oneConnection();
+    const byMrn = (mrn: string) => sql`select id from patients where mrn = ${mrn} ${literalLimit(1)}`;
+    const [first] = (await on.execute<{ mrn: string }>(sql`select mrn from patients order by id limit 1`)).rows;
+    for (let run = 0; run < 8; run += 1) {
+      expect((await executePrepared(on, byMrn(first?.mrn ?? ''))).rows).toHaveLength(1);
+    }
+    await executePrepared(on, sql`select id from patients where mrn = ${'none'} ${literalLimit(2)}`);
+    const held = await preparedStatements(on);
+    expect(held).toHaveLength(2);
+    const reused = held.find((s) => s.statement.includes('limit 1'));
+    expect(reused?.name).toBe(statementName(reused?.statement ?? ''));
+    // Eight runs of one statement: planned afresh for the first five, then its generic plan kept.
+    expect(Number(reused?.custom_plans) + Number(reused?.generic_plans)).toBe(8);
+    expect(Number(reused?.generic_plans)).toBeGreaterThan(0);
+  });
+
+  it('names different texts differently, in PostgreSQL’s 63-byte limit', () => {
+    const a = statementName('select 1');
+    expect(a).toMatch(/^p_[\w-]{27}$/);
+    expect(statementName('select 1')).toBe(a);
+    expect(statementName('select 2')).not.toBe(a);
+  });
+
+  it('writes only whole, non-negative numbers as a LIMIT', () => {
+    expect(() => literalLimit(1.5)).toThrow(RangeError);
+    expect(() => literalLimit(-1)).toThrow(RangeError);
+    expect(() => literalLimit(Number.NaN)).toThrow(RangeError);
+  });
+});
+
+describe('the Claims list', () => {
+  async function adminContext(on: Db): Promise<RequestContext> {
+    const [admin] = (
+      await on.execute<{ id: number; email: string; name: string }>(
+        sql`select id, email, name from users where role = 'admin' and active order by id limit 1`,
+      )
+    ).rows;
+    if (!admin) throw new Error('the test database has no admin');
+    return {
+      user: { id: Number(admin.id), email: admin.email, name: admin.name, role: 'admin', patientId: null },
+      now: new Date(`${TEST_TODAY}T12:00:00Z`),
+    };
+  }
+
+  it('plans a page once per connection and then runs it on its generic plan', async () => {
+    const on = await oneConnection();
+    const ctx = await adminContext(on);
+    const query = claimListQuerySchema.parse({ limit: '25' });
+    const first = await listClaims(on, ctx, query);
+    for (let run = 0; run < 7; run += 1) expect(await listClaims(on, ctx, query)).toEqual(first);
+    const page = (await preparedStatements(on)).find((s) => s.statement.includes('page.*'));
+    expect(page?.statement).toContain('limit 26');
+    expect(Number(page?.generic_plans)).toBeGreaterThan(0);
+  });
+
+  it('plans a text search afresh each time (not prepared)', async () => {
+    const on = await oneConnection();
+    const ctx = await adminContext(on);
+    await listClaims(on, ctx, claimListQuerySchema.parse({ limit: '25', search: '99213' }));
+    expect((await preparedStatements(on)).filter((s) => s.statement.includes('page.*'))).toEqual([]);
+  });
+});
