@@ -7,8 +7,11 @@ import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getStaffStatement } from '@/features/billing/server/billing.queries';
 import { listClaims } from '@/features/claims/server/claims.queries';
 import { claimListQuerySchema } from '@/features/claims/claims.schema';
+import { pageOverdueFollowUps } from '@/features/worklist/server/worklist.queries';
+import { worklistPageQuerySchema } from '@/features/worklist/worklist.schema';
 import type { RequestContext } from '@/server/context';
 import { createTestDatabase, type TestDatabase } from '@/testing/test-db';
 import { TEST_TODAY } from '@/testing/test-clock';
@@ -88,20 +91,20 @@ describe('executePrepared', () => {
   });
 });
 
-describe('the Claims list', () => {
-  async function adminContext(on: Db): Promise<RequestContext> {
-    const [admin] = (
-      await on.execute<{ id: number; email: string; name: string }>(
-        sql`select id, email, name from users where role = 'admin' and active order by id limit 1`,
-      )
-    ).rows;
-    if (!admin) throw new Error('the test database has no admin');
-    return {
-      user: { id: Number(admin.id), email: admin.email, name: admin.name, role: 'admin', patientId: null },
-      now: new Date(`${TEST_TODAY}T12:00:00Z`),
-    };
-  }
+async function adminContext(on: Db): Promise<RequestContext> {
+  const [admin] = (
+    await on.execute<{ id: number; email: string; name: string }>(
+      sql`select id, email, name from users where role = 'admin' and active order by id limit 1`,
+    )
+  ).rows;
+  if (!admin) throw new Error('the test database has no admin');
+  return {
+    user: { id: Number(admin.id), email: admin.email, name: admin.name, role: 'admin', patientId: null },
+    now: new Date(`${TEST_TODAY}T12:00:00Z`),
+  };
+}
 
+describe('the Claims list', () => {
   it('plans a page once per connection and then runs it on its generic plan', async () => {
     const on = await oneConnection();
     const ctx = await adminContext(on);
@@ -118,5 +121,36 @@ describe('the Claims list', () => {
     const ctx = await adminContext(on);
     await listClaims(on, ctx, claimListQuerySchema.parse({ limit: '25', search: '99213' }));
     expect((await preparedStatements(on)).filter((s) => s.statement.includes('page.*'))).toEqual([]);
+  });
+});
+
+describe('the overdue follow-ups worklist', () => {
+  it('plans a page once per connection and then runs it on its generic plan', async () => {
+    const on = await oneConnection();
+    const ctx = await adminContext(on);
+    const query = worklistPageQuerySchema.parse({ limit: '20' });
+    const first = await pageOverdueFollowUps(on, ctx, query);
+    expect(first.items.length).toBeGreaterThan(0);
+    for (let run = 0; run < 7; run += 1) expect(await pageOverdueFollowUps(on, ctx, query)).toEqual(first);
+    const page = (await preparedStatements(on)).find((s) => s.statement.includes('"encounterId"'));
+    expect(page?.statement).toContain('limit 21');
+    expect(Number(page?.generic_plans)).toBeGreaterThan(0);
+  });
+});
+
+describe('a billing statement', () => {
+  it('reads its patient, claims and payments through named statements', async () => {
+    const on = await oneConnection();
+    const ctx = await adminContext(on);
+    const [patient] = (
+      await on.execute<{ id: number }>(
+        sql`select patient_id as id from claims group by 1 order by count(*) desc limit 1`,
+      )
+    ).rows;
+    const statement = await getStaffStatement(on, ctx, Number(patient?.id), 'view');
+    expect(statement.claims.length).toBeGreaterThan(0);
+    expect(await getStaffStatement(on, ctx, Number(patient?.id), 'view')).toEqual(statement);
+    const names = (await preparedStatements(on)).map((s) => s.name);
+    expect(names).toEqual(expect.arrayContaining(['statement_patient', 'statement_claims', 'statement_payments']));
   });
 });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { formatDollars, today } from '@/shared/api';
 import { periodEndingToday, previousPeriod } from '@/shared/period';
 import { actorOf, record, recordNow } from '@/features/audit/server/audit.queries';
@@ -8,6 +8,7 @@ import {
   claimStatementSql,
   denialRateSql,
   PATIENT_SIDE_SOURCES,
+  PATIENT_SIDE_SOURCES_SQL,
 } from '@/features/claims/server/claims.formulas';
 import { procedureDescription } from '@/features/claims/claims.procedures';
 import { remittanceLedger } from '@/features/remittances/server/remittances.table';
@@ -238,11 +239,15 @@ export async function payAsGuest(
 // ---------------------------------------------------------------------------------------------
 // Statements (staff and patient), the patient's own payments, and payer performance.
 
-/** A claim's posted patient responsibility of one CARC (PR-1 deductible, PR-2 coinsurance, PR-3 copay). */
+/**
+ * A claim's posted patient responsibility of one CARC (PR-1 deductible, PR-2 coinsurance, PR-3 copay). The
+ * code is written into the text (one of three constants): bound, it would leave the prepared statement's
+ * generic plan guessing at its share of the ledger.
+ */
 function patientShareSql(carc: '1' | '2' | '3') {
   return sql<number>`(select coalesce(sum(${remittanceLedger.amountCents}), 0)::int from ${remittanceLedger}
     where ${remittanceLedger.claimId} = ${claims.id} and ${remittanceLedger.groupCode} = 'PR'
-      and ${remittanceLedger.reasonCode} = ${carc} and ${remittanceLedger.bucket} = 'patient')`;
+      and ${remittanceLedger.reasonCode} = ${sql.raw(`'${carc}'`)} and ${remittanceLedger.bucket} = 'patient')`;
 }
 
 /** Every claim of a patient, newest service date first, each with where its billed dollars are. */
@@ -271,7 +276,11 @@ async function statementClaims(db: DbOrTx, patientId: number): Promise<Statement
     .from(claims)
     .innerJoin(providers, eq(providers.id, claims.providerId))
     .where(and(eq(claims.patientId, patientId), notVoidedSql))
-    .orderBy(desc(claims.serviceDate), desc(claims.id));
+    .orderBy(desc(claims.serviceDate), desc(claims.id))
+    // Named: every statement view and portal visit runs it, and planning it cost as much as running it
+    // (docs/performance.md, "Planning the hot reads once").
+    .prepare('statement_claims')
+    .execute();
   return rows.map(({ deductibleCents, coinsuranceCents, copayCents, ...row }) => ({
     ...row,
     patientShare: { deductibleCents, coinsuranceCents, copayCents },
@@ -295,8 +304,10 @@ async function statementPayments(db: DbOrTx, patientId: number): Promise<Stateme
     })
     .from(payments)
     .leftJoin(claims, eq(claims.id, payments.claimId))
-    .where(and(eq(payments.patientId, patientId), inArray(payments.source, [...PATIENT_SIDE_SOURCES])))
-    .orderBy(desc(payments.receivedOn), desc(payments.id));
+    .where(and(eq(payments.patientId, patientId), sql`${payments.source} in (${PATIENT_SIDE_SOURCES_SQL})`))
+    .orderBy(desc(payments.receivedOn), desc(payments.id))
+    .prepare('statement_payments')
+    .execute();
   return rows.map((row) => ({ ...row, source: row.source === 'guest' ? 'guest' : 'patient' }));
 }
 
@@ -319,7 +330,9 @@ async function buildStatement(
   const [patient] = await db
     .select({ id: patients.id, name: patients.name })
     .from(patients)
-    .where(eq(patients.id, patientId));
+    .where(eq(patients.id, patientId))
+    .prepare('statement_patient')
+    .execute();
   if (!patient) return null;
   const all = await statementClaims(db, patientId);
   const shown =

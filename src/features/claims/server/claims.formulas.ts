@@ -84,7 +84,7 @@ export const PATIENT_SIDE_SOURCES = ['patient', 'guest'] as const satisfies read
  * The patient-side sources written into the text rather than bound: constants of the code, and bound values
  * would leave a prepared list's generic plan guessing at their share of the payments (executePrepared).
  */
-const PATIENT_SIDE_SOURCES_SQL = sql.raw(PATIENT_SIDE_SOURCES.map((source) => `'${source}'`).join(', '));
+export const PATIENT_SIDE_SOURCES_SQL = sql.raw(PATIENT_SIDE_SOURCES.map((source) => `'${source}'`).join(', '));
 
 export function claimBalanceSql(claimId: AnyPgColumn | number, responsibility: AnyPgColumn | number) {
   const ref = (v: AnyPgColumn | number) => (typeof v === 'number' ? sql`${v}::int` : qualified(v));

@@ -8,6 +8,7 @@ import { providers } from '@/features/providers/server/providers.table';
 import type { RequestContext } from '@/server/context';
 import { afterCursor, decodeCursor, encodeCursor, type KeyKind, type Keyset } from '@/server/db/keyset';
 import type { Db, DbOrTx, Tx } from '@/server/db/types';
+import { executePrepared, literalLimit } from '@/server/db/prepared';
 import {
   CHRONIC_CODES,
   HIGH_RISK_CODES,
@@ -280,7 +281,7 @@ export async function pageOverdueFollowUps(
   const walk = (rank: SQL, where: (SQL | undefined)[]) =>
     sql`(select o.encounter_id as id, ${rank} as rank, o.follow_up_due as due from ${openFollowUps} o
       where ${and(isListed(day), storedProviderFilter(query.provider), ...where)}
-      order by o.follow_up_due ${order}, o.encounter_id ${order} limit ${wanted})`;
+      order by o.follow_up_due ${order}, o.encounter_id ${order} ${literalLimit(wanted)})`;
   const walks =
     query.sort === 'daysOverdue' && query.priority === undefined
       ? [
@@ -300,7 +301,8 @@ export async function pageOverdueFollowUps(
           if (after === null) return [];
           return [
             walk(classRank(day, risk), [
-              sql`o.risk_class = ${risk}`,
+              // In the text: a bound class would leave the prepared page's generic plan guessing at its share.
+              sql`o.risk_class = ${sql.raw(`'${risk}'`)}`,
               only === undefined ? undefined : dueIn(day, only),
               after,
             ]),
@@ -316,10 +318,11 @@ export async function pageOverdueFollowUps(
   );
   // The page's ids first (at most a page from each walk, sorted), then their columns: joined before the
   // limit, the planner would read every encounter to join a few hundred walked rows.
-  const page = sql`select * from (${chosen}) s order by ${orderBy} limit ${wanted}`;
+  const page = sql`select * from (${chosen}) s order by ${orderBy} ${literalLimit(wanted)}`;
   return db.transaction(async (tx) => {
     const [{ rows }, total] = await Promise.all([
-      tx.execute<Row & Record<string, unknown>>(sql`${withColumns(day, page)} order by ${orderBy}`),
+      // Prepared (docs/performance.md, "Planning the hot reads once"): planning it took longer than running it.
+      executePrepared<Row & Record<string, unknown>>(tx, sql`${withColumns(day, page)} order by ${orderBy}`),
       cursor || query.count === 'false' ? Promise.resolve(null) : countOverdue(tx, day, query),
     ]);
     const shown = rows.slice(0, query.limit);
