@@ -7,6 +7,8 @@ import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listAuthorizations } from '@/features/authorizations/server/authorizations.queries';
+import { authorizationQuerySchema } from '@/features/authorizations/authorizations.schema';
 import { getStaffStatement } from '@/features/billing/server/billing.queries';
 import { listClaims } from '@/features/claims/server/claims.queries';
 import { claimListQuerySchema } from '@/features/claims/claims.schema';
@@ -121,6 +123,30 @@ describe('the Claims list', () => {
     const ctx = await adminContext(on);
     await listClaims(on, ctx, claimListQuerySchema.parse({ limit: '25', search: '99213' }));
     expect((await preparedStatements(on)).filter((s) => s.statement.includes('page.*'))).toEqual([]);
+  });
+});
+
+describe('the Authorizations list', () => {
+  const pagesHeld = async (on: Db) =>
+    (await preparedStatements(on)).filter((s) => s.statement.includes('"authNumber"'));
+
+  it('plans a page once per connection and then runs it on its generic plan', async () => {
+    const on = await oneConnection();
+    const ctx = await adminContext(on);
+    const query = authorizationQuerySchema.parse({ limit: '20' });
+    const first = await listAuthorizations(on, ctx, query);
+    for (let run = 0; run < 7; run += 1) expect(await listAuthorizations(on, ctx, query)).toEqual(first);
+    const [page] = await pagesHeld(on);
+    expect(page?.statement).toContain('limit 21');
+    expect(Number(page?.generic_plans)).toBeGreaterThan(0);
+  });
+
+  it('plans a text search or a jump by offset afresh each time (not prepared)', async () => {
+    const on = await oneConnection();
+    const ctx = await adminContext(on);
+    await listAuthorizations(on, ctx, authorizationQuerySchema.parse({ limit: '20', search: 'MRI' }));
+    await listAuthorizations(on, ctx, authorizationQuerySchema.parse({ limit: '20', offset: '20' }));
+    expect(await pagesHeld(on)).toEqual([]);
   });
 });
 

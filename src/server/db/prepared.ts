@@ -58,3 +58,8 @@ export function literalLimit(rows: number): SQL {
   if (!Number.isSafeInteger(rows) || rows < 0) throw new RangeError(`a LIMIT must be a whole number, not ${rows}`);
   return sql.raw(`limit ${rows}`);
 }
+
+/** No OFFSET clause for the usual 0, so a first page and a cursor's next page share their text. */
+export function offsetClause(offset: number): SQL {
+  return offset > 0 ? sql` offset ${offset}` : sql``;
+}

@@ -6,7 +6,7 @@ import { actorOf, listReadEntry, record, recordNow, recordRead } from '@/feature
 import type { RequestContext } from '@/server/context';
 import type { Db, DbOrTx } from '@/server/db/types';
 import { uniqueViolationOf } from '@/server/db/sql-helpers';
-import { executePrepared, literalLimit } from '@/server/db/prepared';
+import { executePrepared, literalLimit, offsetClause } from '@/server/db/prepared';
 import { HttpError } from '@/server/plugins/errors';
 import {
   afterCursor,
@@ -171,11 +171,6 @@ function toPageKeys(rows: Record<string, unknown>[], arity: number): PageKey[] {
  *   worth each; a search instead finds its matches through the trigram indexes and sorts those;
  * - days in A/R: see `daysArPageIds`.
  */
-/** No OFFSET clause for the usual 0, so a first page or a cursor's next page has one text (executePrepared). */
-function offsetSql(offset: number): SQL {
-  return offset > 0 ? sql` offset ${offset}` : sql``;
-}
-
 function pageKeysSql(ctx: RequestContext, query: ClaimListQuery, cursor: Keyset | null): SQL {
   const kinds = CLAIM_KEY_KINDS[query.sort];
   const dir = direction(query.dir);
@@ -199,7 +194,7 @@ function pageKeysSql(ctx: RequestContext, query: ClaimListQuery, cursor: Keyset 
         [...columns, claims.id].map((c) => sql`${c} ${dir}`),
         sql`, `,
       )}
-      ${literalLimit(take)}${offsetSql(query.offset)}`;
+      ${literalLimit(take)}${offsetClause(query.offset)}`;
   } else if (query.sort === 'daysAR') {
     statement = daysArPageIds(ctx, query, where, cursor);
   } else if (query.search !== '') {
@@ -215,7 +210,7 @@ function pageKeysSql(ctx: RequestContext, query: ClaimListQuery, cursor: Keyset 
         [...personKeys, sql`${claims.id}`].map((c) => sql`${c} ${dir}`),
         sql`, `,
       )}
-      ${literalLimit(take)}${offsetSql(query.offset)}`;
+      ${literalLimit(take)}${offsetClause(query.offset)}`;
   } else {
     statement = byPersonPageIds(query, where, cursor);
   }
