@@ -103,7 +103,7 @@ export function registerAnswerCache(app: FastifyInstance, deps: AppDeps) {
       reply.header(ANSWER_CACHE_HEADER, how).type('application/json; charset=utf-8');
       const encoding = preferredEncoding(request.headers['accept-encoding']);
       if (encoding === 'identity' || answer.text.length < COMPRESS_FROM_CHARS) return reply.send(answer.text);
-      const encoded = (answer[encoding] ??= encode(answer.text, encoding));
+      const encoded = (answer[encoding] ??= encode(answer.text, encoding, 'kept'));
       return reply.header('content-encoding', encoding).header('vary', 'accept-encoding').send(encoded);
     };
     // A client asking for a fresh answer (a browser's hard reload, the benchmarks) computes it anew.
