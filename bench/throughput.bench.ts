@@ -67,6 +67,14 @@ async function startHelloServer(): Promise<{ url: string; pid: number; stop: () 
   return { url: `${url}/`, pid: child.pid ?? 0, stop: () => child.kill('SIGTERM') };
 }
 
+/**
+ * Goals for answers computed afresh (the answer cache off), by URL; the others are the cache's reference.
+ * Every write ends the cached answers it touches, so in a clinic the computed path is the one users feel.
+ */
+const COMPUTED_GOALS: Partial<Record<string, { requestsPerSecond: number; p99Ms: number; why: string }>> = {
+  '/api/claims?limit=50': { requestsPerSecond: 4040, p99Ms: 100, why: '10× the 404 req/s it answered before tuning' },
+};
+
 const describe = (l: Load) =>
   `${Math.round(l.requestsPerSecond).toLocaleString('en-US')} req/s, p99 ${l.p99} ms, ${l.errors} errors, ${l.non2xx} non-2xx` +
   (l.cpuMicrosPerRequest === undefined ? '' : `, server CPU ${l.cpuMicrosPerRequest.toFixed(0)} µs/request`);
@@ -112,11 +120,17 @@ export const throughputBench: BenchPart = async (ctx: BenchContext): Promise<Ben
     for (const [name, url] of endpoints) {
       const measured = await load(`${uncached.baseUrl}${url}`, seconds, uncached.pid, browser);
       const share = measured.requestsPerSecond / reference.requestsPerSecond;
+      const clean = measured.errors === 0 && measured.non2xx === 0;
+      const goal = COMPUTED_GOALS[url];
       figures.push({
-        figure: `${name}, every answer computed (APP_CACHE=off; reference for the cache)`,
-        goal: 'reference; 0 errors, 0 non-2xx',
+        figure: `${name}, every answer computed (APP_CACHE=off${goal ? '' : '; reference for the cache'})`,
+        goal: goal
+          ? `≥ ${goal.requestsPerSecond.toLocaleString('en-US')} req/s (${goal.why}), p99 ≤ ${goal.p99Ms} ms, 0 errors, 0 non-2xx`
+          : 'reference; 0 errors, 0 non-2xx',
         measured: `${describe(measured)} (${(share * 100).toFixed(0)}% of hello-world)`,
-        pass: measured.errors === 0 && measured.non2xx === 0,
+        pass: goal
+          ? clean && measured.requestsPerSecond >= goal.requestsPerSecond && measured.p99 <= goal.p99Ms
+          : clean,
       });
     }
   } finally {
