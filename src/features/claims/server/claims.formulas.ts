@@ -66,6 +66,12 @@ export const billingProductivitySql = (submitted: SQL, hours: SQL) => ratioSql(s
 export const PATIENT_SIDE_SOURCES = ['patient', 'guest'] as const satisfies readonly PaymentSource[];
 
 /**
+ * The patient-side sources written into the text rather than bound: constants of the code, and bound values
+ * would leave a prepared list's generic plan guessing at their share of the payments (executePrepared).
+ */
+export const PATIENT_SIDE_SOURCES_SQL = sql.raw(PATIENT_SIDE_SOURCES.map((source) => `'${source}'`).join(', '));
+
+/**
  * THE BALANCE RULE, defined here once for every screen that shows what a patient owes:
  *
  *   amount due of a claim = claims.patient_responsibility_cents
@@ -80,12 +86,6 @@ export const PATIENT_SIDE_SOURCES = ['patient', 'guest'] as const satisfies read
  * Returns both parts as SQL over a claim's id and responsibility columns (or values), so lists can
  * compute balances in the database.
  */
-/**
- * The patient-side sources written into the text rather than bound: constants of the code, and bound values
- * would leave a prepared list's generic plan guessing at their share of the payments (executePrepared).
- */
-export const PATIENT_SIDE_SOURCES_SQL = sql.raw(PATIENT_SIDE_SOURCES.map((source) => `'${source}'`).join(', '));
-
 export function claimBalanceSql(claimId: AnyPgColumn | number, responsibility: AnyPgColumn | number) {
   const ref = (v: AnyPgColumn | number) => (typeof v === 'number' ? sql`${v}::int` : qualified(v));
   const patientPaid = sql<number>`(select coalesce(sum(${payments.amountCents}), 0)::int from ${payments}
