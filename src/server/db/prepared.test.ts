@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listAuthorizations } from '@/features/authorizations/server/authorizations.queries';
 import { authorizationQuerySchema } from '@/features/authorizations/authorizations.schema';
 import { getStaffStatement } from '@/features/billing/server/billing.queries';
+import { getClaimDetail } from '@/features/claims/server/claims.detail.queries';
 import { listClaims } from '@/features/claims/server/claims.queries';
 import { claimListQuerySchema } from '@/features/claims/claims.schema';
 import { pageOverdueFollowUps } from '@/features/worklist/server/worklist.queries';
@@ -123,6 +124,25 @@ describe('the Claims list', () => {
     const ctx = await adminContext(on);
     await listClaims(on, ctx, claimListQuerySchema.parse({ limit: '25', search: '99213' }));
     expect((await preparedStatements(on)).filter((s) => s.statement.includes('page.*'))).toEqual([]);
+  });
+});
+
+describe('a claim opened', () => {
+  it('reads through named statements that list their columns, the header on its generic plan', async () => {
+    const on = await oneConnection();
+    const ctx = await adminContext(on);
+    const [claim] = (await on.execute<{ id: number }>(sql`select id from claims order by id limit 1`)).rows;
+    const first = await getClaimDetail(on, ctx, Number(claim?.id));
+    for (let run = 0; run < 7; run += 1) {
+      const again = await getClaimDetail(on, ctx, Number(claim?.id));
+      expect({ ...again, history: [] }).toEqual({ ...first, history: [] });
+    }
+    const held = await preparedStatements(on);
+    expect(held.length).toBeGreaterThanOrEqual(6);
+    // A prepared `select *` would fail ("cached plan must not change result type") after a migration adds a column.
+    expect(held.filter((s) => /\*\s*,|\.\*/.test(s.statement))).toEqual([]);
+    const header = held.find((s) => s.statement.includes('service_day'));
+    expect(Number(header?.generic_plans)).toBeGreaterThan(0);
   });
 });
 
