@@ -15,6 +15,8 @@ const CONNECTIONS = 100;
 
 interface Load {
   requestsPerSecond: number;
+  /** Answers received in the load: none means the load measured nothing, whatever its error count. */
+  answered: number;
   p99: number;
   errors: number;
   non2xx: number;
@@ -42,6 +44,7 @@ async function load(url: string, seconds: number, pid: number, headers: Record<s
   const after = cpuMicros(pid);
   return {
     requestsPerSecond: result.requests.average,
+    answered: result.requests.total,
     p99: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
@@ -76,7 +79,8 @@ const COMPUTED_GOALS: Partial<Record<string, { requestsPerSecond: number; p99Ms:
 };
 
 const describe = (l: Load) =>
-  `${Math.round(l.requestsPerSecond).toLocaleString('en-US')} req/s, p99 ${l.p99} ms, ${l.errors} errors, ${l.non2xx} non-2xx` +
+  `${Math.round(l.requestsPerSecond).toLocaleString('en-US')} req/s (${l.answered.toLocaleString('en-US')} answered), ` +
+  `p99 ${l.p99} ms, ${l.errors} errors, ${l.non2xx} non-2xx` +
   (l.cpuMicrosPerRequest === undefined ? '' : `, server CPU ${l.cpuMicrosPerRequest.toFixed(0)} µs/request`);
 
 export const throughputBench: BenchPart = async (ctx: BenchContext): Promise<BenchFigure[]> => {
@@ -120,13 +124,13 @@ export const throughputBench: BenchPart = async (ctx: BenchContext): Promise<Ben
     for (const [name, url] of endpoints) {
       const measured = await load(`${uncached.baseUrl}${url}`, seconds, uncached.pid, browser);
       const share = measured.requestsPerSecond / reference.requestsPerSecond;
-      const clean = measured.errors === 0 && measured.non2xx === 0;
+      const clean = measured.answered > 0 && measured.errors === 0 && measured.non2xx === 0;
       const goal = COMPUTED_GOALS[url];
       figures.push({
         figure: `${name}, every answer computed (APP_CACHE=off${goal ? '' : '; reference for the cache'})`,
         goal: goal
           ? `≥ ${goal.requestsPerSecond.toLocaleString('en-US')} req/s (${goal.why}), p99 ≤ ${goal.p99Ms} ms, 0 errors, 0 non-2xx`
-          : 'reference; 0 errors, 0 non-2xx',
+          : 'reference; answered, 0 errors, 0 non-2xx',
         measured: `${describe(measured)} (${(share * 100).toFixed(0)}% of hello-world)`,
         pass: goal
           ? clean && measured.requestsPerSecond >= goal.requestsPerSecond && measured.p99 <= goal.p99Ms
