@@ -107,16 +107,25 @@ async function adminContext(on: Db): Promise<RequestContext> {
   };
 }
 
+/**
+ * Loads a page eight times on one connection (each answer equal to the first), then finds its prepared
+ * statement by `marker`: its LIMIT is in its text, and PostgreSQL ran it on its generic plan.
+ */
+async function expectPlannedOnce<T>(on: Db, load: () => Promise<T>, marker: string, limit: number): Promise<T> {
+  const first = await load();
+  for (let run = 0; run < 7; run += 1) expect(await load()).toEqual(first);
+  const page = (await preparedStatements(on)).find((s) => s.statement.includes(marker));
+  expect(page?.statement).toContain(`limit ${limit}`);
+  expect(Number(page?.generic_plans)).toBeGreaterThan(0);
+  return first;
+}
+
 describe('the Claims list', () => {
   it('plans a page once per connection and then runs it on its generic plan', async () => {
     const on = await oneConnection();
     const ctx = await adminContext(on);
     const query = claimListQuerySchema.parse({ limit: '25' });
-    const first = await listClaims(on, ctx, query);
-    for (let run = 0; run < 7; run += 1) expect(await listClaims(on, ctx, query)).toEqual(first);
-    const page = (await preparedStatements(on)).find((s) => s.statement.includes('page.*'));
-    expect(page?.statement).toContain('limit 26');
-    expect(Number(page?.generic_plans)).toBeGreaterThan(0);
+    await expectPlannedOnce(on, () => listClaims(on, ctx, query), 'page.*', 26);
   });
 
   it('plans a text search afresh each time (not prepared)', async () => {
@@ -154,11 +163,7 @@ describe('the Authorizations list', () => {
     const on = await oneConnection();
     const ctx = await adminContext(on);
     const query = authorizationQuerySchema.parse({ limit: '20' });
-    const first = await listAuthorizations(on, ctx, query);
-    for (let run = 0; run < 7; run += 1) expect(await listAuthorizations(on, ctx, query)).toEqual(first);
-    const [page] = await pagesHeld(on);
-    expect(page?.statement).toContain('limit 21');
-    expect(Number(page?.generic_plans)).toBeGreaterThan(0);
+    await expectPlannedOnce(on, () => listAuthorizations(on, ctx, query), '"authNumber"', 21);
   });
 
   it('plans a text search or a jump by offset afresh each time (not prepared)', async () => {
@@ -175,12 +180,8 @@ describe('the overdue follow-ups worklist', () => {
     const on = await oneConnection();
     const ctx = await adminContext(on);
     const query = worklistPageQuerySchema.parse({ limit: '20' });
-    const first = await pageOverdueFollowUps(on, ctx, query);
+    const first = await expectPlannedOnce(on, () => pageOverdueFollowUps(on, ctx, query), '"encounterId"', 21);
     expect(first.items.length).toBeGreaterThan(0);
-    for (let run = 0; run < 7; run += 1) expect(await pageOverdueFollowUps(on, ctx, query)).toEqual(first);
-    const page = (await preparedStatements(on)).find((s) => s.statement.includes('"encounterId"'));
-    expect(page?.statement).toContain('limit 21');
-    expect(Number(page?.generic_plans)).toBeGreaterThan(0);
   });
 });
 
