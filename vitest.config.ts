@@ -7,7 +7,7 @@ const alias = { '@': fileURLToPath(new URL('./src', import.meta.url)) };
 
 /*
  * The api and ui projects run the files of a worker one after another in one process (`isolate: false`):
- * starting a process and loading jsdom, React, Fastify, Drizzle and the other packages for every file was
+ * starting a process and loading happy-dom, React, Fastify, Drizzle and the other packages for every file was
  * about half the CPU of the run. src/testing/fresh-modules.ts, their first setup file, evaluates our own
  * modules afresh for each file, and ui-setup.ts empties the shared page's storage, so a file still starts
  * as it did in a process of its own. A file that changes what outlives it there (a vi.mock, which stays
@@ -44,10 +44,11 @@ const api: InlineConfig = {
 };
 
 const ui: InlineConfig = {
-  environment: 'jsdom',
+  // happy-dom rather than jsdom: the same screens' tests at ~70% of jsdom's CPU (docs/adr/0007).
+  environment: 'happy-dom',
   include: ['src/**/*.test.tsx'],
   setupFiles: ['src/testing/fresh-modules.ts', 'src/testing/ui-setup.ts'],
-  // user-event types key by key through jsdom; on a busy 2-core runner a long form takes over the 5 s default
+  // user-event types key by key through the DOM; on a busy 2-core runner a long form takes over the 5 s default
   // (the longest, ~8 s beside the browser tests here). A guard against hangs, not a speed limit.
   testTimeout: 60_000,
 };

@@ -6,8 +6,8 @@ export interface Download {
 }
 
 /**
- * Catches the files a screen downloads (a Blob URL clicked through an anchor with `download`), which jsdom
- * cannot save: the test reads each file's name and content instead. Undone after each test (ui-setup.ts).
+ * Catches the files a screen downloads (a Blob URL clicked through an anchor with `download`), which the test
+ * DOM cannot save: the test reads each file's name and content instead. Undone after each test (ui-setup.ts).
  */
 export function catchDownloads(): Download[] {
   const downloads: Download[] = [];
@@ -25,7 +25,7 @@ export function catchDownloads(): Download[] {
   return downloads;
 }
 
-/** jsdom has no print dialog: the spy tells whether the screen asked the browser to print. */
+/** The test DOM has no print dialog: the spy tells whether the screen asked the browser to print. */
 export function catchPrint() {
   return vi.spyOn(window, 'print').mockImplementation(() => {});
 }

@@ -2,7 +2,7 @@ import { afterEach, vi } from 'vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { failOnUnansweredRequests } from './fake-api';
 
-// In the ui project the files of a worker share one jsdom page (vitest.config.ts; fresh-modules.ts gives
+// In the ui project the files of a worker share one happy-dom page (vitest.config.ts; fresh-modules.ts gives
 // them fresh modules of our own): each starts, as on a page of its own, with empty storage, no cookies,
 // a bare root element and an empty body.
 localStorage.clear();
@@ -20,15 +20,19 @@ document.title = '';
 // long table can take longer to render. A wait that never comes true still fails, just later.
 configure({ asyncUtilTimeout: 5_000 });
 
-// Radix Select and Dialog use pointer capture and scrollIntoView, which jsdom does not implement.
+// Radix Select and Dialog use pointer capture and scrollIntoView, which happy-dom does not implement.
 const element = Element.prototype as unknown as Record<string, unknown>;
 element.hasPointerCapture ??= () => false;
 element.releasePointerCapture ??= () => {};
 element.scrollIntoView ??= () => {};
 
-// jsdom has no Blob URLs; catchDownloads (ui-browser.ts) replaces these to see what a screen downloads.
+// catchDownloads (ui-browser.ts) replaces these to see what a screen downloads; stand-ins where missing.
 if (!('createObjectURL' in URL))
   Object.assign(URL, { createObjectURL: () => 'blob:unused', revokeObjectURL: () => {} });
+
+// happy-dom has no window.print (a browser opens its print dialog): a stand-in that does nothing, which
+// catchPrint (ui-browser.ts) spies on to see that a screen asked to print.
+if (typeof window.print !== 'function') Object.assign(window, { print: () => {} });
 
 afterEach(() => {
   cleanup();

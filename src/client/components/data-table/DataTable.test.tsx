@@ -72,7 +72,7 @@ describe('DataTable', () => {
     const many = Array.from({ length: 5000 }, (_, i) => ({ name: `Person ${i}`, age: i }));
     render(<DataTable label="People" columns={columns} data={many} />);
     expect(screen.getByText('Showing 5000 of 5000 rows')).toBeTruthy();
-    // jsdom has no layout, so the virtualiser renders its overscan only: far fewer rows than 5000.
+    // The test DOM has no layout, so the virtualiser renders its overscan only: far fewer rows than 5000.
     expect(within(screen.getByRole('table')).getAllByRole('row').length).toBeLessThan(100);
     // Its own scroll area is a named region a keyboard user can focus and scroll.
     const region = screen.getByRole('region', { name: 'People (scrollable)' });

@@ -13,7 +13,7 @@ import {
 import AnalyticsPage from './AnalyticsPage';
 import { formatThousands, progressTowardTarget } from './analytics.view';
 
-// jsdom has no canvas: the charts are stood in for by their props, which the test reads.
+// The test DOM has no canvas: the charts are stood in for by their props, which the test reads.
 interface ChartProps {
   data: { labels: string[]; datasets: { data: number[] }[] };
   options: ChartOptions<'bar'> & ChartOptions<'doughnut'>;

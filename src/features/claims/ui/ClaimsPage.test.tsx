@@ -9,7 +9,7 @@ import { renderWithApp } from '@/testing/ui-render';
 import type { ClaimAppeal, ClaimDetail, ClaimOverview, ClaimPage, ClaimRow, ImportRejected } from '../claims.schema';
 import ClaimsPage from './ClaimsPage';
 
-// jsdom has no canvas; the charts' data tables carry the numbers these tests read.
+// The test DOM has no canvas; the charts' data tables carry the numbers these tests read.
 vi.mock('react-chartjs-2', () => ({ Bar: () => null, Doughnut: () => null, Line: () => null }));
 
 function claim(overrides: Partial<ClaimRow>): ClaimRow {

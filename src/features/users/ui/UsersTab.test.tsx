@@ -45,7 +45,7 @@ const session = {
 
 async function openLinkDialog() {
   renderWithApp(<UsersTab />, { route: '/settings' });
-  // jsdom lays out no inline text, so the hidden " of …" joins the label without its space.
+  // The test DOM lays out no inline text, so the hidden " of …" joins the label without its space.
   await screen.findByText('rosa@x.test');
   fireEvent.click(await screen.findByRole('button', { name: /^Link record\s*of Rosa Delgado$/ }));
   return screen.findByRole('dialog', { name: 'Link Rosa Delgado to a patient record' });
