@@ -237,7 +237,19 @@ test.describe('appointments', () => {
 
 test.describe('patient portal', () => {
   test('the patient lands on the portal and sees only her own visits and claims', async ({ page, browser }) => {
+    // Her visits are held back until the billing link's place is noted: loading them must not move it.
+    let releaseVisits = () => {};
+    const visitsHeld = new Promise<void>((resolve) => (releaseVisits = resolve));
+    await page.route('**/api/portal/appointments', async (route) => {
+      await visitsHeld;
+      await route.continue();
+    });
     await signIn(page, 'patient');
+    const billingLink = page.getByRole('link', { name: 'View statement and pay' });
+    await expect(page.getByText('Loading appointments...', { exact: true })).toBeVisible();
+    await expect(billingLink).toBeVisible();
+    const linkWhileLoading = await billingLink.boundingBox();
+    releaseVisits();
     await expect(page).toHaveURL(/\/patient-portal$/);
     await expect(page.getByRole('heading', { name: 'My Health Portal' })).toBeVisible();
     await expect(page.getByText('View your appointments and billing information', { exact: true })).toBeVisible();
@@ -267,6 +279,7 @@ test.describe('patient portal', () => {
 
     const visits = page.getByRole('list', { name: 'My appointments' }).getByRole('listitem');
     await expect(visits).toHaveCount(expected.length);
+    expect(await billingLink.boundingBox()).toEqual(linkWhileLoading);
     const texts = (await visits.allTextContents()).map((t) =>
       t.replace(new RegExp(`(${APPOINTMENT_STATUSES.join('|')})$`), ''),
     );

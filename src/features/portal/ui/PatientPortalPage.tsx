@@ -36,6 +36,9 @@ function ErrorText({ error }: { error: unknown }) {
   );
 }
 
+/** A list that scrolls in its box is reached by the keyboard too (WCAG 2.1.1): focusable, with a name. */
+const SCROLLABLE_LIST = { tabIndex: 0, role: 'region', 'aria-label': 'Your visits' } as const;
+
 function MyAppointments() {
   const appointments = usePortalAppointments();
   const list = appointments.data ?? [];
@@ -47,7 +50,10 @@ function MyAppointments() {
         </CardTitle>
         <CardDescription>Your visits, earliest first.</CardDescription>
       </CardHeader>
-      <CardContent>
+      {/* One height whatever the card holds (loading, empty or a long list, which scrolls inside): the claims
+          card below and its billing link stay where they are while the visits load, so a patient reaching
+          for the link does not click what moved into its place. */}
+      <CardContent className="h-80 overflow-y-auto" {...(list.length > 0 ? SCROLLABLE_LIST : {})}>
         {appointments.isLoading ? (
           <p className="text-muted-foreground" role="status">
             Loading appointments...
