@@ -281,12 +281,29 @@ async function statementClaims(db: DbOrTx, patientId: number): Promise<Statement
     // (docs/performance.md, "Planning the hot reads once").
     .prepare('statement_claims')
     .execute();
-  return rows.map(({ deductibleCents, coinsuranceCents, copayCents, ...row }) => ({
-    ...row,
-    patientShare: { deductibleCents, coinsuranceCents, copayCents },
-    status: claimStatusSchema.parse(row.status),
+  // Each field named rather than a rest and a spread of the row, which V8 copies through a slow generic path
+  // (docs/performance.md, "Answers built field by field").
+  return rows.map((row) => ({
+    id: row.id,
+    accountNumber: row.accountNumber,
+    serviceDate: row.serviceDate,
+    procedure: row.procedure,
     procedureDescription: procedureDescription(row.procedure),
+    provider: row.provider,
+    status: claimStatusSchema.parse(row.status),
+    billedCents: row.billedCents,
+    insurancePaidCents: row.insurancePaidCents,
+    contractualAdjustmentCents: row.contractualAdjustmentCents,
+    otherAdjustmentCents: row.otherAdjustmentCents,
+    insurancePendingCents: row.insurancePendingCents,
+    patientPaidCents: row.patientPaidCents,
+    amountDueCents: row.amountDueCents,
     paidCents: row.insurancePaidCents + row.patientPaidCents,
+    patientShare: {
+      deductibleCents: row.deductibleCents,
+      coinsuranceCents: row.coinsuranceCents,
+      copayCents: row.copayCents,
+    },
   }));
 }
 
@@ -308,7 +325,14 @@ async function statementPayments(db: DbOrTx, patientId: number): Promise<Stateme
     .orderBy(desc(payments.receivedOn), desc(payments.id))
     .prepare('statement_payments')
     .execute();
-  return rows.map((row) => ({ ...row, source: row.source === 'guest' ? 'guest' : 'patient' }));
+  return rows.map((row) => ({
+    id: row.id,
+    receivedOn: row.receivedOn,
+    receiptNumber: row.receiptNumber,
+    accountNumber: row.accountNumber,
+    source: row.source === 'guest' ? 'guest' : 'patient',
+    amountCents: row.amountCents,
+  }));
 }
 
 function sumAmounts(lines: readonly StatementAmounts[]): StatementAmounts {

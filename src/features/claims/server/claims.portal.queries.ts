@@ -89,5 +89,14 @@ export async function listOwnRecentClaims(db: DbOrTx, ctx: RequestContext, limit
     .where(and(eq(claims.patientId, patientId), notVoidedSql))
     .orderBy(desc(claims.serviceDate), desc(claims.id))
     .limit(limit);
-  return rows.map((row) => ({ ...row, status: claimStatusSchema.parse(row.status) }));
+  // Each field named: a spread with the status added is V8's slow copy (docs/performance.md).
+  return rows.map((row) => ({
+    id: row.id,
+    serviceDate: row.serviceDate,
+    procedure: row.procedure,
+    provider: row.provider,
+    billedCents: row.billedCents,
+    paidCents: row.paidCents,
+    status: claimStatusSchema.parse(row.status),
+  }));
 }

@@ -55,8 +55,24 @@ function patientColumns() {
   };
 }
 
+/**
+ * Each field named rather than spread from the row with the visit added: a list builds one per patient,
+ * and V8 copies such a spread through a slow generic path (docs/performance.md, "Answers built field by
+ * field"); a column the query adds stays out of the answer.
+ */
 function toPatient(row: Omit<Patient, 'nextVisit'> & { nextVisit: string | null }, ctx: RequestContext): Patient {
-  return maskPatient({ ...row, nextVisit: row.nextVisit ?? '' }, ctx.user.role);
+  const patient: Patient = {
+    id: row.id,
+    name: row.name,
+    mrn: row.mrn,
+    dob: row.dob,
+    phone: row.phone,
+    allergies: row.allergies,
+    meds: row.meds,
+    notes: row.notes,
+    nextVisit: row.nextVisit ?? '',
+  };
+  return maskPatient(patient, ctx.user.role);
 }
 
 /**
