@@ -152,13 +152,7 @@ export async function listPatients(db: Db, ctx: RequestContext, query: PatientLi
       .where(and(where, cursor ? afterCursor(keys, sql`${patients.id}`, kinds, query.dir, cursor) : undefined))
       .orderBy(...keys.map((key) => sql`${key} ${dir}`), sql`${patients.id} ${dir}`)
       .limit(query.limit + 1)
-      .offset(query.offset)
-      .then((found) =>
-        found.map((row) => ({
-          ...row,
-          keys: keys.map((_, i) => (row as Record<string, unknown>)[`k${i}`] as KeyValue),
-        })),
-      ),
+      .offset(query.offset),
     cursor || query.count === 'false'
       ? Promise.resolve(null)
       : // Unfiltered, the count is the trigger-kept rollup's (a large clinic's count(*) is a scan per first page).
@@ -186,7 +180,11 @@ export async function listPatients(db: Db, ctx: RequestContext, query: PatientLi
     items: shown.map((r) => toPatient(r, ctx)),
     nextCursor:
       rows.length > query.limit && last
-        ? encodeCursor(query.sort, query.dir, { values: last.keys, id: last.id })
+        ? encodeCursor(query.sort, query.dir, {
+            // Only the last row's sort keys make the cursor: read from it alone, not copied onto every row.
+            values: keys.map((_, i) => (last as Record<string, unknown>)[`k${i}`] as KeyValue),
+            id: last.id,
+          })
         : null,
     total,
     masked: seesMaskedPhi(ctx.user.role),
