@@ -43,13 +43,11 @@ export async function getClaimDetail(db: Db, ctx: RequestContext, id: number): P
           p.name as patient_name, p.mrn, p.dob::text as dob, pr.name as provider_name, pr.npi as provider_npi,
           ${claimOpenBalanceSql()} as balance,
           v.payer as coverage_payer, v.priority, v.member_id, v.group_number, v.relationship, v.subscriber_name,
-          v.effective_on::text as effective_on, v.end_on::text as end_on,
-          u.name as voided_by_name
+          v.effective_on::text as effective_on, v.end_on::text as end_on
         from claims
         join patients p on p.id = claims.patient_id
         join providers pr on pr.id = claims.provider_id
         left join coverages v on v.id = claims.coverage_id
-        left join users u on u.id = claims.voided_by
         where claims.id = ${id}`,
   );
   if (!claim) throw new HttpError(404, 'NOT_FOUND', 'No such claim.');
