@@ -20,13 +20,15 @@ document.title = '';
 // long table can take longer to render. A wait that never comes true still fails, just later.
 configure({ asyncUtilTimeout: 5_000 });
 
-// Radix Select and Dialog use pointer capture and scrollIntoView, which happy-dom does not implement.
+// Radix Select and Dialog call pointer capture and scrollIntoView; happy-dom has them (jsdom did not), and these
+// stand-ins only fill in for a test DOM without them.
 const element = Element.prototype as unknown as Record<string, unknown>;
 element.hasPointerCapture ??= () => false;
 element.releasePointerCapture ??= () => {};
 element.scrollIntoView ??= () => {};
 
-// catchDownloads (ui-browser.ts) replaces these to see what a screen downloads; stand-ins where missing.
+// catchDownloads (ui-browser.ts) replaces these to see what a screen downloads: stand-ins for a test DOM
+// without Blob URLs (happy-dom has them).
 if (!('createObjectURL' in URL))
   Object.assign(URL, { createObjectURL: () => 'blob:unused', revokeObjectURL: () => {} });
 
