@@ -86,7 +86,12 @@ describe('PatientPortalPage', () => {
     serve(VISITS, CLAIMS);
     renderPage();
     expect(await screen.findByRole('heading', { name: 'Welcome, Maria Lopez' })).toBeTruthy();
-    const visits = within(await screen.findByRole('list', { name: 'My appointments' })).getAllByRole('listitem');
+    const list = await screen.findByRole('list', { name: 'My appointments' });
+    // The visits scroll inside a box of fixed height: a named region the keyboard can reach and scroll.
+    const box = screen.getByRole('region', { name: 'Your visits' });
+    expect(box.contains(list)).toBe(true);
+    expect(box.tabIndex).toBe(0);
+    const visits = within(list).getAllByRole('listitem');
     expect(visits.map((v) => v.textContent)).toEqual([
       'March 4, 2026 at 8:30 AMDr. Ana Gutierrez · Diabetes follow-upCompleted',
       'December 1, 2026 at 2:00 PMDr. Emily Carter · Annual physicalScheduled',
@@ -115,5 +120,7 @@ describe('PatientPortalPage', () => {
     renderPage();
     expect(await screen.findByText('No appointments scheduled')).toBeTruthy();
     expect(await screen.findByText('No claims found')).toBeTruthy();
+    // Nothing to scroll, so no extra stop for the keyboard.
+    expect(screen.queryByRole('region', { name: 'Your visits' })).toBeNull();
   });
 });
