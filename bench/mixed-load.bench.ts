@@ -69,6 +69,13 @@ const acknowledged = {
   auditedExports: 0,
 };
 
+/**
+ * Remittance imports the mix chose but could not send: the bench database had no submitted Aetna claim left
+ * to pay (each run pays some, and a database kept between runs runs out). Such a run did not measure the mix
+ * it names, so its requests-per-second figure cannot pass.
+ */
+let remittancesNotSent = 0;
+
 function today(now = new Date()): string {
   const p = (n: number) => String(n).padStart(2, '0');
   return `${now.getFullYear()}-${p(now.getMonth() + 1)}-${p(now.getDate())}`;
@@ -188,7 +195,10 @@ const listWorkQueue = read('list work queue', () => '/api/work-queue?limit=50');
 /** An 835 from Aetna paying three submitted claims at 80% of each line, the rest a contractual adjustment. */
 const importRemittance: Step = async (call, pools) => {
   const paid = pools.submittedClaims.splice(0, 3);
-  if (paid.length === 0) return listClaims(call, pools);
+  if (paid.length === 0) {
+    remittancesNotSent += 1;
+    return listClaims(call, pools);
+  }
   const trace = `LOAD-${Date.now().toString(36)}-${counter++}`;
   const body: string[] = [];
   let total = 0;
@@ -591,8 +601,14 @@ export const mixedLoadBench: BenchPart = async (ctx: BenchContext) => {
       {
         figure: 'Mixed load: requests per second and p99',
         goal: `≥ ${MIXED_LOAD_GOAL.requestsPerSecond}/s (4× the 108/s it held before tuning), p99 ≤ ${MIXED_LOAD_GOAL.p99Ms} ms`,
-        measured: `${(all.length / seconds).toFixed(0)}/s, p99 ${ms(percentile(overall, 0.99))}`,
+        measured:
+          `${(all.length / seconds).toFixed(0)}/s, p99 ${ms(percentile(overall, 0.99))}` +
+          (remittancesNotSent > 0
+            ? `; not the whole mix: ${remittancesNotSent.toLocaleString('en-US')} remittance imports found no submitted ` +
+              'Aetna claim left to pay and listed claims instead (run again with --reseed)'
+            : ''),
         pass:
+          remittancesNotSent === 0 &&
           all.length / seconds >= MIXED_LOAD_GOAL.requestsPerSecond &&
           percentile(overall, 0.99) <= MIXED_LOAD_GOAL.p99Ms,
       },
