@@ -272,18 +272,31 @@ test.describe('patient portal', () => {
     }
     await staff.close();
     const cancelled = hers.filter((a) => a.status === 'Cancelled');
-    const expected = hers
-      .filter((a) => a.status !== 'Cancelled')
-      .map((a) => `${format(parseISO(a.date), 'MMMM d, yyyy')} at ${time12(a.time)}${a.provider} · ${a.reason}`);
     expect(cancelled.length).toBeGreaterThan(0);
+    // Visits still ahead (today's until done), soonest first; then the past ones, most recent first.
+    const shown = hers.filter((a) => a.status !== 'Cancelled');
+    const ahead = (a: (typeof hers)[number]) =>
+      a.date > E2E_TODAY || (a.date === E2E_TODAY && a.status === 'Scheduled');
+    const text = (a: (typeof hers)[number]) =>
+      `${format(parseISO(a.date), 'MMMM d, yyyy')} at ${time12(a.time)}${a.provider} · ${a.reason}`;
+    const upcoming = shown.filter(ahead).map(text);
+    const past = shown
+      .filter((a) => !ahead(a))
+      .reverse()
+      .map(text);
+    expect(upcoming.length).toBeGreaterThan(0);
+    expect(past.length).toBeGreaterThan(0);
 
-    const visits = page.getByRole('list', { name: 'My appointments' }).getByRole('listitem');
-    await expect(visits).toHaveCount(expected.length);
+    const listed = async (name: string) => {
+      const items = page.getByRole('list', { name }).getByRole('listitem');
+      return (await items.allTextContents()).map((t) =>
+        t.replace(new RegExp(`(${APPOINTMENT_STATUSES.join('|')})$`), ''),
+      );
+    };
+    await expect(page.getByRole('list', { name: 'Past appointments' }).getByRole('listitem')).toHaveCount(past.length);
     expect(await billingLink.boundingBox()).toEqual(linkWhileLoading);
-    const texts = (await visits.allTextContents()).map((t) =>
-      t.replace(new RegExp(`(${APPOINTMENT_STATUSES.join('|')})$`), ''),
-    );
-    expect(texts).toEqual(expected);
+    expect(await listed('Upcoming appointments')).toEqual(upcoming);
+    expect(await listed('Past appointments')).toEqual(past);
     await expect(page.getByText('Cancelled', { exact: true })).toHaveCount(0);
 
     const claims = page.getByRole('table', { name: 'My claims' });

@@ -159,10 +159,8 @@ test.describe('My Billing (patient)', () => {
   }) => {
     await signIn(page, 'patient');
     await expect(page.getByRole('heading', { name: 'My Health Portal' })).toBeVisible();
-    // The link's card sits below the visits: while they load it is ~750 px higher than once they are shown
-    // (measured with the visits held back), so a click aimed just before they arrive lands on a visit and
-    // the portal stays put. Wait for the visits and the claims first, as a person would see them.
-    await expect(page.getByRole('list', { name: 'My appointments' })).toBeVisible();
+    // The visits and the claims first, as a person would see them before reaching for the link.
+    await expect(page.getByRole('list', { name: 'Upcoming appointments' })).toBeVisible();
     await expect(page.getByRole('table', { name: 'My claims' })).toBeVisible();
     await page.getByRole('link', { name: 'View statement and pay' }).click();
     await expect(page).toHaveURL(/\/patient-portal\/billing$/);

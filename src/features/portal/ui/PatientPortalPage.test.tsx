@@ -10,25 +10,25 @@ const SESSION = {
   mfa: true,
   csrfToken: 'token',
   expiresAt: null,
+  // The practice's day is the server's: Tuesday, November 24, 2026 (10:00 in the practice's zone).
+  serverTime: '2026-11-24T15:00:00.000Z',
 };
 
+const visit = (id: number, date: string, time: string, status: PortalAppointment['status'], reason: string) => ({
+  id,
+  provider: id % 2 ? 'Dr. Ana Gutierrez' : 'Dr. Emily Carter',
+  reason,
+  date,
+  time,
+  status,
+});
+
+/** As the API answers them: earliest first. */
 const VISITS: PortalAppointment[] = [
-  {
-    id: 7,
-    provider: 'Dr. Ana Gutierrez',
-    reason: 'Diabetes follow-up',
-    date: '2026-03-04',
-    time: '08:30',
-    status: 'Completed',
-  },
-  {
-    id: 9,
-    provider: 'Dr. Emily Carter',
-    reason: 'Annual physical',
-    date: '2026-12-01',
-    time: '14:00',
-    status: 'Scheduled',
-  },
+  visit(7, '2026-03-04', '08:30', 'Completed', 'Diabetes follow-up'),
+  visit(8, '2026-11-24', '09:00', 'Completed', 'Lab review'),
+  visit(10, '2026-11-24', '15:30', 'Scheduled', 'Blood pressure check'),
+  visit(12, '2026-12-01', '14:00', 'Scheduled', 'Annual physical'),
 ];
 
 const CLAIMS: PortalClaim[] = [
@@ -86,16 +86,32 @@ describe('PatientPortalPage', () => {
     serve(VISITS, CLAIMS);
     renderPage();
     expect(await screen.findByRole('heading', { name: 'Welcome, Maria Lopez' })).toBeTruthy();
-    const list = await screen.findByRole('list', { name: 'My appointments' });
+    const list = await screen.findByRole('list', { name: 'Upcoming appointments' });
     // The visits scroll inside a box of fixed height: a named region the keyboard can reach and scroll.
     const box = screen.getByRole('region', { name: 'Your visits' });
     expect(box.contains(list)).toBe(true);
     expect(box.tabIndex).toBe(0);
-    const visits = within(list).getAllByRole('listitem');
-    expect(visits.map((v) => v.textContent)).toEqual([
-      'March 4, 2026 at 8:30 AMDr. Ana Gutierrez · Diabetes follow-upCompleted',
+    // Visits still ahead first, the soonest at the top (today's until it is done); then the past, newest first.
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((v) => v.textContent),
+    ).toEqual([
+      'November 24, 2026 at 3:30 PMDr. Emily Carter · Blood pressure checkScheduled',
       'December 1, 2026 at 2:00 PMDr. Emily Carter · Annual physicalScheduled',
     ]);
+    const past = screen.getByRole('list', { name: 'Past appointments' });
+    expect(
+      within(past)
+        .getAllByRole('listitem')
+        .map((v) => v.textContent),
+    ).toEqual([
+      'November 24, 2026 at 9:00 AMDr. Emily Carter · Lab reviewCompleted',
+      'March 4, 2026 at 8:30 AMDr. Ana Gutierrez · Diabetes follow-upCompleted',
+    ]);
+    expect(box.contains(past)).toBe(true);
+    expect(screen.getByRole('heading', { name: 'Upcoming', level: 3 })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Past', level: 3 })).toBeTruthy();
     const table = await screen.findByRole('table', { name: 'My claims' });
     const rows = within(table).getAllByRole('row').slice(1);
     expect(
@@ -113,6 +129,19 @@ describe('PatientPortalPage', () => {
     expect(screen.getByRole('link', { name: 'View statement and pay' }).getAttribute('href')).toBe(
       '/patient-portal/billing',
     );
+  });
+
+  it('says when no visit is ahead, above the past ones', async () => {
+    serve(
+      VISITS.filter((v) => v.status === 'Completed'),
+      CLAIMS,
+    );
+    renderPage();
+    const past = await screen.findByRole('list', { name: 'Past appointments' });
+    expect(within(past).getAllByRole('listitem')).toHaveLength(2);
+    expect(screen.queryByRole('list', { name: 'Upcoming appointments' })).toBeNull();
+    const upcoming = screen.getByRole('heading', { name: 'Upcoming', level: 3 }).parentElement!;
+    expect(within(upcoming).getByText('No appointments scheduled')).toBeTruthy();
   });
 
   it('shows the empty texts when the patient has no visits or claims', async () => {

@@ -2,7 +2,7 @@ import { format, parseISO } from 'date-fns';
 import { Link } from 'react-router';
 import { CalendarDays, CreditCard, HeartPulse, Receipt } from 'lucide-react';
 import type { ColumnDef } from '@tanstack/react-table';
-import { formatDollars } from '@/shared/api';
+import { formatDollars, today } from '@/shared/api';
 import { PageHeader } from '@/client/components/layout/PageHeader';
 import { DataTable } from '@/client/components/data-table/DataTable';
 import { Badge } from '@/client/components/ui/badge';
@@ -11,7 +11,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/cli
 import { statusVariant } from '@/client/lib/status-variant';
 import { formatTime12 } from '@/features/appointments/appointments.schema';
 import { useSession } from '@/features/auth/ui/auth.api';
-import type { PortalClaim } from '../portal.schema';
+import type { PortalAppointment, PortalClaim } from '../portal.schema';
 import { usePortalAppointments, usePortalClaims } from './portal.api';
 import { errorTextFor } from '@/client/lib/error-text';
 
@@ -39,16 +39,56 @@ function ErrorText({ error }: { error: unknown }) {
 /** A list that scrolls in its box is reached by the keyboard too (WCAG 2.1.1): focusable, with a name. */
 const SCROLLABLE_LIST = { tabIndex: 0, role: 'region', 'aria-label': 'Your visits' } as const;
 
+/**
+ * The visits a patient comes to the portal for first: those still ahead (a visit today until it is
+ * completed or missed), soonest first; then the past ones, most recent first. In date order alone, a
+ * patient with a year of visits scrolled past all of them to find the next one.
+ */
+export function splitVisits(
+  visits: readonly PortalAppointment[],
+  day: string,
+): { upcoming: PortalAppointment[]; past: PortalAppointment[] } {
+  const ahead = (v: PortalAppointment) => v.date > day || (v.date === day && v.status === 'Scheduled');
+  const byTime = (a: PortalAppointment, b: PortalAppointment) =>
+    a.date.localeCompare(b.date) || a.time.localeCompare(b.time) || a.id - b.id;
+  return {
+    upcoming: visits.filter(ahead).sort(byTime),
+    past: visits.filter((v) => !ahead(v)).sort((a, b) => byTime(b, a)),
+  };
+}
+
+function VisitList({ label, visits }: { label: string; visits: readonly PortalAppointment[] }) {
+  return (
+    <ul className="divide-y divide-border" aria-label={label}>
+      {visits.map((appointment) => (
+        <li key={appointment.id} className="flex items-start justify-between gap-3 py-3">
+          <div className="grid gap-0.5">
+            <p className="font-medium">
+              {formatPortalDate(appointment.date)} at {formatTime12(appointment.time)}
+            </p>
+            <p className="text-sm text-muted-foreground">
+              {appointment.provider} · {appointment.reason}
+            </p>
+          </div>
+          <Badge variant={statusVariant(appointment.status)}>{appointment.status}</Badge>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 function MyAppointments() {
   const appointments = usePortalAppointments();
   const list = appointments.data ?? [];
+  // The practice's day, from the server's clock (the session answer sets it).
+  const { upcoming, past } = splitVisits(list, today());
   return (
     <Card>
       <CardHeader>
         <CardTitle className="flex items-center gap-2">
           <CalendarDays className="size-5" aria-hidden="true" /> My Appointments
         </CardTitle>
-        <CardDescription>Your visits, earliest first.</CardDescription>
+        <CardDescription>Your upcoming visits, soonest first, then your past visits.</CardDescription>
       </CardHeader>
       {/* One height whatever the card holds (loading, empty or a long list, which scrolls inside): the claims
           card below and its billing link stay where they are while the visits load, so a patient reaching
@@ -63,21 +103,26 @@ function MyAppointments() {
         ) : list.length === 0 ? (
           <p className="text-muted-foreground">No appointments scheduled</p>
         ) : (
-          <ul className="divide-y divide-border" aria-label="My appointments">
-            {list.map((appointment) => (
-              <li key={appointment.id} className="flex items-start justify-between gap-3 py-3">
-                <div className="grid gap-0.5">
-                  <p className="font-medium">
-                    {formatPortalDate(appointment.date)} at {formatTime12(appointment.time)}
-                  </p>
-                  <p className="text-sm text-muted-foreground">
-                    {appointment.provider} · {appointment.reason}
-                  </p>
-                </div>
-                <Badge variant={statusVariant(appointment.status)}>{appointment.status}</Badge>
-              </li>
-            ))}
-          </ul>
+          <div className="grid gap-4">
+            <section aria-labelledby="visits-upcoming">
+              <h3 id="visits-upcoming" className="text-sm font-semibold text-muted-foreground">
+                Upcoming
+              </h3>
+              {upcoming.length === 0 ? (
+                <p className="py-3 text-muted-foreground">No appointments scheduled</p>
+              ) : (
+                <VisitList label="Upcoming appointments" visits={upcoming} />
+              )}
+            </section>
+            {past.length > 0 && (
+              <section aria-labelledby="visits-past">
+                <h3 id="visits-past" className="text-sm font-semibold text-muted-foreground">
+                  Past
+                </h3>
+                <VisitList label="Past appointments" visits={past} />
+              </section>
+            )}
+          </div>
         )}
       </CardContent>
     </Card>
