@@ -17,6 +17,14 @@ export interface EraFileOptions {
 
 /** The whole file of one 835 transaction set whose body is `lines` (BPR…PLB). */
 export function eraFile(lines: readonly string[], options: EraFileOptions = {}): string {
+  return eraFileOfSets([lines], options);
+}
+
+/**
+ * One file of several 835 transaction sets in one functional group, as a clearinghouse sends several payments
+ * at once: each body (BPR…PLB) its own ST…SE, numbered 0001, 0002, …
+ */
+export function eraFileOfSets(bodies: readonly (readonly string[])[], options: EraFileOptions = {}): string {
   const version = options.version ?? '005010X221A1';
   const control = options.controlNumber ?? 1;
   return envelope({
@@ -40,14 +48,12 @@ export function eraFile(lines: readonly string[], options: EraFileOptions = {}):
       controlNumber: control,
       version,
     },
-    sets: [
-      {
-        id: '835',
-        controlNumber: String(control).padStart(4, '0'),
-        implementation: version,
-        segments: lines.map(segment),
-      },
-    ],
+    sets: bodies.map((lines, i) => ({
+      id: '835',
+      controlNumber: String(bodies.length === 1 ? control : i + 1).padStart(4, '0'),
+      implementation: version,
+      segments: lines.map(segment),
+    })),
   });
 }
 

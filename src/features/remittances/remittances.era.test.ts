@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { eraFile, eraHeader } from '@/testing/era-files';
-import { centsOf, claimImbalance, EraError, fileImbalance, readEra } from './remittances.era';
+import { eraFile, eraFileOfSets, eraHeader } from '@/testing/era-files';
+import { centsOf, claimImbalance, EraError, fileImbalance, readEras } from './remittances.era';
 import { bucketOf, reasonOf, statusAfter } from './remittances.posting';
 
 describe('amounts in cents', () => {
@@ -29,7 +29,8 @@ describe('reading an 835', () => {
     'LQ*HE*M15',
   ];
   it('reads the header, claims, lines, adjustments and remarks', () => {
-    const era = readEra(eraFile(body));
+    const [era] = readEras(eraFile(body));
+    if (!era) throw new Error('no 835 read');
     expect(era).toMatchObject({
       paymentCents: 15000,
       traceNumber: 'T-1',
@@ -57,17 +58,29 @@ describe('reading an 835', () => {
     expect(fileImbalance(era)).toBeNull();
   });
   it('finds what does not balance, line, claim and file', () => {
-    const line = readEra(eraFile(body.map((s) => (s === 'CAS*CO*45*30' ? 'CAS*CO*45*29' : s))));
-    expect(claimImbalance(line.claims[0]!)).toMatch(/^service line 99214/);
-    const file = readEra(eraFile(body.map((s) => s.replace('BPR*I*150*', 'BPR*I*151*'))));
-    expect(fileImbalance(file)).toBe(
+    const [line] = readEras(eraFile(body.map((s) => (s === 'CAS*CO*45*30' ? 'CAS*CO*45*29' : s))));
+    expect(claimImbalance(line!.claims[0]!)).toMatch(/^service line 99214/);
+    const [file] = readEras(eraFile(body.map((s) => s.replace('BPR*I*150*', 'BPR*I*151*'))));
+    expect(fileImbalance(file!)).toBe(
       'BPR02 payment 151.00 ≠ claims paid (ΣCLP04) 150.00 − provider adjustments (ΣPLB) 0.00 = 150.00',
     );
   });
+  it('reads each 835 of a file that holds several, in file order, each with where its ST is', () => {
+    const second = body.map((s) => s.replace('TRN*1*T-1*', 'TRN*1*T-2*'));
+    const eras = readEras(eraFileOfSets([body, second]));
+    expect(eras.map((e) => [e.controlNumber, e.traceNumber, e.position, e.claims.length])).toEqual([
+      ['0001', 'T-1', 3, 1],
+      ['0002', 'T-2', 3 + body.length + 2, 1],
+    ]);
+    // A fault in the second is named where it is; the first being right does not let the file through.
+    expect(() => readEras(eraFileOfSets([body, second.filter((s) => !s.startsWith('TRN'))]))).toThrow(
+      expect.objectContaining({ code: 'STRUCTURE', position: 3 + body.length + 2 }) as Error,
+    );
+  });
   it('refuses another guide, a bad CAS group and a file without a trace', () => {
-    expect(() => readEra(eraFile(body, { version: '005010X222A1' }))).toThrow(/GS08/);
-    expect(() => readEra(eraFile(body.map((s) => s.replace('CAS*CO*', 'CAS*XX*'))))).toThrow(/CAS01/);
-    expect(() => readEra(eraFile(body.filter((s) => !s.startsWith('TRN'))))).toThrow(/TRN02/);
+    expect(() => readEras(eraFile(body, { version: '005010X222A1' }))).toThrow(/GS08/);
+    expect(() => readEras(eraFile(body.map((s) => s.replace('CAS*CO*', 'CAS*XX*'))))).toThrow(/CAS01/);
+    expect(() => readEras(eraFile(body.filter((s) => !s.startsWith('TRN'))))).toThrow(/TRN02/);
   });
 });
 

@@ -22,7 +22,7 @@ export const CAS_GROUPS = ['CO', 'PI', 'OA', 'PR', 'CR'] as const;
 export type CasGroup = (typeof CAS_GROUPS)[number];
 
 export type EraErrorCode =
-  /** The file holds no 835 transaction set, or more than one. */
+  /** The file holds no 835 transaction set. */
   | 'NOT_835'
   /** GS08 or ST03 is not 005010X221A1. */
   | 'UNSUPPORTED_VERSION'
@@ -106,7 +106,10 @@ export interface EraProviderAdjustment {
 }
 
 export interface Era {
+  /** ST02. */
   controlNumber: string;
+  /** Where its ST is in the file (1-based segment position): a file may hold several 835s. */
+  position: number;
   /** BPR01: I remittance with payment, H notification only, … */
   handling: string;
   paymentCents: number;
@@ -209,39 +212,37 @@ function procedureOf(value: string, delimiters: X12Delimiters) {
   return { qualifier, procedureCode: code, modifiers: modifiers.slice(0, 4).filter((m) => m !== '') };
 }
 
-/** Reads the one 835 of a file. Throws X12Error (envelope, syntax) or EraError (the 835's own rules). */
-export function readEra(text: string): Era {
+/**
+ * Reads every 835 of a file, in file order: a clearinghouse may deliver several payments (one ST each, each its
+ * own BPR and TRN) in one interchange. Throws X12Error (envelope, syntax) or EraError (the 835's own rules).
+ */
+export function readEras(text: string): Era[] {
   const document = parseX12(text);
   const sets = transactionSetsOf(document, '835');
   if (sets.length === 0) throw new EraError('NOT_835', 0, 'The file holds no 835 (remittance) transaction set.');
-  if (sets.length > 1) {
-    throw new EraError(
-      'NOT_835',
-      sets[1]!.set.st.position,
-      `The file holds ${sets.length} remittances (835 transaction sets); upload them one file each.`,
-    );
-  }
-  const { group, set, interchange } = sets[0]!;
-  if (group.version !== ERA_IMPLEMENTATION) {
-    throw new EraError(
-      'UNSUPPORTED_VERSION',
-      group.gs.position,
-      `GS08: "${group.version}" is not ${ERA_IMPLEMENTATION}; only 835s of ASC X12 ${ERA_IMPLEMENTATION} are read`,
-    );
-  }
-  if (set.implementation !== '' && set.implementation !== ERA_IMPLEMENTATION) {
-    throw new EraError(
-      'UNSUPPORTED_VERSION',
-      set.st.position,
-      `ST03: "${set.implementation}" is not ${ERA_IMPLEMENTATION}; only 835s of ASC X12 ${ERA_IMPLEMENTATION} are read`,
-    );
-  }
-  return readSet(set.segments, interchange.delimiters, set.controlNumber, set.st.position);
+  return sets.map(({ group, set, interchange }) => {
+    if (group.version !== ERA_IMPLEMENTATION) {
+      throw new EraError(
+        'UNSUPPORTED_VERSION',
+        group.gs.position,
+        `GS08: "${group.version}" is not ${ERA_IMPLEMENTATION}; only 835s of ASC X12 ${ERA_IMPLEMENTATION} are read`,
+      );
+    }
+    if (set.implementation !== '' && set.implementation !== ERA_IMPLEMENTATION) {
+      throw new EraError(
+        'UNSUPPORTED_VERSION',
+        set.st.position,
+        `ST03: "${set.implementation}" is not ${ERA_IMPLEMENTATION}; only 835s of ASC X12 ${ERA_IMPLEMENTATION} are read`,
+      );
+    }
+    return readSet(set.segments, interchange.delimiters, set.controlNumber, set.st.position);
+  });
 }
 
 function readSet(segments: readonly X12Segment[], delimiters: X12Delimiters, controlNumber: string, stAt: number) {
   const era: Era = {
     controlNumber,
+    position: stAt,
     handling: '',
     paymentCents: 0,
     creditDebit: '',

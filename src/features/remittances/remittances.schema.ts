@@ -45,10 +45,14 @@ export const remittanceSummarySchema = z.object({
   postedCents: z.number().int(),
   exceptionCents: z.number().int(),
   providerAdjustmentCents: z.number().int(),
-  /** True when this file had been imported before: nothing was posted this time. */
+  /** True when this remittance (its payer and trace number) had been imported before: nothing was posted this time. */
   duplicate: z.boolean(),
 });
 export type RemittanceSummary = z.infer<typeof remittanceSummarySchema>;
+
+/** What an import answers: each remittance of the file (one per 835 transaction set), in file order. */
+export const remittanceImportSchema = z.object({ remittances: z.array(remittanceSummarySchema).min(1) });
+export type RemittanceImport = z.infer<typeof remittanceImportSchema>;
 
 export const remittanceRowSchema = remittanceSummarySchema.omit({ duplicate: true }).extend({
   method: z.string(),

@@ -30,7 +30,7 @@ import { CLAIM_STATUSES, claimFilterSchema, type ClaimFilter } from '@/features/
 import { createTestDatabase, type TestDatabase } from '@/testing/test-db';
 import type { DbOrTx } from '@/server/db/types';
 import { eraFile, eraHeader } from '@/testing/era-files';
-import { importRemittance } from '@/features/remittances/server/remittances.queries';
+import { importRemittances } from '@/features/remittances/server/remittances.queries';
 import { TEST_TODAY } from '@/testing/test-clock';
 import {
   computeArAging,
@@ -587,7 +587,7 @@ describe('analytics rollups equal the raw reference', () => {
       'CAS*CO*45*100',
       'PLB*1234567893*20261231*L6:INT*-20',
     ]);
-    await importRemittance(database.db, ctx, first);
+    await importRemittances(database.db, ctx, first);
     await expectRollupsEqualRaw('after an 835');
     // The payer reverses ERA-RT-1 and pays it again at 100.00.
     const second = eraFile([
@@ -601,7 +601,7 @@ describe('analytics rollups equal the raw reference', () => {
       'CAS*CO*45*70',
       'CAS*PR*1*30',
     ]);
-    await importRemittance(database.db, ctx, second);
+    await importRemittances(database.db, ctx, second);
     await expectRollupsEqualRaw('after a reversal and its correction', DAYS);
     const [claim] = (
       await database.db.execute<{ paid_cents: number }>(

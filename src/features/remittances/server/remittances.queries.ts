@@ -20,14 +20,14 @@ import { today } from '@/shared/api';
 import type { RequestContext } from '@/server/context';
 import { decodeCursor, encodeCursor } from '@/server/db/keyset';
 import { rawRows, rowText, rowTextOrNull, type RawRow } from '@/server/db/sql-helpers';
-import type { Db, Tx } from '@/server/db/types';
+import type { Db, DbOrTx, Tx } from '@/server/db/types';
 import { HttpError } from '@/server/plugins/errors';
 import {
   claimImbalance,
   dollars,
   EraError,
   fileImbalance,
-  readEra,
+  readEras,
   type Era,
   type EraClaim,
   type EraLine,
@@ -54,9 +54,12 @@ import type {
   RemittanceSummary,
 } from '../remittances.schema';
 
-/** The import's answer: the summary, and whether this file had been imported before (HTTP 200 then, else 201). */
+/**
+ * The import's answer: each remittance of the file (one per 835 transaction set, in file order) with whether it
+ * had been imported before, and whether all of them had (HTTP 200 then, else 201).
+ */
 export interface ImportResult {
-  summary: RemittanceSummary;
+  remittances: RemittanceSummary[];
   duplicate: boolean;
 }
 
@@ -64,20 +67,42 @@ function refusal(status: number, code: string, message: string): HttpError {
   return new HttpError(status, code, `file: ${message}`, { fields: [{ field: 'file', message }] });
 }
 
-/** Reads and balances the file before any transaction: what is refused here touches nothing. */
-export function readBalancedEra(text: string): Era {
-  let era: Era;
+/**
+ * Reads and balances every remittance of the file before any transaction: what is refused here touches
+ * nothing. A file of several names the one at fault by where its ST is.
+ */
+export function readBalancedEras(text: string): Era[] {
+  let eras: Era[];
   try {
-    era = readEra(text);
+    eras = readEras(text);
   } catch (err) {
     if (err instanceof X12Error) throw refusal(400, `X12_${err.code}`, err.message);
     if (err instanceof EraError)
       throw refusal(422, err.code === 'UNSUPPORTED_VERSION' ? err.code : 'INVALID_835', err.message);
     throw err;
   }
-  const problem = fileImbalance(era);
-  if (problem) throw refusal(422, 'UNBALANCED_FILE', `the remittance does not balance: ${problem}`);
-  return era;
+  const which = (era: Era) => (eras.length === 1 ? 'the remittance' : `the remittance at segment ${era.position}`);
+  for (const era of eras) {
+    const problem = fileImbalance(era);
+    if (problem) throw refusal(422, 'UNBALANCED_FILE', `${which(era)} does not balance: ${problem}`);
+  }
+  // Two payments of one payer with one trace number cannot both be right; which to post is not ours to guess.
+  const twice = eras.find(
+    (era, i) => eras.findIndex((o) => payerKeyOf(o) === payerKeyOf(era) && o.traceNumber === era.traceNumber) !== i,
+  );
+  if (twice) {
+    throw refusal(
+      422,
+      'INVALID_835',
+      `${which(twice)} repeats trace number ${twice.traceNumber} of the same payer (TRN02) earlier in the file`,
+    );
+  }
+  return eras;
+}
+
+/** What identifies a payer's remittances with its trace numbers (TRN03, else the payer's name). */
+function payerKeyOf(era: Era): string {
+  return era.originatorId || era.payerName;
 }
 
 interface MatchedClaim {
@@ -326,252 +351,269 @@ function plus(a: ClaimTotals, b: ClaimTotals): ClaimTotals {
   };
 }
 
-/** Imports one 835 (POST /api/remittances). */
-export async function importRemittance(db: Db, ctx: RequestContext, text: string): Promise<ImportResult> {
-  const era = readBalancedEra(text);
-  const sha256 = createHash('sha256').update(text).digest('hex');
+/**
+ * Imports a file of 835s (POST /api/remittances): every remittance in it, in file order, in one transaction, so
+ * a file is posted whole or not at all. Each keeps the whole file's hash and size.
+ */
+export async function importRemittances(db: DbOrTx, ctx: RequestContext, text: string): Promise<ImportResult> {
+  const eras = readBalancedEras(text);
+  const file = { sha256: createHash('sha256').update(text).digest('hex'), bytes: Buffer.byteLength(text) };
+  return db.transaction(async (tx) => {
+    const remittances: RemittanceSummary[] = [];
+    // One after another: a later remittance of the file may post to a claim an earlier one posted to.
+    for (const era of eras) remittances.push(await importOne(tx, ctx, era, file));
+    return { remittances, duplicate: remittances.every((r) => r.duplicate) };
+  });
+}
+
+/** Posts one remittance of a file in the caller's transaction; its summary says whether it came before. */
+async function importOne(
+  tx: Tx,
+  ctx: RequestContext,
+  era: Era,
+  file: { sha256: string; bytes: number },
+): Promise<RemittanceSummary> {
   const day = today(ctx.now);
   const postedOn = era.paymentDate ?? era.productionDate ?? day;
-  return db.transaction(async (tx) => {
-    const [payer] = await rawRows(
-      tx,
-      sql`select name from payers
+  const [payer] = await rawRows(
+    tx,
+    sql`select name from payers
           where (${era.payerIdentifier} <> '' and payer_id = upper(${era.payerIdentifier}))
              or lower(name) = lower(${era.payerName})
           order by (payer_id = upper(${era.payerIdentifier})) desc nulls last limit 1`,
-    );
-    const payerName = payer ? rowText(payer.name) : era.payerName;
-    const payerKey = era.originatorId || era.payerName;
-    const [inserted] = await rawRows(
-      tx,
-      sql`insert into remittances (payer_key, trace_number, payer, payer_name_sent, payment_cents, method, payment_date,
+  );
+  const payerName = payer ? rowText(payer.name) : era.payerName;
+  const payerKey = payerKeyOf(era);
+  const [inserted] = await rawRows(
+    tx,
+    sql`insert into remittances (payer_key, trace_number, payer, payer_name_sent, payment_cents, method, payment_date,
             production_date, posted_on, claims_posted, claims_exceptions, posted_cents, exception_cents,
             provider_adjustment_cents, file_sha256, file_bytes, imported_by, imported_at)
           values (${payerKey}, ${era.traceNumber}, ${payerName}, ${era.payerName}, ${era.paymentCents}, ${era.method},
-            ${era.paymentDate}::date, ${era.productionDate}::date, ${postedOn}::date, 0, 0, 0, 0, 0, ${sha256},
-            ${Buffer.byteLength(text)}, ${ctx.user.id}::int, ${ctx.now.toISOString()}::timestamptz)
+            ${era.paymentDate}::date, ${era.productionDate}::date, ${postedOn}::date, 0, 0, 0, 0, 0, ${file.sha256},
+            ${file.bytes}, ${ctx.user.id}::int, ${ctx.now.toISOString()}::timestamptz)
           on conflict (payer_key, trace_number) do nothing
           returning id`,
-    );
-    if (!inserted) {
-      const [earlier] = await rawRows(
-        tx,
-        sql`select ${remittanceColumns} from remittances r left join users u on u.id = r.imported_by
-            where r.payer_key = ${payerKey} and r.trace_number = ${era.traceNumber}`,
-      );
-      if (!earlier) throw new Error('the earlier remittance vanished');
-      const summary = { ...summaryOf(toRow(earlier)), duplicate: true };
-      await recordMany(tx, [
-        {
-          ...actorOf(ctx),
-          action: 'remittance.import.duplicate',
-          resource: `remittance/${summary.remittanceId}`,
-          detail: `${payerName} trace ${era.traceNumber}: already imported, nothing posted`,
-        },
-      ]);
-      return { summary, duplicate: true };
-    }
-    const remittanceId = Number(inserted.id);
-    const { claims, states } = await loadClaims(tx, era);
-
-    const ids = await rawRows(
+  );
+  if (!inserted) {
+    const [earlier] = await rawRows(
       tx,
-      sql`select nextval(pg_get_serial_sequence('remittance_claims', 'id')) as id
-          from generate_series(1, ${Math.max(1, era.claims.length)}::int)`,
+      sql`select ${remittanceColumns} from remittances r left join users u on u.id = r.imported_by
+            where r.payer_key = ${payerKey} and r.trace_number = ${era.traceNumber}`,
     );
-    const outcomes: ClaimOutcome[] = [];
-    const entries: Entry[] = [];
-    const work: OpenWorkItem[] = [];
-    const payments: PayerPayment[] = [];
-    const sourceKey = (seq: number, suffix = '') => `${payerKey}/${era.traceNumber}/${seq}${suffix}`;
+    if (!earlier) throw new Error('the earlier remittance vanished');
+    const summary = { ...summaryOf(toRow(earlier)), duplicate: true };
+    await recordMany(tx, [
+      {
+        ...actorOf(ctx),
+        action: 'remittance.import.duplicate',
+        resource: `remittance/${summary.remittanceId}`,
+        detail: `${payerName} trace ${era.traceNumber}: already imported, nothing posted`,
+      },
+    ]);
+    return summary;
+  }
+  const remittanceId = Number(inserted.id);
+  const { claims, states } = await loadClaims(tx, era);
 
-    era.claims.forEach((claim, index) => {
-      const id = Number(ids[index]?.id);
-      const seq = index + 1;
-      const matched = claims.get(claim.patientControlNumber) ?? null;
-      const outcome: ClaimOutcome = {
-        id,
-        seq,
-        claim,
-        matched,
-        outcome: 'exception',
-        exceptionSource: null,
-        exceptionReason: null,
-        reversesId: null,
-      };
-      outcomes.push(outcome);
-      const except = (
-        source: WorkSource,
-        reason: string,
-        dollarsAtRisk = Math.abs(claim.chargeCents - claim.paidCents),
-      ) => {
-        outcome.exceptionSource = source;
-        outcome.exceptionReason = reason;
-        work.push({
-          source,
-          sourceKey: sourceKey(seq),
-          claimId: matched?.id ?? null,
-          patientId: matched?.patientId ?? null,
-          accountNumber: claim.patientControlNumber,
-          payer: matched?.payer ?? payerName,
-          carc: reasonOf(adjustmentsOfClaim(claim)),
-          reason,
-          dollarsAtRiskCents: dollarsAtRisk,
-          serviceDate: matched?.serviceDate ?? null,
-          decidedOn: postedOn,
-        });
-      };
-      if (!matched) {
-        except('unmatched_claim', `CLP01 ${claim.patientControlNumber} (segment ${claim.position}) matches no claim`);
+  const ids = await rawRows(
+    tx,
+    sql`select nextval(pg_get_serial_sequence('remittance_claims', 'id')) as id
+          from generate_series(1, ${Math.max(1, era.claims.length)}::int)`,
+  );
+  const outcomes: ClaimOutcome[] = [];
+  const entries: Entry[] = [];
+  const work: OpenWorkItem[] = [];
+  const payments: PayerPayment[] = [];
+  const sourceKey = (seq: number, suffix = '') => `${payerKey}/${era.traceNumber}/${seq}${suffix}`;
+
+  era.claims.forEach((claim, index) => {
+    const id = Number(ids[index]?.id);
+    const seq = index + 1;
+    const matched = claims.get(claim.patientControlNumber) ?? null;
+    const outcome: ClaimOutcome = {
+      id,
+      seq,
+      claim,
+      matched,
+      outcome: 'exception',
+      exceptionSource: null,
+      exceptionReason: null,
+      reversesId: null,
+    };
+    outcomes.push(outcome);
+    const except = (
+      source: WorkSource,
+      reason: string,
+      dollarsAtRisk = Math.abs(claim.chargeCents - claim.paidCents),
+    ) => {
+      outcome.exceptionSource = source;
+      outcome.exceptionReason = reason;
+      work.push({
+        source,
+        sourceKey: sourceKey(seq),
+        claimId: matched?.id ?? null,
+        patientId: matched?.patientId ?? null,
+        accountNumber: claim.patientControlNumber,
+        payer: matched?.payer ?? payerName,
+        carc: reasonOf(adjustmentsOfClaim(claim)),
+        reason,
+        dollarsAtRiskCents: dollarsAtRisk,
+        serviceDate: matched?.serviceDate ?? null,
+        decidedOn: postedOn,
+      });
+    };
+    if (!matched) {
+      except('unmatched_claim', `CLP01 ${claim.patientControlNumber} (segment ${claim.position}) matches no claim`);
+      return;
+    }
+    const imbalance = claimImbalance(claim);
+    if (imbalance) {
+      except('balancing', `Does not balance: ${imbalance}`);
+      return;
+    }
+    if (!(POSTED_STATUS_CODES as readonly string[]).includes(claim.statusCode)) {
+      except('review', `CLP02 ${claim.statusCode} (segment ${claim.position}) is not posted automatically`);
+      return;
+    }
+    const state = states.get(matched.id)!;
+    let posting: Entry[];
+    if (claim.statusCode === '22') {
+      const earlier = state.open[state.open.length - 1];
+      if (!earlier) {
+        except('review', `Reversal (CLP02 22, segment ${claim.position}) of a payment that was never posted here`, 0);
         return;
       }
-      const imbalance = claimImbalance(claim);
-      if (imbalance) {
-        except('balancing', `Does not balance: ${imbalance}`);
-        return;
-      }
-      if (!(POSTED_STATUS_CODES as readonly string[]).includes(claim.statusCode)) {
-        except('review', `CLP02 ${claim.statusCode} (segment ${claim.position}) is not posted automatically`);
-        return;
-      }
-      const state = states.get(matched.id)!;
-      let posting: Entry[];
-      if (claim.statusCode === '22') {
-        const earlier = state.open[state.open.length - 1];
-        if (!earlier) {
-          except('review', `Reversal (CLP02 22, segment ${claim.position}) of a payment that was never posted here`, 0);
-          return;
-        }
-        if (claim.paidCents !== -earlier.paidCents || claim.chargeCents !== -earlier.chargeCents) {
-          except(
-            'balancing',
-            `Reversal (segment ${claim.position}) of charge ${dollars(claim.chargeCents)}, paid ${dollars(claim.paidCents)} ` +
-              `does not negate the posting it reverses (charge ${dollars(earlier.chargeCents)}, paid ${dollars(earlier.paidCents)})`,
-            0,
-          );
-          return;
-        }
-        posting = earlier.entries.map((e) => ({ ...e, remittanceClaimId: id, amountCents: -e.amountCents }));
-        outcome.reversesId = earlier.id;
-      } else {
-        const lines = matchLines(claim, matched);
-        if ('unmatched' in lines) {
-          const svc = lines.unmatched;
-          except(
-            'unmatched_line',
-            `Service line ${svc.procedureCode}${svc.modifiers.length ? `-${svc.modifiers.join('-')}` : ''} ` +
-              `${dollars(svc.chargeCents)} (segment ${svc.position}) matches no line of ${matched.accountNumber}`,
-          );
-          return;
-        }
-        posting = entriesOf(claim, matched.id, lines.lineIds, id);
-      }
-      const opening: Entry[] = [];
-      if (!state.hasLedger) {
-        for (const [bucket, cents] of [
-          ['paid', state.totals.paid],
-          ['contractual', state.totals.contractual],
-          ['patient', state.totals.patient],
-        ] as const) {
-          if (cents !== 0) {
-            opening.push({
-              claimId: matched.id,
-              claimLineId: null,
-              remittanceClaimId: null,
-              kind: 'opening',
-              groupCode: null,
-              reasonCode: null,
-              bucket,
-              amountCents: cents,
-            });
-          }
-        }
-      }
-      const totals = plus(state.totals, totalsOf(posting));
-      if (totals.paid < 0 || totals.contractual < 0 || totals.patient < 0) {
+      if (claim.paidCents !== -earlier.paidCents || claim.chargeCents !== -earlier.chargeCents) {
         except(
-          'review',
-          `Posting segment ${claim.position} would leave ${matched.accountNumber} with a negative paid or adjusted amount`,
+          'balancing',
+          `Reversal (segment ${claim.position}) of charge ${dollars(claim.chargeCents)}, paid ${dollars(claim.paidCents)} ` +
+            `does not negate the posting it reverses (charge ${dollars(earlier.chargeCents)}, paid ${dollars(earlier.paidCents)})`,
           0,
         );
         return;
       }
-      outcome.outcome = 'posted';
-      entries.push(...opening, ...posting);
-      state.hasLedger = true;
-      state.totals = totals;
-      if (claim.statusCode === '22') state.open.pop();
-      else state.open.push({ id, chargeCents: claim.chargeCents, paidCents: claim.paidCents, entries: posting });
-      const status: ClaimStatus = statusAfter(claim.statusCode, totals, matched.billedCents);
-      const reason = claim.statusCode === '22' ? null : reasonOf(adjustmentsOfClaim(claim));
-      const carc = reason?.slice(reason.indexOf('-') + 1) ?? '';
-      state.final = {
-        claimId: matched.id,
-        paidCents: totals.paid,
-        contractualAdjustmentCents: totals.contractual,
-        patientResponsibilityCents: totals.patient,
-        status,
-        reasonCode: reason,
-        remarkCode: claim.remarkCodes[0] ?? claim.lines.flatMap((l) => l.remarkCodes)[0] ?? null,
-        denialDescription: reason ? (CARC_DESCRIPTIONS[carc] ?? null) : null,
-        adjudicatedOn: postedOn,
-        deniedOnFirstAdjudication: state.final ? state.final.deniedOnFirstAdjudication : status === 'Denied',
-      };
-      const paid = totalsOf(posting).paid;
-      if (paid !== 0) {
-        payments.push({
-          claimId: matched.id,
-          patientId: matched.patientId,
-          amountCents: paid,
-          receivedOn: postedOn,
-          reference: `ERA ${era.traceNumber}`,
-        });
+      posting = earlier.entries.map((e) => ({ ...e, remittanceClaimId: id, amountCents: -e.amountCents }));
+      outcome.reversesId = earlier.id;
+    } else {
+      const lines = matchLines(claim, matched);
+      if ('unmatched' in lines) {
+        const svc = lines.unmatched;
+        except(
+          'unmatched_line',
+          `Service line ${svc.procedureCode}${svc.modifiers.length ? `-${svc.modifiers.join('-')}` : ''} ` +
+            `${dollars(svc.chargeCents)} (segment ${svc.position}) matches no line of ${matched.accountNumber}`,
+        );
+        return;
       }
-      // What a person must act on although the claim posted: a denial, or lines denied within a processed claim.
-      if (claim.statusCode === '4') {
-        const atRisk = totalsOf(posting).other || claim.chargeCents;
+      posting = entriesOf(claim, matched.id, lines.lineIds, id);
+    }
+    const opening: Entry[] = [];
+    if (!state.hasLedger) {
+      for (const [bucket, cents] of [
+        ['paid', state.totals.paid],
+        ['contractual', state.totals.contractual],
+        ['patient', state.totals.patient],
+      ] as const) {
+        if (cents !== 0) {
+          opening.push({
+            claimId: matched.id,
+            claimLineId: null,
+            remittanceClaimId: null,
+            kind: 'opening',
+            groupCode: null,
+            reasonCode: null,
+            bucket,
+            amountCents: cents,
+          });
+        }
+      }
+    }
+    const totals = plus(state.totals, totalsOf(posting));
+    if (totals.paid < 0 || totals.contractual < 0 || totals.patient < 0) {
+      except(
+        'review',
+        `Posting segment ${claim.position} would leave ${matched.accountNumber} with a negative paid or adjusted amount`,
+        0,
+      );
+      return;
+    }
+    outcome.outcome = 'posted';
+    entries.push(...opening, ...posting);
+    state.hasLedger = true;
+    state.totals = totals;
+    if (claim.statusCode === '22') state.open.pop();
+    else state.open.push({ id, chargeCents: claim.chargeCents, paidCents: claim.paidCents, entries: posting });
+    const status: ClaimStatus = statusAfter(claim.statusCode, totals, matched.billedCents);
+    const reason = claim.statusCode === '22' ? null : reasonOf(adjustmentsOfClaim(claim));
+    const carc = reason?.slice(reason.indexOf('-') + 1) ?? '';
+    state.final = {
+      claimId: matched.id,
+      paidCents: totals.paid,
+      contractualAdjustmentCents: totals.contractual,
+      patientResponsibilityCents: totals.patient,
+      status,
+      reasonCode: reason,
+      remarkCode: claim.remarkCodes[0] ?? claim.lines.flatMap((l) => l.remarkCodes)[0] ?? null,
+      denialDescription: reason ? (CARC_DESCRIPTIONS[carc] ?? null) : null,
+      adjudicatedOn: postedOn,
+      deniedOnFirstAdjudication: state.final ? state.final.deniedOnFirstAdjudication : status === 'Denied',
+    };
+    const paid = totalsOf(posting).paid;
+    if (paid !== 0) {
+      payments.push({
+        claimId: matched.id,
+        patientId: matched.patientId,
+        amountCents: paid,
+        receivedOn: postedOn,
+        reference: `ERA ${era.traceNumber}`,
+      });
+    }
+    // What a person must act on although the claim posted: a denial, or lines denied within a processed claim.
+    if (claim.statusCode === '4') {
+      const atRisk = totalsOf(posting).other || claim.chargeCents;
+      work.push({
+        source: 'denial',
+        sourceKey: sourceKey(seq),
+        claimId: matched.id,
+        patientId: matched.patientId,
+        accountNumber: matched.accountNumber,
+        payer: matched.payer,
+        carc: reason,
+        reason: `Denied${reason ? ` ${reason}` : ''}${
+          reason && CARC_DESCRIPTIONS[carc] ? `: ${CARC_DESCRIPTIONS[carc]}` : ''
+        } (trace ${era.traceNumber})`,
+        dollarsAtRiskCents: atRisk,
+        serviceDate: matched.serviceDate,
+        decidedOn: postedOn,
+      });
+    } else if (claim.statusCode !== '22') {
+      claim.lines.forEach((line, i) => {
+        if (!isDeniedLine(line)) return;
+        const lineReason = reasonOf(line.adjustments);
+        const lineCarc = lineReason?.slice(lineReason.indexOf('-') + 1) ?? '';
         work.push({
           source: 'denial',
-          sourceKey: sourceKey(seq),
+          sourceKey: sourceKey(seq, `/line/${i + 1}`),
           claimId: matched.id,
           patientId: matched.patientId,
           accountNumber: matched.accountNumber,
           payer: matched.payer,
-          carc: reason,
-          reason: `Denied${reason ? ` ${reason}` : ''}${
-            reason && CARC_DESCRIPTIONS[carc] ? `: ${CARC_DESCRIPTIONS[carc]}` : ''
+          carc: lineReason,
+          reason: `Line ${line.procedureCode} paid $0.00${lineReason ? ` (${lineReason}` : ''}${
+            lineReason && CARC_DESCRIPTIONS[lineCarc] ? `: ${CARC_DESCRIPTIONS[lineCarc]})` : lineReason ? ')' : ''
           } (trace ${era.traceNumber})`,
-          dollarsAtRiskCents: atRisk,
+          dollarsAtRiskCents: line.adjustments
+            .filter((a) => a.group !== 'PR' && !(a.group === 'CO' && a.reason === '45'))
+            .reduce((s, a) => s + a.amountCents, 0),
           serviceDate: matched.serviceDate,
           decidedOn: postedOn,
         });
-      } else if (claim.statusCode !== '22') {
-        claim.lines.forEach((line, i) => {
-          if (!isDeniedLine(line)) return;
-          const lineReason = reasonOf(line.adjustments);
-          const lineCarc = lineReason?.slice(lineReason.indexOf('-') + 1) ?? '';
-          work.push({
-            source: 'denial',
-            sourceKey: sourceKey(seq, `/line/${i + 1}`),
-            claimId: matched.id,
-            patientId: matched.patientId,
-            accountNumber: matched.accountNumber,
-            payer: matched.payer,
-            carc: lineReason,
-            reason: `Line ${line.procedureCode} paid $0.00${lineReason ? ` (${lineReason}` : ''}${
-              lineReason && CARC_DESCRIPTIONS[lineCarc] ? `: ${CARC_DESCRIPTIONS[lineCarc]})` : lineReason ? ')' : ''
-            } (trace ${era.traceNumber})`,
-            dollarsAtRiskCents: line.adjustments
-              .filter((a) => a.group !== 'PR' && !(a.group === 'CO' && a.reason === '45'))
-              .reduce((s, a) => s + a.amountCents, 0),
-            serviceDate: matched.serviceDate,
-            decidedOn: postedOn,
-          });
-        });
-      }
-    });
+      });
+    }
+  });
 
-    await tx.execute(sql`insert into remittance_claims (id, remittance_id, seq, segment_position, claim_id,
+  await tx.execute(sql`insert into remittance_claims (id, remittance_id, seq, segment_position, claim_id,
         patient_control_number, status_code, charge_cents, paid_cents, patient_responsibility_cents, payer_claim_number,
         outcome, exception_source, exception_reason, reverses_id)
       select x.id, ${remittanceId}::int, x.seq, x.position, x.claim, x.pcn, x.status, x.charge, x.paid, x.pr, x.icn,
@@ -596,76 +638,72 @@ export async function importRemittance(db: Db, ctx: RequestContext, text: string
       )}::jsonb) as x(id int, seq int, position int, claim int, pcn text, status text, charge int, paid int, pr int,
         icn text, outcome text, source text, reason text, reverses int)
       order by x.id`);
-    if (entries.length > 0) {
-      await tx.execute(sql`insert into remittance_ledger (claim_id, claim_line_id, remittance_id, remittance_claim_id,
+  if (entries.length > 0) {
+    await tx.execute(sql`insert into remittance_ledger (claim_id, claim_line_id, remittance_id, remittance_claim_id,
           kind, group_code, reason_code, bucket, amount_cents, posted_on, created_at)
         select x."claimId", x."claimLineId", ${remittanceId}::int, x."remittanceClaimId", x.kind, x."groupCode",
           x."reasonCode", x.bucket, x."amountCents", ${postedOn}::date, ${ctx.now.toISOString()}::timestamptz
         from jsonb_to_recordset(${JSON.stringify(entries)}::jsonb) as x("claimId" int,
           "claimLineId" int, "remittanceClaimId" int, kind text, "groupCode" text, "reasonCode" text, bucket text,
           "amountCents" int)`);
-    }
-    if (era.providerAdjustments.length > 0) {
-      await tx.execute(sql`insert into provider_adjustments (remittance_id, provider_identifier, fiscal_period, reason,
+  }
+  if (era.providerAdjustments.length > 0) {
+    await tx.execute(sql`insert into provider_adjustments (remittance_id, provider_identifier, fiscal_period, reason,
           reference, amount_cents, posted_on)
         select ${remittanceId}::int, x."providerId", x."fiscalPeriod", x.reason, x.reference, x."amountCents",
           ${postedOn}::date
         from jsonb_to_recordset(${JSON.stringify(era.providerAdjustments)}::jsonb) as x("providerId" text,
           "fiscalPeriod" date, reason text, reference text, "amountCents" int)`);
-    }
-    const finals = [...states.values()].flatMap((s) => (s.final ? [s.final] : []));
-    await applyPostedClaimTotals(tx, finals, postedOn);
-    await insertPayerPayments(tx, ctx.user.id, payments);
-    await openWorkItems(tx, ctx, work);
+  }
+  const finals = [...states.values()].flatMap((s) => (s.final ? [s.final] : []));
+  await applyPostedClaimTotals(tx, finals, postedOn);
+  await insertPayerPayments(tx, ctx.user.id, payments);
+  await openWorkItems(tx, ctx, work);
 
-    const posted = outcomes.filter((o) => o.outcome === 'posted');
-    const excepted = outcomes.filter((o) => o.outcome === 'exception');
-    const postedCents = posted.reduce((s, o) => s + o.claim.paidCents, 0);
-    const exceptionCents = excepted.reduce((s, o) => s + o.claim.paidCents, 0);
-    const plbCents = era.providerAdjustments.reduce((s, p) => s + p.amountCents, 0);
-    await tx.execute(sql`update remittances set claims_posted = ${posted.length}::int,
+  const posted = outcomes.filter((o) => o.outcome === 'posted');
+  const excepted = outcomes.filter((o) => o.outcome === 'exception');
+  const postedCents = posted.reduce((s, o) => s + o.claim.paidCents, 0);
+  const exceptionCents = excepted.reduce((s, o) => s + o.claim.paidCents, 0);
+  const plbCents = era.providerAdjustments.reduce((s, p) => s + p.amountCents, 0);
+  await tx.execute(sql`update remittances set claims_posted = ${posted.length}::int,
         claims_exceptions = ${excepted.length}::int, posted_cents = ${postedCents}, exception_cents = ${exceptionCents},
         provider_adjustment_cents = ${plbCents}
       where id = ${remittanceId}::int`);
 
-    const audit: AuditInput[] = [
-      {
-        ...actorOf(ctx),
-        action: 'remittance.import',
-        resource: `remittance/${remittanceId}`,
-        detail:
-          `${payerName} trace ${era.traceNumber}: payment $${dollars(era.paymentCents)} (${era.method || 'no method'}), ` +
-          `${posted.length} claims posted ($${dollars(postedCents)}), ${excepted.length} to the work queue ` +
-          `($${dollars(exceptionCents)}), provider adjustments $${dollars(plbCents)}`,
-      },
-      ...posted.map((o) => ({
-        ...actorOf(ctx),
-        action: 'claim.remittance.post',
-        resource: `claim/${o.matched!.id}`,
-        patientId: o.matched!.patientId,
-        detail:
-          `${o.matched!.accountNumber}: CLP02 ${o.claim.statusCode}, charge $${dollars(o.claim.chargeCents)}, ` +
-          `paid $${dollars(o.claim.paidCents)}${o.reversesId === null ? '' : ', reversal'} (remittance ${remittanceId}, trace ${era.traceNumber})`,
-      })),
-    ];
-    await recordMany(tx, audit);
-    return {
-      summary: {
-        remittanceId,
-        payer: payerName,
-        traceNumber: era.traceNumber,
-        paymentCents: era.paymentCents,
-        paymentDate: era.paymentDate,
-        claimsPosted: posted.length,
-        claimsExceptions: excepted.length,
-        postedCents,
-        exceptionCents,
-        providerAdjustmentCents: plbCents,
-        duplicate: false,
-      },
-      duplicate: false,
-    };
-  });
+  const audit: AuditInput[] = [
+    {
+      ...actorOf(ctx),
+      action: 'remittance.import',
+      resource: `remittance/${remittanceId}`,
+      detail:
+        `${payerName} trace ${era.traceNumber}: payment $${dollars(era.paymentCents)} (${era.method || 'no method'}), ` +
+        `${posted.length} claims posted ($${dollars(postedCents)}), ${excepted.length} to the work queue ` +
+        `($${dollars(exceptionCents)}), provider adjustments $${dollars(plbCents)}`,
+    },
+    ...posted.map((o) => ({
+      ...actorOf(ctx),
+      action: 'claim.remittance.post',
+      resource: `claim/${o.matched!.id}`,
+      patientId: o.matched!.patientId,
+      detail:
+        `${o.matched!.accountNumber}: CLP02 ${o.claim.statusCode}, charge $${dollars(o.claim.chargeCents)}, ` +
+        `paid $${dollars(o.claim.paidCents)}${o.reversesId === null ? '' : ', reversal'} (remittance ${remittanceId}, trace ${era.traceNumber})`,
+    })),
+  ];
+  await recordMany(tx, audit);
+  return {
+    remittanceId,
+    payer: payerName,
+    traceNumber: era.traceNumber,
+    paymentCents: era.paymentCents,
+    paymentDate: era.paymentDate,
+    claimsPosted: posted.length,
+    claimsExceptions: excepted.length,
+    postedCents,
+    exceptionCents,
+    providerAdjustmentCents: plbCents,
+    duplicate: false,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------

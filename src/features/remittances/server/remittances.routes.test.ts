@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eraFile, eraHeader } from '@/testing/era-files';
+import { eraFile, eraFileOfSets, eraHeader } from '@/testing/era-files';
 import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
-import type { RemittanceDetail, RemittanceSummary } from '../remittances.schema';
+import type { RemittanceDetail, RemittanceImport, RemittanceSummary } from '../remittances.schema';
 
 /**
  * The 835 import against a real database (docs/remittances.md). Every file here is written by hand from the
@@ -34,6 +34,13 @@ const query = async <T = Record<string, unknown>>(text: string, values: unknown[
 /** Cents as an X12 amount. */
 const amt = (cents: number) =>
   `${cents < 0 ? '-' : ''}${Math.floor(Math.abs(cents) / 100)}.${String(Math.abs(cents) % 100).padStart(2, '0')}`;
+
+/** The summary of the one remittance an upload's answer holds. */
+function only(res: { json<T>(): T }): RemittanceSummary {
+  const { remittances } = res.json<RemittanceImport>();
+  expect(remittances).toHaveLength(1);
+  return remittances[0]!;
+}
 
 async function upload(text: string, contentType = 'application/edi-x12') {
   return billing.request({
@@ -213,7 +220,7 @@ describe('importing an 835', () => {
 
     const res = await upload(file);
     expect(res.statusCode, res.body).toBe(201);
-    const summary = res.json<RemittanceSummary>();
+    const summary = only(res);
     expect(summary).toMatchObject({
       payer: 'Aetna',
       traceNumber: 'EFT-1001',
@@ -329,7 +336,7 @@ describe('importing an 835', () => {
     const before = await counts();
     const again = await upload(file, 'text/plain');
     expect(again.statusCode).toBe(200);
-    expect(again.json<RemittanceSummary>()).toEqual({ ...summary, duplicate: true });
+    expect(only(again)).toEqual({ ...summary, duplicate: true });
     expect(await counts()).toBe(before);
 
     // The detail shows each claim's posting; the CSV export is audited as export.csv.
@@ -389,7 +396,7 @@ describe('importing an 835', () => {
       ),
     );
     expect(second.statusCode, second.body).toBe(201);
-    expect(second.json<RemittanceSummary>()).toMatchObject({
+    expect(only(second)).toMatchObject({
       claimsPosted: 2,
       postedCents: -2000,
       paymentCents: -2000,
@@ -429,7 +436,7 @@ describe('importing an 835', () => {
       ]),
     );
     expect(twice.statusCode, twice.body).toBe(201);
-    expect(twice.json<RemittanceSummary>()).toMatchObject({ claimsPosted: 0, claimsExceptions: 1 });
+    expect(only(twice)).toMatchObject({ claimsPosted: 0, claimsExceptions: 1 });
     expect((await claimRow(i.id)).paid_cents).toBe(10000);
   });
 
@@ -446,7 +453,7 @@ describe('importing an 835', () => {
     expect((await claimRow(k.id)).paid_cents).toBe(0);
   });
 
-  it('refuses a 4010 file, another guide, a broken envelope, several remittances and a JSON body, each with a 4xx', async () => {
+  it('refuses a 4010 file, another guide, a broken envelope and a JSON body, each with a 4xx', async () => {
     const k = pending[10]!;
     const { lines, paid } = simpleClaim(k, '1');
     const good = eraFile([...eraHeader({ paid: amt(paid), trace: 'EFT-4001' }), ...lines]);
@@ -501,11 +508,60 @@ describe('importing an 835', () => {
     const file = eraFile([...eraHeader({ paid: amt(paid), trace: 'EFT-6001' }), ...lines]);
     const [one, two] = await Promise.all([upload(file), upload(file)]);
     expect([one.statusCode, two.statusCode].sort()).toEqual([200, 201]);
-    expect({ ...one.json<RemittanceSummary>(), duplicate: false }).toEqual({
-      ...two.json<RemittanceSummary>(),
+    expect({ ...only(one), duplicate: false }).toEqual({
+      ...only(two),
       duplicate: false,
     });
     expect(await ledgerOf(k.id)).toEqual({ paid, contractual: k.billed - paid });
+  });
+
+  it('posts every remittance of a file that holds several, in file order, in one transaction', async () => {
+    const [k1, k2, k3] = pending.slice(13) as [Claim, Claim, Claim];
+    const set = (k: Claim, trace: string) => {
+      const { lines, paid } = simpleClaim(k, '1');
+      return [...eraHeader({ paid: amt(paid), trace }), ...lines];
+    };
+    // The second set does not balance: the first, which does, is not posted either.
+    const unbalanced = set(k2, 'EFT-7002').map((s) => s.replace(/^BPR\*I\*[\d.]+\*/, 'BPR*I*1.00*'));
+    const refused = await upload(eraFileOfSets([set(k1, 'EFT-7001'), unbalanced]));
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json<{ error: { code: string; message: string } }>().error).toMatchObject({
+      code: 'UNBALANCED_FILE',
+      message: expect.stringMatching(
+        /^file: the remittance at segment \d+ does not balance: BPR02 payment 1\.00/,
+      ) as string,
+    });
+    // One payer's trace number twice in a file: which payment is right is not ours to guess.
+    const twice = await upload(eraFileOfSets([set(k1, 'EFT-7001'), set(k2, 'EFT-7001')]));
+    expect(twice.statusCode).toBe(422);
+    expect(twice.body).toContain('repeats trace number EFT-7001');
+    expect(await query(`select 1 from remittances where trace_number like 'EFT-70%'`)).toEqual([]);
+    expect((await claimRow(k1.id)).paid_cents).toBe(0);
+
+    const file = eraFileOfSets([set(k1, 'EFT-7001'), set(k2, 'EFT-7002')]);
+    const res = await upload(file);
+    expect(res.statusCode, res.body).toBe(201);
+    const { remittances } = res.json<RemittanceImport>();
+    expect(remittances.map((r) => [r.traceNumber, r.claimsPosted, r.claimsExceptions, r.duplicate])).toEqual([
+      ['EFT-7001', 1, 0, false],
+      ['EFT-7002', 1, 0, false],
+    ]);
+    expect(new Set(remittances.map((r) => r.remittanceId)).size).toBe(2);
+    for (const k of [k1, k2]) expect((await claimRow(k.id)).status).toBe('Paid');
+
+    // The same file again posts nothing; a file of one new payment and one imported before posts the new one.
+    const again = await upload(file);
+    expect(again.statusCode).toBe(200);
+    expect(again.json<RemittanceImport>().remittances.map((r) => r.duplicate)).toEqual([true, true]);
+    const mixed = await upload(eraFileOfSets([set(k2, 'EFT-7002'), set(k3, 'EFT-7003')]));
+    expect(mixed.statusCode).toBe(201);
+    expect(mixed.json<RemittanceImport>().remittances.map((r) => [r.traceNumber, r.duplicate])).toEqual([
+      ['EFT-7002', true],
+      ['EFT-7003', false],
+    ]);
+    expect((await claimRow(k3.id)).status).toBe('Paid');
+    const { paid } = simpleClaim(k2, '1');
+    expect(await ledgerOf(k2.id)).toEqual({ paid, contractual: k2.billed - paid });
   });
 
   it('keeps the ledger append-only', async () => {

@@ -8,9 +8,9 @@ import {
   remittanceDetailSchema,
   remittanceListQuerySchema,
   remittancePageSchema,
-  remittanceSummarySchema,
+  remittanceImportSchema,
 } from '../remittances.schema';
-import { importRemittance, listRemittances, remittanceDetail } from './remittances.queries';
+import { importRemittances, listRemittances, remittanceDetail } from './remittances.queries';
 
 /** The largest 835 accepted: about 100,000 claims of a typical remittance. */
 export const ERA_BODY_LIMIT = 20 * 1024 * 1024;
@@ -35,16 +35,17 @@ export function remittancesRoutes(deps: AppDeps) {
         schema: {
           tags: ['remittances'],
           description:
-            'Imports an X12 835 remittance (005010X221A1), sent as the body with Content-Type application/edi-x12 or ' +
-            'text/plain: balances it, posts the claims that match and balance, and sends the rest to the work queue, ' +
-            'in one transaction. 201 with the summary; 200 with the earlier summary when the same payer and trace ' +
-            'number was imported before (nothing is posted again).',
-          response: { 200: remittanceSummarySchema, 201: remittanceSummarySchema, ...errors },
+            'Imports a file of X12 835 remittances (005010X221A1; one or more transaction sets, one per payment), ' +
+            'sent as the body with Content-Type application/edi-x12 or text/plain: balances each, posts the claims ' +
+            'that match and balance, and sends the rest to the work queue, all in one transaction (a file that does ' +
+            'not read or balance posts nothing). 201 with a summary of each remittance in file order; 200 when every ' +
+            'one had been imported before (same payer and trace number: its earlier summary, nothing posted again).',
+          response: { 200: remittanceImportSchema, 201: remittanceImportSchema, ...errors },
         },
       },
       async (request, reply) => {
-        const result = await importRemittance(deps.db, requestContext(request, deps), x12BodyOf(request.body));
-        return reply.code(result.duplicate ? 200 : 201).send(result.summary);
+        const result = await importRemittances(deps.db, requestContext(request, deps), x12BodyOf(request.body));
+        return reply.code(result.duplicate ? 200 : 201).send({ remittances: result.remittances });
       },
     );
     api.get(

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { apiError, fakeApi } from '@/testing/fake-api';
 import { renderWithApp } from '@/testing/ui-render';
 import type { RemittanceDetail, RemittancePage, RemittanceRow, RemittanceSummary } from '../remittances.schema';
-import RemittancesPage from './RemittancesPage';
+import RemittancesPage, { importToast } from './RemittancesPage';
 
 const ROW: RemittanceRow = {
   remittanceId: 7,
@@ -110,7 +110,7 @@ describe('RemittancesPage', () => {
   });
 
   it('uploads the ERA as it is and reports what it posted', async () => {
-    const api = fakeApi({ 'GET /api/remittances': list([ROW]), 'POST /api/remittances': SUMMARY });
+    const api = fakeApi({ 'GET /api/remittances': list([ROW]), 'POST /api/remittances': { remittances: [SUMMARY] } });
     const user = userEvent.setup();
     renderWithApp(<RemittancesPage />, { route: '/remittances' });
     expect(await screen.findByText('EFT-1001')).toBeTruthy();
@@ -119,6 +119,34 @@ describe('RemittancesPage', () => {
     expect(await screen.findByText('Remittance imported')).toBeTruthy();
     expect(screen.getByText('1 claim posted ($100.00), 0 sent to the work queue.')).toBeTruthy();
     expect(api.sent('POST /api/remittances')[0]?.body).toBe(text);
+  });
+
+  it('reports a file of several remittances in one toast, saying which were imported before', () => {
+    const second = {
+      ...SUMMARY,
+      remittanceId: 9,
+      traceNumber: 'CHK-78',
+      claimsPosted: 2,
+      postedCents: 5_050,
+      claimsExceptions: 1,
+    };
+    const earlier = { ...SUMMARY, remittanceId: 4, payer: 'Aetna', traceNumber: 'EFT-9', duplicate: true };
+    expect(importToast([SUMMARY, second])).toEqual({
+      title: '2 remittances imported',
+      description: '3 claims posted ($150.50), 1 sent to the work queue.',
+    });
+    expect(importToast([SUMMARY, earlier, second])).toEqual({
+      title: '2 remittances imported',
+      description:
+        '3 claims posted ($150.50), 1 sent to the work queue. 1 other imported before: Aetna trace EFT-9; not posted again.',
+    });
+    expect(importToast([earlier])).toEqual({
+      title: 'Already imported',
+      description: 'Aetna trace EFT-9 was imported before; nothing was posted again.',
+    });
+    expect(importToast([earlier, { ...earlier, traceNumber: 'EFT-10' }]).description).toBe(
+      'All 2 remittances in the file were imported before; nothing was posted again.',
+    );
   });
 
   it("shows the server's reason when a file is refused", async () => {

@@ -11,7 +11,7 @@ import { toast } from '@/client/components/ui/toast';
 import { ApiError } from '@/client/lib/api-client';
 import { downloadCsv, toCsv } from '@/client/lib/csv';
 import { countOf } from '@/shared/plural';
-import { CLAIM_STATUS_CODE_LABELS, type RemittanceDetail } from '../remittances.schema';
+import { CLAIM_STATUS_CODE_LABELS, type RemittanceDetail, type RemittanceSummary } from '../remittances.schema';
 import { fetchRemittanceExport, useRemittance, useRemittances, useUploadEra } from './remittances.api';
 
 const BUCKET_LABELS: Record<string, string> = {
@@ -170,6 +170,34 @@ function RemittanceDialog({ id, onClose }: { id: number | null; onClose: () => v
   );
 }
 
+/** What an upload did, in one toast: a file may hold several remittances, some of them imported before. */
+export function importToast(remittances: readonly RemittanceSummary[]): { title: string; description: string } {
+  const fresh = remittances.filter((r) => !r.duplicate);
+  const before = remittances.filter((r) => r.duplicate);
+  if (fresh.length === 0) {
+    return {
+      title: 'Already imported',
+      description:
+        before.length === 1
+          ? `${before[0]!.payer} trace ${before[0]!.traceNumber} was imported before; nothing was posted again.`
+          : `All ${before.length} remittances in the file were imported before; nothing was posted again.`,
+    };
+  }
+  const posted = fresh.reduce((sum, r) => sum + r.claimsPosted, 0);
+  const postedCents = fresh.reduce((sum, r) => sum + r.postedCents, 0);
+  const exceptions = fresh.reduce((sum, r) => sum + r.claimsExceptions, 0);
+  const what = `${countOf(posted, 'claim')} posted (${formatDollars(postedCents)}), ${exceptions} sent to the work queue.`;
+  if (remittances.length === 1) return { title: 'Remittance imported', description: what };
+  return {
+    title: `${fresh.length} remittances imported`,
+    description:
+      what +
+      (before.length > 0
+        ? ` ${countOf(before.length, 'other')} imported before: ${before.map((r) => `${r.payer} trace ${r.traceNumber}`).join(', ')}; not posted again.`
+        : ''),
+  };
+}
+
 /** Imported 835 remittances: upload a file, see what each posted and what went to the work queue. */
 export default function RemittancesPage() {
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
@@ -182,19 +210,9 @@ export default function RemittancesPage() {
   const onFile = async (file: File | undefined) => {
     if (!file) return;
     try {
-      const summary = await upload.mutateAsync(await file.text());
+      const { remittances } = await upload.mutateAsync(await file.text());
       setCursors([undefined]);
-      toast(
-        summary.duplicate
-          ? {
-              title: 'Already imported',
-              description: `${summary.payer} trace ${summary.traceNumber} was imported before; nothing was posted again.`,
-            }
-          : {
-              title: 'Remittance imported',
-              description: `${countOf(summary.claimsPosted, 'claim')} posted (${formatDollars(summary.postedCents)}), ${summary.claimsExceptions} sent to the work queue.`,
-            },
-      );
+      toast(importToast(remittances));
     } catch (err) {
       toast({
         title: 'Import failed',

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/client/lib/api-client';
-import type { RemittanceDetail, RemittancePage, RemittanceSummary } from '../remittances.schema';
+import type { RemittanceDetail, RemittanceImport, RemittancePage } from '../remittances.schema';
 
 const REMITTANCES = '/api/remittances';
 export const remittanceKeys = {
@@ -32,12 +32,12 @@ export function fetchRemittanceExport(id: number): Promise<RemittanceDetail> {
   return apiFetch<RemittanceDetail>(`${REMITTANCES}/${id}/export`);
 }
 
-/** Uploads an 835 file as it is (application/edi-x12). */
+/** Uploads an 835 file as it is (application/edi-x12): one or more remittances. */
 export function useUploadEra() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (content: string) =>
-      apiFetch<RemittanceSummary>(REMITTANCES, {
+      apiFetch<RemittanceImport>(REMITTANCES, {
         method: 'POST',
         text: content,
         contentType: 'application/edi-x12',
