@@ -1,10 +1,10 @@
--- The current definition of analytics_claims_rollup, last (re)defined by drizzle/0048_transition_joins_planned_per_run.sql.
+-- The current definition of analytics_claims_rollup, last (re)defined by drizzle/0050_claims_rollup_status_only_moves.sql.
 -- A migration that changes it copies this statement, and this file changes with it (docs/database-functions.md).
 CREATE OR REPLACE FUNCTION analytics_claims_rollup() RETURNS trigger
 LANGUAGE plpgsql AS $fn$
 DECLARE
   changed int[];
-  unsent int[];
+  status_only int[];
   moved_provider boolean;
   moved_payer boolean;
 BEGIN
@@ -16,11 +16,14 @@ BEGIN
     -- the new row; clean_submission is read only for a claim submitted or adjudicated, so it counts only
     -- there. Any other claim adds the same figures once with +1 and once with -1, which cancel: leaving it out
     -- changes nothing but the work (an edit of diagnoses or place of service, a re-scrub that keeps Draft).
-    -- A claim never submitted that only moves between Draft and Ready (the scrub's move) changes one figure:
-    -- its count per status. Of all the rollups only claims_status_rollup tells Draft from Ready (open A/R
-    -- reads claims submitted, charges and claims per day only Paid), so such claims move there alone.
+    -- A claim whose only change is its status changes one figure when the other rollups cannot tell the two
+    -- statuses apart: its count per status (claims_status_rollup). The other rollups read the status only as
+    -- Paid or Partially Paid (charges), Paid (claims per day), Written Off (revenue lost, open A/R), Denied or
+    -- Appealed (open denials) and Draft (open A/R, which reads only claims submitted): a move that keeps every
+    -- one of those the same (an appeal, Denied to Appealed; a clearinghouse acceptance, Submitted to
+    -- Accepted; the scrub's Draft to Ready of a claim never submitted) moves the claim there alone.
     EXECUTE $q$
-      SELECT array_agg(k.id) FILTER (WHERE k.kind = 'rollups'), array_agg(k.id) FILTER (WHERE k.kind = 'unsent'),
+      SELECT array_agg(k.id) FILTER (WHERE k.kind = 'rollups'), array_agg(k.id) FILTER (WHERE k.kind = 'status'),
         coalesce(bool_or(k.moved_provider), false), coalesce(bool_or(k.moved_payer), false)
       FROM (
         SELECT n.id, n.provider_id <> o.provider_id AS moved_provider, n.payer <> o.payer AS moved_payer, CASE
@@ -33,14 +36,17 @@ BEGIN
               o.paid_cents, o.contractual_adjustment_cents, o.patient_responsibility_cents, o.voided_at IS NULL,
               o.clean_submission AND (o.submitted_on IS NOT NULL OR o.adjudicated_on IS NOT NULL)) THEN 'rollups'
           WHEN n.status = o.status THEN NULL
-          WHEN n.status IN ('Draft', 'Ready') AND o.status IN ('Draft', 'Ready') AND n.submitted_on IS NULL
-            AND n.adjudicated_on IS NULL AND n.resolved_on IS NULL THEN 'unsent'
+          -- submitted_on is the same in both rows here (the test above).
+          WHEN (n.status IN ('Paid', 'Partially Paid'), n.status = 'Paid', n.status = 'Written Off',
+              n.status IN ('Denied', 'Appealed'), n.status = 'Draft' AND n.submitted_on IS NOT NULL)
+            = (o.status IN ('Paid', 'Partially Paid'), o.status = 'Paid', o.status = 'Written Off',
+              o.status IN ('Denied', 'Appealed'), o.status = 'Draft' AND o.submitted_on IS NOT NULL) THEN 'status'
           ELSE 'rollups'
         END AS kind
         FROM new_rows n JOIN old_rows o ON o.id = n.id
       ) k
-    $q$ INTO changed, unsent, moved_provider, moved_payer;
-    IF unsent IS NOT NULL THEN
+    $q$ INTO changed, status_only, moved_provider, moved_payer;
+    IF status_only IS NOT NULL THEN
       -- Every other column the rollup groups or sums is the same in the old row and the new one.
       EXECUTE $q$
         INSERT INTO claims_status_rollup AS t (payer, status, reason_code, denied_on_first_adjudication, claims,
@@ -56,7 +62,7 @@ BEGIN
         ON CONFLICT (payer, status, reason_code, denied_on_first_adjudication) DO UPDATE SET
           claims = t.claims + excluded.claims, billed_cents = t.billed_cents + excluded.billed_cents,
           paid_cents = t.paid_cents + excluded.paid_cents
-      $q$ USING unsent;
+      $q$ USING status_only;
     END IF;
     IF changed IS NULL THEN
       RETURN NULL;
