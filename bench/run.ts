@@ -122,11 +122,33 @@ async function seed(databaseUrl: string, claims: number): Promise<number> {
   return Number(seconds);
 }
 
+/**
+ * Starts the built server on a port found free a moment before. Until it listens, another process can take
+ * that port (an outgoing connection draws from the same ephemeral range; in `npm test` the other steps open
+ * thousands): only that refusal, the server's own EADDRINUSE on its port, starts it again on another port.
+ */
 async function startServer(
   database: { ownerUrl: string; appUrl: string },
   extraEnv: Record<string, string> = {},
 ): Promise<{ baseUrl: string; pid: number; stop: () => Promise<void> }> {
-  const port = await freePort();
+  for (let attempt = 1; ; attempt += 1) {
+    const port = await freePort();
+    try {
+      return await startServerOn(port, database, extraEnv);
+    } catch (error) {
+      const portTaken =
+        error instanceof Error && error.message.includes(`EADDRINUSE: address already in use 127.0.0.1:${port}`);
+      if (!portTaken || attempt === 3) throw error;
+      console.warn(`port ${port} was taken before the server listened: starting it on another`);
+    }
+  }
+}
+
+async function startServerOn(
+  port: number,
+  database: { ownerUrl: string; appUrl: string },
+  extraEnv: Record<string, string>,
+): Promise<{ baseUrl: string; pid: number; stop: () => Promise<void> }> {
   // BENCH_SERVER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the server under the bench's
   // load (Node refuses --cpu-prof in NODE_OPTIONS).
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
@@ -143,17 +165,24 @@ async function startServer(
       LOG_LEVEL: 'warn',
       ...extraEnv,
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', 'inherit', 'pipe'],
+  });
+  // Its errors still reach the terminal; the last of them also say why it exited.
+  let errors = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    process.stderr.write(chunk);
+    errors = `${errors}${chunk.toString()}`.slice(-5000);
   });
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   const baseUrl = `http://127.0.0.1:${port}`;
   for (let attempt = 0; ; attempt += 1) {
-    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode})`);
-    try {
-      if ((await fetch(`${baseUrl}/api/health`)).ok) break;
-    } catch {
-      // not listening yet
-    }
+    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}):\n${errors}`);
+    // Bounded: whatever holds the port may accept a connection and never answer.
+    const ok = await fetch(`${baseUrl}/api/health`, { signal: AbortSignal.timeout(2_000) }).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) break;
     if (attempt > 600) throw new Error('the server did not answer /api/health within 60 s');
     await new Promise((r) => setTimeout(r, 100));
   }
