@@ -558,11 +558,8 @@ export async function claimsOverview(db: Db, ctx: RequestContext, filter: ClaimF
       (select coalesce(sum(billed_cents), 0)::bigint from s where denied) as denied_billed_cents,
       (select coalesce(json_agg(json_build_object('payer', payer, 'count', count) order by count desc, payer), '[]')
         from by_payer) as by_payer,
-      -- The stored description of each reason code: one denied claim's text per code, found by index.
       (select coalesce(json_agg(json_build_object('reason', reason, 'count', count, 'description',
-          (select ${claims.denialDescription} from ${claims}
-            where ${claims.reasonCode} = reasons.reason and ${deniedClaimSql} and ${claims.denialDescription} is not null
-            limit 1)) order by count desc, reason), '[]')
+          ${storedDenialDescription(sql`reasons.reason`)}) order by count desc, reason), '[]')
         from reasons) as reasons,
       (select coalesce(json_agg(json_build_object('weekStart', week_start, 'claims', claims, 'paid', paid,
           'denied', denied)), '[]') from weeks) as trend`);
@@ -580,7 +577,6 @@ export async function claimsOverview(db: Db, ctx: RequestContext, filter: ClaimF
   });
 }
 
-/** The stored description of each reason code: one denied claim's text per code, found by index. */
 interface OverviewParts {
   weeks: string[];
   totals: { claims: number; billedCents: number | string | null } | undefined;
@@ -623,12 +619,21 @@ async function assembleOverview(db: Db, parts: OverviewParts): Promise<ClaimOver
   };
 }
 
+/**
+ * A reason code's stored description: its newest first-pass denial's text (claims_denial_texts_idx, backwards).
+ * One rule for the cached and the computed overview: a code whose claims carry different texts (an 835's
+ * CARC wording, an older import's) is named the same way whichever answers.
+ */
+function storedDenialDescription(reason: SQL): SQL {
+  return sql`(select ${claims.denialDescription} from ${claims}
+    where ${claims.reasonCode} = ${reason} and ${deniedClaimSql} and ${claims.denialDescription} is not null
+    order by ${claims.id} desc limit 1)`;
+}
+
 async function denialDescriptionsOf(db: Db, reasons: string[]): Promise<Map<string, string>> {
   if (reasons.length === 0) return new Map();
   const rows = await db.execute<{ reason: string; description: string | null }>(sql`
-    select r.reason, (select ${claims.denialDescription} from ${claims}
-                      where ${claims.reasonCode} = r.reason and ${deniedClaimSql} and ${claims.denialDescription} is not null
-                      limit 1) as description
+    select r.reason, ${storedDenialDescription(sql`r.reason`)} as description
     from unnest(${sql.param(reasons)}::text[]) as r(reason)`);
   return new Map(rows.rows.flatMap((r) => (r.description ? [[r.reason, r.description] as const] : [])));
 }

@@ -492,6 +492,32 @@ describe('GET /api/claims/overview', () => {
     expect(result.weeklyTrend.every((w) => w.claims === 0 && w.paid === 0 && w.denied === 0)).toBe(true);
   });
 
+  it("names each reason code by its newest denied claim's text, from the rollups and from the rows alike", async () => {
+    const [top] = (await overview()).topDenialReasons;
+    if (!top) throw new Error('the seed has no denial reasons');
+    const denied = await sql<{ id: number; account_number: string; denial_description: string | null }>(
+      `select id, account_number, denial_description from claims
+        where reason_code = $1 and denied_on_first_adjudication order by id desc limit 2`,
+      [top.reason],
+    );
+    const [newest, older] = denied;
+    if (!newest || !older) throw new Error(`fewer than two denied claims of ${top.reason}`);
+    const setText = (id: number, text: string | null) =>
+      sql(`update claims set denial_description = $2 where id = $1`, [id, text]);
+    try {
+      await setText(older.id, 'An older wording');
+      await setText(newest.id, 'The newest wording');
+      // No filter: the rollups count; a search: the rows do. Either way the same text names the code.
+      const fromRollups = (await overview()).topDenialReasons.find((r) => r.reason === top.reason);
+      const fromRows = (await overview(`?search=${encodeURIComponent(newest.account_number)}`)).topDenialReasons;
+      expect(fromRollups?.description).toBe('The newest wording');
+      expect(fromRows).toEqual([{ reason: top.reason, count: 1, description: 'The newest wording' }]);
+    } finally {
+      await setText(older.id, older.denial_description);
+      await setText(newest.id, newest.denial_description);
+    }
+  });
+
   it('refuses an unknown payer, naming it', async () => {
     const res = await biller.request({ method: 'GET', url: '/api/claims/overview?payer=Nobody' });
     expect(res.statusCode).toBe(400);
