@@ -44,7 +44,7 @@ const SCROLLABLE_LIST = { tabIndex: 0, role: 'region', 'aria-label': 'Your visit
  * completed or missed), soonest first; then the past ones, most recent first. In date order alone, a
  * patient with a year of visits scrolled past all of them to find the next one.
  */
-export function splitVisits(
+function splitVisits(
   visits: readonly PortalAppointment[],
   day: string,
 ): { upcoming: PortalAppointment[]; past: PortalAppointment[] } {
