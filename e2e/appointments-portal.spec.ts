@@ -163,7 +163,9 @@ test.describe('appointments', () => {
     // Any patient but the demo patient, whose own visits the portal test checks.
     const patient = dialog.getByRole('combobox', { name: 'Patient' });
     await patient.fill('an');
-    // Only options that match what was typed: the unfiltered list may still be showing while the search runs.
+    // The list answers what was typed once it is no longer busy: until then the earlier answer may show, and
+    // an option clicked as the new one replaces it is lost (a clean-clone run once failed so).
+    await expect(dialog.getByRole('listbox', { name: 'Patients' })).toHaveAttribute('aria-busy', 'false');
     const option = dialog.getByRole('option').filter({ hasText: /an/i }).filter({ hasNotText: 'Maria Lopez' }).first();
     // Each option shows the name, then the date of birth and MRN.
     const patientName = (await option.textContent())?.replace(/ DOB .*$/, '') ?? '';

@@ -55,6 +55,9 @@ export function SearchCombobox<T extends NamedOption>({
   const search = useSettledValue(text.trim(), SEARCH_PAUSE_MS);
   const found = useOptions(search);
   const options = found.data ?? [];
+  // The list shows the last answer while the typed text waits for its pause or its search: it is not yet the
+  // answer to what was typed (aria-busy), and an option can still move under the pointer.
+  const searching = search !== text.trim() || found.isFetching;
   const activeOption = open ? options[Math.min(active, options.length - 1)] : undefined;
 
   const choose = (option: T) => {
@@ -106,7 +109,13 @@ export function SearchCombobox<T extends NamedOption>({
       {open && (
         <div className="absolute z-50 mt-1 w-full rounded-md border border-border bg-card shadow-md">
           {options.length > 0 && (
-            <ul id={listId} role="listbox" aria-label={listLabel} className="max-h-56 overflow-y-auto p-1">
+            <ul
+              id={listId}
+              role="listbox"
+              aria-label={listLabel}
+              aria-busy={searching}
+              className="max-h-56 overflow-y-auto p-1"
+            >
               {options.map((option) => (
                 <li
                   key={option.id}
@@ -131,7 +140,7 @@ export function SearchCombobox<T extends NamedOption>({
           )}
           {options.length === 0 && (
             <p className="px-3 py-2 text-sm text-muted-foreground" role="status">
-              {found.isFetching ? 'Searching…' : emptyText}
+              {searching ? 'Searching…' : emptyText}
             </p>
           )}
         </div>
