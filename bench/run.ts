@@ -18,8 +18,9 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { freePort, startEmbeddedPostgres } from '../src/server/db/client';
+import { startEmbeddedPostgres } from '../src/server/db/client';
 import type { Role } from '../src/shared/access';
+import { startOnFreePort } from '../src/testing/free-port';
 import { signInOverHttp } from '../src/testing/http-sign-in';
 import type { BenchContext, BenchFigure, BenchPart } from './bench.types';
 import { throughputBench } from './throughput.bench';
@@ -122,26 +123,14 @@ async function seed(databaseUrl: string, claims: number): Promise<number> {
   return Number(seconds);
 }
 
-/**
- * Starts the built server on a port found free a moment before. Until it listens, another process can take
- * that port (an outgoing connection draws from the same ephemeral range; in `npm test` the other steps open
- * thousands): only that refusal, the server's own EADDRINUSE on its port, starts it again on another port.
- */
-async function startServer(
+/** Starts the built server, again on another port should its first be taken before it listens. */
+function startServer(
   database: { ownerUrl: string; appUrl: string },
   extraEnv: Record<string, string> = {},
 ): Promise<{ baseUrl: string; pid: number; stop: () => Promise<void> }> {
-  for (let attempt = 1; ; attempt += 1) {
-    const port = await freePort();
-    try {
-      return await startServerOn(port, database, extraEnv);
-    } catch (error) {
-      const portTaken =
-        error instanceof Error && error.message.includes(`EADDRINUSE: address already in use 127.0.0.1:${port}`);
-      if (!portTaken || attempt === 3) throw error;
-      console.warn(`port ${port} was taken before the server listened: starting it on another`);
-    }
-  }
+  return startOnFreePort((port) => startServerOn(port, database, extraEnv), {
+    onRetry: (port) => console.warn(`port ${port} was taken before the server listened: starting it on another`),
+  });
 }
 
 async function startServerOn(

@@ -17,7 +17,8 @@ import path from 'node:path';
 import { build } from 'esbuild';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { embeddedConnection, freePort, projectRoot } from '@/server/db/client';
+import { embeddedConnection, projectRoot } from '@/server/db/client';
+import { startOnFreePort } from '@/testing/free-port';
 import { signInOverHttp, type HttpSession as Session } from '@/testing/http-sign-in';
 import { DEFAULT_PRACTICE_HOURS } from '@/features/settings/practice.schema';
 
@@ -65,23 +66,9 @@ interface Server {
   patientPosts: () => number;
 }
 
-/**
- * Starts the server on a port found free a moment before. The server takes seconds (its PostgreSQL first) to
- * listen, and meanwhile another process on this busy machine can take that port: a client's outgoing
- * connection draws from the same ephemeral range (a clean-clone run once failed so). Only that refusal, the
- * server's own EADDRINUSE on its HTTP port, starts it again on another port; any other exit fails the test.
- */
-async function startServer(): Promise<Server> {
-  for (let attempt = 1; ; attempt += 1) {
-    const port = await freePort();
-    try {
-      return await startServerOn(port);
-    } catch (error) {
-      const portTaken =
-        error instanceof Error && error.message.includes(`EADDRINUSE: address already in use 127.0.0.1:${port}`);
-      if (!portTaken || attempt === 3) throw error;
-    }
-  }
+/** Starts the server, again on another port should its first be taken before it listens (startOnFreePort). */
+function startServer(): Promise<Server> {
+  return startOnFreePort(startServerOn);
 }
 
 async function startServerOn(port: number): Promise<Server> {
