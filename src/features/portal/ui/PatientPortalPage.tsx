@@ -12,6 +12,7 @@ import { statusVariant } from '@/client/lib/status-variant';
 import { formatTime12 } from '@/features/appointments/appointments.schema';
 import { useSession } from '@/features/auth/ui/auth.api';
 import type { PortalAppointment, PortalClaim } from '../portal.schema';
+import { splitVisits } from '../portal.visits';
 import { usePortalAppointments, usePortalClaims } from './portal.api';
 import { errorTextFor } from '@/client/lib/error-text';
 
@@ -38,24 +39,6 @@ function ErrorText({ error }: { error: unknown }) {
 
 /** A list that scrolls in its box is reached by the keyboard too (WCAG 2.1.1): focusable, with a name. */
 const SCROLLABLE_LIST = { tabIndex: 0, role: 'region', 'aria-label': 'Your visits' } as const;
-
-/**
- * The visits a patient comes to the portal for first: those still ahead (a visit today until it is
- * completed or missed), soonest first; then the past ones, most recent first. In date order alone, a
- * patient with a year of visits scrolled past all of them to find the next one.
- */
-function splitVisits(
-  visits: readonly PortalAppointment[],
-  day: string,
-): { upcoming: PortalAppointment[]; past: PortalAppointment[] } {
-  const ahead = (v: PortalAppointment) => v.date > day || (v.date === day && v.status === 'Scheduled');
-  const byTime = (a: PortalAppointment, b: PortalAppointment) =>
-    a.date.localeCompare(b.date) || a.time.localeCompare(b.time) || a.id - b.id;
-  return {
-    upcoming: visits.filter(ahead).sort(byTime),
-    past: visits.filter((v) => !ahead(v)).sort((a, b) => byTime(b, a)),
-  };
-}
 
 function VisitList({ label, visits }: { label: string; visits: readonly PortalAppointment[] }) {
   return (
