@@ -20,7 +20,7 @@ export interface BenchContext {
   serverPid: number;
   /** A PostgreSQL connection string to the database the server uses (embedded or DATABASE_URL). */
   databaseUrl: string;
-  /** How many claims the database was seeded with (1,000,000 by default; 50,000 in CI). */
+  /** How many claims the database was seeded with (1,000,000 by default; 10,000 in `npm test`'s quick run). */
   claims: number;
   /** CI's small run (`npm test`): parts shorten their durations and sample counts so the harness is exercised, not measured. */
   quick?: boolean;

@@ -1,6 +1,6 @@
 /**
  * Load with nothing lost. 50 virtual users across five roles (admin, billing_admin, doctor,
- * nurse_manager, patient), 10 each, loop for 60 s (quick: 5 s) over a realistic mix of what their screens
+ * nurse_manager, patient), 10 each, loop for 60 s (quick: 3 s) over a realistic mix of what their screens
  * do: list reads, detail reads (a patient's record, a statement), writes (new patients and appointments,
  * claim appeals, authorization decisions) and exports (the audited export endpoints). Every user of a role
  * shares that role's session (sign-in is rate limited). Requests go through undici's request API (keep-alive
@@ -496,7 +496,7 @@ function decodedJson(raw: Buffer, encoding: string | string[] | undefined): unkn
 }
 
 export const mixedLoadBench: BenchPart = async (ctx: BenchContext) => {
-  const seconds = ctx.quick ? 5 : 60;
+  const seconds = ctx.quick ? 3 : 60;
   const client = new pg.Client({ connectionString: ctx.databaseUrl });
   await client.connect();
   // The users' HTTP client: undici's own request API over keep-alive connections, one per user. Node's fetch
