@@ -12,6 +12,7 @@ import { TEST_AUDIT_HMAC_KEY } from './api-setup';
 import { seedDemoClinic } from '@/server/db/seed/demo-seed';
 import { testClock, TEST_TODAY } from './test-clock';
 import { timeInZone } from '@/shared/practice-zone';
+import { hashTestPassword } from './test-passwords';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -73,7 +74,7 @@ async function startTemplateServer(): Promise<TemplateServer> {
   if (warning) throw new Error(warning);
   const pool = poolFor(server.url, 2);
   const db = drizzle(pool);
-  await seedDemoClinic(db, { today: TEST_TODAY, time: timeInZone(testClock()()) });
+  await seedDemoClinic(db, { today: TEST_TODAY, time: timeInZone(testClock()()), hashPassword: hashTestPassword });
   // A template database must have no open connections when it is cloned.
   await pool.end();
   return {

@@ -515,15 +515,21 @@ export async function seedClinicData(
 
 /**
  * Fills an empty database with the demo clinic: the same `today`, `time` (the clinic's clock, HH:mm) and
- * seed always give the same rows.
+ * seed always give the same rows. `hashPassword` hashes the demo accounts' passwords (the app's own by default).
  */
 export async function seedDemoClinic(
   db: Db | Tx,
-  options: { today: string; time: string; seed?: number },
+  options: {
+    today: string;
+    time: string;
+    seed?: number;
+    hashPassword?: (password: string) => Promise<string>;
+  },
 ): Promise<SeedSummary> {
   const r = new Random(options.seed ?? DEFAULT_SEED);
   const today = options.today;
-  const passwordHashes = await Promise.all(DEMO_ACCOUNTS.map((a) => hashPassword(a.password)));
+  const hash = options.hashPassword ?? hashPassword;
+  const passwordHashes = await Promise.all(DEMO_ACCOUNTS.map((a) => hash(a.password)));
 
   return db.transaction(async (tx) => {
     let userRows: { id: number; email: string; role: string }[] = [];
