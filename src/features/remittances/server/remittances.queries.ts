@@ -359,11 +359,32 @@ export async function importRemittances(db: DbOrTx, ctx: RequestContext, text: s
   const eras = readBalancedEras(text);
   const file = { sha256: createHash('sha256').update(text).digest('hex'), bytes: Buffer.byteLength(text) };
   return db.transaction(async (tx) => {
+    await lockWhatTheFileTouches(tx, eras);
     const remittances: RemittanceSummary[] = [];
     // One after another: a later remittance of the file may post to a claim an earlier one posted to.
     for (const era of eras) remittances.push(await importOne(tx, ctx, era, file));
     return { remittances, duplicate: remittances.every((r) => r.duplicate) };
   });
+}
+
+/**
+ * Takes, before anything else, the locks a file's import will need, each kind in one global order: its
+ * remittances' (payer, trace number) keys as advisory locks, sorted, then the claims it names, by id. Posting
+ * in file order would otherwise take them in the file's order: two uploads holding the same remittances or
+ * claims in opposite orders (a clearinghouse's re-delivery, split differently) would each hold what the other
+ * waits for, and PostgreSQL would end the deadlock by failing one of them. In one order, the later upload
+ * waits for the earlier to commit and finds its remittances imported.
+ */
+async function lockWhatTheFileTouches(tx: Tx, eras: Era[]): Promise<void> {
+  const keys = [...new Set(eras.map((era) => `remittance:${payerKeyOf(era)}|${era.traceNumber}`))].sort();
+  for (const key of keys) await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
+  const numbers = [...new Set(eras.flatMap((era) => era.claims.map((c) => c.patientControlNumber)))];
+  if (numbers.length > 0) {
+    await tx.execute(
+      sql`select id from claims where account_number = any(${textArray(numbers)}) and voided_at is null
+          order by id for update`,
+    );
+  }
 }
 
 /** Posts one remittance of a file in the caller's transaction; its summary says whether it came before. */

@@ -93,6 +93,12 @@ function simpleClaim(c: Claim, status: string, paidShare = 0.8): { lines: string
   return { lines: out, paid };
 }
 
+/** One remittance (an ST set) paying claim `k` as `simpleClaim` does, under trace number `trace`. */
+function paidInFull(k: Claim, trace: string): string[] {
+  const { lines, paid } = simpleClaim(k, '1');
+  return [...eraHeader({ paid: amt(paid), trace }), ...lines];
+}
+
 beforeAll(async () => {
   t = await createTestApp();
   billing = await signInAs(t.app, 'billing_admin');
@@ -101,7 +107,7 @@ beforeAll(async () => {
      where status in ('Submitted', 'Pending') and paid_cents = 0 and contractual_adjustment_cents = 0
        and patient_responsibility_cents = 0 and voided_at is null and billed_cents >= 10000
        and (select count(*) from claim_lines l where l.claim_id = claims.id) = 1
-     order by id limit 16`,
+     order by id limit 18`,
   );
   const lines = await query<{
     id: number;
@@ -130,7 +136,7 @@ beforeAll(async () => {
         charge: l.charge_cents,
       })),
   }));
-  expect(pending.length).toBe(16);
+  expect(pending.length).toBe(18);
 });
 
 afterAll(async () => {
@@ -517,10 +523,7 @@ describe('importing an 835', () => {
 
   it('posts every remittance of a file that holds several, in file order, in one transaction', async () => {
     const [k1, k2, k3] = pending.slice(13) as [Claim, Claim, Claim];
-    const set = (k: Claim, trace: string) => {
-      const { lines, paid } = simpleClaim(k, '1');
-      return [...eraHeader({ paid: amt(paid), trace }), ...lines];
-    };
+    const set = paidInFull;
     // The second set does not balance: the first, which does, is not posted either.
     const unbalanced = set(k2, 'EFT-7002').map((s) => s.replace(/^BPR\*I\*[\d.]+\*/, 'BPR*I*1.00*'));
     const refused = await upload(eraFileOfSets([set(k1, 'EFT-7001'), unbalanced]));
@@ -562,6 +565,26 @@ describe('importing an 835', () => {
     expect((await claimRow(k3.id)).status).toBe('Paid');
     const { paid } = simpleClaim(k2, '1');
     expect(await ledgerOf(k2.id)).toEqual({ paid, contractual: k2.billed - paid });
+  });
+
+  it('two uploads at once of files that hold the same two remittances in opposite orders post each once', async () => {
+    // Each upload's transaction would insert its first remittance, then wait for the other's: a deadlock,
+    // which PostgreSQL ends by failing one upload (a 500), unless both take their locks in one order.
+    const [a, b] = pending.slice(16) as [Claim, Claim];
+    const first = eraFileOfSets([paidInFull(a, 'EFT-8001'), paidInFull(b, 'EFT-8002')]);
+    const second = eraFileOfSets([paidInFull(b, 'EFT-8002'), paidInFull(a, 'EFT-8001')]);
+    const [one, two] = await Promise.all([upload(first), upload(second)]);
+    expect([one.statusCode, two.statusCode].sort(), `${one.body}\n${two.body}`).toEqual([200, 201]);
+    const later = one.statusCode === 200 ? one : two;
+    expect(later.json<RemittanceImport>().remittances.map((r) => r.duplicate)).toEqual([true, true]);
+    expect(await query(`select trace_number from remittances where trace_number like 'EFT-80%' order by 1`)).toEqual([
+      { trace_number: 'EFT-8001' },
+      { trace_number: 'EFT-8002' },
+    ]);
+    for (const k of [a, b]) {
+      const { paid } = simpleClaim(k, '1');
+      expect(await ledgerOf(k.id)).toEqual({ paid, contractual: k.billed - paid });
+    }
   });
 
   it('keeps the ledger append-only', async () => {
