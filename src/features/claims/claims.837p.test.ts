@@ -88,6 +88,7 @@ const SUBSCRIBER: Claim837 = {
       diagnosisPointers: [1, 2],
       serviceDate: '2026-11-20',
       lineControlNumber: 'ACC-2026-0001-1',
+      priorAuthorizationNumber: null,
     },
     {
       procedureCode: '83036',
@@ -97,6 +98,7 @@ const SUBSCRIBER: Claim837 = {
       diagnosisPointers: [1],
       serviceDate: '2026-11-20',
       lineControlNumber: 'ACC-2026-0001-2',
+      priorAuthorizationNumber: null,
     },
   ],
   patient: maria,
@@ -120,6 +122,7 @@ const DEPENDENT: Claim837 = {
       diagnosisPointers: [1],
       serviceDate: '2026-11-21',
       lineControlNumber: 'ACC-2026-0002-1',
+      priorAuthorizationNumber: null,
     },
   ],
   patient: { name: person('Lopez', 'Sofia'), dob: '2015-06-02', sex: 'F', address: HOME },
@@ -150,6 +153,7 @@ const SECONDARY: Claim837 = {
       diagnosisPointers: [1, 2],
       serviceDate: '2026-11-18',
       lineControlNumber: 'ACC-2026-0003-1',
+      priorAuthorizationNumber: null,
     },
   ],
   patient: {
@@ -188,6 +192,7 @@ const REPLACEMENT: Claim837 = {
       diagnosisPointers: [1],
       serviceDate: '2026-11-04',
       lineControlNumber: 'ACC-2026-0004-1',
+      priorAuthorizationNumber: null,
     },
   ],
   patient: maria,
@@ -211,6 +216,7 @@ const VOID: Claim837 = {
       diagnosisPointers: [1, 2],
       serviceDate: '2026-11-05',
       lineControlNumber: 'ACC-2026-0005-1',
+      priorAuthorizationNumber: null,
     },
     {
       procedureCode: '36415',
@@ -220,12 +226,55 @@ const VOID: Claim837 = {
       diagnosisPointers: [2],
       serviceDate: '2026-11-05',
       lineControlNumber: 'ACC-2026-0005-2',
+      priorAuthorizationNumber: null,
     },
   ],
   patient: maria,
   coverage: mariaCoverage,
   renderingProvider: MITCHELL,
   otherCoverages: [],
+};
+
+/**
+ * A replacement of a claim whose lumbar MRI and knee MRI were each authorized (two numbers) and whose visit needed
+ * none: the first authorized line's number on the claim (2300 REF*G1, before REF*F8), the knee MRI's own on its line.
+ */
+const AUTHORIZED: Claim837 = {
+  ...REPLACEMENT,
+  accountNumber: 'ACC-2026-0006',
+  diagnoses: ['M54.50', 'M25.561'],
+  lines: [
+    {
+      procedureCode: '99213',
+      modifiers: [],
+      units: 1,
+      chargeCents: 11000,
+      diagnosisPointers: [1, 2],
+      serviceDate: '2026-11-06',
+      lineControlNumber: 'ACC-2026-0006-1',
+      priorAuthorizationNumber: null,
+    },
+    {
+      procedureCode: '72148',
+      modifiers: [],
+      units: 1,
+      chargeCents: 120000,
+      diagnosisPointers: [1],
+      serviceDate: '2026-11-06',
+      lineControlNumber: 'ACC-2026-0006-2',
+      priorAuthorizationNumber: 'PA7730012',
+    },
+    {
+      procedureCode: '73721',
+      modifiers: ['RT'],
+      units: 1,
+      chargeCents: 95000,
+      diagnosisPointers: [2],
+      serviceDate: '2026-11-06',
+      lineControlNumber: 'ACC-2026-0006-3',
+      priorAuthorizationNumber: 'PA7730458',
+    },
+  ],
 };
 
 const UNITED = { name: 'UnitedHealthcare', payerId: '87726', claimFilingIndicator: 'CI' };
@@ -237,6 +286,11 @@ describe('the 837P of a batch, against hand-written golden files', () => {
     ['secondary coverage (SBR01 S, 2320 for the primary)', '837p-secondary.x12', batchOf([SECONDARY], UNITED)],
     ['a replacement (CLM05-3 7 with REF*F8), no 2310B', '837p-replacement.x12', batchOf([REPLACEMENT])],
     ['a void (CLM05-3 8 with REF*F8), four modifiers', '837p-void.x12', batchOf([VOID])],
+    [
+      'prior authorizations (2300 REF*G1 before REF*F8; 2400 REF*G1 only where it differs)',
+      '837p-prior-authorization.x12',
+      batchOf([AUTHORIZED]),
+    ],
   ])('%s', (_name, file, batch) => {
     const expected = golden(file);
     // The golden file is itself a well-formed interchange.

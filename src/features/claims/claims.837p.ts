@@ -96,6 +96,11 @@ export interface Line837 {
   serviceDate: string;
   /** REF*6R. */
   lineControlNumber: string;
+  /**
+   * The payer's number for the approved prior authorization covering this service, when it has one (REF*G1): on
+   * the claim (loop 2300) for its first authorized line, and on each line whose number differs (loop 2400).
+   */
+  priorAuthorizationNumber: string | null;
 }
 
 /** A policy of the patient other than the one billed (loop 2320 with 2330A/2330B). */
@@ -275,6 +280,9 @@ export function claimSegments(claim: Claim837, hl: number, billing: BillingProvi
       'Y',
     ],
   });
+  // The 2300 REFs in the guide's order: prior authorization (G1) before the payer's claim number (F8).
+  const claimAuthorization = claim.lines.find((line) => line.priorAuthorizationNumber)?.priorAuthorizationNumber;
+  if (claimAuthorization) segments.push({ id: 'REF', elements: ['G1', claimAuthorization] });
   if ((claim.frequencyCode === '7' || claim.frequencyCode === '8') && claim.originalClaimNumber) {
     segments.push({ id: 'REF', elements: ['F8', claim.originalClaimNumber] });
   }
@@ -326,6 +334,10 @@ export function claimSegments(claim: Claim837, hl: number, billing: BillingProvi
       ],
     });
     segments.push({ id: 'DTP', elements: ['472', 'D8', x12Date(line.serviceDate)] });
+    // A line's own authorization only where it is not the claim's (the guide: "when different").
+    if (line.priorAuthorizationNumber && line.priorAuthorizationNumber !== claimAuthorization) {
+      segments.push({ id: 'REF', elements: ['G1', line.priorAuthorizationNumber] });
+    }
     segments.push({ id: 'REF', elements: ['6R', line.lineControlNumber] });
   });
   return { segments, nextHl: subscriberHl + (self ? 1 : 2) };

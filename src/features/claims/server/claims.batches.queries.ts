@@ -322,11 +322,21 @@ async function loadClaims837(tx: Tx, claimIds: readonly number[], field: string)
         where c.id = any(${ids(claimIds)})
         order by c.id`,
   );
+  // Each line's prior authorization number (REF*G1): an approved authorization of the patient for the line's
+  // procedure, in force on its service date, as the scrubber's authorization edit finds one; the claim's payer's
+  // first, then the latest decided.
   const lines = await rawRows(
     tx,
-    sql`select claim_id, procedure_code, modifiers, units, charge_cents, diagnosis_pointers,
-          service_date::text as service_date, line_control_number
-        from claim_lines where claim_id = any(${ids(claimIds)}) order by claim_id, line_number`,
+    sql`select l.claim_id, l.procedure_code, l.modifiers, l.units, l.charge_cents, l.diagnosis_pointers,
+          l.service_date::text as service_date, l.line_control_number, pa.auth_number
+        from claim_lines l
+        join claims c on c.id = l.claim_id
+        left join lateral (select a.auth_number from authorizations a
+          where a.patient_id = c.patient_id and a.procedure_code = l.procedure_code and a.status = 'Approved'
+            and a.auth_number is not null and (a.valid_from is null or a.valid_from <= l.service_date)
+            and (a.valid_to is null or l.service_date <= a.valid_to)
+          order by (a.payer = c.payer) desc, a.decided_on desc nulls last, a.id desc limit 1) pa on true
+        where l.claim_id = any(${ids(claimIds)}) order by l.claim_id, l.line_number`,
   );
   const others = await rawRows(
     tx,
@@ -396,6 +406,7 @@ async function loadClaims837(tx: Tx, claimIds: readonly number[], field: string)
           diagnosisPointers: ((l.diagnosis_pointers as number[] | null) ?? []).map(Number),
           serviceDate: rowText(l.service_date),
           lineControlNumber: rowText(l.line_control_number),
+          priorAuthorizationNumber: rowTextOrNull(l.auth_number),
         })),
         patient: {
           name: splitPersonName(rowText(h.patient_name)),

@@ -216,6 +216,40 @@ describe('creating a batch', () => {
     expect(await counters()).toEqual({ ISA: before.ISA! + 2, GS: before.GS! + 2, ST: before.ST! + 2 });
   });
 
+  it('sends the prior authorization that covers a service (REF*G1): approved, in force that day, the latest decided', async () => {
+    const [claim] = await makeReady('Cigna', 1);
+    const [line] = await sql<{ patient_id: number; procedure_code: string; service_date: string }>(
+      `select c.patient_id, l.procedure_code, l.service_date::text as service_date
+       from claims c join claim_lines l on l.claim_id = c.id where c.id = $1 order by l.line_number limit 1`,
+      [claim!.id],
+    );
+    const authorize = (status: string, number: string | null, decided: string, from: string, to: string) =>
+      sql(
+        `insert into authorizations (patient_id, service, procedure_code, payer, status, requested_on, decided_on,
+           auth_number, approved_units, valid_from, valid_to)
+         values ($1, 'Test service', $2, 'Cigna', $3, $4::date - 30, $4::date, $5, $6, $7::date, $8::date)`,
+        [line!.patient_id, line!.procedure_code, status, decided, number, number ? 1 : null, from, to],
+      );
+    const day = line!.service_date;
+    await authorize('Approved', 'PA-OLDER', `${day}`, day, day);
+    await authorize('Approved', 'PA-NEWER', `${day}`, day, day);
+    // Decided later, but not in force on the service day, or not approved: neither is sent.
+    await sql(`update authorizations set decided_on = decided_on - 1 where auth_number = 'PA-OLDER'`);
+    await authorize('Approved', 'PA-EXPIRED', TEST_TODAY, '2000-01-01', '2000-12-31');
+    await authorize('Denied', null, TEST_TODAY, day, day);
+
+    const res = await post({ claimIds: [claim!.id] });
+    expect(res.statusCode, res.body).toBe(201);
+    const [made] = res.json<CreatedClaimBatches>().batches;
+    const file = (await biller.request({ method: 'GET', url: `/api/claim-batches/${made!.id}/837` })).body;
+    const segments = file.split(/~\s*/);
+    const clm = segments.findIndex((s) => s.startsWith(`CLM*${claim!.account_number}*`));
+    const hi = segments.findIndex((s, i) => i > clm && s.startsWith('HI*'));
+    // Loop 2300: after CLM, before HI; the one authorized line takes the claim's number, not one of its own.
+    expect(segments.slice(clm, hi)).toContain('REF*G1*PA-NEWER');
+    expect(segments.filter((s) => s.startsWith('REF*G1*'))).toEqual(['REF*G1*PA-NEWER']);
+  });
+
   it('makes one batch per payer from chosen claims', async () => {
     const medicaid = await makeReady('Medicaid', 1);
     const tricare = await makeReady('Tricare', 2);
