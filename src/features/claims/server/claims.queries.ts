@@ -608,7 +608,8 @@ async function assembleOverview(db: Db, parts: OverviewParts): Promise<ClaimOver
     denialsByPayer: byPayer,
     topDenialReasons: reasons.map((r) => ({
       reason: r.reason,
-      description: descriptions.get(r.reason) ?? DENIAL_DESCRIPTIONS[r.reason] ?? '',
+      // Our CARC wording first, as Analytics names the code; a code we do not word, by its stored text.
+      description: DENIAL_DESCRIPTIONS[r.reason] ?? descriptions.get(r.reason) ?? '',
       count: r.count,
     })),
     // Weeks with no claims are still weeks of the trend: they are there with zeros.

@@ -9,6 +9,7 @@ import {
   CLAIM_EXPORT_MAX_ROWS,
   CLAIM_IMPORT_COLUMNS,
   CLAIM_SORT_KEYS,
+  DENIAL_DESCRIPTIONS,
   type ClaimAppeal,
   type ClaimExport,
   type ClaimExportRow,
@@ -492,27 +493,44 @@ describe('GET /api/claims/overview', () => {
     expect(result.weeklyTrend.every((w) => w.claims === 0 && w.paid === 0 && w.denied === 0)).toBe(true);
   });
 
-  it("names each reason code by its newest denied claim's text, from the rollups and from the rows alike", async () => {
+  it('names a reason code by our CARC wording when we have one, else by its newest text, on both paths', async () => {
     const [top] = (await overview()).topDenialReasons;
     if (!top) throw new Error('the seed has no denial reasons');
+    const ourWording = DENIAL_DESCRIPTIONS[top.reason];
+    if (!ourWording) throw new Error(`the seed's top reason ${top.reason} has no wording of ours`);
     const denied = await sql<{ id: number; account_number: string; denial_description: string | null }>(
       `select id, account_number, denial_description from claims
-        where reason_code = $1 and denied_on_first_adjudication order by id desc limit 2`,
+        where reason_code = $1 and denied_on_first_adjudication order by id desc`,
       [top.reason],
     );
     const [newest, older] = denied;
     if (!newest || !older) throw new Error(`fewer than two denied claims of ${top.reason}`);
     const setText = (id: number, text: string | null) =>
       sql(`update claims set denial_description = $2 where id = $1`, [id, text]);
+    // No filter: the rollups count; a search: the rows do. Either way the same text names the code.
+    const named = async (reason: string) => ({
+      fromRollups: (await overview()).topDenialReasons.find((r) => r.reason === reason)?.description,
+      fromRows: (await overview(`?search=${encodeURIComponent(newest.account_number)}`)).topDenialReasons,
+    });
+    // A code no wording of ours covers (the same claims, recoded): its newest first-pass denial's text.
+    const unworded = 'CO-252';
+    expect(DENIAL_DESCRIPTIONS[unworded]).toBeUndefined();
+    const ids = denied.map((d) => d.id);
     try {
       await setText(older.id, 'An older wording');
       await setText(newest.id, 'The newest wording');
-      // No filter: the rollups count; a search: the rows do. Either way the same text names the code.
-      const fromRollups = (await overview()).topDenialReasons.find((r) => r.reason === top.reason);
-      const fromRows = (await overview(`?search=${encodeURIComponent(newest.account_number)}`)).topDenialReasons;
-      expect(fromRollups?.description).toBe('The newest wording');
-      expect(fromRows).toEqual([{ reason: top.reason, count: 1, description: 'The newest wording' }]);
+      // A code we word is named so on the Claims overview as on Analytics, whatever its claims carry.
+      expect(await named(top.reason)).toEqual({
+        fromRollups: ourWording,
+        fromRows: [{ reason: top.reason, count: 1, description: ourWording }],
+      });
+      await sql(`update claims set reason_code = $2 where id = any($1)`, [ids, unworded]);
+      expect(await named(unworded)).toEqual({
+        fromRollups: 'The newest wording',
+        fromRows: [{ reason: unworded, count: 1, description: 'The newest wording' }],
+      });
     } finally {
+      await sql(`update claims set reason_code = $2 where id = any($1)`, [ids, top.reason]);
       await setText(older.id, older.denial_description);
       await setText(newest.id, newest.denial_description);
     }
