@@ -6,10 +6,12 @@
  * each load a fixed 200 requests instead, to check that it runs and is answered.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import type { BenchContext, BenchFigure, BenchPart } from './bench.types';
 
 const CONNECTIONS = 100;
@@ -23,6 +25,8 @@ interface Load {
   non2xx: number;
   /** CPU time the server process spent per answer (user + system), when /proc tells it. */
   cpuMicrosPerRequest?: number;
+  /** CPU time this machine's PostgreSQL processes spent per answer, when the database runs here. */
+  databaseCpuMicrosPerRequest?: number;
 }
 
 /**
@@ -39,6 +43,49 @@ export function cpuMicros(pid: number): number | undefined {
   }
 }
 
+/** A process's parent and name, from /proc; undefined when it is gone or /proc is not there. */
+function processInfo(pid: number): { parent: number; name: string } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    return { parent, name };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The PostgreSQL server the bench's database runs on, as the process id of its postmaster: the parent of the
+ * backend serving this connection. Undefined when the database is not on this machine (a backend id from
+ * another host names no process here, or some other process than a postgres one).
+ */
+async function postmasterOf(databaseUrl: string): Promise<number | undefined> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const backend = Number((await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]?.pid);
+    const info = processInfo(backend);
+    return info?.name === 'postgres' ? info.parent : undefined;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * CPU time (µs) the postmaster and its children (the app's pooled backends, which live as long as the load, and
+ * the background processes) have used. Other PostgreSQL servers on the machine (npm test runs several) are
+ * not counted.
+ */
+function serverCpuMicros(postmaster: number): number {
+  let total = cpuMicros(postmaster) ?? 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    if (processInfo(Number(entry))?.parent === postmaster) total += cpuMicros(Number(entry)) ?? 0;
+  }
+  return total;
+}
+
 /**
  * How long a load runs: a duration (the measurement), or a number of requests (the quick run, which only checks
  * that each load runs and is answered: a one-second load on a machine busy with the other tests once answered
@@ -48,8 +95,15 @@ type Extent = { seconds: number } | { requests: number };
 
 const CONNECTIONS_FOR_A_COUNT = 10;
 
-async function load(url: string, extent: Extent, pid: number, headers: Record<string, string> = {}): Promise<Load> {
+async function load(
+  url: string,
+  extent: Extent,
+  pid: number,
+  headers: Record<string, string> = {},
+  postmaster?: number,
+): Promise<Load> {
   const before = cpuMicros(pid);
+  const databaseBefore = postmaster === undefined ? 0 : serverCpuMicros(postmaster);
   const started = performance.now();
   const result = await autocannon({
     url,
@@ -60,6 +114,7 @@ async function load(url: string, extent: Extent, pid: number, headers: Record<st
   });
   const elapsedSeconds = (performance.now() - started) / 1000;
   const after = cpuMicros(pid);
+  const databaseCpu = postmaster === undefined ? 0 : serverCpuMicros(postmaster) - databaseBefore;
   return {
     // A count of requests may end within a second: its rate is the count over the time it took (autocannon's
     // average is over whole seconds).
@@ -70,6 +125,9 @@ async function load(url: string, extent: Extent, pid: number, headers: Record<st
     non2xx: result.non2xx,
     ...(before !== undefined && after !== undefined && result.requests.total > 0
       ? { cpuMicrosPerRequest: (after - before) / result.requests.total }
+      : {}),
+    ...(databaseCpu > 0 && result.requests.total > 0
+      ? { databaseCpuMicrosPerRequest: databaseCpu / result.requests.total }
       : {}),
   };
 }
@@ -115,7 +173,26 @@ function answered(measured: Load, what: string, ctx: BenchContext): Load {
 const describe = (l: Load) =>
   `${Math.round(l.requestsPerSecond).toLocaleString('en-US')} req/s (${l.answered.toLocaleString('en-US')} answered), ` +
   `p99 ${l.p99} ms, ${l.errors} errors, ${l.non2xx} non-2xx` +
-  (l.cpuMicrosPerRequest === undefined ? '' : `, server CPU ${l.cpuMicrosPerRequest.toFixed(0)} µs/request`);
+  (l.cpuMicrosPerRequest === undefined ? '' : `, server CPU ${l.cpuMicrosPerRequest.toFixed(0)} µs/request`) +
+  (l.databaseCpuMicrosPerRequest === undefined
+    ? ''
+    : `, PostgreSQL CPU ${l.databaseCpuMicrosPerRequest.toFixed(0)} µs/request`);
+
+/**
+ * The most requests per second this machine's cores could answer at the CPU one answer took (app server and
+ * PostgreSQL, the load generator left out): a ceiling no scheduling or concurrency can lift, only less work
+ * per answer. Undefined when either process's CPU is unknown.
+ */
+function ceiling(l: Load): string {
+  if (l.cpuMicrosPerRequest === undefined || l.databaseCpuMicrosPerRequest === undefined) return '';
+  const cores = os.availableParallelism();
+  const perSecond = (cores * 1_000_000) / (l.cpuMicrosPerRequest + l.databaseCpuMicrosPerRequest);
+  const databaseOnly = (cores * 1_000_000) / l.databaseCpuMicrosPerRequest;
+  return (
+    `; at this CPU per answer ${cores} cores answer at most ${Math.round(perSecond).toLocaleString('en-US')} req/s, ` +
+    `and PostgreSQL's part alone at most ${Math.round(databaseOnly).toLocaleString('en-US')} req/s`
+  );
+}
 
 export const throughputBench: BenchPart = async (ctx: BenchContext): Promise<BenchFigure[]> => {
   // The quick run (npm test) checks that each load runs and is answered: a few hundred requests each.
@@ -132,6 +209,7 @@ export const throughputBench: BenchPart = async (ctx: BenchContext): Promise<Ben
     hello.stop();
   }
   const { cookie } = await ctx.signIn('admin');
+  const postmaster = await postmasterOf(ctx.databaseUrl);
   const figures: BenchFigure[] = [
     {
       figure: `Hello-world Fastify (reference, ${extentText})`,
@@ -147,7 +225,7 @@ export const throughputBench: BenchPart = async (ctx: BenchContext): Promise<Ben
   // The headers a browser sends with these calls: the session cookie and the compressions it accepts.
   const browser = { cookie, 'accept-encoding': 'gzip, deflate, br' };
   for (const [name, url] of endpoints) {
-    const measured = answered(await load(`${ctx.baseUrl}${url}`, extent, ctx.serverPid, browser), url, ctx);
+    const measured = answered(await load(`${ctx.baseUrl}${url}`, extent, ctx.serverPid, browser, postmaster), url, ctx);
     const share = measured.requestsPerSecond / reference.requestsPerSecond;
     figures.push({
       figure: `${name} (GET ${url})`,
@@ -161,7 +239,7 @@ export const throughputBench: BenchPart = async (ctx: BenchContext): Promise<Ben
   try {
     for (const [name, url] of endpoints) {
       const measured = answered(
-        await load(`${uncached.baseUrl}${url}`, extent, uncached.pid, browser),
+        await load(`${uncached.baseUrl}${url}`, extent, uncached.pid, browser, postmaster),
         `${url} (APP_CACHE=off)`,
         ctx,
       );
@@ -173,7 +251,7 @@ export const throughputBench: BenchPart = async (ctx: BenchContext): Promise<Ben
         goal: goal
           ? `≥ ${goal.requestsPerSecond.toLocaleString('en-US')} req/s (${goal.why}), p99 ≤ ${goal.p99Ms} ms, 0 errors, 0 non-2xx`
           : 'reference; answered, 0 errors, 0 non-2xx',
-        measured: `${describe(measured)} (${(share * 100).toFixed(0)}% of hello-world)`,
+        measured: `${describe(measured)} (${(share * 100).toFixed(0)}% of hello-world)${ceiling(measured)}`,
         pass: goal
           ? clean && measured.requestsPerSecond >= goal.requestsPerSecond && measured.p99 <= goal.p99Ms
           : clean,
