@@ -45,10 +45,21 @@ const remittancesBench: BenchPart = async (bench: BenchContext): Promise<BenchFi
   };
   const wanted = bench.quick ? QUICK_CLAIMS : CLAIMS;
   const lines = (
-    await db.execute<{ account_number: string; lcn: string; code: string; mods: string[]; charge: number }>(
-      sql`with picked as (select id, account_number from claims where voided_at is null order by id desc limit ${wanted})
-          select p.account_number, l.line_control_number as lcn, l.procedure_code as code, l.modifiers as mods,
-            l.charge_cents as charge
+    await db.execute<{
+      payer: string;
+      account_number: string;
+      lcn: string;
+      code: string;
+      mods: string[];
+      charge: number;
+    }>(
+      // One payer's newest claims, the payer with the most (a payer pays only claims billed to it or to patients
+      // it covers): a big payer's one remittance.
+      sql`with payer as (select payer from claims where voided_at is null group by payer order by count(*) desc limit 1),
+          picked as (select id, account_number from claims
+            where voided_at is null and payer = (select payer from payer) order by id desc limit ${wanted})
+          select (select payer from payer) as payer, p.account_number, l.line_control_number as lcn,
+            l.procedure_code as code, l.modifiers as mods, l.charge_cents as charge
           from picked p join claim_lines l on l.claim_id = p.id order by p.id, l.line_number`,
     )
   ).rows;
@@ -72,7 +83,10 @@ const remittancesBench: BenchPart = async (bench: BenchContext): Promise<BenchFi
       body.push(`REF*6R*${l.lcn}`);
     }
   }
-  const text = eraFile([...eraHeader({ paid: amt(total), trace: `BENCH-${Date.now()}` }), ...body]);
+  const text = eraFile([
+    ...eraHeader({ paid: amt(total), trace: `BENCH-${Date.now()}`, payer: lines[0]?.payer ?? 'Aetna' }),
+    ...body,
+  ]);
   const parseMs: number[] = [];
   for (let run = 0; run < 3; run += 1) {
     const started = performance.now();

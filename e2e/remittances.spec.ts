@@ -10,6 +10,7 @@ test.describe('remittances and the work queue', () => {
     page,
     withDatabase,
   }) => {
+    // Claims billed to Aetna, the file's payer (eraHeader's): a payer's remittance pays only claims it was billed.
     const claims = await withDatabase(
       async (client) =>
         (
@@ -23,7 +24,7 @@ test.describe('remittances and the work queue', () => {
             `select c.account_number, c.billed_cents, l.line_control_number as lcn, l.procedure_code as code,
              l.modifiers as mods
            from claims c join claim_lines l on l.claim_id = c.id
-           where c.status in ('Submitted', 'Pending') and c.paid_cents = 0 and c.voided_at is null
+           where c.payer = 'Aetna' and c.status in ('Submitted', 'Pending') and c.paid_cents = 0 and c.voided_at is null
              and c.billed_cents >= 10000 and (select count(*) from claim_lines x where x.claim_id = c.id) = 1
            order by c.id limit 2`,
           )

@@ -114,8 +114,21 @@ interface MatchedClaim {
   contractualCents: number;
   patientCents: number;
   payer: string;
+  /** The payers of the patient's coverages, past and present: a secondary payer pays on the claim too. */
+  coveragePayers: string[];
   serviceDate: string;
   lines: { id: number; lineControlNumber: string; procedureCode: string; modifiers: string[]; chargeCents: number }[];
+}
+
+/**
+ * Whether a remittance from `payer` may pay `claim`: the claim's own payer, or one of the patient's coverages'
+ * (a secondary or a crossover payer pays the same claim number). A patient control number is only unique
+ * within the practice, and another payer's CLP01 can name one of our claims by accident; such a payment is
+ * not posted.
+ */
+function paysFor(claim: MatchedClaim, payer: string): boolean {
+  const name = payer.toLowerCase();
+  return claim.payer.toLowerCase() === name || claim.coveragePayers.some((p) => p.toLowerCase() === name);
 }
 
 interface Entry {
@@ -166,7 +179,8 @@ async function loadClaims(tx: Tx, era: Era) {
   const headers = await rawRows(
     tx,
     sql`select id, patient_id, account_number, billed_cents, paid_cents, contractual_adjustment_cents,
-          patient_responsibility_cents, payer, service_date::text as service_date
+          patient_responsibility_cents, payer, service_date::text as service_date,
+          array(select distinct v.payer from coverages v where v.patient_id = claims.patient_id) as coverage_payers
         from claims where account_number = any(${textArray(numbers)}) and voided_at is null
         order by id for update`,
   );
@@ -180,6 +194,7 @@ async function loadClaims(tx: Tx, era: Era) {
       contractualCents: Number(h.contractual_adjustment_cents),
       patientCents: Number(h.patient_responsibility_cents),
       payer: rowText(h.payer),
+      coveragePayers: (h.coverage_payers as string[] | null) ?? [],
       serviceDate: rowText(h.service_date),
       lines: [],
     });
@@ -451,7 +466,8 @@ async function importOne(
   era.claims.forEach((claim, index) => {
     const id = Number(ids[index]?.id);
     const seq = index + 1;
-    const matched = claims.get(claim.patientControlNumber) ?? null;
+    const candidate = claims.get(claim.patientControlNumber) ?? null;
+    const matched = candidate && paysFor(candidate, payerName) ? candidate : null;
     const outcome: ClaimOutcome = {
       id,
       seq,
@@ -473,19 +489,25 @@ async function importOne(
       work.push({
         source,
         sourceKey: sourceKey(seq),
-        claimId: matched?.id ?? null,
-        patientId: matched?.patientId ?? null,
+        claimId: candidate?.id ?? null,
+        patientId: candidate?.patientId ?? null,
         accountNumber: claim.patientControlNumber,
-        payer: matched?.payer ?? payerName,
+        payer: candidate?.payer ?? payerName,
         carc: reasonOf(adjustmentsOfClaim(claim)),
         reason,
         dollarsAtRiskCents: dollarsAtRisk,
-        serviceDate: matched?.serviceDate ?? null,
+        serviceDate: candidate?.serviceDate ?? null,
         decidedOn: postedOn,
       });
     };
     if (!matched) {
-      except('unmatched_claim', `CLP01 ${claim.patientControlNumber} (segment ${claim.position}) matches no claim`);
+      except(
+        'unmatched_claim',
+        candidate
+          ? `CLP01 ${claim.patientControlNumber} (segment ${claim.position}) is a claim billed to ${candidate.payer}; ` +
+              `${payerName} is not its payer nor a payer of the patient's coverages`
+          : `CLP01 ${claim.patientControlNumber} (segment ${claim.position}) matches no claim`,
+      );
       return;
     }
     const imbalance = claimImbalance(claim);

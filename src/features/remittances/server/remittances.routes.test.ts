@@ -109,6 +109,9 @@ beforeAll(async () => {
        and (select count(*) from claim_lines l where l.claim_id = claims.id) = 1
      order by id limit 18`,
   );
+  // The files here come from Aetna (eraHeader's payer), which pays only its own claims and those of patients it
+  // covers: the chosen claims are billed to it.
+  await query(`update claims set payer = 'Aetna' where id = any($1)`, [claims.map((c) => c.id)]);
   const lines = await query<{
     id: number;
     claim_id: number;
@@ -585,6 +588,84 @@ describe('importing an 835', () => {
       const { paid } = simpleClaim(k, '1');
       expect(await ledgerOf(k.id)).toEqual({ paid, contractual: k.billed - paid });
     }
+  });
+
+  it("posts a claim payment only from the claim's payer or a payer of the patient's coverages", async () => {
+    // A patient with two coverages of different payers and an unanswered one-line claim billed to the first.
+    const [pick] = await query<{ id: number; primary: string; secondary: string }>(
+      `select c.id, c.payer as primary, v2.payer as secondary from claims c
+       join coverages v2 on v2.patient_id = c.patient_id and v2.payer <> c.payer
+       where c.status in ('Submitted', 'Pending') and c.paid_cents = 0 and c.contractual_adjustment_cents = 0
+         and c.patient_responsibility_cents = 0 and c.voided_at is null and c.billed_cents >= 10000
+         and c.id <> all($1) and (select count(*) from claim_lines l where l.claim_id = c.id) = 1
+       order by c.id limit 1`,
+      [pending.map((k) => k.id)],
+    );
+    expect(pick).toBeDefined();
+    const [stranger] = await query<{ name: string }>(
+      `select name from payers where name <> all(array(select payer from coverages where patient_id =
+         (select patient_id from claims where id = $1)) || $2::text) and name <> 'Self-Pay' order by name limit 1`,
+      [pick!.id, pick!.primary],
+    );
+    const [header] = await query<{ account_number: string; billed_cents: number; patient_id: number }>(
+      `select account_number, billed_cents, patient_id from claims where id = $1`,
+      [pick!.id],
+    );
+    const lines = await query<{
+      id: number;
+      line_control_number: string;
+      procedure_code: string;
+      modifiers: string[];
+      charge_cents: number;
+    }>(`select id, line_control_number, procedure_code, modifiers, charge_cents from claim_lines where claim_id = $1`, [
+      pick!.id,
+    ]);
+    const k: Claim = {
+      id: pick!.id,
+      account: header!.account_number,
+      billed: header!.billed_cents,
+      patientId: header!.patient_id,
+      lines: lines.map((l) => ({
+        id: l.id,
+        lcn: l.line_control_number,
+        code: l.procedure_code,
+        modifiers: l.modifiers,
+        charge: l.charge_cents,
+      })),
+    };
+
+    // A payer that neither billed claim nor coverage names: nothing posts; the payment waits in the work queue on
+    // the claim its CLP01 names, saying why.
+    const foreign = simpleClaim(k, '1');
+    const refused = only(
+      await upload(
+        eraFile([
+          ...eraHeader({ paid: amt(foreign.paid), trace: 'EFT-9101', payer: stranger!.name }),
+          ...foreign.lines,
+        ]),
+      ),
+    );
+    expect([refused.claimsPosted, refused.claimsExceptions]).toEqual([0, 1]);
+    expect(await ledgerOf(k.id)).toEqual({});
+    const [item] = await query<{ source: string; claim_id: number; reason: string }>(
+      `select source, claim_id, reason from work_items where account_number = $1`,
+      [k.account],
+    );
+    expect(item).toMatchObject({ source: 'unmatched_claim', claim_id: k.id });
+    expect(item!.reason).toContain(`is a claim billed to ${pick!.primary}; ${stranger!.name} is not its payer`);
+
+    // The patient's other coverage's payer, processing it as secondary (CLP02 2): posted.
+    const secondary = simpleClaim(k, '2');
+    const posted = only(
+      await upload(
+        eraFile([
+          ...eraHeader({ paid: amt(secondary.paid), trace: 'EFT-9102', payer: pick!.secondary }),
+          ...secondary.lines,
+        ]),
+      ),
+    );
+    expect([posted.claimsPosted, posted.claimsExceptions]).toEqual([1, 0]);
+    expect(await ledgerOf(k.id)).toEqual({ paid: secondary.paid, contractual: k.billed - secondary.paid });
   });
 
   it('keeps the ledger append-only', async () => {
