@@ -172,6 +172,77 @@ const SECONDARY: Claim837 = {
       relationship: 'self',
       subscriber: james,
       payer: { name: 'Medicare', payerId: '06102', claimFilingIndicator: 'MB' },
+      adjudication: null,
+    },
+  ],
+};
+
+/**
+ * The secondary claim of a visit Medicare has paid: its 2320 carries Medicare's claim-level adjustment
+ * (sequestration, CO-253) and what it paid (AMT*D), each line its 2430 (SVD, CAS, DTP*573). Balanced as the 835 was:
+ * 210.00 − 1.60 − (50 + 20) − (30 + 10) = 98.40; line 1 150 − 50 − 20 = 80; line 2 60 − 30 − 10 = 20.
+ */
+const SECONDARY_AFTER_PRIMARY: Claim837 = {
+  ...SECONDARY,
+  accountNumber: 'ACC-2026-0007',
+  diagnoses: ['I10', 'R07.89'],
+  lines: [
+    {
+      procedureCode: '99214',
+      modifiers: [],
+      units: 1,
+      chargeCents: 15000,
+      diagnosisPointers: [1, 2],
+      serviceDate: '2026-11-18',
+      lineControlNumber: 'ACC-2026-0007-1',
+      priorAuthorizationNumber: null,
+    },
+    {
+      procedureCode: '93000',
+      modifiers: [],
+      units: 1,
+      chargeCents: 6000,
+      diagnosisPointers: [2],
+      serviceDate: '2026-11-18',
+      lineControlNumber: 'ACC-2026-0007-2',
+      priorAuthorizationNumber: null,
+    },
+  ],
+  otherCoverages: [
+    {
+      priority: 1,
+      memberId: '1EG4TE5MK73',
+      groupNumber: null,
+      relationship: 'self',
+      subscriber: james,
+      payer: { name: 'Medicare', payerId: '06102', claimFilingIndicator: 'MB' },
+      adjudication: {
+        paidCents: 9840,
+        adjustments: [{ groupCode: 'CO', reasonCode: '253', amountCents: 160 }],
+        adjudicatedOn: '2026-11-20',
+        lines: [
+          {
+            paidCents: 8000,
+            procedureCode: '99214',
+            modifiers: [],
+            units: 1,
+            adjustments: [
+              { groupCode: 'CO', reasonCode: '45', amountCents: 5000 },
+              { groupCode: 'PR', reasonCode: '2', amountCents: 2000 },
+            ],
+          },
+          {
+            paidCents: 2000,
+            procedureCode: '93000',
+            modifiers: [],
+            units: 1,
+            adjustments: [
+              { groupCode: 'CO', reasonCode: '45', amountCents: 3000 },
+              { groupCode: 'PR', reasonCode: '1', amountCents: 1000 },
+            ],
+          },
+        ],
+      },
     },
   ],
 };
@@ -284,6 +355,11 @@ describe('the 837P of a batch, against hand-written golden files', () => {
     ['the patient is the subscriber (2010BA with address and DMG)', '837p-subscriber.x12', batchOf([SUBSCRIBER])],
     ['the patient is a dependent (2000C/2010CA, PAT01 19)', '837p-dependent.x12', batchOf([DEPENDENT])],
     ['secondary coverage (SBR01 S, 2320 for the primary)', '837p-secondary.x12', batchOf([SECONDARY], UNITED)],
+    [
+      'secondary after the primary paid (2320 CAS and AMT*D, 2430 SVD, CAS and DTP*573 on each line)',
+      '837p-secondary-after-primary.x12',
+      batchOf([SECONDARY_AFTER_PRIMARY], UNITED),
+    ],
     ['a replacement (CLM05-3 7 with REF*F8), no 2310B', '837p-replacement.x12', batchOf([REPLACEMENT])],
     ['a void (CLM05-3 8 with REF*F8), four modifiers', '837p-void.x12', batchOf([VOID])],
     [

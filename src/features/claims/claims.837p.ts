@@ -103,6 +103,43 @@ export interface Line837 {
   priorAuthorizationNumber: string | null;
 }
 
+/** One adjustment of a payer's adjudication: CAS group (CO, PR, OA, PI, CR), CARC and amount (signed). */
+export interface Adjustment837 {
+  groupCode: string;
+  reasonCode: string;
+  amountCents: number;
+}
+
+/** How the payer of an earlier policy adjudicated one of this claim's lines (loop 2430). */
+export interface LineAdjudication837 {
+  /** SVD02: what it paid on the line. */
+  paidCents: number;
+  /** SVD03 as that payer adjudicated it (its SVC, which may differ from the line billed). */
+  procedureCode: string;
+  modifiers: readonly string[];
+  /** SVD05. */
+  units: number;
+  /** The line's CAS. */
+  adjustments: readonly Adjustment837[];
+}
+
+/**
+ * What the payer of an earlier policy decided on this claim, from its posted remittance (loops 2320 and 2430): a
+ * secondary payer pays on what the primary left, and refuses a claim that does not say what that was. Balances as
+ * its 835 did: the claim's charge less every adjustment (claim and lines) is the amount paid, and each line's
+ * charge less its adjustments is the line's amount paid.
+ */
+export interface PriorAdjudication837 {
+  /** 2320 AMT*D: what it paid on the claim. */
+  paidCents: number;
+  /** 2320 CAS: adjustments made to the claim as a whole. */
+  adjustments: readonly Adjustment837[];
+  /** DTP*573 (2430 on each adjudicated line, else 2330B): the date it adjudicated. YYYY-MM-DD. */
+  adjudicatedOn: string;
+  /** By this claim's lines, in order: the line's adjudication, or null for a line it adjudicated at claim level only. */
+  lines: readonly (LineAdjudication837 | null)[];
+}
+
 /** A policy of the patient other than the one billed (loop 2320 with 2330A/2330B). */
 export interface OtherCoverage837 {
   priority: number;
@@ -112,6 +149,8 @@ export interface OtherCoverage837 {
   /** The policy holder: the patient's own name when the relationship is self. */
   subscriber: PersonName837;
   payer: Payer837;
+  /** Its payer's adjudication of this claim, when it came first and has answered (a secondary claim's primary). */
+  adjudication: PriorAdjudication837 | null;
 }
 
 export interface Claim837 {
@@ -159,6 +198,34 @@ export interface Batch837 {
 }
 
 const PAYER_RESPONSIBILITY: Readonly<Record<number, string>> = { 1: 'P', 2: 'S', 3: 'T' };
+
+/** A signed amount in cents as an X12 decimal: an adjustment that gives money back is negative. */
+function signedAmount(cents: number): string {
+  return cents < 0 ? `-${x12Amount(-cents)}` : x12Amount(cents);
+}
+
+/**
+ * CAS segments for adjustments: one per group code, in the order the groups first appear, each with at most six
+ * reason/amount pairs (CAS02–CAS19), as the guide allows; a group with more continues in another CAS.
+ */
+function casSegments(adjustments: readonly Adjustment837[]): X12SegmentInput[] {
+  const groups = new Map<string, Adjustment837[]>();
+  for (const a of adjustments) {
+    if (a.amountCents === 0) continue;
+    const group = groups.get(a.groupCode);
+    if (group) group.push(a);
+    else groups.set(a.groupCode, [a]);
+  }
+  const segments: X12SegmentInput[] = [];
+  for (const [groupCode, items] of groups) {
+    for (let i = 0; i < items.length; i += 6) {
+      const triplets = items.slice(i, i + 6).flatMap((a) => [a.reasonCode, signedAmount(a.amountCents), '']);
+      // The last triplet's empty quantity is not written.
+      segments.push({ id: 'CAS', elements: [groupCode, ...triplets.slice(0, -1)] });
+    }
+  }
+  return segments;
+}
 
 /**
  * An amount in cents as an X12 decimal (R type): no trailing zeros after the point, no point for whole dollars,
@@ -313,10 +380,20 @@ export function claimSegments(claim: Claim837, hl: number, billing: BillingProvi
         other.payer.claimFilingIndicator,
       ],
     });
+    const adjudication = other.adjudication;
+    if (adjudication) {
+      // What this payer decided, in the guide's order: the claim's CAS, then AMT*D (payer paid amount).
+      segments.push(...casSegments(adjudication.adjustments));
+      segments.push({ id: 'AMT', elements: ['D', x12Amount(adjudication.paidCents)] });
+    }
     // OI03 benefits assigned, OI06 release of information on file.
     segments.push({ id: 'OI', elements: ['', '', 'Y', '', '', 'Y'] });
     segments.push(personNm1('IL', other.subscriber, 'MI', other.memberId));
     segments.push(organizationNm1('PR', other.payer.name, 'PI', other.payer.payerId));
+    // The adjudication date goes on the lines (2430 DTP*573) when it has any; otherwise here (2330B).
+    if (adjudication && adjudication.lines.every((line) => line === null)) {
+      segments.push({ id: 'DTP', elements: ['573', 'D8', x12Date(adjudication.adjudicatedOn)] });
+    }
   }
   // Loop 2400: the service lines.
   claim.lines.forEach((line, i) => {
@@ -339,6 +416,23 @@ export function claimSegments(claim: Claim837, hl: number, billing: BillingProvi
       segments.push({ id: 'REF', elements: ['G1', line.priorAuthorizationNumber] });
     }
     segments.push({ id: 'REF', elements: ['6R', line.lineControlNumber] });
+    // Loop 2430: each earlier payer's adjudication of this line.
+    for (const other of claim.otherCoverages) {
+      const adjudicated = other.adjudication?.lines[i];
+      if (!other.adjudication || !adjudicated) continue;
+      segments.push({
+        id: 'SVD',
+        elements: [
+          other.payer.payerId,
+          x12Amount(adjudicated.paidCents),
+          ['HC', adjudicated.procedureCode, ...adjudicated.modifiers],
+          '',
+          String(adjudicated.units),
+        ],
+      });
+      segments.push(...casSegments(adjudicated.adjustments));
+      segments.push({ id: 'DTP', elements: ['573', 'D8', x12Date(other.adjudication.adjudicatedOn)] });
+    }
   });
   return { segments, nextHl: subscriberHl + (self ? 1 : 2) };
 }

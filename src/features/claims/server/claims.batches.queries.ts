@@ -376,6 +376,7 @@ async function loadClaims837(tx: Tx, claimIds: readonly number[], field: string)
           payerId: rowText(o.payer_id),
           claimFilingIndicator: rowText(o.claim_filing_indicator),
         },
+        adjudication: null,
       };
     });
     if (problem) {
