@@ -449,6 +449,19 @@ export const claimSubmissionSchema = z.object({
 export type ClaimSubmission = z.infer<typeof claimSubmissionSchema>;
 
 /** `GET /api/claims/:id`: header, coverage, diagnoses, lines and history of one claim. */
+/** Another claim of the same visit: the one billed to an earlier policy, or one billed to a later policy. */
+export const claimLinkSchema = z.object({ id: z.number().int(), accountNumber: z.string(), payer: z.string() });
+export type ClaimLink = z.infer<typeof claimLinkSchema>;
+
+/** The patient's next policy after the one a claim billed, and whether the claim's balance can be billed to it now. */
+export const claimNextPolicySchema = z.object({
+  payer: z.string(),
+  billable: z.boolean(),
+  /** Why not yet, naming the rule (e.g. the payer has not adjudicated the claim); null when billable. */
+  reason: z.string().nullable(),
+});
+export type ClaimNextPolicy = z.infer<typeof claimNextPolicySchema>;
+
 export const claimDetailSchema = z.object({
   id: z.number().int(),
   /** The patient control number (X12 CLM01). */
@@ -480,6 +493,12 @@ export const claimDetailSchema = z.object({
   /** Each time the claim was sent in a batch, oldest first. */
   submissions: z.array(claimSubmissionSchema),
   history: z.array(claimHistoryEventSchema),
+  /** The claim of the earlier policy this one bills after (a secondary claim's primary), if any. */
+  primaryClaim: claimLinkSchema.nullable(),
+  /** Claims of the patient's later policies billed after this one (not voided). */
+  laterClaims: z.array(claimLinkSchema),
+  /** The patient's next policy in force on the service date, after the one billed; null when there is none. */
+  nextPolicy: claimNextPolicySchema.nullable(),
 });
 export type ClaimDetail = z.infer<typeof claimDetailSchema>;
 

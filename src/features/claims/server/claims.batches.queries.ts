@@ -16,6 +16,7 @@ import type { RequestContext } from '@/server/context';
 import type { Db, Tx } from '@/server/db/types';
 import { HttpError, invalidField } from '@/server/plugins/errors';
 import { rawRows, rowText, rowTextOrNull, type RawRow } from '@/server/db/sql-helpers';
+import { priorAdjudications } from './claims.next-policy.queries';
 import {
   build837,
   claimsPerSet,
@@ -340,7 +341,8 @@ async function loadClaims837(tx: Tx, claimIds: readonly number[], field: string)
   );
   const others = await rawRows(
     tx,
-    sql`select c.id as claim_id, o.priority, o.member_id, o.group_number, o.relationship, o.subscriber_name,
+    sql`select c.id as claim_id, o.id as coverage_id, o.priority, o.member_id, o.group_number, o.relationship,
+          o.subscriber_name,
           o.payer, py.payer_id, py.claim_filing_indicator, p.name as patient_name
         from claims c
         join patients p on p.id = c.patient_id
@@ -350,6 +352,8 @@ async function loadClaims837(tx: Tx, claimIds: readonly number[], field: string)
         where c.id = any(${ids(claimIds)}) and c.coverage_id is not null
         order by c.id, o.priority, o.id`,
   );
+  // A claim billed after another payer's adjudication (a secondary claim) reports it (loops 2320 and 2430).
+  const priors = await priorAdjudications(tx, claimIds);
   const linesOf = groupBy(lines, (l) => Number(l.claim_id));
   const othersOf = groupBy(others, (o) => Number(o.claim_id));
   const problems: string[] = [];
@@ -357,7 +361,15 @@ async function loadClaims837(tx: Tx, claimIds: readonly number[], field: string)
   for (const h of headers) {
     const id = Number(h.id);
     const claimLines = linesOf.get(id) ?? [];
-    const problem = problemOf(h, claimLines.length);
+    const prior = priors.get(id);
+    const priorCoverageIn = (othersOf.get(id) ?? []).some((o) => Number(o.coverage_id) === prior?.coverageId);
+    const problem =
+      problemOf(h, claimLines.length) ??
+      prior?.problem ??
+      (prior && !priorCoverageIn
+        ? `${prior.primaryPayer}'s policy, which ${prior.primaryAccountNumber} billed, is not in force on the ` +
+          "service date: loop 2320 cannot report that payer's adjudication"
+        : null);
     const otherCoverages = (othersOf.get(id) ?? []).map((o) => {
       if (!rowText(o.payer_id) && !problem) {
         problems.push(
@@ -376,7 +388,7 @@ async function loadClaims837(tx: Tx, claimIds: readonly number[], field: string)
           payerId: rowText(o.payer_id),
           claimFilingIndicator: rowText(o.claim_filing_indicator),
         },
-        adjudication: null,
+        adjudication: prior && Number(o.coverage_id) === prior.coverageId ? prior.adjudication : null,
       };
     });
     if (problem) {

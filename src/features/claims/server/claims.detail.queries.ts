@@ -16,6 +16,7 @@ import { rowText, rowTextOrNull, type RawRow } from '@/server/db/sql-helpers';
 import { claimRowStatusSchema, scrubEditSchema, type ClaimDetail, type ClaimHistoryEvent } from '../claims.schema';
 import { procedureDescription } from '../claims.procedures';
 import { claimOpenBalanceSql } from './claims.formulas';
+import { nextPolicyOf } from './claims.next-policy.queries';
 
 async function preparedRows(db: Db, statement: SQL): Promise<RawRow[]> {
   return (await executePrepared<RawRow>(db, statement)).rows;
@@ -52,7 +53,7 @@ export async function getClaimDetail(db: Db, ctx: RequestContext, id: number): P
   );
   if (!claim) throw new HttpError(404, 'NOT_FOUND', 'No such claim.');
   const patientId = Number(claim.patient_id);
-  const [lines, scrubs, appeals, changes, submissions] = await Promise.all([
+  const [lines, scrubs, appeals, changes, submissions, related] = await Promise.all([
     preparedRows(
       db,
       sql`select line_number, procedure_code, modifiers, units, charge_cents, diagnosis_pointers,
@@ -83,6 +84,7 @@ export async function getClaimDetail(db: Db, ctx: RequestContext, id: number): P
           from claim_batch_claims bc join claim_batches b on b.id = bc.batch_id
           where bc.claim_id = ${id} order by bc.batch_id`,
     ),
+    nextPolicyOf(db, id),
   ]);
   await recordNow(db, {
     ...actorOf(ctx),
@@ -253,5 +255,6 @@ export async function getClaimDetail(db: Db, ctx: RequestContext, id: number): P
       note: rowTextOrNull(s.note),
     })),
     history,
+    ...related,
   };
 }

@@ -82,32 +82,47 @@ function summary(draft: ClaimDraft, payer: string): string {
 
 /** `POST /api/claims`: a new Draft claim; its patient control number is ACC-<year>-M<id>. */
 export async function createDraftClaim(db: Db, ctx: RequestContext, draft: ClaimDraft): Promise<number> {
-  return db.transaction(async (tx) => {
-    const { payer } = await checkReferences(tx, ctx, draft);
-    const header = headerOf(draft, payer);
-    const [created] = await tx
-      .insert(claims)
-      .values({
-        ...header,
-        patientId: draft.patientId,
-        accountNumber: `PENDING-${randomUUID()}`,
-        billedCents: 0,
-        status: 'Draft',
-      })
-      .returning({ id: claims.id });
-    if (!created) throw new Error('claim insert returned nothing');
-    const accountNumber = `ACC-${header.serviceDate.slice(0, 4)}-M${String(created.id).padStart(7, '0')}`;
-    await tx.update(claims).set({ accountNumber }).where(eq(claims.id, created.id));
-    await writeLines(tx, created.id, accountNumber, draft);
-    await record(tx, {
-      ...actorOf(ctx),
-      action: 'claim.create',
-      resource: `claim/${created.id}`,
+  return db.transaction((tx) => insertDraftClaim(tx, ctx, draft));
+}
+
+/**
+ * A new Draft claim in the caller's transaction, audited. `after` makes it the claim of the patient's next policy
+ * for an adjudicated one (its primary claim), said so in the audit entry.
+ */
+export async function insertDraftClaim(
+  tx: Tx,
+  ctx: RequestContext,
+  draft: ClaimDraft,
+  after?: { primaryClaimId: number; primaryAccountNumber: string; primaryPayer: string },
+): Promise<number> {
+  const { payer } = await checkReferences(tx, ctx, draft);
+  const header = headerOf(draft, payer);
+  const [created] = await tx
+    .insert(claims)
+    .values({
+      ...header,
       patientId: draft.patientId,
-      detail: `created ${accountNumber} as Draft: ${summary(draft, payer)}`,
-    });
-    return created.id;
+      accountNumber: `PENDING-${randomUUID()}`,
+      billedCents: 0,
+      status: 'Draft',
+      primaryClaimId: after?.primaryClaimId ?? null,
+    })
+    .returning({ id: claims.id });
+  if (!created) throw new Error('claim insert returned nothing');
+  const accountNumber = `ACC-${header.serviceDate.slice(0, 4)}-M${String(created.id).padStart(7, '0')}`;
+  await tx.update(claims).set({ accountNumber }).where(eq(claims.id, created.id));
+  await writeLines(tx, created.id, accountNumber, draft);
+  const billedAfter = after
+    ? `, billed after ${after.primaryPayer}'s adjudication of ${after.primaryAccountNumber}`
+    : '';
+  await record(tx, {
+    ...actorOf(ctx),
+    action: 'claim.create',
+    resource: `claim/${created.id}`,
+    patientId: draft.patientId,
+    detail: `created ${accountNumber} as Draft${billedAfter}: ${summary(draft, payer)}`,
   });
+  return created.id;
 }
 
 /** `PUT /api/claims/:id`: a Draft or Ready claim rewritten; it is Draft again until scrubbed. */

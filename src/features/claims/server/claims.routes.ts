@@ -39,6 +39,7 @@ import { getClaimDetail } from './claims.detail.queries';
 import { listPatientNames } from '@/features/patients/server/patients.queries';
 import { patientOptionSchema } from '@/features/patients/patients.schema';
 import { createDraftClaim, updateDraftClaim } from './claims.draft.queries';
+import { billNextPolicy } from './claims.next-policy.queries';
 import {
   appealClaim,
   claimsOverview,
@@ -232,6 +233,27 @@ export function claimsRoutes(deps: AppDeps) {
         },
       },
       (request) => appealClaim(deps.db, requestContext(request, deps), request.params.id, request.body),
+    );
+    api.post(
+      '/api/claims/:id/next-policy',
+      {
+        config: { permission: 'claims:write' },
+        schema: {
+          tags: ['claims'],
+          description:
+            "Bills the claim's balance to the patient's next policy in force on the service date (secondary after " +
+            'primary): a new Draft claim with its diagnoses and lines, linked to it, whose 837P reports the earlier ' +
+            "payer's adjudication. 409 when the payer has not adjudicated it, left nothing, forwarded it itself, or " +
+            'it is billed there already. Audited.',
+          params: idParamsSchema,
+          response: { 201: claimDetailSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const ctx = requestContext(request, deps);
+        const id = await billNextPolicy(deps.db, ctx, request.params.id);
+        return reply.code(201).send(await getClaimDetail(deps.db, ctx, id));
+      },
     );
     api.get(
       '/api/claims/:id/appeals',

@@ -92,6 +92,11 @@ export const claims = pgTable(
     frequencyCode: text('frequency_code').notNull().default('1'),
     /** The payer's number of the claim a replacement or void refers to (X12 REF*F8). */
     originalClaimNumber: text('original_claim_number'),
+    /**
+     * For a claim billed to a later policy of the patient (secondary, tertiary): the claim the earlier policy's payer
+     * adjudicated, whose posted remittance the 837P reports to this claim's payer (loops 2320 and 2430).
+     */
+    primaryClaimId: integer('primary_claim_id').references((): AnyPgColumn => claims.id),
     /** ICD-10-CM codes in order, the first the principal one (X12 HI ABK, then ABF); at most 12. */
     diagnoses: text('diagnoses')
       .array()
@@ -113,6 +118,8 @@ export const claims = pgTable(
     check('claims_frequency_check', sql`${t.frequencyCode} in ('1', '7', '8')`),
     check('claims_diagnoses_check', sql`cardinality(${t.diagnoses}) <= 12`),
     index('claims_coverage_idx').on(t.coverageId),
+    // Partial: only the few claims billed after another's adjudication are in it; other claims' writes skip it.
+    index('claims_primary_claim_idx').on(t.primaryClaimId).where(sql.raw('primary_claim_id is not null')),
     // The trailing id keeps paging stable (one index serves sort and tie-breaker, both directions) and
     // lets the Claims search and counts read the index alone.
     index('claims_service_date_idx').on(t.serviceDate, t.id),

@@ -103,6 +103,9 @@ function claimDetail(overrides: Partial<ClaimDetail> = {}): ClaimDetail {
       },
       { at: '2026-07-03', kind: 'lifecycle', title: 'Submitted to the payer', detail: 'Aetna', by: null, edits: [] },
     ],
+    primaryClaim: null,
+    laterClaims: [],
+    nextPolicy: null,
     ...overrides,
   };
 }

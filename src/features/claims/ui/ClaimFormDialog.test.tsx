@@ -86,6 +86,9 @@ function savedClaim(overrides: Partial<ClaimDetail> = {}): ClaimDetail {
     lastScrub: null,
     submissions: [],
     history: [],
+    primaryClaim: null,
+    laterClaims: [],
+    nextPolicy: null,
     ...overrides,
   };
 }

@@ -499,6 +499,9 @@ describe('ClaimsPage', () => {
       lastScrub: null,
       submissions: [],
       history: [],
+      primaryClaim: null,
+      laterClaims: [],
+      nextPolicy: null,
     };
     serve(ITEMS, OVERVIEW, { 'GET /api/claims/1': detail, 'GET /api/claims/patients': [] });
     const user = userEvent.setup();

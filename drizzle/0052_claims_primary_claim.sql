@@ -1,0 +1,3 @@
+ALTER TABLE "claims" ADD COLUMN "primary_claim_id" integer;--> statement-breakpoint
+ALTER TABLE "claims" ADD CONSTRAINT "claims_primary_claim_id_claims_id_fk" FOREIGN KEY ("primary_claim_id") REFERENCES "public"."claims"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "claims_primary_claim_idx" ON "claims" USING btree ("primary_claim_id") WHERE primary_claim_id is not null;

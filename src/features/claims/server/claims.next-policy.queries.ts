@@ -1,0 +1,304 @@
+/**
+ * Billing a claim's balance to the patient's next policy (secondary after primary, tertiary after secondary), and
+ * what the 837P tells that payer about the earlier one's decision (docs/x12-837.md, "After another payer").
+ *
+ * Once the payer of the policy billed has adjudicated the claim (a posted remittance, not reversed) and left a
+ * balance, the billing staff bill the patient's next policy in force on the service date: a new Draft claim with
+ * the same diagnoses and lines, linked to this one (claims.primary_claim_id). Its 837P carries the earlier payer's
+ * adjudication from the posting ledger: loop 2320 CAS and AMT*D, loop 2430 per line (ASC X12 005010X222A1). The
+ * remittance tables are read by SQL here, as the claims feature does not import the remittances feature.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import type { RequestContext } from '@/server/context';
+import type { Db, DbOrTx, Tx } from '@/server/db/types';
+import { HttpError } from '@/server/plugins/errors';
+import { executePrepared } from '@/server/db/prepared';
+import { rawRows, rowText, rowTextOrNull, type RawRow } from '@/server/db/sql-helpers';
+import type { Adjustment837, LineAdjudication837, PriorAdjudication837 } from '../claims.837p';
+import type { ClaimDraft, ClaimNextPolicy, ClaimLink } from '../claims.schema';
+import { insertDraftClaim } from './claims.draft.queries';
+
+/** What decides whether a claim's balance can go to the patient's next policy, read in one statement. */
+async function readNextPolicy(db: DbOrTx, claimId: number, lock: boolean): Promise<RawRow | undefined> {
+  // Prepared when only read (the claim view opens it every time, docs/performance.md); the locking read is a
+  // billing action's, taken rarely.
+  const read = lock
+    ? rawRows
+    : async (on: DbOrTx, statement: SQL) => (await executePrepared<RawRow>(on, statement)).rows;
+  const [row] = await read(
+    db,
+    sql`select c.id, c.patient_id, c.provider_id, c.account_number, c.payer, c.place_of_service, c.diagnoses,
+          c.service_date::text as service_date, c.voided_at is not null as voided,
+          c.billed_cents - c.paid_cents - c.contractual_adjustment_cents as left_cents,
+          n.id as next_coverage_id, n.payer as next_payer,
+          exists (select 1 from remittance_claims rc join remittances r on r.id = rc.remittance_id
+            where rc.claim_id = c.id and rc.outcome = 'posted' and rc.reverses_id is null and r.payer = c.payer
+              and not exists (select 1 from remittance_claims x where x.reverses_id = rc.id)) as adjudicated,
+          coalesce((select sum(e.amount_cents) from remittance_ledger e
+            where e.claim_id = c.id and e.bucket = 'forwarded'), 0)::int as forwarded_cents,
+          pc.id as primary_id, pc.account_number as primary_account, pc.payer as primary_payer,
+          (select coalesce(json_agg(json_build_object('id', l.id, 'accountNumber', l.account_number, 'payer', l.payer)
+              order by l.id), '[]'::json)
+            from claims l where l.primary_claim_id = c.id and l.voided_at is null) as later
+        from claims c
+        left join coverages v on v.id = c.coverage_id
+        left join lateral (select o.id, o.payer from coverages o
+            join payers py on py.name = o.payer and py.claim_filing_indicator <> '09'
+          where o.patient_id = c.patient_id and o.priority > v.priority and o.effective_on <= c.service_date
+            and (o.end_on is null or o.end_on >= c.service_date)
+          order by o.priority, o.id limit 1) n on true
+        left join claims pc on pc.id = c.primary_claim_id
+        where c.id = ${claimId}
+        ${lock ? sql`for update of c` : sql``}`,
+  );
+  return row;
+}
+
+/** Why the claim cannot be billed to its next policy now, or null when it can. */
+function refusalOf(row: RawRow): { code: string; field: string; message: string } | null {
+  const payer = rowText(row.payer);
+  if (row.voided === true) return { code: 'NOT_BILLABLE', field: 'status', message: 'is Voided' };
+  if (row.next_coverage_id === null) {
+    return {
+      code: 'NO_NEXT_POLICY',
+      field: 'coverageId',
+      message: `the patient has no policy after ${payer}'s in force on ${rowText(row.service_date)}`,
+    };
+  }
+  if (row.adjudicated !== true) {
+    return { code: 'NOT_ADJUDICATED', field: 'status', message: `${payer} has not adjudicated the claim yet` };
+  }
+  if (Number(row.forwarded_cents) > 0) {
+    return {
+      code: 'CROSSED_OVER',
+      field: 'status',
+      message: `${payer} forwarded the balance to ${rowText(row.next_payer)} itself; billing it again would be a duplicate`,
+    };
+  }
+  if (Number(row.left_cents) <= 0) {
+    return { code: 'NOTHING_LEFT', field: 'balanceCents', message: `${payer} left no balance to bill` };
+  }
+  const later = row.later as ClaimLink[];
+  if (later.length > 0) {
+    return {
+      code: 'ALREADY_BILLED',
+      field: 'status',
+      message: `is billed to ${later[0]!.payer} already, as ${later[0]!.accountNumber}`,
+    };
+  }
+  return null;
+}
+
+/** The claim view's part: the claim it follows, the claims that follow it, and its next policy. */
+export async function nextPolicyOf(
+  db: Db,
+  claimId: number,
+): Promise<{ primaryClaim: ClaimLink | null; laterClaims: ClaimLink[]; nextPolicy: ClaimNextPolicy | null }> {
+  const row = await readNextPolicy(db, claimId, false);
+  if (!row) return { primaryClaim: null, laterClaims: [], nextPolicy: null };
+  const refusal = refusalOf(row);
+  return {
+    primaryClaim:
+      row.primary_id === null
+        ? null
+        : {
+            id: Number(row.primary_id),
+            accountNumber: rowText(row.primary_account),
+            payer: rowText(row.primary_payer),
+          },
+    laterClaims: row.later as ClaimLink[],
+    nextPolicy:
+      row.next_coverage_id === null
+        ? null
+        : { payer: rowText(row.next_payer), billable: refusal === null, reason: refusal?.message ?? null },
+  };
+}
+
+/**
+ * `POST /api/claims/:id/next-policy`: a Draft claim of the claim's balance for the patient's next policy, with the
+ * claim's diagnoses and lines, linked to it. 409 naming the rule when it cannot be billed yet.
+ */
+export async function billNextPolicy(db: Db, ctx: RequestContext, claimId: number): Promise<number> {
+  return db.transaction(async (tx) => {
+    const row = await readNextPolicy(tx, claimId, true);
+    if (!row) throw new HttpError(404, 'NOT_FOUND', 'No such claim.');
+    const refusal = refusalOf(row);
+    if (refusal) {
+      throw new HttpError(409, refusal.code, `${refusal.field}: ${refusal.message}`, {
+        fields: [{ field: refusal.field, message: refusal.message }],
+      });
+    }
+    const lines = await rawRows(
+      tx,
+      sql`select procedure_code, modifiers, units, charge_cents, diagnosis_pointers, service_date::text as service_date
+          from claim_lines where claim_id = ${claimId} order by line_number`,
+    );
+    const draft: ClaimDraft = {
+      patientId: Number(row.patient_id),
+      providerId: Number(row.provider_id),
+      coverageId: Number(row.next_coverage_id),
+      placeOfService: rowText(row.place_of_service),
+      frequencyCode: '1',
+      originalClaimNumber: null,
+      diagnoses: (row.diagnoses as string[] | null) ?? [],
+      lines: lines.map((l) => ({
+        procedureCode: rowText(l.procedure_code),
+        modifiers: (l.modifiers as string[] | null) ?? [],
+        units: Number(l.units),
+        chargeCents: Number(l.charge_cents),
+        diagnosisPointers: ((l.diagnosis_pointers as number[] | null) ?? []).map(Number),
+        serviceDate: rowText(l.service_date),
+      })),
+    };
+    return insertDraftClaim(tx, ctx, draft, {
+      primaryClaimId: claimId,
+      primaryAccountNumber: rowText(row.account_number),
+      primaryPayer: rowText(row.payer),
+    });
+  });
+}
+
+/** The earlier payer's adjudication a claim billed after it reports, and which of the patient's policies it was. */
+export interface PriorAdjudication {
+  /** The coverage the earlier claim billed: its loop 2320 carries the adjudication. */
+  coverageId: number | null;
+  primaryAccountNumber: string;
+  primaryPayer: string;
+  adjudication: PriorAdjudication837 | null;
+  /** Why it cannot be written, when it cannot (the lines differ, nothing posted). */
+  problem: string | null;
+}
+
+interface LedgerRow {
+  claimId: number;
+  line: number | null;
+  procedureCode: string;
+  modifiers: string[];
+  units: number;
+  kind: string;
+  groupCode: string | null;
+  reasonCode: string | null;
+  cents: number;
+}
+
+function adjustmentsOf(rows: readonly LedgerRow[]): Adjustment837[] {
+  const byCode = new Map<string, Adjustment837>();
+  for (const r of rows) {
+    if (r.kind !== 'adjustment' || r.groupCode === null || r.reasonCode === null) continue;
+    const key = `${r.groupCode}-${r.reasonCode}`;
+    const found = byCode.get(key);
+    if (found) found.amountCents += r.cents;
+    else byCode.set(key, { groupCode: r.groupCode, reasonCode: r.reasonCode, amountCents: r.cents });
+  }
+  // A reversal and its correction net out; what nets to nothing is not reported.
+  return [...byCode.values()].filter((a) => a.amountCents !== 0);
+}
+
+const paidOf = (rows: readonly LedgerRow[]) =>
+  rows.filter((r) => r.kind === 'payment').reduce((s, r) => s + r.cents, 0);
+const sumOf = (adjustments: readonly Adjustment837[]) => adjustments.reduce((s, a) => s + a.amountCents, 0);
+
+/**
+ * For each of these claims that was billed after another's adjudication (primary_claim_id): that payer's decision
+ * as posted from its remittances (reversals netted), matched to this claim's lines by position and code. A claim
+ * whose lines differ from the earlier claim's, or whose earlier claim has nothing posted, gets a problem instead.
+ */
+export async function priorAdjudications(tx: Tx, claimIds: readonly number[]): Promise<Map<number, PriorAdjudication>> {
+  const found = new Map<number, PriorAdjudication>();
+  if (claimIds.length === 0) return found;
+  const ids = sql`${`{${claimIds.join(',')}}`}::int[]`;
+  const heads = await rawRows(
+    tx,
+    sql`select s.id, p.coverage_id, p.account_number, p.payer, s.billed_cents,
+          (select max(coalesce(r.payment_date, r.posted_on))::text from remittance_claims rc
+            join remittances r on r.id = rc.remittance_id
+            where rc.claim_id = p.id and rc.outcome = 'posted' and r.payer = p.payer) as adjudicated_on
+        from claims s join claims p on p.id = s.primary_claim_id
+        where s.id = any(${ids})`,
+  );
+  if (heads.length === 0) return found;
+  const ledger = (
+    await rawRows(
+      tx,
+      sql`select s.id as claim_id, pl.line_number, pl.procedure_code, pl.modifiers, pl.units, e.kind, e.group_code,
+            e.reason_code, sum(e.amount_cents)::int as cents
+          from claims s
+          join claims p on p.id = s.primary_claim_id
+          join remittance_ledger e on e.claim_id = p.id and e.kind <> 'opening'
+          join remittances r on r.id = e.remittance_id and r.payer = p.payer
+          left join claim_lines pl on pl.id = e.claim_line_id
+          where s.id = any(${ids})
+          group by s.id, pl.line_number, pl.procedure_code, pl.modifiers, pl.units, e.kind, e.group_code, e.reason_code
+          order by s.id, pl.line_number nulls first`,
+    )
+  ).map((r): LedgerRow => ({
+    claimId: Number(r.claim_id),
+    line: r.line_number === null ? null : Number(r.line_number),
+    procedureCode: rowText(r.procedure_code),
+    modifiers: (r.modifiers as string[] | null) ?? [],
+    units: Number(r.units),
+    kind: rowText(r.kind),
+    groupCode: rowTextOrNull(r.group_code),
+    reasonCode: rowTextOrNull(r.reason_code),
+    cents: Number(r.cents),
+  }));
+  const lines = await rawRows(
+    tx,
+    sql`select claim_id, line_number, procedure_code, charge_cents from claim_lines
+        where claim_id = any(${ids}) order by claim_id, line_number`,
+  );
+  for (const head of heads) {
+    const id = Number(head.id);
+    const rows = ledger.filter((r) => r.claimId === id);
+    const base = {
+      coverageId: head.coverage_id === null ? null : Number(head.coverage_id),
+      primaryAccountNumber: rowText(head.account_number),
+      primaryPayer: rowText(head.payer),
+    };
+    const adjudicatedOn = rowTextOrNull(head.adjudicated_on);
+    if (rows.length === 0 || adjudicatedOn === null) {
+      found.set(id, {
+        ...base,
+        adjudication: null,
+        problem: `${base.primaryPayer} has no posted adjudication of ${base.primaryAccountNumber} to report`,
+      });
+      continue;
+    }
+    const mine = lines.filter((l) => Number(l.claim_id) === id);
+    const claimRows = rows.filter((r) => r.line === null);
+    const lineAdjudications = mine.map((l): LineAdjudication837 | null => {
+      const of = rows.filter((r) => r.line === Number(l.line_number));
+      if (of.length === 0 || of[0]!.procedureCode !== rowText(l.procedure_code)) return null;
+      return {
+        paidCents: paidOf(of),
+        procedureCode: of[0]!.procedureCode,
+        modifiers: of[0]!.modifiers,
+        units: of[0]!.units,
+        adjustments: adjustmentsOf(of),
+      };
+    });
+    const adjudication: PriorAdjudication837 = {
+      paidCents: paidOf(rows),
+      adjustments: adjustmentsOf(claimRows),
+      adjudicatedOn,
+      lines: lineAdjudications,
+    };
+    // What the payer checks: this claim's charges, less everything the earlier payer adjusted, are what it paid.
+    const lineProblem = mine.find((l, i) => {
+      const a = lineAdjudications[i];
+      return a !== null && a !== undefined && Number(l.charge_cents) - sumOf(a.adjustments) !== a.paidCents;
+    });
+    const adjusted =
+      sumOf(adjudication.adjustments) + lineAdjudications.reduce((s, a) => s + (a ? sumOf(a.adjustments) : 0), 0);
+    const balances = !lineProblem && Number(head.billed_cents) - adjusted === adjudication.paidCents;
+    found.set(id, {
+      ...base,
+      adjudication: balances ? adjudication : null,
+      problem: balances
+        ? null
+        : `its lines differ from ${base.primaryAccountNumber}'s, which ${base.primaryPayer} adjudicated: ` +
+          'the adjudication cannot be reported against them (loops 2320 and 2430)',
+    });
+  }
+  return found;
+}

@@ -1,0 +1,256 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eraFile, eraHeader } from '@/testing/era-files';
+import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
+import type { CreatedClaimBatches } from '../claims.batches.schema';
+import type { ClaimDetail } from '../claims.schema';
+
+/**
+ * Billing a claim's balance to the patient's next policy (docs/x12-837.md, "After another payer"), against a real
+ * database: the rules that refuse it, the Draft it makes, and the 837P that reports the first payer's decision. The
+ * 835s are written by hand from the ASC X12 005010X221A1 structure.
+ */
+
+let t: TestApp;
+let biller: SignedIn;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  biller = await signInAs(t.app, 'billing_admin');
+});
+afterAll(async () => {
+  await t.close();
+});
+
+async function sql<T extends object>(text: string, params: unknown[] = []): Promise<T[]> {
+  return (await t.database.pool.query<T>(text, params)).rows;
+}
+
+const amt = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+
+const billNext = (claimId: number) => biller.request({ method: 'POST', url: `/api/claims/${claimId}/next-policy` });
+
+async function detail(claimId: number): Promise<ClaimDetail> {
+  const res = await biller.request({ method: 'GET', url: `/api/claims/${claimId}` });
+  expect(res.statusCode).toBe(200);
+  return res.json<ClaimDetail>();
+}
+
+interface Visit {
+  id: number;
+  account: string;
+  payer: string;
+  nextPayer: string;
+  lines: { lcn: string; code: string; modifiers: string[]; charge: number }[];
+}
+
+/**
+ * `n` unanswered claims billed to a patient's first policy, each patient given a second one in force on the
+ * service date with another payer (a supplemental plan, as many Medicare patients have).
+ */
+async function visitsWithANextPolicy(n: number): Promise<Visit[]> {
+  const claims = await sql<{ id: number; account_number: string; payer: string; patient_id: number }>(
+    `select distinct on (c.patient_id) c.id, c.account_number, c.payer, c.patient_id from claims c
+     join coverages v on v.id = c.coverage_id and v.priority = 1 and v.payer = c.payer
+     where c.status in ('Submitted', 'Pending') and c.paid_cents = 0 and c.contractual_adjustment_cents = 0
+       and c.patient_responsibility_cents = 0 and c.voided_at is null
+       and not exists (select 1 from coverages o where o.patient_id = c.patient_id and o.priority > 1)
+     order by c.patient_id, c.id limit $1`,
+    [n],
+  );
+  if (claims.length !== n) throw new Error(`the seed has ${claims.length} such claims, not ${n}`);
+  for (const c of claims) {
+    await sql(
+      `insert into coverages (patient_id, payer, priority, member_id, group_number, relationship, effective_on)
+       values ($1, $2, 2, $3, 'GRP100200', 'self', '2000-01-01')`,
+      [c.patient_id, c.payer === 'Cigna' ? 'Aetna' : 'Cigna', `SUP${c.id}`],
+    );
+  }
+  const lines = await sql<{
+    claim_id: number;
+    line_control_number: string;
+    procedure_code: string;
+    modifiers: string[];
+    charge_cents: number;
+  }>(
+    `select claim_id, line_control_number, procedure_code, modifiers, charge_cents from claim_lines
+     where claim_id = any($1) order by claim_id, line_number`,
+    [claims.map((c) => c.id)],
+  );
+  return claims.map((c) => ({
+    id: c.id,
+    account: c.account_number,
+    payer: c.payer,
+    nextPayer: c.payer === 'Cigna' ? 'Aetna' : 'Cigna',
+    lines: lines
+      .filter((l) => l.claim_id === c.id)
+      .map((l) => ({
+        lcn: l.line_control_number,
+        code: l.procedure_code,
+        modifiers: l.modifiers,
+        charge: l.charge_cents,
+      })),
+  }));
+}
+
+/**
+ * The first payer's remittance for a visit: each line allowed 70% of its charge (CO-45 for the rest), paid 80% of
+ * what it allowed, the other 20% the patient's coinsurance (PR-2); CLP02 `status` (1 processed as primary, 19 and
+ * forwarded to the next payer).
+ */
+function remittanceOf(v: Visit, trace: string, status = '1') {
+  let paid = 0;
+  let coinsurance = 0;
+  const body: string[] = [];
+  for (const l of v.lines) {
+    const allowed = Math.round(l.charge * 0.7);
+    const linePaid = Math.round(allowed * 0.8);
+    paid += linePaid;
+    coinsurance += allowed - linePaid;
+    body.push(
+      `SVC*HC:${[l.code, ...l.modifiers].join(':')}*${amt(l.charge)}*${amt(linePaid)}**1`,
+      'DTM*472*20261101',
+      `CAS*CO*45*${amt(l.charge - allowed)}`,
+      `CAS*PR*2*${amt(allowed - linePaid)}`,
+      `REF*6R*${l.lcn}`,
+    );
+  }
+  const charge = v.lines.reduce((s, l) => s + l.charge, 0);
+  const file = eraFile([
+    ...eraHeader({ paid: amt(paid), trace, payer: v.payer, date: '20261120' }),
+    `CLP*${v.account}*${status}*${amt(charge)}*${amt(paid)}*${amt(coinsurance)}*MB*ICN${v.id}`,
+    'NM1*QC*1*DOE*JANE',
+    ...body,
+  ]);
+  return { file, paid, coinsurance };
+}
+
+async function importEra(text: string) {
+  const res = await biller.request({
+    method: 'POST',
+    url: '/api/remittances',
+    payload: text,
+    headers: { 'content-type': 'application/edi-x12' },
+  });
+  expect(res.statusCode, res.body).toBe(201);
+}
+
+describe("billing a claim's balance to the patient's next policy", () => {
+  it('waits for the first payer, then makes a linked Draft whose 837P reports that payer’s adjudication', async () => {
+    const [v] = await visitsWithANextPolicy(1);
+    const claimCount = async () => Number((await sql<{ n: string }>('select count(*) as n from claims'))[0]!.n);
+    const before = await claimCount();
+
+    // Not adjudicated yet: refused, naming the rule, nothing written; the claim view says why.
+    const early = await billNext(v!.id);
+    expect(early.statusCode).toBe(409);
+    expect(early.json<{ error: { code: string; message: string } }>().error).toMatchObject({
+      code: 'NOT_ADJUDICATED',
+      message: `status: ${v!.payer} has not adjudicated the claim yet`,
+    });
+    expect(await claimCount()).toBe(before);
+    expect((await detail(v!.id)).nextPolicy).toEqual({
+      payer: v!.nextPayer,
+      billable: false,
+      reason: `${v!.payer} has not adjudicated the claim yet`,
+    });
+
+    const era = remittanceOf(v!, 'NEXT-1001');
+    await importEra(era.file);
+    expect((await detail(v!.id)).nextPolicy).toEqual({ payer: v!.nextPayer, billable: true, reason: null });
+
+    const res = await billNext(v!.id);
+    expect(res.statusCode, res.body).toBe(201);
+    const next = res.json<ClaimDetail>();
+    expect(next).toMatchObject({
+      status: 'Draft',
+      payer: v!.nextPayer,
+      frequencyCode: '1',
+      primaryClaim: { id: v!.id, accountNumber: v!.account, payer: v!.payer },
+      laterClaims: [],
+    });
+    expect(next.coverage).toMatchObject({ payer: v!.nextPayer, priority: 2 });
+    expect(next.lines.map((l) => [l.procedureCode, l.modifiers, l.chargeCents])).toEqual(
+      v!.lines.map((l) => [l.code, l.modifiers, l.charge]),
+    );
+    expect(next.accountNumber).not.toBe(v!.account);
+    const [audit] = await sql<{ detail: string }>(
+      `select detail from audit_log where action = 'claim.create' and resource = $1`,
+      [`claim/${next.id}`],
+    );
+    expect(audit!.detail).toContain(`billed after ${v!.payer}'s adjudication of ${v!.account}`);
+
+    // Once billed, the first claim links to it and is not billed there twice.
+    const first = await detail(v!.id);
+    expect(first.laterClaims).toEqual([{ id: next.id, accountNumber: next.accountNumber, payer: v!.nextPayer }]);
+    expect(first.nextPolicy?.billable).toBe(false);
+    const twice = await billNext(v!.id);
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json<{ error: { code: string } }>().error.code).toBe('ALREADY_BILLED');
+
+    // Sent: loop 2320 for the first payer carries its CAS-free claim level and AMT*D (what it paid); each line's
+    // 2430 its SVD, CAS (CO-45 and PR-2) and DTP*573, balancing as the 835 did.
+    await sql(`update claims set status = 'Ready' where id = $1`, [next.id]);
+    const batch = await biller.request({ method: 'POST', url: '/api/claim-batches', payload: { claimIds: [next.id] } });
+    expect(batch.statusCode, batch.body).toBe(201);
+    const [made] = batch.json<CreatedClaimBatches>().batches;
+    const file = (await biller.request({ method: 'GET', url: `/api/claim-batches/${made!.id}/837` })).body;
+    const segments = file.split(/~\s*/);
+    const clm = segments.findIndex((s) => s.startsWith(`CLM*${next.accountNumber}*`));
+    const sbrOfFirst = segments.findIndex((s, i) => i > clm && s.startsWith('SBR*P*'));
+    expect(segments[sbrOfFirst + 1]).toBe(`AMT*D*${amt(era.paid).replace(/\.?0+$/, '')}`);
+    const svds = segments.filter((s) => s.startsWith('SVD*'));
+    expect(svds).toHaveLength(v!.lines.length);
+    const firstLine = v!.lines[0]!;
+    const allowed = Math.round(firstLine.charge * 0.7);
+    const svd = segments.findIndex((s) => s.startsWith('SVD*'));
+    expect(segments.slice(svd + 1, svd + 4)).toEqual([
+      `CAS*CO*45*${amt(firstLine.charge - allowed).replace(/\.?0+$/, '')}`,
+      `CAS*PR*2*${amt(allowed - Math.round(allowed * 0.8)).replace(/\.?0+$/, '')}`,
+      'DTP*573*D8*20261120',
+    ]);
+  });
+
+  it('refuses a claim whose first payer forwarded the balance itself, and one with no next policy', async () => {
+    const [v] = await visitsWithANextPolicy(1);
+    // CLP02 19: processed as primary and forwarded to the next payer (a crossover), which will answer on its own.
+    await importEra(remittanceOf(v!, 'NEXT-1002', '19').file);
+    const crossed = await billNext(v!.id);
+    expect(crossed.statusCode).toBe(409);
+    expect(crossed.json<{ error: { code: string } }>().error.code).toBe('CROSSED_OVER');
+
+    const [single] = await sql<{ id: number; payer: string }>(
+      `select c.id, c.payer from claims c join coverages v on v.id = c.coverage_id
+       where c.voided_at is null and not exists (select 1 from coverages o where o.patient_id = c.patient_id
+         and o.priority > v.priority)
+       order by c.id limit 1`,
+    );
+    const none = await billNext(single!.id);
+    expect(none.statusCode).toBe(409);
+    expect(none.json<{ error: { code: string; fields: { field: string }[] } }>().error).toMatchObject({
+      code: 'NO_NEXT_POLICY',
+      fields: [{ field: 'coverageId' }],
+    });
+    expect((await detail(single!.id)).nextPolicy).toBeNull();
+  });
+
+  it('refuses to send a claim whose lines no longer match the adjudicated ones', async () => {
+    const [v] = await visitsWithANextPolicy(1);
+    await importEra(remittanceOf(v!, 'NEXT-1003').file);
+    const made = (await billNext(v!.id)).json<ClaimDetail>();
+    // The billing staff changed a charge on the new claim: the first payer's decision no longer adds up against it.
+    await sql(`update claim_lines set charge_cents = charge_cents + 100 where claim_id = $1 and line_number = 1`, [
+      made.id,
+    ]);
+    await sql(`update claims set status = 'Ready' where id = $1`, [made.id]);
+    const batch = await biller.request({ method: 'POST', url: '/api/claim-batches', payload: { claimIds: [made.id] } });
+    expect(batch.statusCode).toBe(409);
+    expect(batch.json<{ error: { code: string; message: string } }>().error.code).toBe('CLAIMS_NOT_SENDABLE');
+    expect(batch.body).toContain(`${made.accountNumber}: its lines differ from ${v!.account}'s`);
+  });
+
+  it('is for staff who may edit claims', async () => {
+    const doctor = await signInAs(t.app, 'doctor');
+    const [v] = await visitsWithANextPolicy(1);
+    expect((await doctor.request({ method: 'POST', url: `/api/claims/${v!.id}/next-policy` })).statusCode).toBe(403);
+  });
+});
