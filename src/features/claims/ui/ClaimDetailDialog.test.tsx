@@ -424,4 +424,65 @@ describe('ClaimDetailDialog', () => {
       ),
     );
   });
+  it("bills the balance to the patient's next policy once the payer has adjudicated, and opens the new claim", async () => {
+    const paid = claimDetail({
+      status: 'Partially Paid',
+      payer: 'Medicare',
+      nextPolicy: { payer: 'Cigna', billable: true, reason: null },
+    });
+    const made = claimDetail({
+      id: 8,
+      accountNumber: 'ACC-2026-M0000008',
+      status: 'Draft',
+      payer: 'Cigna',
+      primaryClaim: { id: 7, accountNumber: 'ACC-2026-100007', payer: 'Medicare' },
+      nextPolicy: null,
+    });
+    const api = serve(paid, { 'POST /api/claims/7/next-policy': made, 'GET /api/claims/8': made });
+    const user = userEvent.setup();
+    renderView();
+    const dialog = await screen.findByRole('dialog', { name: 'Claim ACC-2026-100007' });
+    const policies = await within(dialog).findByRole('region', { name: 'Other policies' });
+    expect(itemsOf(policies)).toEqual({ 'Next policy': 'Cigna' });
+    await user.click(within(policies).getByRole('button', { name: 'Bill Cigna for the balance' }));
+    expect(await screen.findByText('Claim created')).toBeTruthy();
+    expect(api.sent('POST /api/claims/7/next-policy')).toHaveLength(1);
+    // The new claim opens in the same view, saying which claim it bills after; that one is a click away.
+    const opened = await screen.findByRole('dialog', { name: 'Claim ACC-2026-M0000008' });
+    const after = await within(opened).findByRole('region', { name: 'Other policies' });
+    expect(itemsOf(after)).toEqual({ 'Billed after': "Medicare's adjudication of ACC-2026-100007" });
+    await user.click(within(after).getByRole('button', { name: 'ACC-2026-100007' }));
+    expect(await screen.findByRole('dialog', { name: 'Claim ACC-2026-100007' })).toBeTruthy();
+  });
+
+  it('says why the next policy cannot be billed yet, and offers it only to those who may edit claims', async () => {
+    serve(
+      claimDetail({
+        status: 'Submitted',
+        payer: 'Medicare',
+        nextPolicy: { payer: 'Cigna', billable: false, reason: 'Medicare has not adjudicated the claim yet' },
+      }),
+    );
+    renderView();
+    const dialog = await screen.findByRole('dialog', { name: 'Claim ACC-2026-100007' });
+    const policies = await within(dialog).findByRole('region', { name: 'Other policies' });
+    expect(itemsOf(policies)).toEqual({
+      'Next policy': 'Cigna: not yet, Medicare has not adjudicated the claim yet',
+    });
+    expect(within(policies).queryByRole('button')).toBeNull();
+  });
+
+  it('shows no billing action to a reader, and no policies part for a claim with no other policy', async () => {
+    serve(claimDetail({ status: 'Paid', nextPolicy: { payer: 'Cigna', billable: true, reason: null } }));
+    const { unmount } = renderView(false);
+    const dialog = await screen.findByRole('dialog', { name: 'Claim ACC-2026-100007' });
+    const policies = await within(dialog).findByRole('region', { name: 'Other policies' });
+    expect(within(policies).queryByRole('button', { name: /^Bill / })).toBeNull();
+    unmount();
+    serve(claimDetail());
+    renderView();
+    const plain = await screen.findByRole('dialog', { name: 'Claim ACC-2026-100007' });
+    await within(plain).findByRole('region', { name: 'Claim' });
+    expect(within(plain).queryByRole('region', { name: 'Other policies' })).toBeNull();
+  });
 });

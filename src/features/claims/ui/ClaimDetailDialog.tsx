@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { formatDollars } from '@/shared/api';
-import { Pencil, ShieldCheck } from 'lucide-react';
+import { FilePlus2, Pencil, ShieldCheck } from 'lucide-react';
 import { countOf } from '@/shared/plural';
 import { formatDate } from '@/shared/dates';
 import { Badge } from '@/client/components/ui/badge';
@@ -13,10 +13,16 @@ import { toast } from '@/client/components/ui/toast';
 import { ApiError } from '@/client/lib/api-client';
 import { errorTextFor } from '@/client/lib/error-text';
 import { statusVariant } from '@/client/lib/status-variant';
-import { scrubRequestSchema, type ClaimDetail, type ClaimHistoryEvent, type ClaimScrubResult } from '../claims.schema';
+import {
+  scrubRequestSchema,
+  type ClaimDetail,
+  type ClaimHistoryEvent,
+  type ClaimLink,
+  type ClaimScrubResult,
+} from '../claims.schema';
 import { ClaimFormDialog } from './ClaimFormDialog';
 import { frequencyText, momentText, placeOfServiceText, priorityText } from './claim-format';
-import { useClaimDetail, useScrubClaim } from './claims.api';
+import { useBillNextPolicy, useClaimDetail, useScrubClaim } from './claims.api';
 
 type ScrubEdit = ClaimScrubResult['edits'][number];
 
@@ -136,6 +142,75 @@ function CoverageSection({ coverage }: { coverage: ClaimDetail['coverage'] }) {
         </dl>
       ) : (
         <p className="text-sm text-muted-foreground">Self-pay: no insurance is billed.</p>
+      )}
+    </Section>
+  );
+}
+
+/** A claim of the same visit, opened in this view by its patient control number. */
+function ClaimLinkButton({ link, onOpen }: { link: ClaimLink; onOpen: (link: ClaimLink) => void }) {
+  return (
+    <Button variant="link" size="sm" className="h-auto p-0 font-mono" onClick={() => onOpen(link)}>
+      {link.accountNumber}
+    </Button>
+  );
+}
+
+/**
+ * The visit's claims across the patient's policies: the one this claim bills after, those billed after it, and
+ * the next policy its balance can go to once the payer billed has adjudicated it.
+ */
+function PoliciesSection({
+  claim,
+  canWrite,
+  onOpen,
+}: {
+  claim: ClaimDetail;
+  canWrite: boolean;
+  onOpen: (link: ClaimLink) => void;
+}) {
+  const bill = useBillNextPolicy();
+  const next = claim.nextPolicy;
+  if (!claim.primaryClaim && claim.laterClaims.length === 0 && !next) return null;
+  const run = () =>
+    bill.mutate(claim.id, {
+      onSuccess: (made) => {
+        toast({
+          title: 'Claim created',
+          description: `Claim ${made.accountNumber} bills ${made.payer} for the balance. Scrub it before sending.`,
+        });
+        onOpen({ id: made.id, accountNumber: made.accountNumber, payer: made.payer });
+      },
+      onError: (error) => {
+        toast({ title: 'Claim not created', description: errorTextFor(error), variant: 'destructive' });
+      },
+    });
+  return (
+    <Section id="claim-view-policies" title="Other policies">
+      <dl>
+        {claim.primaryClaim && (
+          <Item term="Billed after">
+            {claim.primaryClaim.payer}&apos;s adjudication of{' '}
+            <ClaimLinkButton link={claim.primaryClaim} onOpen={onOpen} />
+          </Item>
+        )}
+        {claim.laterClaims.map((later) => (
+          <Item key={later.id} term="Billed next">
+            {later.payer} as <ClaimLinkButton link={later} onOpen={onOpen} />
+          </Item>
+        ))}
+        {next && claim.laterClaims.length === 0 && (
+          <Item term="Next policy">
+            {next.payer}
+            {!next.billable && next.reason && <span className="text-muted-foreground">: not yet, {next.reason}</span>}
+          </Item>
+        )}
+      </dl>
+      {canWrite && next?.billable && (
+        <Button variant="outline" size="sm" className="mt-2" onClick={run} disabled={bill.isPending}>
+          <FilePlus2 className="size-4" aria-hidden="true" />{' '}
+          {bill.isPending ? 'Creating…' : `Bill ${next.payer} for the balance`}
+        </Button>
       )}
     </Section>
   );
@@ -498,7 +573,9 @@ export function ClaimDetailDialog({
   canWrite: boolean;
   onClose: () => void;
 }) {
-  const detail = useClaimDetail(claimId);
+  // Another claim of the visit (across the patient's policies) opens in this same view.
+  const [shown, setShown] = useState({ id: claimId, accountNumber });
+  const detail = useClaimDetail(shown.id);
   const [editing, setEditing] = useState(false);
   // A saved edit makes the claim Draft again: the last Scrub's verdict no longer speaks for it.
   const [saves, setSaves] = useState(0);
@@ -508,7 +585,7 @@ export function ClaimDetailDialog({
     <Dialog open onOpenChange={(open) => !open && onClose()}>
       <DialogContent className="max-w-5xl">
         <DialogHeader>
-          <DialogTitle>Claim {claim?.accountNumber ?? accountNumber}</DialogTitle>
+          <DialogTitle>Claim {claim?.accountNumber ?? shown.accountNumber}</DialogTitle>
           <DialogDescription>
             {claim
               ? `${claim.patient.name}, served ${formatDate(claim.serviceDate)}, billed ${formatDollars(claim.billedCents)} to ${claim.payer}; ${claim.status}.`
@@ -538,9 +615,17 @@ export function ClaimDetailDialog({
             <RejectionNotice claim={claim} />
             <Header claim={claim} />
             <CoverageSection coverage={claim.coverage} />
+            <PoliciesSection
+              claim={claim}
+              canWrite={canWrite}
+              onOpen={(link) => {
+                setEditing(false);
+                setShown({ id: link.id, accountNumber: link.accountNumber });
+              }}
+            />
             <DiagnosesSection diagnoses={claim.diagnoses} />
             <LinesSection claim={claim} />
-            <ScrubSection key={saves} claim={claim} canScrub={changeable} />
+            <ScrubSection key={`${shown.id}-${saves}`} claim={claim} canScrub={changeable} />
             <SubmissionsSection submissions={claim.submissions} />
             <Section id="claim-view-history" title="History">
               {claim.history.length === 0 ? (

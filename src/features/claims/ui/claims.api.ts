@@ -197,6 +197,16 @@ export function useSaveClaim() {
 }
 
 /** Runs the scrubber on one claim; a reason accepts its warnings. */
+/** Bills a claim's balance to the patient's next policy: answers the new Draft claim. */
+export function useBillNextPolicy() {
+  const refresh = useRefreshClaims();
+  return useMutation({
+    mutationFn: (id: number) => apiFetch<ClaimDetail>(`${CLAIMS_PATH}/${id}/next-policy`, { method: 'POST' }),
+    // Settled: a 409 (billed meanwhile by someone else) must show on the claim as it now is.
+    onSettled: refresh,
+  });
+}
+
 export function useScrubClaim() {
   const refresh = useRefreshClaims();
   return useMutation({
