@@ -95,6 +95,13 @@ describe('posting rules', () => {
       bucketOf('PI', '94', '1'),
     ]).toEqual(['contractual', 'other', 'patient', 'forwarded', 'other', 'other']);
   });
+  it('settles CARC 23 on a claim billed after another payer, and only there', () => {
+    expect([
+      bucketOf('OA', '23', '2', true),
+      bucketOf('OA', '23', '2', false),
+      bucketOf('OA', '18', '2', true),
+    ]).toEqual(['contractual', 'other', 'other']);
+  });
   it('sets the claim status from CLP02 and the totals', () => {
     const t = { paid: 8000, contractual: 1000, patient: 1000, forwarded: 0, other: 0 };
     expect(statusAfter('1', t, 10000)).toBe('Paid');

@@ -19,10 +19,24 @@ export const POSTED_STATUS_CODES = [...PROCESSED_CODES, '4', '22'] as const;
  */
 export const CONTRACTUAL_CARCS: ReadonlySet<string> = new Set(['45', '42', '59', '94', '131', '253']);
 
-/** Where an adjustment counts (docs/remittances.md, "Posting rules"). */
-export function bucketOf(group: CasGroup, reason: string, statusCode: string): LedgerBucket {
+/** CARC 23: the impact of prior payer(s) adjudication, including payments and adjustments. */
+export const PRIOR_PAYER_CARC = '23';
+
+/**
+ * Where an adjustment counts (docs/remittances.md, "Posting rules"). On a claim billed after another payer's
+ * adjudication (`billedAfterAnother`: a secondary claim of its own), CARC 23 is the part of the charge that earlier
+ * payer settled, on its own claim: it settles that part here too, as a contractual adjustment does. On the earlier
+ * payer's own claim (a crossover posted on it) it repeats what is posted there already, and counts nowhere.
+ */
+export function bucketOf(
+  group: CasGroup,
+  reason: string,
+  statusCode: string,
+  billedAfterAnother = false,
+): LedgerBucket {
   if (group === 'PR') return (FORWARDED_CODES as readonly string[]).includes(statusCode) ? 'forwarded' : 'patient';
   if (group === 'CO' && CONTRACTUAL_CARCS.has(reason)) return 'contractual';
+  if (reason === PRIOR_PAYER_CARC && billedAfterAnother) return 'contractual';
   return 'other';
 }
 

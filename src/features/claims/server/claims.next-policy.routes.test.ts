@@ -210,6 +210,42 @@ describe("billing a claim's balance to the patient's next policy", () => {
     ]);
   });
 
+  it("posts the next payer's remittance on the new claim: what the first payer settled (OA-23) is not owed again", async () => {
+    const [v] = await visitsWithANextPolicy(1);
+    const first = remittanceOf(v!, 'NEXT-2001');
+    await importEra(first.file);
+    const made = (await billNext(v!.id)).json<ClaimDetail>();
+    // The second payer pays the coinsurance the first left; the rest of the charge is the first payer's (CARC 23).
+    const charge = v!.lines.reduce((s, l) => s + l.charge, 0);
+    const settledBefore = charge - first.coinsurance;
+    const lines = made.lines.flatMap((l, i) => {
+      const line = v!.lines[i]!;
+      const allowed = Math.round(line.charge * 0.7);
+      const coinsurance = allowed - Math.round(allowed * 0.8);
+      return [
+        `SVC*HC:${[l.procedureCode, ...l.modifiers].join(':')}*${amt(l.chargeCents)}*${amt(coinsurance)}**1`,
+        'DTM*472*20261101',
+        `CAS*OA*23*${amt(l.chargeCents - coinsurance)}`,
+        `REF*6R*${l.lineControlNumber}`,
+      ];
+    });
+    await importEra(
+      eraFile([
+        ...eraHeader({ paid: amt(first.coinsurance), trace: 'NEXT-2002', payer: v!.nextPayer, date: '20261125' }),
+        `CLP*${made.accountNumber}*2*${amt(charge)}*${amt(first.coinsurance)}**12*ICN2${v!.id}`,
+        'NM1*QC*1*DOE*JANE',
+        ...lines,
+      ]),
+    );
+    const after = await detail(made.id);
+    expect(after).toMatchObject({
+      status: 'Paid',
+      paidCents: first.coinsurance,
+      contractualAdjustmentCents: settledBefore,
+      balanceCents: 0,
+    });
+  });
+
   it('refuses a claim whose first payer forwarded the balance itself, and one with no next policy', async () => {
     const [v] = await visitsWithANextPolicy(1);
     // CLP02 19: processed as primary and forwarded to the next payer (a crossover), which will answer on its own.

@@ -116,6 +116,8 @@ interface MatchedClaim {
   payer: string;
   /** The payers of the patient's coverages, past and present: a secondary payer pays on the claim too. */
   coveragePayers: string[];
+  /** Billed after another payer's adjudication (claims.primary_claim_id): CARC 23 settles part of it. */
+  billedAfterAnother: boolean;
   serviceDate: string;
   lines: { id: number; lineControlNumber: string; procedureCode: string; modifiers: string[]; chargeCents: number }[];
 }
@@ -180,7 +182,8 @@ async function loadClaims(tx: Tx, era: Era) {
     tx,
     sql`select id, patient_id, account_number, billed_cents, paid_cents, contractual_adjustment_cents,
           patient_responsibility_cents, payer, service_date::text as service_date,
-          array(select distinct v.payer from coverages v where v.patient_id = claims.patient_id) as coverage_payers
+          array(select distinct v.payer from coverages v where v.patient_id = claims.patient_id) as coverage_payers,
+          primary_claim_id is not null as billed_after_another
         from claims where account_number = any(${textArray(numbers)}) and voided_at is null
         order by id for update`,
   );
@@ -195,6 +198,7 @@ async function loadClaims(tx: Tx, era: Era) {
       patientCents: Number(h.patient_responsibility_cents),
       payer: rowText(h.payer),
       coveragePayers: (h.coverage_payers as string[] | null) ?? [],
+      billedAfterAnother: h.billed_after_another === true,
       serviceDate: rowText(h.service_date),
       lines: [],
     });
@@ -303,9 +307,9 @@ function matchLines(claim: EraClaim, matched: MatchedClaim): { lineIds: number[]
 }
 
 /** The ledger entries of a CLP that posts anew (not a reversal): payments per line and every CAS adjustment. */
-function entriesOf(claim: EraClaim, claimId: number, lineIds: readonly number[], postingId: number): Entry[] {
+function entriesOf(claim: EraClaim, matched: MatchedClaim, lineIds: readonly number[], postingId: number): Entry[] {
   const entries: Entry[] = [];
-  const base = { claimId, remittanceClaimId: postingId };
+  const base = { claimId: matched.id, remittanceClaimId: postingId };
   const adjust = (lineId: number | null, a: EraClaim['adjustments'][number]) => {
     if (a.amountCents !== 0) {
       entries.push({
@@ -314,7 +318,7 @@ function entriesOf(claim: EraClaim, claimId: number, lineIds: readonly number[],
         kind: 'adjustment',
         groupCode: a.group,
         reasonCode: a.reason,
-        bucket: bucketOf(a.group, a.reason, claim.statusCode),
+        bucket: bucketOf(a.group, a.reason, claim.statusCode, matched.billedAfterAnother),
         amountCents: a.amountCents,
       });
     }
@@ -549,7 +553,7 @@ async function importOne(
         );
         return;
       }
-      posting = entriesOf(claim, matched.id, lines.lineIds, id);
+      posting = entriesOf(claim, matched, lines.lineIds, id);
     }
     const opening: Entry[] = [];
     if (!state.hasLedger) {
