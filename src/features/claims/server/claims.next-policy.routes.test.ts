@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eraFile, eraHeader } from '@/testing/era-files';
 import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
 import type { CreatedClaimBatches } from '../claims.batches.schema';
-import type { ClaimDetail } from '../claims.schema';
+import type { ClaimDetail, ClaimScrubResult } from '../claims.schema';
 
 /**
  * Billing a claim's balance to the patient's next policy (docs/x12-837.md, "After another payer"), against a real
@@ -186,6 +186,11 @@ describe("billing a claim's balance to the patient's next policy", () => {
     const twice = await billNext(v!.id);
     expect(twice.statusCode).toBe(409);
     expect(twice.json<{ error: { code: string } }>().error.code).toBe('ALREADY_BILLED');
+
+    // Its lines are the first claim's by design: the scrubber does not hold it as a duplicate of that claim.
+    const scrubbed = await biller.request({ method: 'POST', url: `/api/claims/${next.id}/scrub`, payload: {} });
+    expect(scrubbed.statusCode, scrubbed.body).toBe(200);
+    expect(scrubbed.json<ClaimScrubResult>().edits.map((e) => e.code)).not.toContain('DUPLICATE_SERVICE');
 
     // Sent: loop 2320 for the first payer carries its CAS-free claim level and AMT*D (what it paid); each line's
     // 2430 its SVD, CAS (CO-45 and PR-2) and DTP*573, balancing as the 835 did.

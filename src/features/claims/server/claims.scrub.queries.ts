@@ -10,7 +10,7 @@ import { countOf } from '@/shared/plural';
 import type { RequestContext } from '@/server/context';
 import type { Db, Tx } from '@/server/db/types';
 import { HttpError } from '@/server/plugins/errors';
-import { rawRows, rowText, rowTextOrNull } from '@/server/db/sql-helpers';
+import { rawRows, rowText, rowTextOrNull, type RawRow } from '@/server/db/sql-helpers';
 import type { BatchScrubResult, ClaimScrubResult, ClaimStatus } from '../claims.schema';
 import { isScrubClean, scrubClaim, type ScrubCode, type ScrubEdit, type ScrubInput } from '../claims.scrubber';
 import { openWorkItems, resolveWorkItemsBySource } from '@/features/workqueue/server/workqueue.queries';
@@ -98,7 +98,7 @@ export async function loadClaimsToScrub(tx: Tx, claimIds: readonly number[], day
   const ids = sql`${`{${claimIds.join(',')}}`}::int[]`;
   const headers = await rawRows(
     tx,
-    sql`select c.id, c.account_number, c.status, c.patient_id, c.frequency_code, c.original_claim_number,
+    sql`select c.id, c.account_number, c.status, c.patient_id, c.primary_claim_id, c.frequency_code, c.original_claim_number,
           c.place_of_service, c.diagnoses, c.billed_cents, p.dob::text as dob, p.address_line1, p.city, p.state,
           p.zip, pr.name as provider_name, pr.npi as provider_npi, coalesce(py.name, c.payer) as payer_name,
           py.payer_id, py.timely_filing_days,
@@ -140,8 +140,8 @@ export async function loadClaimsToScrub(tx: Tx, claimIds: readonly number[], day
     tx,
     sql`with mine as (
           select * from jsonb_to_recordset(${mine}::jsonb) as m(patient int, first date, last date, days date[]))
-        select distinct o.patient_id, l.claim_id, l.procedure_code, l.modifiers, l.service_date::text as service_date,
-          l.line_number
+        select distinct o.patient_id, l.claim_id, o.primary_claim_id, l.procedure_code, l.modifiers,
+          l.service_date::text as service_date, l.line_number
         from mine m
         join claims o on o.patient_id = m.patient and o.service_date between m.first - 31 and m.last
           and o.voided_at is null and not (o.id = any(${ids}))
@@ -160,7 +160,18 @@ export async function loadClaimsToScrub(tx: Tx, claimIds: readonly number[], day
     const claimId = Number(h.id);
     const patientId = Number(h.patient_id);
     const indicator = rowText(h.claim_filing_indicator);
-    const otherClaims = [...groupBy(othersOf.get(patientId) ?? [], (o) => Number(o.claim_id))].map(([id, ls]) => ({
+    // The same visit billed to the patient's other policies (a secondary claim and the claim it bills after) is
+    // not a duplicate of this claim: its lines are these lines by design.
+    const primaryId = h.primary_claim_id === null ? null : Number(h.primary_claim_id);
+    const sameVisit = (o: RawRow) =>
+      Number(o.claim_id) === primaryId ||
+      (o.primary_claim_id !== null && [claimId, primaryId].includes(Number(o.primary_claim_id)));
+    const otherClaims = [
+      ...groupBy(
+        (othersOf.get(patientId) ?? []).filter((o) => !sameVisit(o)),
+        (o) => Number(o.claim_id),
+      ),
+    ].map(([id, ls]) => ({
       id,
       lines: ls.map((l) => ({
         procedureCode: rowText(l.procedure_code),
