@@ -565,6 +565,21 @@ const CASES: EditCase[] = [
     },
   },
   {
+    code: 'PRIOR_PAYER_UNREPORTABLE',
+    severity: 'error',
+    field: 'primaryClaimId',
+    fail: {
+      'lines that no longer add up against the earlier decision': (i) =>
+        (i.priorPayer = { problem: "its lines differ from ACC-2026-0001's, which Medicare adjudicated" }),
+      'an earlier decision since reversed': (i) =>
+        (i.priorPayer = { problem: 'Medicare has no posted adjudication of ACC-2026-0001 to report' }),
+    },
+    pass: {
+      'a secondary claim whose earlier decision adds up': (i) => (i.priorPayer = { problem: null }),
+      'a claim billed first': (i) => (i.priorPayer = null),
+    },
+  },
+  {
     code: 'ORIGINAL_CLAIM_NUMBER_UNEXPECTED',
     severity: 'warning',
     field: 'originalClaimNumber',

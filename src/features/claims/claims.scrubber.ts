@@ -52,6 +52,7 @@ export const SCRUB_CODES = [
   'POINTER_MISSING',
   'POINTER_OUT_OF_RANGE',
   'POINTER_TOO_MANY',
+  'PRIOR_PAYER_UNREPORTABLE',
   'PROCEDURE_CODE_FORMAT',
   'SERVICE_DATE_BEFORE_BIRTH',
   'SERVICE_DATE_INVALID',
@@ -123,6 +124,11 @@ export interface ScrubInput {
   renderingProvider: { name: string; npi: string | null };
   /** Other live (not voided) claims of the same patient: their lines, for the duplicate check. */
   otherClaims: { id: number; lines: { procedureCode: string; modifiers: string[]; serviceDate: string }[] }[];
+  /**
+   * For a claim billed after another payer's adjudication (a secondary claim): why that payer's decision cannot be
+   * reported in its 837P (loops 2320 and 2430), or null when it can. Absent for any other claim.
+   */
+  priorPayer?: { problem: string | null } | null;
   /** The patient's prior authorizations on file. */
   authorizations: {
     procedureCode: string;
@@ -260,6 +266,10 @@ export function scrubClaim(input: ScrubInput): ScrubEdit[] {
     checkAuthorizations(input, dates, edits);
   }
   checkDuplicates(input, dates, edits);
+  if (input.priorPayer?.problem) {
+    // The next payer refuses a claim that does not say what the earlier one decided (X12 837P loops 2320/2430).
+    edits.error('PRIOR_PAYER_UNREPORTABLE', 'primaryClaimId', `This claim cannot be sent: ${input.priorPayer.problem}`);
+  }
   return edits.sorted();
 }
 

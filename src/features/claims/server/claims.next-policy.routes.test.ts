@@ -282,6 +282,13 @@ describe("billing a claim's balance to the patient's next policy", () => {
     await sql(`update claim_lines set charge_cents = charge_cents + 100 where claim_id = $1 and line_number = 1`, [
       made.id,
     ]);
+    // The scrubber holds it, saying why; forced Ready anyway, the batch refuses it.
+    const scrubbed = await biller.request({ method: 'POST', url: `/api/claims/${made.id}/scrub`, payload: {} });
+    const held = scrubbed.json<ClaimScrubResult>();
+    expect(held.status).toBe('Draft');
+    expect(held.edits.find((e) => e.code === 'PRIOR_PAYER_UNREPORTABLE')?.message).toContain(
+      `its lines differ from ${v!.account}'s`,
+    );
     await sql(`update claims set status = 'Ready' where id = $1`, [made.id]);
     const batch = await biller.request({ method: 'POST', url: '/api/claim-batches', payload: { claimIds: [made.id] } });
     expect(batch.statusCode).toBe(409);

@@ -15,6 +15,7 @@ import type { BatchScrubResult, ClaimScrubResult, ClaimStatus } from '../claims.
 import { isScrubClean, scrubClaim, type ScrubCode, type ScrubEdit, type ScrubInput } from '../claims.scrubber';
 import { openWorkItems, resolveWorkItemsBySource } from '@/features/workqueue/server/workqueue.queries';
 import type { WorkCategory } from '@/features/workqueue/workqueue.schema';
+import { priorAdjudications } from './claims.next-policy.queries';
 
 /**
  * The work queue's category of a hold, by the code of its first error (docs/work-queue.md): who fixes it.
@@ -61,6 +62,8 @@ const HOLD_CATEGORY: Record<ScrubCode, WorkCategory> = {
   POINTER_MISSING: 'coding',
   POINTER_OUT_OF_RANGE: 'coding',
   POINTER_TOO_MANY: 'coding',
+  // The claim's lines no longer match what the earlier payer adjudicated, or that payer's posting is gone.
+  PRIOR_PAYER_UNREPORTABLE: 'other',
   PROCEDURE_CODE_FORMAT: 'coding',
   SERVICE_DATE_BEFORE_BIRTH: 'other',
   SERVICE_DATE_INVALID: 'other',
@@ -154,6 +157,11 @@ export async function loadClaimsToScrub(tx: Tx, claimIds: readonly number[], day
         from authorizations where patient_id = any(${patients})`,
   );
 
+  // Only the claims billed after another payer's adjudication (secondary claims) have that decision to report.
+  const priors = await priorAdjudications(
+    tx,
+    headers.filter((h) => h.primary_claim_id !== null).map((h) => Number(h.id)),
+  );
   const othersOf = groupBy(others, (o) => Number(o.patient_id));
   const authorizationsOf = groupBy(authorizations, (a) => Number(a.patient_id));
   return headers.map((h) => {
@@ -225,6 +233,7 @@ export async function loadClaimsToScrub(tx: Tx, claimIds: readonly number[], day
       },
       renderingProvider: { name: rowText(h.provider_name), npi: rowTextOrNull(h.provider_npi) },
       otherClaims,
+      ...(priors.has(claimId) ? { priorPayer: { problem: priors.get(claimId)?.problem ?? null } } : {}),
       authorizations: (authorizationsOf.get(patientId) ?? []).map((a) => ({
         procedureCode: rowText(a.procedure_code),
         status: rowText(a.status) as 'Pending' | 'Approved' | 'Denied',
