@@ -76,7 +76,8 @@ export const PATIENT_SIDE_SOURCES_SQL = sql.raw(PATIENT_SIDE_SOURCES.map((source
  *
  *   amount due of a claim = claims.patient_responsibility_cents
  *                           − the sum of its payments whose source is 'patient' or 'guest'
- *                           never below 0.
+ *                           never below 0; and 0 while the claim's balance is billed to the patient's next
+ *                           policy (then that share is insurance pending, billedToNextPolicySql below).
  *
  * patient_responsibility_cents is what the payer moved to the patient (deductible, coinsurance, copay:
  * PR-1/2/3), or for self-pay the charge less the self-pay discount. Payer payments (source 'payer') are
@@ -91,10 +92,25 @@ export function claimBalanceSql(claimId: AnyPgColumn | number, responsibility: A
   const patientPaid = sql<number>`(select coalesce(sum(${payments.amountCents}), 0)::int from ${payments}
     where ${payments.claimId} = ${ref(claimId)}
     and ${payments.source} in (${PATIENT_SIDE_SOURCES_SQL}))`;
+  const share = sql`greatest(0, ${ref(responsibility)} - ${patientPaid})`;
+  const handedOn = billedToNextPolicySql(claimId);
   return {
     patientPaidCents: patientPaid,
-    amountDueCents: sql<number>`greatest(0, ${ref(responsibility)} - ${patientPaid})::int`,
+    amountDueCents: sql<number>`(case when ${handedOn} then 0 else ${share} end)::int`,
+    /** The patient's share billed to the patient's next policy instead (docs/statements.md): 0 for other claims. */
+    billedToNextPolicyCents: sql<number>`(case when ${handedOn} then ${share} else 0 end)::int`,
   };
+}
+
+/**
+ * Whether the claim's balance was billed to the patient's next policy: a claim not voided bills after it
+ * (claims.primary_claim_id, docs/x12-837.md "After another payer"). The patient's share then waits for that payer,
+ * and what the patient owes in the end is that claim's own patient responsibility: asking for this one's as well
+ * would bill the patient twice. One probe of the small partial index on primary_claim_id.
+ */
+function billedToNextPolicySql(claimId: AnyPgColumn | number): SQL {
+  const ref = typeof claimId === 'number' ? sql`${claimId}::int` : qualified(claimId);
+  return sql`exists (select 1 from claims later where later.primary_claim_id = ${ref} and later.voided_at is null)`;
 }
 
 /** Statuses in which the payer is done with a claim: what it neither paid nor moved to the patient is adjusted off. */
@@ -113,6 +129,7 @@ export const PAYER_SETTLED_STATUSES = ['Paid', 'Written Off'] as const;
  * it is not (not yet submitted or adjudicated, denied and being worked, appealed, partially paid).
  */
 export function claimStatementSql(claim: {
+  id: AnyPgColumn;
   billedCents: AnyPgColumn;
   paidCents: AnyPgColumn;
   contractualAdjustmentCents: AnyPgColumn;
@@ -126,9 +143,11 @@ export function claimStatementSql(claim: {
     PAYER_SETTLED_STATUSES.map((status) => sql`${status}`),
     sql`, `,
   )})`;
+  // A patient's share billed to their next policy is that payer's to answer: insurance pending, not due.
+  const { billedToNextPolicyCents } = claimBalanceSql(claim.id, claim.patientResponsibilityCents);
   return {
     otherAdjustmentCents: sql<number>`(case when ${settled} then ${remainder} else 0 end)::int`,
-    insurancePendingCents: sql<number>`(case when ${settled} then 0 else ${remainder} end)::int`,
+    insurancePendingCents: sql<number>`((case when ${settled} then 0 else ${remainder} end) + ${billedToNextPolicyCents})::int`,
   };
 }
 

@@ -219,7 +219,19 @@ describe("billing a claim's balance to the patient's next policy", () => {
     const [v] = await visitsWithANextPolicy(1);
     const first = remittanceOf(v!, 'NEXT-2001');
     await importEra(first.file);
+    const [{ patient_id: patientId } = { patient_id: 0 }] = await sql<{ patient_id: number }>(
+      'select patient_id from claims where id = $1',
+      [v!.id],
+    );
+    const statement = async () =>
+      (await biller.request({ method: 'GET', url: `/api/billing/statements/${patientId}` })).json<{
+        amountDueCents: number;
+      }>();
+    // The first payer moved the coinsurance to the patient: due, until it is billed to the next policy.
+    const due = (await statement()).amountDueCents;
     const made = (await billNext(v!.id)).json<ClaimDetail>();
+    // Billed there, the patient is not asked for it: the next payer answers for it first.
+    expect((await statement()).amountDueCents).toBe(due - first.coinsurance);
     // The second payer pays the coinsurance the first left; the rest of the charge is the first payer's (CARC 23).
     const charge = v!.lines.reduce((s, l) => s + l.charge, 0);
     const settledBefore = charge - first.coinsurance;
@@ -249,6 +261,8 @@ describe("billing a claim's balance to the patient's next policy", () => {
       contractualAdjustmentCents: settledBefore,
       balanceCents: 0,
     });
+    // The next payer paid the whole coinsurance: the patient owes nothing for the visit, on either claim.
+    expect((await statement()).amountDueCents).toBe(due - first.coinsurance);
   });
 
   it('refuses a claim whose first payer forwarded the balance itself, and one with no next policy', async () => {
