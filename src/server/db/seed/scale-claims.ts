@@ -229,8 +229,11 @@ export function generateClaims(plan: ClaimsPlan): GeneratedClaims {
   // The days the practice was open (its default working days, holidays aside), looked up once per day.
   const openDays = Uint8Array.from(dayText, (text) => (isPracticeOpen(text) ? 1 : 0));
   const isOpen = (d: number) => openDays[d - firstDay] === 1;
-  const accountOf = (g: number, service: number) =>
-    `ACC-${yearText[service - firstDay] ?? ''}-S${String(g).padStart(8, '0')}`;
+  // A practice numbers its claims as they arrive: the claim at position `at` in service-date order (1-based) gets
+  // the at-th number, so recent claims sit together at the end of the account-number index as they do in a real
+  // clinic's (drawn numbers scattered them: a batch of recent claims touched a page of that index each).
+  const accountOf = (at: number, service: number) =>
+    `ACC-${yearText[service - firstDay] ?? ''}-S${String(at).padStart(8, '0')}`;
 
   // Claims arrive in date order in a real clinic: service dates are drawn first and the claims numbered
   // by (service date, draw), so ids (and the table's pages) follow the service date.
@@ -407,7 +410,7 @@ export function generateClaims(plan: ClaimsPlan): GeneratedClaims {
         id,
         patientId,
         providerId,
-        accountOf(g, service),
+        accountOf(i + 1, service),
         procedure.code,
         payerRule.payer,
         day(service),
@@ -438,7 +441,7 @@ export function generateClaims(plan: ClaimsPlan): GeneratedClaims {
       const g = order[i] ?? 0;
       const id = plan.firstClaimId + i;
       const service = serviceOf[g] ?? 0;
-      const account = accountOf(g, service);
+      const account = accountOf(i + 1, service);
       const procedure = PROCEDURES[procedureOf[i] ?? 0];
       if (!procedure) throw new Error('empty reference data');
       yield [id, 1, procedure.code, 1, procedure.cents, [1], day(service), `${account}-1`];
@@ -510,7 +513,7 @@ export function generateClaims(plan: ClaimsPlan): GeneratedClaims {
         actorRole: plan.payer.role,
         action: 'payment.guest',
         resource: `claim/${id}`,
-        detail: `guest payment of $${formatCents(patientCents[i] ?? 0)} on account ${accountOf(g, serviceOf[g] ?? 0)}, receipt GP-S${id}`,
+        detail: `guest payment of $${formatCents(patientCents[i] ?? 0)} on account ${accountOf(i + 1, serviceOf[g] ?? 0)}, receipt GP-S${id}`,
         patientId: patientOf[i] ?? null,
         at: when,
       };
