@@ -57,7 +57,7 @@ async function readNextPolicy(db: DbOrTx, claimId: number, lock: boolean): Promi
 /** Why the claim cannot be billed to its next policy now, or null when it can. */
 function refusalOf(row: RawRow): { code: string; field: string; message: string } | null {
   const payer = rowText(row.payer);
-  if (row.voided === true) return { code: 'NOT_BILLABLE', field: 'status', message: 'is Voided' };
+  if (row.voided === true) return { code: 'NOT_BILLABLE', field: 'status', message: 'the claim is voided' };
   if (row.next_coverage_id === null) {
     return {
       code: 'NO_NEXT_POLICY',

@@ -467,7 +467,7 @@ describe('ClaimDetailDialog', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Claim ACC-2026-100007' });
     const policies = await within(dialog).findByRole('region', { name: 'Other policies' });
     expect(itemsOf(policies)).toEqual({
-      'Next policy': 'Cigna: not yet, Medicare has not adjudicated the claim yet',
+      'Next policy': 'Cigna: Medicare has not adjudicated the claim yet',
     });
     expect(within(policies).queryByRole('button')).toBeNull();
   });

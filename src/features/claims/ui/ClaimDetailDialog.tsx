@@ -202,7 +202,7 @@ function PoliciesSection({
         {next && claim.laterClaims.length === 0 && (
           <Item term="Next policy">
             {next.payer}
-            {!next.billable && next.reason && <span className="text-muted-foreground">: not yet, {next.reason}</span>}
+            {!next.billable && next.reason && <span className="text-muted-foreground">: {next.reason}</span>}
           </Item>
         )}
       </dl>
