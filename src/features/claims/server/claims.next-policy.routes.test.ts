@@ -265,6 +265,41 @@ describe("billing a claim's balance to the patient's next policy", () => {
     expect((await statement()).amountDueCents).toBe(due - first.coinsurance);
   });
 
+  it("bills on down a patient's policies: a third claim of the visit is no duplicate of the first two", async () => {
+    const [v] = await visitsWithANextPolicy(1);
+    await importEra(remittanceOf(v!, 'NEXT-3001').file);
+    const second = (await billNext(v!.id)).json<ClaimDetail>();
+    // The second payer answers, leaving the coinsurance to the patient's third policy.
+    const [{ patient_id: patientId } = { patient_id: 0 }] = await sql<{ patient_id: number }>(
+      'select patient_id from claims where id = $1',
+      [v!.id],
+    );
+    await sql(
+      `insert into coverages (patient_id, payer, priority, member_id, group_number, relationship, effective_on)
+       values ($1, 'UnitedHealthcare', 3, 'TER1', 'GRP300', 'self', '2000-01-01')`,
+      [patientId],
+    );
+    const secondVisit: Visit = {
+      ...v!,
+      id: second.id,
+      account: second.accountNumber,
+      payer: second.payer,
+      lines: second.lines.map((l) => ({
+        lcn: l.lineControlNumber,
+        code: l.procedureCode,
+        modifiers: l.modifiers,
+        charge: l.chargeCents,
+      })),
+    };
+    await importEra(remittanceOf(secondVisit, 'NEXT-3002').file);
+    const third = await billNext(second.id);
+    expect(third.statusCode, third.body).toBe(201);
+    const made = third.json<ClaimDetail>();
+    expect(made).toMatchObject({ payer: 'UnitedHealthcare', primaryClaim: { id: second.id } });
+    const scrubbed = await biller.request({ method: 'POST', url: `/api/claims/${made.id}/scrub`, payload: {} });
+    expect(scrubbed.json<ClaimScrubResult>().edits.map((e) => e.code)).not.toContain('DUPLICATE_SERVICE');
+  });
+
   it('refuses a claim whose first payer forwarded the balance itself, and one with no next policy', async () => {
     const [v] = await visitsWithANextPolicy(1);
     // CLP02 19: processed as primary and forwarded to the next payer (a crossover), which will answer on its own.

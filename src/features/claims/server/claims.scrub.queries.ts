@@ -10,7 +10,7 @@ import { countOf } from '@/shared/plural';
 import type { RequestContext } from '@/server/context';
 import type { Db, Tx } from '@/server/db/types';
 import { HttpError } from '@/server/plugins/errors';
-import { rawRows, rowText, rowTextOrNull, type RawRow } from '@/server/db/sql-helpers';
+import { rawRows, rowText, rowTextOrNull } from '@/server/db/sql-helpers';
 import type { BatchScrubResult, ClaimScrubResult, ClaimStatus } from '../claims.schema';
 import { isScrubClean, scrubClaim, type ScrubCode, type ScrubEdit, type ScrubInput } from '../claims.scrubber';
 import { openWorkItems, resolveWorkItemsBySource } from '@/features/workqueue/server/workqueue.queries';
@@ -164,19 +164,40 @@ export async function loadClaimsToScrub(tx: Tx, claimIds: readonly number[], day
   );
   const othersOf = groupBy(others, (o) => Number(o.patient_id));
   const authorizationsOf = groupBy(authorizations, (a) => Number(a.patient_id));
+  // Which claim each claim bills after (claims.primary_claim_id), as far as these rows tell: a visit billed to the
+  // patient's policies one after another is a chain of such links (primary, secondary, tertiary).
+  const primaryOf = new Map<number, number>();
+  for (const row of [
+    ...headers.map((h) => ({ id: h.id, primary: h.primary_claim_id })),
+    ...others.map((o) => ({ id: o.claim_id, primary: o.primary_claim_id })),
+  ]) {
+    if (row.primary !== null) primaryOf.set(Number(row.id), Number(row.primary));
+  }
+  /** The claims billing the same visit as this one to the patient's other policies: up and down its chain. */
+  const sameVisitAs = (claimId: number): Set<number> => {
+    const visit = new Set([claimId]);
+    for (let at = primaryOf.get(claimId); at !== undefined && !visit.has(at); at = primaryOf.get(at)) visit.add(at);
+    for (let grew = true; grew;) {
+      grew = false;
+      for (const [claim, primary] of primaryOf) {
+        if (visit.has(primary) && !visit.has(claim)) {
+          visit.add(claim);
+          grew = true;
+        }
+      }
+    }
+    return visit;
+  };
   return headers.map((h) => {
     const claimId = Number(h.id);
     const patientId = Number(h.patient_id);
     const indicator = rowText(h.claim_filing_indicator);
-    // The same visit billed to the patient's other policies (a secondary claim and the claim it bills after) is
-    // not a duplicate of this claim: its lines are these lines by design.
-    const primaryId = h.primary_claim_id === null ? null : Number(h.primary_claim_id);
-    const sameVisit = (o: RawRow) =>
-      Number(o.claim_id) === primaryId ||
-      (o.primary_claim_id !== null && [claimId, primaryId].includes(Number(o.primary_claim_id)));
+    // The same visit billed to the patient's other policies (the claim it bills after, those billed after it) is
+    // not a duplicate of this claim: their lines are these lines by design.
+    const visit = primaryOf.size === 0 ? null : sameVisitAs(claimId);
     const otherClaims = [
       ...groupBy(
-        (othersOf.get(patientId) ?? []).filter((o) => !sameVisit(o)),
+        (othersOf.get(patientId) ?? []).filter((o) => !visit?.has(Number(o.claim_id))),
         (o) => Number(o.claim_id),
       ),
     ].map(([id, ls]) => ({
