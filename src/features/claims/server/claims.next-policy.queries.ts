@@ -8,7 +8,7 @@
  * adjudication from the posting ledger: loop 2320 CAS and AMT*D, loop 2430 per line (ASC X12 005010X222A1). The
  * remittance tables are read by SQL here, as the claims feature does not import the remittances feature.
  */
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { RequestContext } from '@/server/context';
 import type { Db, DbOrTx, Tx } from '@/server/db/types';
 import { HttpError } from '@/server/plugins/errors';
@@ -19,15 +19,12 @@ import type { ClaimDraft, ClaimNextPolicy, ClaimLink } from '../claims.schema';
 import { insertDraftClaim } from './claims.draft.queries';
 
 /** What decides whether a claim's balance can go to the patient's next policy, read in one statement. */
-async function readNextPolicy(db: DbOrTx, claimId: number, lock: boolean): Promise<RawRow | undefined> {
-  // Prepared when only read (the claim view opens it every time, docs/performance.md); the locking read is a
-  // billing action's, taken rarely.
-  const read = lock
-    ? rawRows
-    : async (on: DbOrTx, statement: SQL) => (await executePrepared<RawRow>(on, statement)).rows;
-  const [row] = await read(
-    db,
-    sql`select c.id, c.patient_id, c.provider_id, c.account_number, c.payer, c.place_of_service, c.diagnoses,
+async function readNextPolicy(db: DbOrTx, claimId: number): Promise<RawRow | undefined> {
+  // Prepared: the claim view opens it every time (docs/performance.md, "Planning the hot reads once").
+  const [row] = (
+    await executePrepared<RawRow>(
+      db,
+      sql`select c.id, c.patient_id, c.provider_id, c.account_number, c.payer, c.place_of_service, c.diagnoses,
           c.service_date::text as service_date, c.voided_at is not null as voided,
           c.billed_cents - c.paid_cents - c.contractual_adjustment_cents as left_cents,
           n.id as next_coverage_id, n.payer as next_payer,
@@ -48,9 +45,9 @@ async function readNextPolicy(db: DbOrTx, claimId: number, lock: boolean): Promi
             and (o.end_on is null or o.end_on >= c.service_date)
           order by o.priority, o.id limit 1) n on true
         left join claims pc on pc.id = c.primary_claim_id
-        where c.id = ${claimId}
-        ${lock ? sql`for update of c` : sql``}`,
-  );
+        where c.id = ${claimId}`,
+    )
+  ).rows;
   return row;
 }
 
@@ -94,7 +91,7 @@ export async function nextPolicyOf(
   db: Db,
   claimId: number,
 ): Promise<{ primaryClaim: ClaimLink | null; laterClaims: ClaimLink[]; nextPolicy: ClaimNextPolicy | null }> {
-  const row = await readNextPolicy(db, claimId, false);
+  const row = await readNextPolicy(db, claimId);
   if (!row) return { primaryClaim: null, laterClaims: [], nextPolicy: null };
   const refusal = refusalOf(row);
   return {
@@ -120,7 +117,11 @@ export async function nextPolicyOf(
  */
 export async function billNextPolicy(db: Db, ctx: RequestContext, claimId: number): Promise<number> {
   return db.transaction(async (tx) => {
-    const row = await readNextPolicy(tx, claimId, true);
+    // The claim is locked first and read after, in a statement of its own: a read that waited for the lock would
+    // still see the claims as they were when it began, and miss one billed meanwhile by the holder of the lock
+    // (READ COMMITTED takes a new snapshot per statement). Two clicks at once make one claim, the other a 409.
+    const [locked] = await rawRows(tx, sql`select id from claims where id = ${claimId} for update`);
+    const row = locked ? await readNextPolicy(tx, claimId) : undefined;
     if (!row) throw new HttpError(404, 'NOT_FOUND', 'No such claim.');
     const refusal = refusalOf(row);
     if (refusal) {

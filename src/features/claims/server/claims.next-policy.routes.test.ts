@@ -345,6 +345,15 @@ describe("billing a claim's balance to the patient's next policy", () => {
     expect(batch.body).toContain(`${made.accountNumber}: its lines differ from ${v!.account}'s`);
   });
 
+  it('makes one claim when the balance is billed twice at once', async () => {
+    const [v] = await visitsWithANextPolicy(1);
+    await importEra(remittanceOf(v!, 'NEXT-4001').file);
+    const answers = await Promise.all([billNext(v!.id), billNext(v!.id)]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 409]);
+    const made = await sql<{ n: string }>('select count(*) as n from claims where primary_claim_id = $1', [v!.id]);
+    expect(Number(made[0]!.n)).toBe(1);
+  });
+
   it('is for staff who may edit claims', async () => {
     const doctor = await signInAs(t.app, 'doctor');
     const [v] = await visitsWithANextPolicy(1);
