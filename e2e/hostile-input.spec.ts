@@ -22,7 +22,11 @@ const SVG = '<svg onload="window.__xss=1"></svg>';
 const LINK = '<a href="javascript:window.__xss=1">x</a>';
 const ATTR = '" autofocus onfocus="window.__xss=1" x="';
 
-const run = Date.now().toString(36);
+// Letters only: a patient search holding three or more digits also matches phones by them (patients.queries.ts),
+// and a token such as 'mx5edm52' then listed two dozen other patients before this run's on the first page.
+const run = Date.now()
+  .toString(36)
+  .replace(/\d/g, (digit) => 'qrstuvwxyz'.charAt(Number(digit)));
 const patientName = `Xss ${run} ${SCRIPT}`;
 const notes = `Notes ${IMG} ${SVG} ${LINK} ${ATTR}`;
 const allergy = `Allergy ${IMG}`;
