@@ -16,6 +16,7 @@ import type { RequestContext } from '@/server/context';
 import type { Db, Tx } from '@/server/db/types';
 import { HttpError, invalidField } from '@/server/plugins/errors';
 import { rawRows, rowText, rowTextOrNull, type RawRow } from '@/server/db/sql-helpers';
+import { serviceLineOf } from './claims.line-rows';
 import { priorAdjudications } from './claims.next-policy.queries';
 import {
   build837,
@@ -412,12 +413,7 @@ async function loadClaims837(tx: Tx, claimIds: readonly number[], field: string)
         placeOfService: rowText(h.place_of_service),
         diagnoses: (h.diagnoses as string[] | null) ?? [],
         lines: claimLines.map((l) => ({
-          procedureCode: rowText(l.procedure_code),
-          modifiers: (l.modifiers as string[] | null) ?? [],
-          units: Number(l.units),
-          chargeCents: Number(l.charge_cents),
-          diagnosisPointers: ((l.diagnosis_pointers as number[] | null) ?? []).map(Number),
-          serviceDate: rowText(l.service_date),
+          ...serviceLineOf(l),
           lineControlNumber: rowText(l.line_control_number),
           priorAuthorizationNumber: rowTextOrNull(l.auth_number),
         })),

@@ -17,6 +17,7 @@ import { rawRows, rowText, rowTextOrNull, type RawRow } from '@/server/db/sql-he
 import type { Adjustment837, LineAdjudication837, PriorAdjudication837 } from '../claims.837p';
 import type { ClaimDraft, ClaimNextPolicy, ClaimLink } from '../claims.schema';
 import { insertDraftClaim } from './claims.draft.queries';
+import { serviceLineOf } from './claims.line-rows';
 
 /** What decides whether a claim's balance can go to the patient's next policy, read in one statement. */
 async function readNextPolicy(db: DbOrTx, claimId: number): Promise<RawRow | undefined> {
@@ -142,14 +143,7 @@ export async function billNextPolicy(db: Db, ctx: RequestContext, claimId: numbe
       frequencyCode: '1',
       originalClaimNumber: null,
       diagnoses: (row.diagnoses as string[] | null) ?? [],
-      lines: lines.map((l) => ({
-        procedureCode: rowText(l.procedure_code),
-        modifiers: (l.modifiers as string[] | null) ?? [],
-        units: Number(l.units),
-        chargeCents: Number(l.charge_cents),
-        diagnosisPointers: ((l.diagnosis_pointers as number[] | null) ?? []).map(Number),
-        serviceDate: rowText(l.service_date),
-      })),
+      lines: lines.map(serviceLineOf),
     };
     return insertDraftClaim(tx, ctx, draft, {
       primaryClaimId: claimId,

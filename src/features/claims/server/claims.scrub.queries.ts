@@ -15,6 +15,7 @@ import type { BatchScrubResult, ClaimScrubResult, ClaimStatus } from '../claims.
 import { isScrubClean, scrubClaim, type ScrubCode, type ScrubEdit, type ScrubInput } from '../claims.scrubber';
 import { openWorkItems, resolveWorkItemsBySource } from '@/features/workqueue/server/workqueue.queries';
 import type { WorkCategory } from '@/features/workqueue/workqueue.schema';
+import { serviceLineOf } from './claims.line-rows';
 import { priorAdjudications } from './claims.next-policy.queries';
 
 /**
@@ -217,14 +218,7 @@ export async function loadClaimsToScrub(tx: Tx, claimIds: readonly number[], day
         placeOfService: rowText(h.place_of_service),
         diagnoses: (h.diagnoses as string[] | null) ?? [],
         totalChargeCents: Number(h.billed_cents),
-        lines: (linesOf.get(claimId) ?? []).map((l) => ({
-          procedureCode: rowText(l.procedure_code),
-          modifiers: (l.modifiers as string[] | null) ?? [],
-          units: Number(l.units),
-          chargeCents: Number(l.charge_cents),
-          diagnosisPointers: ((l.diagnosis_pointers as number[] | null) ?? []).map(Number),
-          serviceDate: rowText(l.service_date),
-        })),
+        lines: (linesOf.get(claimId) ?? []).map(serviceLineOf),
       },
       patient: {
         dob: rowText(h.dob),
