@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eraFile, eraHeader } from '@/testing/era-files';
 import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
+import { x12Amount } from '../claims.837p';
 import type { CreatedClaimBatches } from '../claims.batches.schema';
 import type { ClaimDetail, ClaimScrubResult } from '../claims.schema';
 
@@ -202,15 +203,15 @@ describe("billing a claim's balance to the patient's next policy", () => {
     const segments = file.split(/~\s*/);
     const clm = segments.findIndex((s) => s.startsWith(`CLM*${next.accountNumber}*`));
     const sbrOfFirst = segments.findIndex((s, i) => i > clm && s.startsWith('SBR*P*'));
-    expect(segments[sbrOfFirst + 1]).toBe(`AMT*D*${amt(era.paid).replace(/\.?0+$/, '')}`);
+    expect(segments[sbrOfFirst + 1]).toBe(`AMT*D*${x12Amount(era.paid)}`);
     const svds = segments.filter((s) => s.startsWith('SVD*'));
     expect(svds).toHaveLength(v!.lines.length);
     const firstLine = v!.lines[0]!;
     const allowed = Math.round(firstLine.charge * 0.7);
     const svd = segments.findIndex((s) => s.startsWith('SVD*'));
     expect(segments.slice(svd + 1, svd + 4)).toEqual([
-      `CAS*CO*45*${amt(firstLine.charge - allowed).replace(/\.?0+$/, '')}`,
-      `CAS*PR*2*${amt(allowed - Math.round(allowed * 0.8)).replace(/\.?0+$/, '')}`,
+      `CAS*CO*45*${x12Amount(firstLine.charge - allowed)}`,
+      `CAS*PR*2*${x12Amount(allowed - Math.round(allowed * 0.8))}`,
       'DTP*573*D8*20261120',
     ]);
   });
@@ -352,6 +353,17 @@ describe("billing a claim's balance to the patient's next policy", () => {
     expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 409]);
     const made = await sql<{ n: string }>('select count(*) as n from claims where primary_claim_id = $1', [v!.id]);
     expect(Number(made[0]!.n)).toBe(1);
+  });
+
+  it('answers a malformed claim id 400 and an unknown one 404, writing nothing', async () => {
+    const count = async () => Number((await sql<{ n: string }>('select count(*) as n from claims'))[0]!.n);
+    const before = await count();
+    const malformed = await biller.request({ method: 'POST', url: '/api/claims/abc/next-policy' });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json<{ error: { fields: { field: string }[] } }>().error.fields[0]?.field).toBe('id');
+    const unknown = await billNext(2_000_000_000);
+    expect(unknown.statusCode).toBe(404);
+    expect(await count()).toBe(before);
   });
 
   it('is for staff who may edit claims', async () => {

@@ -99,19 +99,12 @@ function paidInFull(k: Claim, trace: string): string[] {
   return [...eraHeader({ paid: amt(paid), trace }), ...lines];
 }
 
-beforeAll(async () => {
-  t = await createTestApp();
-  billing = await signInAs(t.app, 'billing_admin');
+/** These claims with their lines, in id order, as the files here pay them. */
+async function claimsWithLines(ids: readonly number[]): Promise<Claim[]> {
   const claims = await query<{ id: number; account_number: string; billed_cents: number; patient_id: number }>(
-    `select id, account_number, billed_cents, patient_id from claims
-     where status in ('Submitted', 'Pending') and paid_cents = 0 and contractual_adjustment_cents = 0
-       and patient_responsibility_cents = 0 and voided_at is null and billed_cents >= 10000
-       and (select count(*) from claim_lines l where l.claim_id = claims.id) = 1
-     order by id limit 18`,
+    `select id, account_number, billed_cents, patient_id from claims where id = any($1) order by id`,
+    [ids],
   );
-  // The files here come from Aetna (eraHeader's payer), which pays only its own claims and those of patients it
-  // covers: the chosen claims are billed to it.
-  await query(`update claims set payer = 'Aetna' where id = any($1)`, [claims.map((c) => c.id)]);
   const lines = await query<{
     id: number;
     claim_id: number;
@@ -122,9 +115,9 @@ beforeAll(async () => {
   }>(
     `select id, claim_id, line_control_number, procedure_code, modifiers, charge_cents from claim_lines
      where claim_id = any($1) order by claim_id, line_number`,
-    [claims.map((c) => c.id)],
+    [ids],
   );
-  pending = claims.map((c) => ({
+  return claims.map((c) => ({
     id: c.id,
     account: c.account_number,
     billed: c.billed_cents,
@@ -139,6 +132,22 @@ beforeAll(async () => {
         charge: l.charge_cents,
       })),
   }));
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  billing = await signInAs(t.app, 'billing_admin');
+  const claims = await query<{ id: number; account_number: string; billed_cents: number; patient_id: number }>(
+    `select id, account_number, billed_cents, patient_id from claims
+     where status in ('Submitted', 'Pending') and paid_cents = 0 and contractual_adjustment_cents = 0
+       and patient_responsibility_cents = 0 and voided_at is null and billed_cents >= 10000
+       and (select count(*) from claim_lines l where l.claim_id = claims.id) = 1
+     order by id limit 18`,
+  );
+  // The files here come from Aetna (eraHeader's payer), which pays only its own claims and those of patients it
+  // covers: the chosen claims are billed to it.
+  await query(`update claims set payer = 'Aetna' where id = any($1)`, [claims.map((c) => c.id)]);
+  pending = await claimsWithLines(claims.map((c) => c.id));
   expect(pending.length).toBe(18);
 });
 
@@ -607,32 +616,7 @@ describe('importing an 835', () => {
          (select patient_id from claims where id = $1)) || $2::text) and name <> 'Self-Pay' order by name limit 1`,
       [pick!.id, pick!.primary],
     );
-    const [header] = await query<{ account_number: string; billed_cents: number; patient_id: number }>(
-      `select account_number, billed_cents, patient_id from claims where id = $1`,
-      [pick!.id],
-    );
-    const lines = await query<{
-      id: number;
-      line_control_number: string;
-      procedure_code: string;
-      modifiers: string[];
-      charge_cents: number;
-    }>(`select id, line_control_number, procedure_code, modifiers, charge_cents from claim_lines where claim_id = $1`, [
-      pick!.id,
-    ]);
-    const k: Claim = {
-      id: pick!.id,
-      account: header!.account_number,
-      billed: header!.billed_cents,
-      patientId: header!.patient_id,
-      lines: lines.map((l) => ({
-        id: l.id,
-        lcn: l.line_control_number,
-        code: l.procedure_code,
-        modifiers: l.modifiers,
-        charge: l.charge_cents,
-      })),
-    };
+    const [k] = (await claimsWithLines([pick!.id])) as [Claim];
 
     // A payer that neither billed claim nor coverage names: nothing posts; the payment waits in the work queue on
     // the claim its CLP01 names, saying why.
