@@ -4,6 +4,7 @@ import { today } from '@/shared/api';
 import { formatDateTime } from '@/shared/dates';
 import { actorOf, listReadEntry, record, recordNow, recordRead } from '@/features/audit/server/audit.queries';
 import { getPracticeHours } from '@/features/settings/server/settings.queries';
+import type { PracticeHours } from '@/features/settings/practice.schema';
 import { patients } from '@/features/patients/server/patients.table';
 import { providers } from '@/features/providers/server/providers.table';
 import type { RequestContext } from '@/server/context';
@@ -92,8 +93,8 @@ function assertDayInReach(day: string, ctx: RequestContext) {
 }
 
 /** A booking must start in the future and inside the practice's hours (Settings → Practice). */
-async function assertBookable(tx: Tx, ctx: RequestContext, date: string, time: string) {
-  const problem = bookingProblem(await getPracticeHours(tx), clinicNow(ctx.now), date, time);
+function assertBookable(hours: PracticeHours, ctx: RequestContext, date: string, time: string) {
+  const problem = bookingProblem(hours, clinicNow(ctx.now), date, time);
   if (problem) throw fieldError(400, problem.code, problem.field, problem.message);
 }
 
@@ -138,18 +139,35 @@ async function visitsOn(
  * bookings racing for overlapping times cannot both pass the check below. (NO KEY UPDATE does not block
  * the key-share locks that plain inserts of their appointments take.)
  */
-async function lockSchedules(tx: Tx, providerId: number, patientId: number) {
-  await tx.select({ id: providers.id }).from(providers).where(eq(providers.id, providerId)).for('no key update');
-  await tx.select({ id: patients.id }).from(patients).where(eq(patients.id, patientId)).for('no key update');
+async function lockSchedules(
+  tx: Tx,
+  providerId: number,
+  patientId: number,
+): Promise<{ provider: { name: string; active: boolean } | null; patient: { name: string } | null }> {
+  const [provider] = await tx
+    .select({ name: providers.name, active: providers.active })
+    .from(providers)
+    .where(eq(providers.id, providerId))
+    .for('no key update');
+  const [patient] = await tx
+    .select({ name: patients.name })
+    .from(patients)
+    .where(eq(patients.id, patientId))
+    .for('no key update');
+  return { provider: provider ?? null, patient: patient ?? null };
 }
 
 /**
  * The visit must fit the provider's day with the practice's buffer on either side (Settings → Practice)
  * and must not overlap another visit of the same patient; a 409 names the visit it runs into.
  */
-async function assertVisitFits(tx: Tx, date: string, wanted: WantedVisit) {
+async function assertVisitFits(tx: Tx, hours: PracticeHours, date: string, wanted: WantedVisit) {
   await lockSchedules(tx, wanted.providerId, wanted.patientId);
-  const hours = await getPracticeHours(tx);
+  await assertVisitFree(tx, hours, date, wanted);
+}
+
+/** assertVisitFits once the provider's and the patient's rows are locked. */
+async function assertVisitFree(tx: Tx, hours: PracticeHours, date: string, wanted: WantedVisit) {
   const clash = visitClash(hours.bufferMinutes, await visitsOn(tx, date, wanted.providerId, wanted.patientId), wanted);
   if (!clash) return;
   const [names] = await tx
@@ -336,6 +354,8 @@ export async function updateAppointment(
     () =>
       db.transaction(async (tx) => {
         const [current] = await tx.select().from(appointments).where(eq(appointments.id, id)).limit(1).for('update');
+        // The practice's hours, read once for every check of this change.
+        const hours = await getPracticeHours(tx);
         if (!current) throw new HttpError(404, 'NOT_FOUND', 'No appointment with that id.');
         const currentStatus = appointmentStatusSchema.parse(current.status);
         let detail: string;
@@ -346,7 +366,11 @@ export async function updateAppointment(
           if (problem) throw fieldError(422, 'VISIT_NOT_STARTED', 'status', problem);
           // Bringing a cancelled visit back needs its time to be free again.
           if (holdsSlot(patch.status) && !holdsSlot(currentStatus)) {
-            await assertVisitFits(tx, current.date, { ...current, minutes: current.durationMinutes, exceptId: id });
+            await assertVisitFits(tx, hours, current.date, {
+              ...current,
+              minutes: current.durationMinutes,
+              exceptId: id,
+            });
           }
           await tx.update(appointments).set({ status: patch.status }).where(eq(appointments.id, id));
           detail = `status ${current.status} → ${patch.status}`;
@@ -354,9 +378,14 @@ export async function updateAppointment(
           const date = patch.date ?? current.date;
           const time = patch.time ?? current.time;
           wanted = { providerId: current.providerId, date, time };
-          await assertBookable(tx, ctx, date, time);
+          assertBookable(hours, ctx, date, time);
           if (holdsSlot(currentStatus)) {
-            await assertVisitFits(tx, date, { ...current, time, minutes: current.durationMinutes, exceptId: id });
+            await assertVisitFits(tx, hours, date, {
+              ...current,
+              time,
+              minutes: current.durationMinutes,
+              exceptId: id,
+            });
           }
           await tx.update(appointments).set({ date, time }).where(eq(appointments.id, id));
           detail = `rescheduled ${current.date} ${current.time} → ${date} ${time}`;
@@ -381,16 +410,14 @@ export async function createAppointment(db: Db, ctx: RequestContext, input: NewA
     async () => input,
     () =>
       db.transaction(async (tx) => {
-        await assertBookable(tx, ctx, input.date, input.time);
-        const [patient] = await tx.select({ id: patients.id }).from(patients).where(eq(patients.id, input.patientId));
+        const hours = await getPracticeHours(tx);
+        assertBookable(hours, ctx, input.date, input.time);
+        // Locking the two rows is also how their existence is checked, and gives the names the answer shows.
+        const { provider, patient } = await lockSchedules(tx, input.providerId, input.patientId);
         if (!patient) throw fieldError(400, 'UNKNOWN_PATIENT', 'patientId', 'no such patient');
-        const [provider] = await tx
-          .select({ id: providers.id })
-          .from(providers)
-          .where(and(eq(providers.id, input.providerId), eq(providers.active, true)));
-        if (!provider) throw fieldError(400, 'UNKNOWN_PROVIDER', 'providerId', 'no such provider');
-        const { appointmentMinutes } = await getPracticeHours(tx);
-        await assertVisitFits(tx, input.date, { ...input, minutes: appointmentMinutes });
+        if (!provider?.active) throw fieldError(400, 'UNKNOWN_PROVIDER', 'providerId', 'no such provider');
+        const { appointmentMinutes } = hours;
+        await assertVisitFree(tx, hours, input.date, { ...input, minutes: appointmentMinutes });
         const [created] = await tx
           .insert(appointments)
           .values({ ...input, durationMinutes: appointmentMinutes, status: 'Scheduled' })
@@ -403,9 +430,17 @@ export async function createAppointment(db: Db, ctx: RequestContext, input: NewA
           detail: `booked ${input.date} ${input.time}`,
           patientId: input.patientId,
         });
-        const [row] = await baseQuery(tx).where(eq(appointments.id, created.id));
-        if (!row) throw new Error('created appointment vanished');
-        return toAppointment(row);
+        return {
+          id: created.id,
+          patientId: input.patientId,
+          patient: patient.name,
+          providerId: input.providerId,
+          provider: provider.name,
+          reason: input.reason,
+          date: input.date,
+          time: input.time,
+          status: 'Scheduled',
+        };
       }),
   );
 }

@@ -486,6 +486,11 @@ describe('POST /api/appointments', () => {
       'select action, patient_id from audit_log order by id desc limit 1',
     );
     expect(entry).toEqual({ action: 'appointment.create', patient_id: patientId });
+
+    // The answer is the appointment as the day's schedule then shows it.
+    const day = await nurse.request({ method: 'GET', url: `/api/appointments?date=${FAR_MONDAY}&limit=200` });
+    const listed = day.json<{ items: Appointment[] }>().items.find((a) => a.id === res.json<Appointment>().id);
+    expect(listed).toEqual(res.json<Appointment>());
   });
 
   it('refuses a closed day or a time outside working hours, naming the rule', async () => {
@@ -583,7 +588,15 @@ describe('POST /api/appointments', () => {
     });
     expect(noProvider.res.statusCode).toBe(400);
     expect(fieldsOf(noProvider.res)).toEqual(['providerId']);
-    expect(noPatient.audited + noProvider.audited).toBe(0);
+    await sql('update providers set active = false where id = $1', [providerId]);
+    const inactive = await write(nurse, {
+      method: 'POST',
+      url: '/api/appointments',
+      payload: { ...base, patientId, providerId },
+    }).finally(() => sql('update providers set active = true where id = $1', [providerId]));
+    expect(inactive.res.statusCode).toBe(400);
+    expect(fieldsOf(inactive.res)).toEqual(['providerId']);
+    expect(noPatient.audited + noProvider.audited + inactive.audited).toBe(0);
   });
 
   it('names every missing field', async () => {

@@ -288,7 +288,7 @@ export async function listAuthorizations(
     join ${patients} on ${patients.id} = ${authorizations.patientId}
     order by ${pageOrder}`;
   // How many match is the KPIs' total: one pass over the matching rows gives both.
-  const [found, kpis, overallTotal] = await Promise.all([
+  const [found, kpis, overallCount] = await Promise.all([
     // Prepared but for a text search (its texts' shares differ too much for one plan) and a jump by
     // offset (whose every value would be a statement of its own).
     (query.search === '' && query.offset === 0
@@ -300,7 +300,8 @@ export async function listAuthorizations(
         ? allKpis(db, ctx)
         : kpisOf(db, ctx, where, query.search)
       : Promise.resolve(null),
-    firstPage
+    // Unfiltered, the KPIs' total is every authorization: no second read of the rollup.
+    firstPage && !(where === undefined && query.search === '')
       ? db
           .select({ total: sql<number>`coalesce(sum(${authorizationsStatusRollup.authorizations}), 0)::int` })
           .from(authorizationsStatusRollup)
@@ -308,6 +309,7 @@ export async function listAuthorizations(
       : Promise.resolve(null),
   ]);
   const total = kpis ? kpis.total : null;
+  const overallTotal = firstPage ? (overallCount ?? total) : null;
   const page = found.slice(0, query.limit);
   const last = page[page.length - 1];
   await recordRead(

@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { maskText, type Role } from '@/shared/access';
 import { today } from '@/shared/api';
 import { appointments } from '@/features/appointments/server/appointments.table';
-import { actorOf, listReadEntry, record, recordNow } from '@/features/audit/server/audit.queries';
+import { actorOf, listReadEntry, record, recordNow, recordRead } from '@/features/audit/server/audit.queries';
 import { patients } from '@/features/patients/server/patients.table';
 import { providers } from '@/features/providers/server/providers.table';
 import type { RequestContext } from '@/server/context';
@@ -189,15 +189,18 @@ async function recordView(db: Tx, ctx: RequestContext, detail: string) {
   });
 }
 
-/** A page's entry: the query and the patients it showed, like every audited list page (docs/audit.md). */
-async function recordPageView(db: Tx, ctx: RequestContext, query: WorklistPageQuery, rows: readonly Row[]) {
+/**
+ * A page's entry: the query and the patients it showed, like every audited list page (docs/audit.md), appended
+ * with the other reads waiting (recordRead's group commit) before the page is answered.
+ */
+async function recordPageView(db: Db, ctx: RequestContext, query: WorklistPageQuery, rows: readonly Row[]) {
   const entry = listReadEntry(
     'worklist.view',
     '/api/worklist/overdue-followups',
     query,
     rows.map((r) => r.patientId),
   );
-  await record(db, { ...actorOf(ctx), ...entry, resource: 'worklist/overdue-followups' });
+  await recordRead(db, ctx, { ...entry, resource: 'worklist/overdue-followups' });
 }
 
 /**
@@ -341,27 +344,27 @@ export async function pageOverdueFollowUps(
   // The page's ids first (at most a page from each walk, sorted), then their columns: joined before the
   // limit, the planner would read every encounter to join a few hundred walked rows.
   const page = sql`select * from (${chosen}) s order by ${orderBy} ${literalLimit(wanted)}`;
-  return db.transaction(async (tx) => {
-    const [{ rows }, total] = await Promise.all([
-      // Prepared (docs/performance.md, "Planning the hot reads once"): planning it took longer than running it.
-      executePrepared<Row & Record<string, unknown>>(tx, sql`${withColumns(day, page)} order by ${orderBy}`),
-      cursor || query.count === 'false' ? Promise.resolve(null) : countOverdue(tx, day, query),
-    ]);
-    const shown = rows.slice(0, query.limit);
-    const last = shown[shown.length - 1];
-    await recordPageView(tx, ctx, query, shown);
-    return {
-      items: shown.map((row) => toItem(row, ctx.user.role)),
-      nextCursor:
-        rows.length > query.limit && last
-          ? encodeCursor(query.sort, query.dir, {
-              values: query.sort === 'priority' ? [last.rank, last.due] : [last.due],
-              id: last.encounterId,
-            })
-          : null,
-      total,
-    };
-  });
+  // Two statements on two pooled connections, no transaction: under READ COMMITTED one would not make the
+  // count and the page one snapshot either, and its BEGIN, COMMIT and staged entry were four more round trips.
+  const [{ rows }, total] = await Promise.all([
+    // Prepared (docs/performance.md, "Planning the hot reads once"): planning it took longer than running it.
+    executePrepared<Row & Record<string, unknown>>(db, sql`${withColumns(day, page)} order by ${orderBy}`),
+    cursor || query.count === 'false' ? Promise.resolve(null) : countOverdue(db, day, query),
+  ]);
+  const shown = rows.slice(0, query.limit);
+  const last = shown[shown.length - 1];
+  await recordPageView(db, ctx, query, shown);
+  return {
+    items: shown.map((row) => toItem(row, ctx.user.role)),
+    nextCursor:
+      rows.length > query.limit && last
+        ? encodeCursor(query.sort, query.dir, {
+            values: query.sort === 'priority' ? [last.rank, last.due] : [last.due],
+            id: last.encounterId,
+          })
+        : null,
+    total,
+  };
 }
 
 async function countOverdue(db: DbOrTx, day: string, filter: WorklistFilterInput): Promise<number> {

@@ -1,0 +1,1 @@
+CREATE INDEX "authorizations_pending_age_idx" ON "authorizations" USING btree ("requested_on","decided_on") WHERE status = 'Pending';
