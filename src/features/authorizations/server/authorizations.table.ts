@@ -49,9 +49,7 @@ export const authorizations = pgTable(
       .where(sql.raw('decided_on is null')),
     // At Risk (pending, older than AT_RISK_AFTER_DAYS) counted from the index alone: both dates an age needs
     // are in it, so the Authorizations tiles' one row-reading count reads no rows.
-    index('authorizations_pending_age_idx')
-      .on(t.requestedOn, t.decidedOn)
-      .where(sql.raw("status = 'Pending'")),
+    index('authorizations_pending_age_idx').on(t.requestedOn, t.decidedOn).where(sql.raw("status = 'Pending'")),
     index('authorizations_service_trgm_idx').using('gin', sql`${t.service} gin_trgm_ops`),
   ],
 );
