@@ -7,6 +7,9 @@ import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listAppointmentsOn } from '@/features/appointments/server/appointments.queries';
+import { appointmentDayQuerySchema } from '@/features/appointments/appointments.schema';
+import { listOwnRecentClaims } from '@/features/claims/server/claims.portal.queries';
 import { listAuthorizations } from '@/features/authorizations/server/authorizations.queries';
 import { authorizationQuerySchema } from '@/features/authorizations/authorizations.schema';
 import { getStaffStatement } from '@/features/billing/server/billing.queries';
@@ -199,5 +202,41 @@ describe('a billing statement', () => {
     expect(await getStaffStatement(on, ctx, Number(patient?.id), 'view')).toEqual(statement);
     const names = (await preparedStatements(on)).map((s) => s.name);
     expect(names).toEqual(expect.arrayContaining(['statement_patient', 'statement_claims', 'statement_payments']));
+  });
+});
+
+describe("a day's schedule", () => {
+  it('plans a page once per connection and then runs it on its generic plan', async () => {
+    const on = await oneConnection();
+    const ctx = await adminContext(on);
+    const [busiest] = (
+      await on.execute<{ date: string }>(
+        sql`select date::text as date from appointments group by date order by count(*) desc, date limit 1`,
+      )
+    ).rows;
+    // The schedule is read within a year of the request's day (appointmentDayProblem).
+    const query = appointmentDayQuerySchema.parse({ date: busiest?.date, limit: '20' });
+    const page = await expectPlannedOnce(
+      on,
+      () => listAppointmentsOn(on, { ...ctx, now: new Date(`${query.date}T12:00:00Z`) }, query),
+      '"providerId"',
+      21,
+    );
+    expect(page.items.length).toBeGreaterThan(0);
+  });
+});
+
+describe("the portal's claims", () => {
+  it('plans its page once per connection and then runs it on its generic plan', async () => {
+    const on = await oneConnection();
+    const ctx = await adminContext(on);
+    const [patient] = (
+      await on.execute<{ id: number }>(
+        sql`select patient_id as id from claims group by 1 order by count(*) desc limit 1`,
+      )
+    ).rows;
+    const own = { ...ctx, user: { ...ctx.user, role: 'patient' as const, patientId: Number(patient?.id) } };
+    const claims = await expectPlannedOnce(on, () => listOwnRecentClaims(on, own, 5), 'patient_paid', 5);
+    expect(claims.length).toBeGreaterThan(0);
   });
 });

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ilike, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import { maskText } from '@/shared/access';
 import { today } from '@/shared/api';
 import { formatDateTime } from '@/shared/dates';
@@ -10,6 +10,7 @@ import { providers } from '@/features/providers/server/providers.table';
 import type { RequestContext } from '@/server/context';
 import type { Db, DbOrTx, Tx } from '@/server/db/types';
 import { containsPattern } from '@/server/db/like';
+import { executePrepared, literalLimit } from '@/server/db/prepared';
 import { afterCursor, decodeCursor, encodeCursor, type KeyKind } from '@/server/db/keyset';
 import { HttpError } from '@/server/plugins/errors';
 import {
@@ -72,6 +73,25 @@ function toAppointment(row: Omit<Appointment, 'status'> & { status: string }): A
     time: row.time,
     status: appointmentStatusSchema.parse(row.status),
   };
+}
+
+/**
+ * baseQuery's rows as one named statement (docs/performance.md, "Planning the hot reads once"): the day's
+ * schedule and a patient's visits are read on almost every screen, and planning them took as long as running
+ * them. Their LIMIT, when they have one, is in the text (`literalLimit`), so the kept generic plan knows it.
+ */
+async function preparedAppointments(db: DbOrTx, where: SQL, order: SQL, limit?: number): Promise<Appointment[]> {
+  const { rows } = await executePrepared<Omit<Appointment, 'status'> & { status: string }>(
+    db,
+    sql`select a.id, a.patient_id as "patientId", p.name as patient, a.provider_id as "providerId",
+        v.name as provider, a.reason, a.date::text as date, a.time, a.status
+      from ${appointments} a
+      join ${patients} p on p.id = a.patient_id
+      join ${providers} v on v.id = a.provider_id
+      where ${where}
+      order by ${order}${limit === undefined ? sql`` : sql` ${literalLimit(limit)}`}`,
+  );
+  return rows.map(toAppointment);
 }
 
 function baseQuery(db: DbOrTx) {
@@ -261,17 +281,16 @@ export async function listAppointmentsOn(
   const kinds: KeyKind[] = ['date', 'text'];
   const cursor = query.cursor ? decodeCursor(query.cursor, DAY_ORDER, 'asc', kinds) : null;
   if (cursor && cursor.values[0] !== day) throw cursorOfAnotherDay();
-  const keys = [sql`${appointments.date}`, sql`${appointments.time}`];
   const [rows, total] = await Promise.all([
-    baseQuery(db)
-      .where(
-        and(
-          eq(appointments.date, day),
-          cursor ? afterCursor(keys, sql`${appointments.id}`, kinds, 'asc', cursor) : undefined,
-        ),
-      )
-      .orderBy(...DAY_ORDER_COLUMNS)
-      .limit(query.limit + 1),
+    preparedAppointments(
+      db,
+      and(
+        sql`a.date = ${day}::date`,
+        cursor ? afterCursor([sql`a.date`, sql`a.time`], sql`a.id`, kinds, 'asc', cursor) : undefined,
+      ) ?? sql`true`,
+      sql`a.time, a.id`,
+      query.limit + 1,
+    ),
     cursor || query.count === 'false'
       ? Promise.resolve(null)
       : db
@@ -293,7 +312,7 @@ export async function listAppointmentsOn(
     ),
   );
   return {
-    items: shown.map(toAppointment),
+    items: shown,
     nextCursor:
       rows.length > query.limit && last
         ? encodeCursor(DAY_ORDER, 'asc', { values: [last.date, last.time], id: last.id })
@@ -329,10 +348,11 @@ export async function exportCallList(db: Db, ctx: RequestContext, date: string):
 /** The signed-in patient's own visits: the scope comes from the session, never from the request. */
 export async function listOwnAppointments(db: DbOrTx, ctx: RequestContext): Promise<Appointment[]> {
   if (ctx.user.patientId === null) return [];
-  const rows = await baseQuery(db)
-    .where(and(eq(appointments.patientId, ctx.user.patientId), ne(appointments.status, 'Cancelled')))
-    .orderBy(asc(appointments.date), asc(appointments.time), asc(appointments.id));
-  return rows.map(toAppointment);
+  return preparedAppointments(
+    db,
+    sql`a.patient_id = ${ctx.user.patientId} and a.status <> 'Cancelled'`,
+    sql`a.date, a.time, a.id`,
+  );
 }
 
 /**
