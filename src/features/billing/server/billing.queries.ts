@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import { formatDollars, today } from '@/shared/api';
 import { periodEndingToday, previousPeriod } from '@/shared/period';
 import { actorOf, record, recordNow } from '@/features/audit/server/audit.queries';
@@ -12,7 +12,8 @@ import {
 } from '@/features/claims/server/claims.formulas';
 import { procedureDescription } from '@/features/claims/claims.procedures';
 import { remittanceLedger } from '@/features/remittances/server/remittances.table';
-import { getPracticeLetterhead } from '@/features/settings/server/settings.queries';
+import { practiceLetterheadSql } from '@/features/settings/server/settings.queries';
+import { DEFAULT_PRACTICE_LETTERHEAD, type PracticeLetterhead } from '@/features/settings/practice.schema';
 import { findClaimByAccountAndDob, markPatientBalanceSettled } from '@/features/claims/server/claims.portal.queries';
 import { deniedClaimSql, notVoidedSql } from '@/features/claims/server/claims.summary.queries';
 import { claims, payments } from '@/features/claims/server/claims.table';
@@ -22,6 +23,7 @@ import { patients } from '@/features/patients/server/patients.table';
 import { providers } from '@/features/providers/server/providers.table';
 import type { RequestContext } from '@/server/context';
 import type { Db, DbOrTx, Tx } from '@/server/db/types';
+import { executePrepared } from '@/server/db/prepared';
 import { HttpError, RATE_LIMITED_MESSAGE } from '@/server/plugins/errors';
 import {
   BILLING_PATIENT_SEARCH_LIMIT,
@@ -250,89 +252,125 @@ function patientShareSql(carc: '1' | '2' | '3') {
       and ${remittanceLedger.reasonCode} = ${sql.raw(`'${carc}'`)} and ${remittanceLedger.bucket} = 'patient')`;
 }
 
-/** Every claim of a patient, newest service date first, each with where its billed dollars are. */
-async function statementClaims(db: DbOrTx, patientId: number): Promise<StatementClaim[]> {
-  const balance = claimBalanceSql(claims.id, claims.patientResponsibilityCents);
-  const breakdown = claimStatementSql(claims);
-  const rows = await db
-    .select({
-      id: claims.id,
-      accountNumber: claims.accountNumber,
-      serviceDate: claims.serviceDate,
-      procedure: claims.procedureCode,
-      provider: providers.name,
-      status: claims.status,
-      billedCents: claims.billedCents,
-      insurancePaidCents: claims.paidCents,
-      contractualAdjustmentCents: claims.contractualAdjustmentCents,
-      otherAdjustmentCents: breakdown.otherAdjustmentCents,
-      insurancePendingCents: breakdown.insurancePendingCents,
-      patientPaidCents: balance.patientPaidCents,
-      amountDueCents: balance.amountDueCents,
-      deductibleCents: patientShareSql('1'),
-      coinsuranceCents: patientShareSql('2'),
-      copayCents: patientShareSql('3'),
-    })
-    .from(claims)
-    .innerJoin(providers, eq(providers.id, claims.providerId))
-    .where(and(eq(claims.patientId, patientId), notVoidedSql))
-    .orderBy(desc(claims.serviceDate), desc(claims.id))
-    // Named: every statement view and portal visit runs it, and planning it cost as much as running it
-    // (docs/performance.md, "Planning the hot reads once").
-    .prepare('statement_claims')
-    .execute();
-  // Each field named rather than a rest and a spread of the row, which V8 copies through a slow generic path
-  // (docs/performance.md, "Answers built field by field").
-  return rows.map((row) => ({
-    id: row.id,
-    accountNumber: row.accountNumber,
-    serviceDate: row.serviceDate,
-    procedure: row.procedure,
-    procedureDescription: procedureDescription(row.procedure),
-    provider: row.provider,
-    status: claimStatusSchema.parse(row.status),
-    billedCents: row.billedCents,
-    insurancePaidCents: row.insurancePaidCents,
-    contractualAdjustmentCents: row.contractualAdjustmentCents,
-    otherAdjustmentCents: row.otherAdjustmentCents,
-    insurancePendingCents: row.insurancePendingCents,
-    patientPaidCents: row.patientPaidCents,
-    amountDueCents: row.amountDueCents,
-    paidCents: row.insurancePaidCents + row.patientPaidCents,
-    patientShare: {
-      deductibleCents: row.deductibleCents,
-      coinsuranceCents: row.coinsuranceCents,
-      copayCents: row.copayCents,
-    },
-  }));
+interface StatementClaimRow {
+  id: number;
+  accountNumber: string;
+  serviceDate: string;
+  procedure: string;
+  provider: string;
+  status: string;
+  billedCents: number;
+  insurancePaidCents: number;
+  contractualAdjustmentCents: number;
+  otherAdjustmentCents: number;
+  insurancePendingCents: number;
+  patientPaidCents: number;
+  amountDueCents: number;
+  deductibleCents: number;
+  coinsuranceCents: number;
+  copayCents: number;
 }
 
-/** The patient's own payments (by them or a guest for them), newest first, each with its receipt number. */
-async function statementPayments(db: DbOrTx, patientId: number): Promise<StatementPayment[]> {
-  const rows = await db
-    .select({
-      id: payments.id,
-      receivedOn: payments.receivedOn,
-      // A payment taken at the desk has no reference: its receipt number is its own number.
-      receiptNumber: sql<string>`coalesce(nullif(${payments.reference}, ''), 'R-' || lpad(${payments.id}::text, 6, '0'))`,
-      accountNumber: claims.accountNumber,
-      source: payments.source,
-      amountCents: payments.amountCents,
-    })
-    .from(payments)
-    .leftJoin(claims, eq(claims.id, payments.claimId))
-    .where(and(eq(payments.patientId, patientId), sql`${payments.source} in (${PATIENT_SIDE_SOURCES_SQL})`))
-    .orderBy(desc(payments.receivedOn), desc(payments.id))
-    .prepare('statement_payments')
-    .execute();
-  return rows.map((row) => ({
-    id: row.id,
-    receivedOn: row.receivedOn,
-    receiptNumber: row.receiptNumber,
-    accountNumber: row.accountNumber,
-    source: row.source === 'guest' ? 'guest' : 'patient',
-    amountCents: row.amountCents,
+interface StatementPaymentRow {
+  id: number;
+  receivedOn: string;
+  receiptNumber: string;
+  accountNumber: string | null;
+  source: string;
+  amountCents: number;
+}
+
+/** Every claim of a patient (newest service date first, by the caller), each with where its billed dollars are. */
+function statementClaimsSql(patientId: number): SQL {
+  const balance = claimBalanceSql(claims.id, claims.patientResponsibilityCents);
+  const breakdown = claimStatementSql(claims);
+  return sql`select ${claims.id} as id, ${claims.accountNumber} as "accountNumber",
+      ${claims.serviceDate}::text as "serviceDate", ${claims.procedureCode} as procedure, ${providers.name} as provider,
+      ${claims.status} as status, ${claims.billedCents} as "billedCents", ${claims.paidCents} as "insurancePaidCents",
+      ${claims.contractualAdjustmentCents} as "contractualAdjustmentCents",
+      ${breakdown.otherAdjustmentCents} as "otherAdjustmentCents",
+      ${breakdown.insurancePendingCents} as "insurancePendingCents", ${balance.patientPaidCents} as "patientPaidCents",
+      ${balance.amountDueCents} as "amountDueCents", ${patientShareSql('1')} as "deductibleCents",
+      ${patientShareSql('2')} as "coinsuranceCents", ${patientShareSql('3')} as "copayCents"
+    from ${claims}
+    join ${providers} on ${providers.id} = ${claims.providerId}
+    where ${claims.patientId} = ${patientId} and ${notVoidedSql}`;
+}
+
+/** The patient's own payments (by them or a guest for them), each with its receipt number. */
+function statementPaymentsSql(patientId: number): SQL {
+  // A payment taken at the desk has no reference: its receipt number is its own number.
+  return sql`select ${payments.id} as id, ${payments.receivedOn}::text as "receivedOn",
+      coalesce(nullif(${payments.reference}, ''), 'R-' || lpad(${payments.id}::text, 6, '0')) as "receiptNumber",
+      ${claims.accountNumber} as "accountNumber", ${payments.source} as source, ${payments.amountCents} as "amountCents"
+    from ${payments}
+    left join ${claims} on ${claims.id} = ${payments.claimId}
+    where ${payments.patientId} = ${patientId} and ${payments.source} in (${PATIENT_SIDE_SOURCES_SQL})`;
+}
+
+/**
+ * A statement's patient, claims and payments and the practice's letterhead, read by ONE statement: one
+ * snapshot without a transaction, so a payment landing meanwhile cannot make the lines disagree with the
+ * totals, in one round trip where a REPEATABLE READ transaction took seven (docs/performance.md). Named, since
+ * every statement view and portal visit runs it (docs/performance.md, "Planning the hot reads once").
+ */
+async function readStatement(db: DbOrTx, patientId: number) {
+  const { rows } = await executePrepared<{
+    patient: { id: number; name: string } | null;
+    claims: StatementClaimRow[];
+    payments: StatementPaymentRow[];
+    practice: PracticeLetterhead | null;
+  }>(
+    db,
+    sql`select
+      (select json_build_object('id', ${patients.id}, 'name', ${patients.name}) from ${patients}
+        where ${patients.id} = ${patientId}) as patient,
+      (select coalesce(json_agg(c order by c."serviceDate" desc, c.id desc), '[]')
+        from (${statementClaimsSql(patientId)}) c) as claims,
+      (select coalesce(json_agg(p order by p."receivedOn" desc, p.id desc), '[]')
+        from (${statementPaymentsSql(patientId)}) p) as payments,
+      ${practiceLetterheadSql()} as practice`,
+  );
+  const row = rows[0];
+  if (!row?.patient) return null;
+  // Each field named rather than a rest and a spread of the row, which V8 copies through a slow generic path
+  // (docs/performance.md, "Answers built field by field").
+  const claimLines: StatementClaim[] = row.claims.map((c) => ({
+    id: c.id,
+    accountNumber: c.accountNumber,
+    serviceDate: c.serviceDate,
+    procedure: c.procedure,
+    procedureDescription: procedureDescription(c.procedure),
+    provider: c.provider,
+    status: claimStatusSchema.parse(c.status),
+    billedCents: c.billedCents,
+    insurancePaidCents: c.insurancePaidCents,
+    contractualAdjustmentCents: c.contractualAdjustmentCents,
+    otherAdjustmentCents: c.otherAdjustmentCents,
+    insurancePendingCents: c.insurancePendingCents,
+    patientPaidCents: c.patientPaidCents,
+    amountDueCents: c.amountDueCents,
+    paidCents: c.insurancePaidCents + c.patientPaidCents,
+    patientShare: {
+      deductibleCents: c.deductibleCents,
+      coinsuranceCents: c.coinsuranceCents,
+      copayCents: c.copayCents,
+    },
   }));
+  const paymentLines: StatementPayment[] = row.payments.map((p) => ({
+    id: p.id,
+    receivedOn: p.receivedOn,
+    receiptNumber: p.receiptNumber,
+    accountNumber: p.accountNumber,
+    source: p.source === 'guest' ? 'guest' : 'patient',
+    amountCents: p.amountCents,
+  }));
+  return {
+    patient: row.patient,
+    claims: claimLines,
+    payments: paymentLines,
+    practice: row.practice ?? DEFAULT_PRACTICE_LETTERHEAD,
+  };
 }
 
 function sumAmounts(lines: readonly StatementAmounts[]): StatementAmounts {
@@ -351,14 +389,9 @@ async function buildStatement(
   patientId: number,
   listed: 'all' | 'recent-and-owing',
 ): Promise<Statement | null> {
-  const [patient] = await db
-    .select({ id: patients.id, name: patients.name })
-    .from(patients)
-    .where(eq(patients.id, patientId))
-    .prepare('statement_patient')
-    .execute();
-  if (!patient) return null;
-  const all = await statementClaims(db, patientId);
+  const read = await readStatement(db, patientId);
+  if (!read) return null;
+  const { patient, claims: all } = read;
   const shown =
     listed === 'all'
       ? all
@@ -367,7 +400,7 @@ async function buildStatement(
   const others = all.filter((claim) => !shownIds.has(claim.id));
   const totals = sumAmounts(all);
   return {
-    practice: await getPracticeLetterhead(db),
+    practice: read.practice,
     patientId: patient.id,
     accountNumber: patientAccountNumber(patient.id),
     patientName: patient.name,
@@ -379,24 +412,8 @@ async function buildStatement(
     totalPaidCents: totals.insurancePaidCents + totals.patientPaidCents,
     claims: shown,
     otherClaims: { claimCount: others.length, ...sumAmounts(others) },
-    payments: await statementPayments(db, patientId),
+    payments: read.payments,
   };
-}
-
-/**
- * The statement's totals and lines come from one snapshot (a payment landing between the two queries
- * would otherwise make the lines disagree with the totals). Read-only: the audit entry is written after.
- */
-function buildStatementConsistently(
-  db: Db,
-  ctx: RequestContext,
-  patientId: number,
-  listed: 'all' | 'recent-and-owing',
-) {
-  return db.transaction((tx) => buildStatement(tx, ctx, patientId, listed), {
-    isolationLevel: 'repeatable read',
-    accessMode: 'read only',
-  });
 }
 
 /** After the read, before the answer, in one statement (no transaction holds the audit chain's lock). */
@@ -429,12 +446,7 @@ export async function getStaffStatement(
   purpose: 'view' | 'export',
 ): Promise<Statement> {
   // The export carries every claim, so its lines add up to the totals.
-  const statement = await buildStatementConsistently(
-    db,
-    ctx,
-    patientId,
-    purpose === 'view' ? 'recent-and-owing' : 'all',
-  );
+  const statement = await buildStatement(db, ctx, patientId, purpose === 'view' ? 'recent-and-owing' : 'all');
   if (!statement) throw new HttpError(404, 'NOT_FOUND', STATEMENT_NOT_FOUND);
   await (purpose === 'view'
     ? auditStatement(db, ctx, statement, 'statement.view', 'viewed the billing statement')
@@ -455,7 +467,7 @@ function ownPatientId(ctx: RequestContext): number {
  */
 export async function getOwnStatement(db: Db, ctx: RequestContext, purpose: 'view' | 'export'): Promise<Statement> {
   const patientId = ownPatientId(ctx);
-  const statement = await buildStatementConsistently(db, ctx, patientId, 'all');
+  const statement = await buildStatement(db, ctx, patientId, 'all');
   if (!statement) throw new HttpError(404, 'NOT_FOUND', 'No patient record is linked to this account.');
   await (purpose === 'view'
     ? auditStatement(db, ctx, statement, 'statement.view', 'viewed own billing statement in the patient portal')

@@ -1,11 +1,10 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import { can } from '@/shared/access';
 import { actorOf, record } from '@/features/audit/server/audit.queries';
 import type { RequestContext } from '@/server/context';
-import type { Db, DbOrTx, Tx } from '@/server/db/types';
+import type { Db, Tx } from '@/server/db/types';
 import {
   DEFAULT_PRACTICE_HOURS,
-  DEFAULT_PRACTICE_LETTERHEAD,
   practiceHoursSchema,
   sortWeekdays,
   type BillingIdentity,
@@ -83,13 +82,14 @@ async function practiceRow(db: Db | Tx, forUpdate = false) {
   return row ?? null;
 }
 
-/** The practice's letterhead for statements; the defaults while the practice has no settings row yet. */
-export async function getPracticeLetterhead(db: DbOrTx): Promise<PracticeLetterhead> {
-  const [row] = await db
-    .select({ name: practiceSettings.name, address: practiceSettings.address, phone: practiceSettings.phone })
-    .from(practiceSettings)
-    .where(eq(practiceSettings.practiceId, PRACTICE_ID));
-  return row ?? DEFAULT_PRACTICE_LETTERHEAD;
+/**
+ * The practice's letterhead for statements as a JSON object (null while the practice has no settings row yet:
+ * the reader then prints DEFAULT_PRACTICE_LETTERHEAD), as a scalar subquery for a reader that gathers it with
+ * its own rows in one statement (a billing statement).
+ */
+export function practiceLetterheadSql(): SQL<PracticeLetterhead | null> {
+  return sql`(select json_build_object('name', ${practiceSettings.name}, 'address', ${practiceSettings.address},
+    'phone', ${practiceSettings.phone}) from ${practiceSettings} where ${practiceSettings.practiceId} = ${sql.raw(String(PRACTICE_ID))})`;
 }
 
 /** The practice's row, created with the defaults if it is missing, locked for this transaction. */
