@@ -11,6 +11,7 @@ import type { RequestContext } from '@/server/context';
 import type { Db, DbOrTx, Tx } from '@/server/db/types';
 import { containsPattern } from '@/server/db/like';
 import { executePrepared, literalLimit } from '@/server/db/prepared';
+import { pageTotalColumn, pageTotalOf } from '@/server/db/page-total';
 import { afterCursor, decodeCursor, encodeCursor, type KeyKind } from '@/server/db/keyset';
 import { HttpError } from '@/server/plugins/errors';
 import {
@@ -80,18 +81,23 @@ function toAppointment(row: Omit<Appointment, 'status'> & { status: string }): A
  * schedule and a patient's visits are read on almost every screen, and planning them took as long as running
  * them. Their LIMIT, when they have one, is in the text (`literalLimit`), so the kept generic plan knows it.
  */
-async function preparedAppointments(db: DbOrTx, where: SQL, order: SQL, limit?: number): Promise<Appointment[]> {
+async function preparedAppointments(
+  db: DbOrTx,
+  where: SQL,
+  order: SQL,
+  page?: { limit: number; count: SQL<number> | null },
+): Promise<{ rows: Appointment[]; total: number | null }> {
   const { rows } = await executePrepared<Omit<Appointment, 'status'> & { status: string }>(
     db,
     sql`select a.id, a.patient_id as "patientId", p.name as patient, a.provider_id as "providerId",
-        v.name as provider, a.reason, a.date::text as date, a.time, a.status
+        v.name as provider, a.reason, a.date::text as date, a.time, a.status ${pageTotalColumn(page?.count ?? null)}
       from ${appointments} a
       join ${patients} p on p.id = a.patient_id
       join ${providers} v on v.id = a.provider_id
       where ${where}
-      order by ${order}${limit === undefined ? sql`` : sql` ${literalLimit(limit)}`}`,
+      order by ${order}${page === undefined ? sql`` : sql` ${literalLimit(page.limit)}`}`,
   );
-  return rows.map(toAppointment);
+  return { rows: rows.map(toAppointment), total: await pageTotalOf(db, rows, page?.count ?? null) };
 }
 
 function baseQuery(db: DbOrTx) {
@@ -281,24 +287,20 @@ export async function listAppointmentsOn(
   const kinds: KeyKind[] = ['date', 'text'];
   const cursor = query.cursor ? decodeCursor(query.cursor, DAY_ORDER, 'asc', kinds) : null;
   if (cursor && cursor.values[0] !== day) throw cursorOfAnotherDay();
-  const [rows, total] = await Promise.all([
-    preparedAppointments(
-      db,
-      and(
-        sql`a.date = ${day}::date`,
-        cursor ? afterCursor([sql`a.date`, sql`a.time`], sql`a.id`, kinds, 'asc', cursor) : undefined,
-      ) ?? sql`true`,
-      sql`a.time, a.id`,
-      query.limit + 1,
-    ),
+  // A first page carries the day's count (page-total.ts).
+  const count =
     cursor || query.count === 'false'
-      ? Promise.resolve(null)
-      : db
-          .select({ total: sql<number>`count(*)::int` })
-          .from(appointments)
-          .where(eq(appointments.date, day))
-          .then(([row]) => row?.total ?? 0),
-  ]);
+      ? null
+      : sql<number>`select count(*)::int from ${appointments} where ${appointments.date} = ${day}::date`;
+  const { rows, total } = await preparedAppointments(
+    db,
+    and(
+      sql`a.date = ${day}::date`,
+      cursor ? afterCursor([sql`a.date`, sql`a.time`], sql`a.id`, kinds, 'asc', cursor) : undefined,
+    ) ?? sql`true`,
+    sql`a.time, a.id`,
+    { limit: query.limit + 1, count },
+  );
   const shown = rows.slice(0, query.limit);
   const last = shown[shown.length - 1];
   await recordRead(
@@ -348,11 +350,12 @@ export async function exportCallList(db: Db, ctx: RequestContext, date: string):
 /** The signed-in patient's own visits: the scope comes from the session, never from the request. */
 export async function listOwnAppointments(db: DbOrTx, ctx: RequestContext): Promise<Appointment[]> {
   if (ctx.user.patientId === null) return [];
-  return preparedAppointments(
+  const { rows } = await preparedAppointments(
     db,
     sql`a.patient_id = ${ctx.user.patientId} and a.status <> 'Cancelled'`,
     sql`a.date, a.time, a.id`,
   );
+  return rows;
 }
 
 /**

@@ -7,6 +7,7 @@ import type { RequestContext } from '@/server/context';
 import type { Db, DbOrTx } from '@/server/db/types';
 import { uniqueViolationOf } from '@/server/db/sql-helpers';
 import { executePrepared, literalLimit, offsetClause } from '@/server/db/prepared';
+import { pageTotalColumn, pageTotalOf } from '@/server/db/page-total';
 import { HttpError } from '@/server/plugins/errors';
 import {
   afterCursor,
@@ -356,21 +357,13 @@ function claimRowsQuery(db: DbOrTx, ctx: RequestContext) {
  * from the status rollup (kept exact in each claim write's transaction), so a million claims are not counted
  * row by row for every first page; a search counts its matches, which its indexes find.
  */
-async function countMatchingClaims(db: Db, filter: ClaimFilter): Promise<number> {
+function matchingClaimsCountSql(filter: ClaimFilter): SQL<number> {
   const r = claimsStatusRollup;
   const rollupWhere = claimsRollupWhere(filter, r);
   if (rollupWhere === null) {
-    const [row] = await db
-      .select({ total: sql<number>`count(*)::int` })
-      .from(claims)
-      .where(claimsWhere(filter));
-    return row?.total ?? 0;
+    return sql<number>`select count(*)::int from ${claims} where ${claimsWhere(filter) ?? sql`true`}`;
   }
-  const [row] = await db
-    .select({ total: sql<number>`coalesce(sum(${r.claims}), 0)::int` })
-    .from(r)
-    .where(rollupWhere);
-  return row?.total ?? 0;
+  return sql<number>`select coalesce(sum(${r.claims}), 0)::int from ${r} where ${rollupWhere ?? sql`true`}`;
 }
 
 /**
@@ -379,8 +372,8 @@ async function countMatchingClaims(db: Db, filter: ClaimFilter): Promise<number>
  *
  * The page is ONE statement: the index walk that finds the page's ids and sort keys (`pageKeysSql`),
  * joined to the rows it shows, in the page's order (the keys, then the id, all one direction). Each
- * database round trip costs a few tenths of a millisecond of system time, so a page is one of them
- * (plus the first page's count, run alongside).
+ * database round trip costs a few tenths of a millisecond of system time, so a page is one of them, a
+ * first page's count included (page-total.ts).
  */
 type ListedClaim = Omit<ClaimRow, 'status'> & { status: string } & Record<string, unknown>;
 
@@ -395,25 +388,26 @@ export async function listClaims(db: Db, ctx: RequestContext, query: ClaimListQu
     ].map((key) => sql`${key} ${dir}`),
     sql`, `,
   );
+  // A first page carries how many claims match (page-total.ts).
+  const count = cursor || query.count === 'false' ? null : matchingClaimsCountSql(query);
   const statement = sql`select ${patients.name} as patient,
       ${claims.accountNumber} as "accountNumber", ${claims.procedureCode} as procedure,
       ${providers.name} as provider, ${claims.payer} as payer, ${claims.serviceDate}::text as "serviceDate",
       ${claims.billedCents} as "billedCents", ${claims.paidCents} as "paidCents",
       ${daysInArSql(today(ctx.now))} as "daysAR", ${claimOpenBalanceSql()} as "balanceCents", ${shownStatusSql} as status, ${claims.reasonCode} as reason,
       ${claims.denialDescription} as "denialDescription", ${claims.patientId} as "patientId", page.*
+      ${pageTotalColumn(count)}
     from (${pageKeysSql(ctx, query, cursor)}) page
     join ${claims} on ${claims.id} = page.id
     join ${patients} on ${patients.id} = ${claims.patientId}
     join ${providers} on ${providers.id} = ${claims.providerId}
     order by ${pageOrder}`;
-  const [found, total] = await Promise.all([
-    // Prepared, but never for a text search: its texts' shares of the claims differ too much for one plan to
-    // serve them all, and a search is typed far less often than a page is opened.
-    (query.search === '' ? executePrepared<ListedClaim>(db, statement) : db.execute<ListedClaim>(statement)).then(
-      (result) => result.rows,
-    ),
-    cursor || query.count === 'false' ? Promise.resolve(null) : countMatchingClaims(db, query),
-  ]);
+  // Prepared, but never for a text search: its texts' shares of the claims differ too much for one plan to
+  // serve them all, and a search is typed far less often than a page is opened.
+  const { rows: found } = await (query.search === ''
+    ? executePrepared<ListedClaim>(db, statement)
+    : db.execute<ListedClaim>(statement));
+  const total = await pageTotalOf(db, found, count);
   const keys = toPageKeys(found, kinds.length);
   const page = found.slice(0, query.limit);
   const last = keys[page.length - 1];

@@ -7,6 +7,7 @@ import type { RequestContext } from '@/server/context';
 import type { Db, DbOrTx, Tx } from '@/server/db/types';
 import { containsPattern } from '@/server/db/like';
 import { uniqueViolationOf } from '@/server/db/sql-helpers';
+import { PAGE_TOTAL, pageTotalOf } from '@/server/db/page-total';
 import { HttpError } from '@/server/plugins/errors';
 import { afterCursor, decodeCursor, direction, encodeCursor, type KeyKind, type KeyValue } from '@/server/db/keyset';
 import { countOf } from '@/shared/plural';
@@ -145,25 +146,22 @@ export async function listPatients(db: Db, ctx: RequestContext, query: PatientLi
     ]),
   );
   await nextVisitAsOf(db, ctx);
-  const [rows, total] = await Promise.all([
-    db
-      .select({ ...patientColumns(), ...keyColumns })
-      .from(patients)
-      .where(and(where, cursor ? afterCursor(keys, sql`${patients.id}`, kinds, query.dir, cursor) : undefined))
-      .orderBy(...keys.map((key) => sql`${key} ${dir}`), sql`${patients.id} ${dir}`)
-      .limit(query.limit + 1)
-      .offset(query.offset),
+  // A first page carries how many patients match (page-total.ts). Unfiltered, the count is the trigger-kept
+  // rollup's (a large clinic's count(*) is a scan per first page).
+  const count =
     cursor || query.count === 'false'
-      ? Promise.resolve(null)
-      : // Unfiltered, the count is the trigger-kept rollup's (a large clinic's count(*) is a scan per first page).
-        where === undefined
-        ? countPatients(db)
-        : db
-            .select({ total: sql<number>`count(*)::int` })
-            .from(patients)
-            .where(where)
-            .then(([row]) => row?.total ?? 0),
-  ]);
+      ? null
+      : where === undefined
+        ? patientCountSql()
+        : sql<number>`(select count(*)::int from ${patients} where ${where})`;
+  const rows = await db
+    .select({ ...patientColumns(), ...keyColumns, ...(count === null ? {} : { [PAGE_TOTAL]: count }) })
+    .from(patients)
+    .where(and(where, cursor ? afterCursor(keys, sql`${patients.id}`, kinds, query.dir, cursor) : undefined))
+    .orderBy(...keys.map((key) => sql`${key} ${dir}`), sql`${patients.id} ${dir}`)
+    .limit(query.limit + 1)
+    .offset(query.offset);
+  const total = await pageTotalOf(db, rows, count);
   const shown = rows.slice(0, query.limit);
   const last = shown[shown.length - 1];
   await recordRead(

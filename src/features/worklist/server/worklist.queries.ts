@@ -9,6 +9,7 @@ import type { RequestContext } from '@/server/context';
 import { afterCursor, decodeCursor, encodeCursor, type KeyKind, type Keyset } from '@/server/db/keyset';
 import type { Db, DbOrTx, Tx } from '@/server/db/types';
 import { executePrepared, literalLimit } from '@/server/db/prepared';
+import { pageTotalColumn, pageTotalOf } from '@/server/db/page-total';
 import {
   CHRONIC_CODES,
   HIGH_RISK_CODES,
@@ -147,11 +148,11 @@ function toItem(row: Row, role: Role | null): OverdueFollowUp {
 }
 
 /** The columns of a listed follow-up, for encounters `e` chosen by `chosen` (id, rank, due). */
-function withColumns(day: string, chosen: SQL): SQL {
+function withColumns(day: string, chosen: SQL, count: SQL<number> | null = null): SQL {
   return sql`select e.id as "encounterId", e.patient_id as "patientId", p.name as "patientName", p.phone, v.name as "providerName",
       e.encounter_date::text as "encounterDate", e.encounter_type as "encounterType",
       e.chief_complaint as "chiefComplaint", e.diagnosis, ${daysOverdue(day)}::int as "daysOverdue",
-      s.rank::int as rank, e.follow_up_due::text as due
+      s.rank::int as rank, e.follow_up_due::text as due ${pageTotalColumn(count)}
     from (${chosen}) s
     join ${encounters} e on e.id = s.id
     join ${patients} p on p.id = e.patient_id
@@ -344,13 +345,15 @@ export async function pageOverdueFollowUps(
   // The page's ids first (at most a page from each walk, sorted), then their columns: joined before the
   // limit, the planner would read every encounter to join a few hundred walked rows.
   const page = sql`select * from (${chosen}) s order by ${orderBy} ${literalLimit(wanted)}`;
-  // Two statements on two pooled connections, no transaction: under READ COMMITTED one would not make the
-  // count and the page one snapshot either, and its BEGIN, COMMIT and staged entry were four more round trips.
-  const [{ rows }, total] = await Promise.all([
-    // Prepared (docs/performance.md, "Planning the hot reads once"): planning it took longer than running it.
-    executePrepared<Row & Record<string, unknown>>(db, sql`${withColumns(day, page)} order by ${orderBy}`),
-    cursor || query.count === 'false' ? Promise.resolve(null) : countOverdue(db, day, query),
-  ]);
+  // One statement, a first page's count with it (page-total.ts), and no transaction: the read's entry is
+  // group-committed (recordRead), where a transaction's BEGIN, COMMIT and staged entry were four round trips.
+  const count = cursor || query.count === 'false' ? null : overdueCountSql(day, query);
+  // Prepared (docs/performance.md, "Planning the hot reads once"): planning it took longer than running it.
+  const { rows } = await executePrepared<Row & Record<string, unknown>>(
+    db,
+    sql`${withColumns(day, page, count)} order by ${orderBy}`,
+  );
+  const total = await pageTotalOf(db, rows, count);
   const shown = rows.slice(0, query.limit);
   const last = shown[shown.length - 1];
   await recordPageView(db, ctx, query, shown);
@@ -367,14 +370,14 @@ export async function pageOverdueFollowUps(
   };
 }
 
-async function countOverdue(db: DbOrTx, day: string, filter: WorklistFilterInput): Promise<number> {
-  const { rows } = await db.execute<{ n: number }>(sql`select count(*)::int as n from ${openFollowUps} o
+/** How many listed follow-ups the filter selects (the stored rows' own alias, `o`, inside its subquery). */
+function overdueCountSql(day: string, filter: WorklistFilterInput): SQL<number> {
+  return sql<number>`select count(*)::int from ${openFollowUps} o
     where ${and(
       isListed(day),
       filter.priority === undefined ? undefined : sql`${storedRank(day)} = ${RANK[filter.priority]}::int`,
       storedProviderFilter(filter.provider),
-    )}`);
-  return rows[0]?.n ?? 0;
+    )}`;
 }
 
 /**
