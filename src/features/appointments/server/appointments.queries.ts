@@ -3,7 +3,7 @@ import { maskText } from '@/shared/access';
 import { today } from '@/shared/api';
 import { formatDateTime } from '@/shared/dates';
 import { actorOf, listReadEntry, record, recordNow, recordRead } from '@/features/audit/server/audit.queries';
-import { getPracticeHours } from '@/features/settings/server/settings.queries';
+import { getPracticeHours, practiceHoursOf, practiceHoursSql } from '@/features/settings/server/settings.queries';
 import type { PracticeHours } from '@/features/settings/practice.schema';
 import { patients } from '@/features/patients/server/patients.table';
 import { providers } from '@/features/providers/server/providers.table';
@@ -165,22 +165,27 @@ async function visitsOn(
  * bookings racing for overlapping times cannot both pass the check below. (NO KEY UPDATE does not block
  * the key-share locks that plain inserts of their appointments take.)
  */
-async function lockSchedules(
-  tx: Tx,
-  providerId: number,
-  patientId: number,
-): Promise<{ provider: { name: string; active: boolean } | null; patient: { name: string } | null }> {
-  const [provider] = await tx
-    .select({ name: providers.name, active: providers.active })
-    .from(providers)
-    .where(eq(providers.id, providerId))
-    .for('no key update');
-  const [patient] = await tx
-    .select({ name: patients.name })
-    .from(patients)
-    .where(eq(patients.id, patientId))
-    .for('no key update');
-  return { provider: provider ?? null, patient: patient ?? null };
+async function lockSchedules(tx: Tx, providerId: number, patientId: number): Promise<LockedSchedules> {
+  // One statement: the provider's row, then the patient's (the subqueries run in that order, the order every
+  // booking locks them in), and the practice's hours the booking is checked against.
+  const { rows } = await tx.execute<
+    { provider: LockedSchedules['provider']; patient: LockedSchedules['patient'] } & {
+      hours: unknown;
+    }
+  >(sql`select
+      (select json_build_object('name', ${providers.name}, 'active', ${providers.active}) from ${providers}
+        where ${providers.id} = ${providerId} for no key update) as provider,
+      (select json_build_object('name', ${patients.name}) from ${patients}
+        where ${patients.id} = ${patientId} for no key update) as patient,
+      ${practiceHoursSql()} as hours`);
+  const row = rows[0];
+  return { provider: row?.provider ?? null, patient: row?.patient ?? null, hours: practiceHoursOf(row?.hours) };
+}
+
+interface LockedSchedules {
+  provider: { name: string; active: boolean } | null;
+  patient: { name: string } | null;
+  hours: PracticeHours;
 }
 
 /**
@@ -433,10 +438,10 @@ export async function createAppointment(db: Db, ctx: RequestContext, input: NewA
     async () => input,
     () =>
       db.transaction(async (tx) => {
-        const hours = await getPracticeHours(tx);
+        // Locking the two rows is also how their existence is checked, and gives the names the answer shows;
+        // the practice's hours come with them.
+        const { provider, patient, hours } = await lockSchedules(tx, input.providerId, input.patientId);
         assertBookable(hours, ctx, input.date, input.time);
-        // Locking the two rows is also how their existence is checked, and gives the names the answer shows.
-        const { provider, patient } = await lockSchedules(tx, input.providerId, input.patientId);
         if (!patient) throw fieldError(400, 'UNKNOWN_PATIENT', 'patientId', 'no such patient');
         if (!provider?.active) throw fieldError(400, 'UNKNOWN_PROVIDER', 'providerId', 'no such provider');
         const { appointmentMinutes } = hours;

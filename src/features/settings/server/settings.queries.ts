@@ -107,6 +107,23 @@ function describeHours(h: PracticeHours): string {
   return `${h.appointmentMinutes} min visits, ${h.bufferMinutes} min buffer, ${h.workdayStart}-${h.workdayEnd}, ${h.workingDays.join('/')}`;
 }
 
+/**
+ * The practice's hours as a JSON object (null while the practice has no settings row yet), as a scalar
+ * subquery for a reader that gathers them with its own rows in one statement (a booking's locks); read it
+ * back with practiceHoursOf.
+ */
+export function practiceHoursSql(): SQL<unknown> {
+  const p = practiceSettings;
+  return sql`(select json_build_object('appointmentMinutes', ${p.appointmentMinutes}, 'bufferMinutes',
+    ${p.bufferMinutes}, 'workdayStart', ${p.workdayStart}, 'workdayEnd', ${p.workdayEnd}, 'workingDays',
+    ${p.workingDays}) from ${p} where ${p.practiceId} = ${sql.raw(String(PRACTICE_ID))})`;
+}
+
+/** practiceHoursSql's value as getPracticeHours gives it: the defaults while there is no settings row. */
+export function practiceHoursOf(value: unknown): PracticeHours {
+  return value === null || value === undefined ? DEFAULT_PRACTICE_HOURS : practiceHoursSchema.parse(value);
+}
+
 export async function getPracticeHours(db: Db | Tx): Promise<PracticeHours> {
   const row = await practiceRow(db);
   if (!row) return DEFAULT_PRACTICE_HOURS;
