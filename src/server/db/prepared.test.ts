@@ -140,7 +140,7 @@ describe('the Claims list', () => {
 });
 
 describe('a claim opened', () => {
-  it('reads through named statements that list their columns, the header on its generic plan', async () => {
+  it('reads its header and lists in one named statement that lists its columns, on its generic plan', async () => {
     const on = await oneConnection();
     const ctx = await adminContext(on);
     const [claim] = (await on.execute<{ id: number }>(sql`select id from claims order by id limit 1`)).rows;
@@ -150,7 +150,8 @@ describe('a claim opened', () => {
       expect({ ...again, history: [] }).toEqual({ ...first, history: [] });
     }
     const held = await preparedStatements(on);
-    expect(held.length).toBeGreaterThanOrEqual(6);
+    // The header with its lines, scrubs, appeals, changes and submissions; the policies billed after it.
+    expect(held.filter((s) => s.statement.includes('claim_lines'))).toHaveLength(1);
     // A prepared `select *` would fail ("cached plan must not change result type") after a migration adds a column.
     expect(held.filter((s) => /\*\s*,|\.\*/.test(s.statement))).toEqual([]);
     const header = held.find((s) => s.statement.includes('service_day'));
