@@ -17,6 +17,8 @@ import type { RequestContext } from '@/server/context';
 import { afterCursor, decodeCursor, encodeCursor, type KeyKind } from '@/server/db/keyset';
 import { rawRows, rowText, rowTextOrNull, uniqueViolationOf, type RawRow } from '@/server/db/sql-helpers';
 import type { Db, DbOrTx, Tx } from '@/server/db/types';
+import { executePrepared, literalLimit } from '@/server/db/prepared';
+import { pageTotalColumn, pageTotalOf } from '@/server/db/page-total';
 import { HttpError, invalidField } from '@/server/plugins/errors';
 import {
   categoryOfCarc,
@@ -234,18 +236,23 @@ export async function listWorkQueue(db: Db, ctx: RequestContext, query: WorkQueu
   if (query.assignee === 'me') where.push(sql`w.assignee_id = ${ctx.user.id}::int`);
   if (query.assignee === 'others') where.push(sql`w.assignee_id <> ${ctx.user.id}::int`);
   if (query.assignee === 'unassigned') where.push(sql`w.assignee_id is null`);
+  // A first page carries how many items the filters select (page-total.ts): counted before the cursor's bound.
+  const count = query.cursor
+    ? null
+    : sql<number>`select count(*)::int from work_items w where ${sql.join([...where], sql` and `)}`;
   if (query.cursor) {
     const cursor = decodeCursor(query.cursor, query.sort, sort.dir, sort.kinds);
     where.push(afterCursor(sort.keys, sql`w.id`, sort.kinds, sort.dir, cursor));
   }
   const dir = sql.raw(sort.dir);
-  const rows = await rawRows(
+  // Prepared, its LIMIT in the text (docs/performance.md, "Planning the hot reads once").
+  const { rows } = await executePrepared<RawRow>(
     db,
-    sql`select ${itemColumns}
+    sql`select ${itemColumns} ${pageTotalColumn(count)}
         from work_items w left join users u on u.id = w.assignee_id left join patients p on p.id = w.patient_id
         where ${sql.join(where, sql` and `)}
         order by ${sort.keys[0]} ${dir}, w.id ${dir}
-        limit ${query.limit + 1}`,
+        ${literalLimit(query.limit + 1)}`,
   );
   const page = rows.slice(0, query.limit).map(toItem);
   const last = page[page.length - 1];
@@ -256,14 +263,7 @@ export async function listWorkQueue(db: Db, ctx: RequestContext, query: WorkQueu
           id: last.id,
         })
       : null;
-  let total: number | null = null;
-  if (!query.cursor) {
-    const [counted] = await rawRows(
-      db,
-      sql`select count(*)::int as n from work_items w where ${sql.join(where, sql` and `)}`,
-    );
-    total = Number(counted?.n ?? 0);
-  }
+  const total = await pageTotalOf(db, rows, count);
   const patientIds = rows
     .slice(0, query.limit)
     .map((r) => r.patient_id)
