@@ -6,7 +6,7 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zod';
 import { analyticsRoutes } from '@/features/analytics/server/analytics.routes';
 import { appointmentsRoutes } from '@/features/appointments/server/appointments.routes';
 import { auditRoutes } from '@/features/audit/server/audit.routes';
@@ -38,6 +38,7 @@ import { registerAccessControl } from './plugins/access';
 import { registerHostAllowList } from './plugins/allowed-hosts';
 import { registerAnswerCache } from './plugins/answer-cache';
 import { registerAnswerEncoding } from './plugins/answer-encoding';
+import { answerSerializerCompiler } from './plugins/answer-serializer';
 import { frameworkErrors, registerErrorHandling, sendError } from './plugins/errors';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { applyPracticeTimeZone } from '@/features/settings/server/practice-zone.sync';
@@ -59,7 +60,8 @@ export async function buildApp(deps: AppDeps, logger?: FastifyBaseLogger): Promi
     frameworkErrors,
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  // Compiled from each response schema; checked against zod's serializer in every test run.
+  app.setSerializerCompiler(answerSerializerCompiler(process.env.NODE_ENV === 'test'));
   registerErrorHandling(app);
 
   await app.register(cookie);
