@@ -110,6 +110,14 @@ async function adminContext(on: Db): Promise<RequestContext> {
   };
 }
 
+async function patientWithMostClaims(on: Db): Promise<number> {
+  const [patient] = (
+    await on.execute<{ id: number }>(sql`select patient_id as id from claims group by 1 order by count(*) desc limit 1`)
+  ).rows;
+  if (!patient) throw new Error('the test database has no claims');
+  return Number(patient.id);
+}
+
 /**
  * Loads a page eight times on one connection (each answer equal to the first), then finds its prepared
  * statement by `marker`: its LIMIT is in its text, and PostgreSQL ran it on its generic plan.
@@ -193,15 +201,11 @@ describe('a billing statement', () => {
   it('reads its patient, claims, payments and letterhead in one named statement, on its generic plan', async () => {
     const on = await oneConnection();
     const ctx = await adminContext(on);
-    const [patient] = (
-      await on.execute<{ id: number }>(
-        sql`select patient_id as id from claims group by 1 order by count(*) desc limit 1`,
-      )
-    ).rows;
-    const statement = await getStaffStatement(on, ctx, Number(patient?.id), 'view');
+    const patientId = await patientWithMostClaims(on);
+    const statement = await getStaffStatement(on, ctx, patientId, 'view');
     expect(statement.claims.length).toBeGreaterThan(0);
     for (let run = 0; run < 7; run += 1) {
-      expect(await getStaffStatement(on, ctx, Number(patient?.id), 'view')).toEqual(statement);
+      expect(await getStaffStatement(on, ctx, patientId, 'view')).toEqual(statement);
     }
     const held = (await preparedStatements(on)).filter((s) => s.statement.includes('json_agg'));
     expect(held).toHaveLength(1);
@@ -234,12 +238,7 @@ describe("the portal's claims", () => {
   it('plans its page once per connection and then runs it on its generic plan', async () => {
     const on = await oneConnection();
     const ctx = await adminContext(on);
-    const [patient] = (
-      await on.execute<{ id: number }>(
-        sql`select patient_id as id from claims group by 1 order by count(*) desc limit 1`,
-      )
-    ).rows;
-    const own = { ...ctx, user: { ...ctx.user, role: 'patient' as const, patientId: Number(patient?.id) } };
+    const own = { ...ctx, user: { ...ctx.user, role: 'patient' as const, patientId: await patientWithMostClaims(on) } };
     const claims = await expectPlannedOnce(on, () => listOwnRecentClaims(on, own, 5), 'patient_paid', 5);
     expect(claims.length).toBeGreaterThan(0);
   });
