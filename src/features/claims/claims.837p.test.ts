@@ -138,6 +138,17 @@ const DEPENDENT: Claim837 = {
 };
 
 const james = person('Okafor', 'James');
+/** James's Medicare, billed first; the secondary claims report it (with its decision, once it has one). */
+const MEDICARE_FIRST: Claim837['otherCoverages'][number] = {
+  priority: 1,
+  memberId: '1EG4TE5MK73',
+  groupNumber: null,
+  relationship: 'self',
+  subscriber: james,
+  payer: { name: 'Medicare', payerId: '06102', claimFilingIndicator: 'MB' },
+  adjudication: null,
+};
+
 const SECONDARY: Claim837 = {
   accountNumber: 'ACC-2026-0003',
   frequencyCode: '1',
@@ -164,17 +175,7 @@ const SECONDARY: Claim837 = {
   },
   coverage: { priority: 2, memberId: 'U55667788', groupNumber: 'GRP778899', relationship: 'self', subscriber: null },
   renderingProvider: { name: person('Iyer', 'Rajesh'), npi: '1234567893', taxonomyCode: '207R00000X' },
-  otherCoverages: [
-    {
-      priority: 1,
-      memberId: '1EG4TE5MK73',
-      groupNumber: null,
-      relationship: 'self',
-      subscriber: james,
-      payer: { name: 'Medicare', payerId: '06102', claimFilingIndicator: 'MB' },
-      adjudication: null,
-    },
-  ],
+  otherCoverages: [MEDICARE_FIRST],
 };
 
 /**
@@ -210,12 +211,7 @@ const SECONDARY_AFTER_PRIMARY: Claim837 = {
   ],
   otherCoverages: [
     {
-      priority: 1,
-      memberId: '1EG4TE5MK73',
-      groupNumber: null,
-      relationship: 'self',
-      subscriber: james,
-      payer: { name: 'Medicare', payerId: '06102', claimFilingIndicator: 'MB' },
+      ...MEDICARE_FIRST,
       adjudication: {
         paidCents: 9840,
         adjustments: [{ groupCode: 'CO', reasonCode: '253', amountCents: 160 }],
