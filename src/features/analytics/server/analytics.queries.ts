@@ -16,6 +16,7 @@ import { actorOf, listReadEntry, recordNow } from '@/features/audit/server/audit
 import {
   billingProductivitySql,
   claimBalanceSql,
+  claimChargeLeftSql,
   chargeCaptureAccuracySql,
   cleanClaimRateSql,
   daysInArSql,
@@ -26,7 +27,12 @@ import {
   patientPaymentRateSql,
   percentSql,
 } from '@/features/claims/server/claims.formulas';
-import { deniedClaimSql, denialReasonSql, notVoidedSql } from '@/features/claims/server/claims.summary.queries';
+import {
+  capturedChargeSql,
+  deniedClaimSql,
+  denialReasonSql,
+  notVoidedSql,
+} from '@/features/claims/server/claims.summary.queries';
 import { claims, payments } from '@/features/claims/server/claims.table';
 import { providers } from '@/features/providers/server/providers.table';
 import { appointments } from '@/features/appointments/server/appointments.table';
@@ -64,9 +70,9 @@ const OPEN_DENIAL_STATUSES = sql`('Denied', 'Appealed')`;
  * Risk. A claim is an open receivable when it has been submitted, is not resolved (resolved_on is null)
  * and is neither a Draft nor Written Off. Its outstanding amount is
  *
- *   billed − paid by the payer − contractual adjustment − patient payments received (patient and guest)
+ *   what is left of its charge (claimChargeLeftSql) − patient payments received (patient and guest)
  *
- * never below 0. Denied and appealed claims stay in A/R until paid or written off; a patient share not
+ * never below 0: a visit billed to two policies counts once. Denied and appealed claims stay in A/R until paid or written off; a patient share not
  * yet paid is A/R too. Patient payments follow the balance rule (claimBalanceSql).
  *
  * Returns a SELECT of (claim_id, provider_id, service_date, status, outstanding_cents), one row per open
@@ -77,8 +83,7 @@ export function outstandingArRowsSql(): SQL {
   return sql`select claim_id, provider_id, service_date, status, outstanding_cents from (
     select ${claims.id} as claim_id, ${claims.providerId} as provider_id, ${claims.serviceDate} as service_date,
       ${claims.status} as status,
-      greatest(0, ${claims.billedCents} - ${claims.paidCents} - ${claims.contractualAdjustmentCents} - ${patientPaidCents})::bigint
-        as outstanding_cents
+      greatest(0, ${claimChargeLeftSql()} - ${patientPaidCents})::bigint as outstanding_cents
     from ${claims}
     where ${claims.resolvedOn} is null and ${claims.submittedOn} is not null and ${notVoidedSql}
       and ${claims.status} not in ('Draft', 'Written Off')
@@ -215,7 +220,7 @@ interface KpiRow {
 
 /**
  * Every KPI of the period in one statement (one consistent snapshot). Cohorts (docs/kpis.md):
- * - charges: claims with service_date in the period (a claim row is a captured charge);
+ * - charges: claims with service_date in the period, each visit's charge once (capturedChargeSql);
  * - submitted: claims with submitted_on in the period;
  * - adjudicated: claims with adjudicated_on in the period (when the payer's answer, the contractual
  *   adjustment and the patient responsibility are known), with the payments received on them to date;
@@ -227,14 +232,14 @@ export async function computeKpisRaw(db: DbOrTx, period: Period): Promise<KpiRes
   const result = await db.execute<KpiRow & Record<string, unknown>>(sql`
     with
     open_ar as (${outstandingArRowsSql()}),
-    -- Charges: every claim whose service date falls in the period (a claim row is a captured charge).
+    -- Charges: every claim whose service date falls in the period, a visit billed to two policies once.
     -- Of those claims, how many stand paid (in full or in part) and how many were denied (docs/kpis.md).
     charges as (
       select count(*)::int as total_claims,
         count(*) filter (where ${claims.status} in ('Paid', 'Partially Paid'))::int as paid_claims,
         count(*) filter (where ${deniedClaimSql})::int as denied_claims,
         coalesce(sum(${claims.billedCents}), 0)::bigint as billed_cents
-      from ${claims} where ${between(claims.serviceDate, period)} and ${notVoidedSql}
+      from ${claims} where ${between(claims.serviceDate, period)} and ${notVoidedSql} and ${capturedChargeSql}
     ),
     submitted as (
       select count(*)::int as submitted,
@@ -289,8 +294,7 @@ export async function computeKpisRaw(db: DbOrTx, period: Period): Promise<KpiRes
     ),
     -- Revenue lost: what was written off on claims written off in the period (not contractual adjustments).
     written_off as (
-      select coalesce(sum(greatest(0, ${claims.billedCents} - ${claims.paidCents}
-        - ${claims.contractualAdjustmentCents} - pp.patient_paid)), 0)::bigint as lost
+      select coalesce(sum(greatest(0, ${claimChargeLeftSql()} - pp.patient_paid)), 0)::bigint as lost
       from ${claims} ${patientPaidLateral()}
       where ${claims.status} = 'Written Off' and ${between(claims.resolvedOn, period)} and ${notVoidedSql}
     )
@@ -420,7 +424,7 @@ export async function computeProviderAnalyticsRaw(db: DbOrTx, period: Period): P
     charges as (
       select ${claims.providerId} as provider_id, count(*)::int as claim_count,
         sum(${claims.billedCents})::bigint as billed_cents
-      from ${claims} where ${between(claims.serviceDate, period)} and ${notVoidedSql}
+      from ${claims} where ${between(claims.serviceDate, period)} and ${notVoidedSql} and ${capturedChargeSql}
       group by ${claims.providerId}
     ),
     collections as (

@@ -23,6 +23,7 @@ import {
   voidClaim,
 } from '@/features/claims/server/claims.queries';
 import { CLAIM_FILTER_FIELDS } from '@/features/claims/server/claims.filter.queries';
+import { claimOpenBalanceSql } from '@/features/claims/server/claims.formulas';
 import { summariseClaims, summariseClaimsRaw } from '@/features/claims/server/claims.summary.queries';
 import { reseedDemoClinic, resetSystem } from '@/features/system/server/system.queries';
 import type { RequestContext } from '@/server/context';
@@ -609,6 +610,70 @@ describe('analytics rollups equal the raw reference', () => {
       )
     ).rows;
     expect(claim?.paid_cents).toBe(10000);
+  });
+
+  it("counts a visit billed to the patient's next policy once: its charge, and what is owed on it", async () => {
+    const db = database.db;
+    const period = periodEndingToday(NOW, 30);
+    // The first payer allowed 172.00 of 200.00 and paid 144.00; the patient's coinsurance, 28.00, is left.
+    await exec(`insert into claims (patient_id, provider_id, account_number, procedure_code, payer, service_date,
+        submitted_on, adjudicated_on, billed_cents, paid_cents, contractual_adjustment_cents,
+        patient_responsibility_cents, status, reason_code)
+      select min(id), (select min(id) from providers), 'NP-RT-1', '99214', 'Medicare', '2026-11-12', '2026-11-13',
+        '2026-11-20', 20000, 14400, 2800, 2800, 'Partially Paid', 'PR-2' from patients`);
+    const before = await computeKpisRaw(db, period);
+    const agingBefore = await computeArAgingRaw(db, NOW);
+    /** The coinsurance billed to the next policy on a new claim of the whole charge, sent; its account number. */
+    const billNext = async (account: string) => {
+      await exec(`insert into claims (patient_id, provider_id, account_number, procedure_code, payer, service_date,
+          submitted_on, billed_cents, status, primary_claim_id, prior_payers_cents)
+        select patient_id, provider_id, '${account}', procedure_code, 'Aetna', service_date, '2026-11-21',
+          billed_cents, 'Submitted', id, 17200 from claims where account_number = 'NP-RT-1'`);
+      await exec(`update claims set handed_on_cents = 2800 where account_number = 'NP-RT-1'`);
+    };
+    const balances = async () =>
+      (
+        await db.execute<{ account_number: string; balance: number }>(sql`
+          select account_number, ${claimOpenBalanceSql()} as balance from claims
+          where account_number like 'NP-RT-%' order by account_number`)
+      ).rows.map((r) => [r.account_number, r.balance]);
+
+    await billNext('NP-RT-2');
+    const billed = await computeKpisRaw(db, period);
+    // Not counted twice: the same A/R (moved from the first claim to the second), the same charges and claims.
+    expect(billed.outstandingArCents).toBe(before.outstandingArCents);
+    expect(billed.totalBilledCents).toBe(before.totalBilledCents);
+    expect(billed.totalClaims).toBe(before.totalClaims);
+    expect(await computeArAgingRaw(db, NOW)).toEqual(agingBefore);
+    expect(await balances()).toEqual([
+      ['NP-RT-1', 0],
+      ['NP-RT-2', 2800],
+    ]);
+    await expectRollupsEqualRaw('after a visit billed to its next policy');
+
+    // Voided, the new claim bills nothing: the coinsurance is the first claim's balance again.
+    const [second] = (await db.execute<{ id: number }>(sql`select id from claims where account_number = 'NP-RT-2'`))
+      .rows;
+    await voidClaim(db, ctx, second!.id, { reason: 'billed to the wrong plan' });
+    expect(await balances()).toEqual([
+      ['NP-RT-1', 2800],
+      ['NP-RT-2', 0],
+    ]);
+    expect((await computeKpisRaw(db, period)).outstandingArCents).toBe(before.outstandingArCents);
+    await expectRollupsEqualRaw('after the claim of the next policy is voided');
+
+    // Billed again; the next payer pays 20.00 and reports the first payer's 172.00 as CARC 23: 8.00 left to collect.
+    await billNext('NP-RT-3');
+    await exec(`update claims set adjudicated_on = '2026-11-22', status = 'Partially Paid', paid_cents = 2000,
+        contractual_adjustment_cents = 17200, patient_responsibility_cents = 800, reason_code = 'PR-2'
+      where account_number = 'NP-RT-3'`);
+    expect((await computeKpisRaw(db, period)).outstandingArCents).toBe(before.outstandingArCents - 2000);
+    expect(await balances()).toEqual([
+      ['NP-RT-1', 0],
+      ['NP-RT-2', 0],
+      ['NP-RT-3', 800],
+    ]);
+    await expectRollupsEqualRaw('after the next payer answers', DAYS);
   });
 
   it('when a visit and its claim are written at once, in two transactions', async () => {

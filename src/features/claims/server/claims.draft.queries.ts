@@ -73,7 +73,8 @@ async function writeLines(tx: Tx, claimId: number, accountNumber: string, draft:
   );
 }
 
-const totalOf = (draft: ClaimDraft) => draft.lines.reduce((sum, l) => sum + l.chargeCents, 0);
+/** A claim's billed total: the sum of its lines' charges. */
+export const totalOf = (draft: ClaimDraft) => draft.lines.reduce((sum, l) => sum + l.chargeCents, 0);
 
 function summary(draft: ClaimDraft, payer: string): string {
   const n = draft.lines.length;
@@ -93,7 +94,7 @@ export async function insertDraftClaim(
   tx: Tx,
   ctx: RequestContext,
   draft: ClaimDraft,
-  after?: { primaryClaimId: number; primaryAccountNumber: string; primaryPayer: string },
+  after?: { primaryClaimId: number; primaryAccountNumber: string; primaryPayer: string; priorPayersCents: number },
 ): Promise<number> {
   const { payer } = await checkReferences(tx, ctx, draft);
   const header = headerOf(draft, payer);
@@ -106,6 +107,7 @@ export async function insertDraftClaim(
       billedCents: 0,
       status: 'Draft',
       primaryClaimId: after?.primaryClaimId ?? null,
+      priorPayersCents: after?.priorPayersCents ?? 0,
     })
     .returning({ id: claims.id });
   if (!created) throw new Error('claim insert returned nothing');

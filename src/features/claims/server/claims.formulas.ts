@@ -152,17 +152,35 @@ export function claimStatementSql(claim: {
 }
 
 /**
+ * WHAT IS LEFT OF A CLAIM'S CHARGE for its payer and the patient to settle, before patient payments:
+ *
+ *   billed − paid by the payer − the larger of (contractual adjustment, the earlier payers' part)
+ *          − the part handed on to the patient's next policy
+ *
+ * A visit billed to two policies is two claims with the same charge (docs/x12-837.md "After another payer"); this
+ * counts what is owed on it once. The first claim's balance, once the next policy is billed for it, is that
+ * claim's (handed_on_cents); the new claim owes only what the earlier payers left (prior_payers_cents is what they
+ * settled), until its own payer answers and reports that part as CARC 23 in its contractual adjustment: hence the
+ * larger of the two, not their sum. Both are 0 on a claim billed to one policy, where this is billed − paid −
+ * contractual. The rollups' SQL (analytics_rollup_delta_sql) writes the same expression over its rows' columns.
+ */
+export function claimChargeLeftSql(): SQL<number> {
+  return sql<number>`(${claims.billedCents} - ${claims.paidCents}
+    - greatest(${claims.contractualAdjustmentCents}, ${claims.priorPayersCents}) - ${claims.handedOnCents})`;
+}
+
+/**
  * A CLAIM'S BALANCE (the Claims list's "Balance"): what is still owed on it by anyone,
  *
- *   billed − paid by the payer − contractual adjustment − patient payments received (patient and guest)
+ *   what is left of its charge (claimChargeLeftSql) − patient payments received (patient and guest)
  *
- * never below 0, and 0 once the claim is resolved (resolved_on set) or written off. It is the claim's
+ * never below 0, and 0 once the claim is resolved (resolved_on set), written off or voided. It is the claim's
  * share of outstanding A/R (analytics), counted for Drafts too, which are owed once submitted.
  * Columns are written as "claims"."…", so use it in a query over the claims table (not an alias).
  */
 export function claimOpenBalanceSql(): SQL<number> {
   const { patientPaidCents } = claimBalanceSql(claims.id, claims.patientResponsibilityCents);
-  return sql<number>`(case when ${claims.resolvedOn} is not null or ${claims.status} = 'Written Off' then 0
-    else greatest(0, ${claims.billedCents} - ${claims.paidCents} - ${claims.contractualAdjustmentCents}
-      - ${patientPaidCents}) end)::int`;
+  return sql<number>`(case when ${claims.resolvedOn} is not null or ${claims.status} = 'Written Off'
+      or ${claims.voidedAt} is not null then 0
+    else greatest(0, ${claimChargeLeftSql()} - ${patientPaidCents}) end)::int`;
 }

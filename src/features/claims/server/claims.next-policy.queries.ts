@@ -8,7 +8,7 @@
  * adjudication from the posting ledger: loop 2320 CAS and AMT*D, loop 2430 per line (ASC X12 005010X222A1). The
  * remittance tables are read by SQL here, as the claims feature does not import the remittances feature.
  */
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { RequestContext } from '@/server/context';
 import type { Db, DbOrTx, Tx } from '@/server/db/types';
 import { HttpError } from '@/server/plugins/errors';
@@ -16,8 +16,9 @@ import { executePrepared } from '@/server/db/prepared';
 import { rawRows, rowText, rowTextOrNull, type RawRow } from '@/server/db/sql-helpers';
 import type { Adjustment837, LineAdjudication837, PriorAdjudication837 } from '../claims.837p';
 import type { ClaimDraft, ClaimNextPolicy, ClaimLink } from '../claims.schema';
-import { insertDraftClaim } from './claims.draft.queries';
+import { insertDraftClaim, totalOf } from './claims.draft.queries';
 import { serviceLineOf } from './claims.line-rows';
+import { claims } from './claims.table';
 
 /** What decides whether a claim's balance can go to the patient's next policy, read in one statement. */
 async function readNextPolicy(db: DbOrTx, claimId: number): Promise<RawRow | undefined> {
@@ -145,10 +146,16 @@ export async function billNextPolicy(db: Db, ctx: RequestContext, claimId: numbe
       diagnoses: (row.diagnoses as string[] | null) ?? [],
       lines: lines.map(serviceLineOf),
     };
+    // What this payer's adjudication left (as its remittance and the new claim's 837P report it) is the next
+    // payer's to answer now: it leaves this claim's balance and A/R, and the new claim owes only that much of the
+    // charge until its payer answers (claimChargeLeftSql, docs/x12-837.md).
+    const leftCents = Number(row.left_cents);
+    await tx.update(claims).set({ handedOnCents: leftCents }).where(eq(claims.id, claimId));
     return insertDraftClaim(tx, ctx, draft, {
       primaryClaimId: claimId,
       primaryAccountNumber: rowText(row.account_number),
       primaryPayer: rowText(row.payer),
+      priorPayersCents: Math.max(0, totalOf(draft) - leftCents),
     });
   });
 }

@@ -233,6 +233,9 @@ describe("billing a claim's balance to the patient's next policy", () => {
     const made = (await billNext(v!.id)).json<ClaimDetail>();
     // Billed there, the patient is not asked for it: the next payer answers for it first.
     expect((await statement()).amountDueCents).toBe(due - first.coinsurance);
+    // What is owed on the visit is owed once: the new claim's balance is the coinsurance, the first claim's none.
+    expect(made.balanceCents).toBe(first.coinsurance);
+    expect((await detail(v!.id)).balanceCents).toBe(0);
     // The second payer pays the coinsurance the first left; the rest of the charge is the first payer's (CARC 23).
     const charge = v!.lines.reduce((s, l) => s + l.charge, 0);
     const settledBefore = charge - first.coinsurance;

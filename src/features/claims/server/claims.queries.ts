@@ -847,6 +847,7 @@ export async function voidClaim(db: Db, ctx: RequestContext, id: number, input: 
         billedCents: claims.billedCents,
         serviceDate: claims.serviceDate,
         voidedAt: claims.voidedAt,
+        primaryClaimId: claims.primaryClaimId,
       })
       .from(claims)
       .where(eq(claims.id, id))
@@ -869,6 +870,10 @@ export async function voidClaim(db: Db, ctx: RequestContext, id: number, input: 
       .update(claims)
       .set({ voidedAt: ctx.now, voidedBy: ctx.user.id, voidReason: input.reason })
       .where(eq(claims.id, id));
+    // A voided claim of the patient's next policy bills nothing: the balance it took over is its first claim's again.
+    if (current.primaryClaimId !== null) {
+      await tx.update(claims).set({ handedOnCents: 0 }).where(eq(claims.id, current.primaryClaimId));
+    }
     await record(tx, {
       ...actorOf(ctx),
       action: 'claim.void',

@@ -124,6 +124,13 @@ export function daysInArSql(asOf: string): SQL<number> {
 export const notVoidedSql = sql`${claims.voidedAt} is null`;
 
 /**
+ * A CAPTURED CHARGE is a claim not billed after another's adjudication: a claim for the patient's next policy
+ * bills the same visit's charge again (claims.primary_claim_id), so the charges cohort (claims and billed per
+ * service date) counts the visit once, on the claim first billed (docs/kpis.md).
+ */
+export const capturedChargeSql = sql`${claims.primaryClaimId} is null`;
+
+/**
  * A DENIED CLAIM is one whose first adjudication was a denial (claims.denied_on_first_adjudication),
  * whatever happened next (appeal, payment, write-off). Its reason is a CARC denial code: CO-45 (contractual
  * adjustment) and PR-1/2/3 (deductible, coinsurance, copay) are never denials.

@@ -97,6 +97,17 @@ export const claims = pgTable(
      * adjudicated, whose posted remittance the 837P reports to this claim's payer (loops 2320 and 2430).
      */
     primaryClaimId: integer('primary_claim_id').references((): AnyPgColumn => claims.id),
+    /**
+     * The part of this claim's charge its payer left and the patient's next policy was billed for (a claim billing
+     * after this one, primary_claim_id): that payer's to answer now, so not this claim's balance or A/R any more.
+     * 0 for other claims, and again once that claim is voided (docs/x12-837.md "After another payer").
+     */
+    handedOnCents: integer('handed_on_cents').notNull().default(0),
+    /**
+     * On a claim billed after another payer's adjudication: the part of the charge the earlier payers settled (paid
+     * and adjusted), which this payer does not owe; its remittance reports it as CARC 23. 0 for other claims.
+     */
+    priorPayersCents: integer('prior_payers_cents').notNull().default(0),
     /** ICD-10-CM codes in order, the first the principal one (X12 HI ABK, then ABF); at most 12. */
     diagnoses: text('diagnoses')
       .array()
@@ -113,6 +124,7 @@ export const claims = pgTable(
       'claims_money_check',
       sql`${t.billedCents} >= 0 and ${t.paidCents} >= 0 and ${t.contractualAdjustmentCents} >= 0 and ${t.patientResponsibilityCents} >= 0`,
     ),
+    check('claims_other_payers_check', sql`${t.handedOnCents} >= 0 and ${t.priorPayersCents} >= 0`),
     check('claims_reason_check', sql`${t.reasonCode} is null or ${t.reasonCode} ~ '^(CO|PR|OA|PI|CR)-[A-Z0-9]{1,4}$'`),
     check('claims_place_of_service_check', sql`${t.placeOfService} ~ '^[0-9]{2}$'`),
     check('claims_frequency_check', sql`${t.frequencyCode} in ('1', '7', '8')`),

@@ -1,4 +1,4 @@
--- The current definition of analytics_claims_rollup, last (re)defined by drizzle/0050_claims_rollup_status_only_moves.sql.
+-- The current definition of analytics_claims_rollup, last (re)defined by drizzle/0054_claims_other_payers.sql.
 -- A migration that changes it copies this statement, and this file changes with it (docs/database-functions.md).
 CREATE OR REPLACE FUNCTION analytics_claims_rollup() RETURNS trigger
 LANGUAGE plpgsql AS $fn$
@@ -30,10 +30,12 @@ BEGIN
           WHEN (n.service_date, n.provider_id, n.payer, n.reason_code, n.denial_description,
               n.denied_on_first_adjudication, n.submitted_on, n.adjudicated_on, n.resolved_on, n.billed_cents,
               n.paid_cents, n.contractual_adjustment_cents, n.patient_responsibility_cents, n.voided_at IS NULL,
+              n.handed_on_cents, n.prior_payers_cents, n.primary_claim_id,
               n.clean_submission AND (n.submitted_on IS NOT NULL OR n.adjudicated_on IS NOT NULL))
             IS DISTINCT FROM (o.service_date, o.provider_id, o.payer, o.reason_code, o.denial_description,
               o.denied_on_first_adjudication, o.submitted_on, o.adjudicated_on, o.resolved_on, o.billed_cents,
               o.paid_cents, o.contractual_adjustment_cents, o.patient_responsibility_cents, o.voided_at IS NULL,
+              o.handed_on_cents, o.prior_payers_cents, o.primary_claim_id,
               o.clean_submission AND (o.submitted_on IS NOT NULL OR o.adjudicated_on IS NOT NULL)) THEN 'rollups'
           WHEN n.status = o.status THEN NULL
           -- submitted_on is the same in both rows here (the test above).

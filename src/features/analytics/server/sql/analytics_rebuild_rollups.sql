@@ -1,4 +1,4 @@
--- The current definition of analytics_rebuild_rollups, last (re)defined by drizzle/0036_analytics_visits_rollup.sql.
+-- The current definition of analytics_rebuild_rollups, last (re)defined by drizzle/0054_claims_other_payers.sql.
 -- A migration that changes it copies this statement, and this file changes with it (docs/database-functions.md).
 CREATE OR REPLACE FUNCTION analytics_rebuild_rollups() RETURNS void
 LANGUAGE plpgsql AS $fn$
@@ -9,6 +9,7 @@ BEGIN
     select 1 as sign, c.service_date, c.submitted_on, c.adjudicated_on, c.resolved_on, c.provider_id, c.payer,
       c.status, c.reason_code, c.denial_description, c.billed_cents, c.paid_cents, c.contractual_adjustment_cents,
       c.patient_responsibility_cents, c.clean_submission, c.denied_on_first_adjudication, c.voided_at,
+      c.primary_claim_id, c.handed_on_cents, c.prior_payers_cents,
       coalesce(pp.cents, 0) as pp
     from claims c left join (select claim_id, sum(amount_cents)::bigint as cents from payments
       where source in ('patient', 'guest') and claim_id is not null group by claim_id) pp on pp.claim_id = c.id

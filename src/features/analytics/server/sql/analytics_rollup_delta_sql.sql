@@ -1,4 +1,4 @@
--- The current definition of analytics_rollup_delta_sql, last (re)defined by drizzle/0026_voided_claims_leave_rollups.sql.
+-- The current definition of analytics_rollup_delta_sql, last (re)defined by drizzle/0054_claims_other_payers.sql.
 -- A migration that changes it copies this statement, and this file changes with it (docs/database-functions.md).
 --
 -- A statement's claims (`source`: rows of claims with a sign, + new, − old) as the SQL that adds their
@@ -20,12 +20,12 @@ daily as (
     -- Each part is summed on its own first (only its own figures, over only its own claims), then the
     -- parts are added up per day and provider: a rebuild over a million claims then sums each claim's
     -- figures once rather than 15 figures, mostly zeros, for each of a claim's parts.
-    -- charges: the service date
+    -- charges: the service date, a visit's charge once (a claim billed after another's is not a new charge)
     select service_date as day, provider_id, sum(sign) as a,
       sum(sign * (status in ('Paid', 'Partially Paid'))::int) as b, sum(sign * denied_on_first_adjudication::int) as c,
       sum(sign * billed_cents::bigint) as d, 0 as e, 0 as f, 0 as g, 0 as h, 0 as i, 0 as j, 0 as k,
       0 as l, 0 as m, 0 as n, 0 as o
-    from s group by service_date, provider_id
+    from s where primary_claim_id is null group by service_date, provider_id
     union all
     -- submitted: submitted_on
     select submitted_on, provider_id, 0, 0, 0, 0, sum(sign), sum(sign * clean_submission::int),
@@ -42,7 +42,8 @@ daily as (
     union all
     -- revenue lost: written off on resolved_on
     select resolved_on, provider_id, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-      sum(sign * greatest(0, billed_cents - paid_cents - contractual_adjustment_cents - pp))
+      sum(sign * greatest(0, billed_cents - paid_cents - greatest(contractual_adjustment_cents, prior_payers_cents)
+      - handed_on_cents - pp))
     from s where status = 'Written Off' and resolved_on is not null group by resolved_on, provider_id
   ) parts
   group by day, provider_id
@@ -71,7 +72,8 @@ daily as (
 open_ar as (
   -- Outstanding A/R (outstandingArRowsSql): open receivables, by service date (aged at query time) and by provider.
   select sign, service_date, provider_id, status,
-    greatest(0, billed_cents - paid_cents - contractual_adjustment_cents - pp)::bigint as outstanding
+    greatest(0, billed_cents - paid_cents - greatest(contractual_adjustment_cents, prior_payers_cents)
+      - handed_on_cents - pp)::bigint as outstanding
   from s where resolved_on is null and submitted_on is not null and status not in ('Draft', 'Written Off')
 ),
 receivables as (
