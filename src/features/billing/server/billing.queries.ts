@@ -46,6 +46,7 @@ import {
 } from '../billing.schema';
 import { billingPayerDaily } from './billing.rollup.table';
 import { guestLookupFailures } from './billing.table';
+import { statementVisitsOf, type StatementClaimFigures } from './billing.statement-visits';
 
 export async function claimBalance(
   db: DbOrTx,
@@ -252,24 +253,6 @@ function patientShareSql(carc: '1' | '2' | '3') {
       and ${remittanceLedger.reasonCode} = ${sql.raw(`'${carc}'`)} and ${remittanceLedger.bucket} = 'patient')`;
 }
 
-interface StatementClaimRow {
-  id: number;
-  accountNumber: string;
-  serviceDate: string;
-  procedure: string;
-  provider: string;
-  status: string;
-  billedCents: number;
-  insurancePaidCents: number;
-  contractualAdjustmentCents: number;
-  otherAdjustmentCents: number;
-  insurancePendingCents: number;
-  patientPaidCents: number;
-  amountDueCents: number;
-  deductibleCents: number;
-  coinsuranceCents: number;
-  copayCents: number;
-}
 
 interface StatementPaymentRow {
   id: number;
@@ -291,7 +274,8 @@ function statementClaimsSql(patientId: number): SQL {
       ${breakdown.otherAdjustmentCents} as "otherAdjustmentCents",
       ${breakdown.insurancePendingCents} as "insurancePendingCents", ${balance.patientPaidCents} as "patientPaidCents",
       ${balance.amountDueCents} as "amountDueCents", ${patientShareSql('1')} as "deductibleCents",
-      ${patientShareSql('2')} as "coinsuranceCents", ${patientShareSql('3')} as "copayCents"
+      ${patientShareSql('2')} as "coinsuranceCents", ${patientShareSql('3')} as "copayCents",
+      ${claims.primaryClaimId} as "primaryClaimId", ${claims.priorPayersCents} as "priorPayersCents"
     from ${claims}
     join ${providers} on ${providers.id} = ${claims.providerId}
     where ${claims.patientId} = ${patientId} and ${notVoidedSql}`;
@@ -317,7 +301,7 @@ function statementPaymentsSql(patientId: number): SQL {
 async function readStatement(db: DbOrTx, patientId: number) {
   const { rows } = await executePrepared<{
     patient: { id: number; name: string } | null;
-    claims: StatementClaimRow[];
+    claims: StatementClaimFigures[];
     payments: StatementPaymentRow[];
     practice: PracticeLetterhead | null;
   }>(
@@ -335,7 +319,8 @@ async function readStatement(db: DbOrTx, patientId: number) {
   if (!row?.patient) return null;
   // Each field named rather than a rest and a spread of the row, which V8 copies through a slow generic path
   // (docs/performance.md, "Answers built field by field").
-  const claimLines: StatementClaim[] = row.claims.map((c) => ({
+  // A visit billed to two policies is one row (billing.statement-visits.ts).
+  const claimLines: StatementClaim[] = statementVisitsOf(row.claims).map((c) => ({
     id: c.id,
     accountNumber: c.accountNumber,
     serviceDate: c.serviceDate,

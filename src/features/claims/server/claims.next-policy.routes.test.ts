@@ -4,6 +4,7 @@ import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/
 import { x12Amount } from '../claims.837p';
 import type { CreatedClaimBatches } from '../claims.batches.schema';
 import type { ClaimDetail, ClaimScrubResult } from '../claims.schema';
+import type { Statement } from '@/features/billing/billing.schema';
 
 /**
  * Billing a claim's balance to the patient's next policy (docs/x12-837.md, "After another payer"), against a real
@@ -228,16 +229,36 @@ describe("billing a claim's balance to the patient's next policy", () => {
       (await biller.request({ method: 'GET', url: `/api/billing/statements/${patientId}` })).json<{
         amountDueCents: number;
       }>();
+    const fullStatement = async () => {
+      const res = await biller.request({ method: 'POST', url: `/api/billing/statements/${patientId}/export` });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<Statement>();
+    };
     // The first payer moved the coinsurance to the patient: due, until it is billed to the next policy.
     const due = (await statement()).amountDueCents;
+    const statementBefore = await fullStatement();
     const made = (await billNext(v!.id)).json<ClaimDetail>();
     // Billed there, the patient is not asked for it: the next payer answers for it first.
     expect((await statement()).amountDueCents).toBe(due - first.coinsurance);
     // What is owed on the visit is owed once: the new claim's balance is the coinsurance, the first claim's none.
     expect(made.balanceCents).toBe(first.coinsurance);
     expect((await detail(v!.id)).balanceCents).toBe(0);
-    // The second payer pays the coinsurance the first left; the rest of the charge is the first payer's (CARC 23).
+    // The statement shows the visit once: its charge, the first payer's decision, the coinsurance pending.
     const charge = v!.lines.reduce((s, l) => s + l.charge, 0);
+    const billedThere = await fullStatement();
+    expect(billedThere.claims.map((c) => c.accountNumber)).not.toContain(made.accountNumber);
+    expect(billedThere.claims.find((c) => c.accountNumber === v!.account)).toMatchObject({
+      status: 'Draft',
+      billedCents: charge,
+      insurancePaidCents: first.paid,
+      contractualAdjustmentCents: charge - first.paid - first.coinsurance,
+      otherAdjustmentCents: 0,
+      insurancePendingCents: first.coinsurance,
+      amountDueCents: 0,
+    });
+    expect(billedThere.totalBilledCents).toBe(statementBefore.totalBilledCents);
+    expect(billedThere.claimCount).toBe(statementBefore.claimCount);
+    // The second payer pays the coinsurance the first left; the rest of the charge is the first payer's (CARC 23).
     const settledBefore = charge - first.coinsurance;
     const lines = made.lines.flatMap((l, i) => {
       const line = v!.lines[i]!;
@@ -267,6 +288,15 @@ describe("billing a claim's balance to the patient's next policy", () => {
     });
     // The next payer paid the whole coinsurance: the patient owes nothing for the visit, on either claim.
     expect((await statement()).amountDueCents).toBe(due - first.coinsurance);
+    expect((await fullStatement()).claims.find((c) => c.accountNumber === v!.account)).toMatchObject({
+      status: 'Paid',
+      billedCents: charge,
+      insurancePaidCents: first.paid + first.coinsurance,
+      contractualAdjustmentCents: charge - first.paid - first.coinsurance,
+      otherAdjustmentCents: 0,
+      insurancePendingCents: 0,
+      amountDueCents: 0,
+    });
   });
 
   it("bills on down a patient's policies: a third claim of the visit is no duplicate of the first two", async () => {
