@@ -67,6 +67,7 @@ function batchOf(claims: Claim837[], payer = AETNA): Batch837 {
 const maria = { name: person('Lopez', 'Maria'), dob: '1961-03-14', sex: 'F' as const, address: HOME };
 const mariaCoverage = {
   priority: 1,
+  medicareSecondaryType: null,
   memberId: 'W123456789',
   groupNumber: 'GRP004512',
   relationship: 'self' as const,
@@ -128,6 +129,7 @@ const DEPENDENT: Claim837 = {
   patient: { name: person('Lopez', 'Sofia'), dob: '2015-06-02', sex: 'F', address: HOME },
   coverage: {
     priority: 1,
+    medicareSecondaryType: null,
     memberId: 'W987654321',
     groupNumber: 'GRP004512',
     relationship: 'child',
@@ -141,6 +143,7 @@ const james = person('Okafor', 'James');
 /** James's Medicare, billed first; the secondary claims report it (with its decision, once it has one). */
 const MEDICARE_FIRST: Claim837['otherCoverages'][number] = {
   priority: 1,
+  medicareSecondaryType: null,
   memberId: '1EG4TE5MK73',
   groupNumber: null,
   relationship: 'self',
@@ -173,7 +176,14 @@ const SECONDARY: Claim837 = {
     sex: 'M',
     address: { line1: '77 Cedar Lane', city: 'Springfield', state: 'IL', zip: '62704' },
   },
-  coverage: { priority: 2, memberId: 'U55667788', groupNumber: 'GRP778899', relationship: 'self', subscriber: null },
+  coverage: {
+    priority: 2,
+    medicareSecondaryType: null,
+    memberId: 'U55667788',
+    groupNumber: 'GRP778899',
+    relationship: 'self',
+    subscriber: null,
+  },
   renderingProvider: { name: person('Iyer', 'Rajesh'), npi: '1234567893', taxonomyCode: '207R00000X' },
   otherCoverages: [MEDICARE_FIRST],
 };
@@ -373,6 +383,55 @@ describe('the 837P of a batch, against hand-written golden files', () => {
   it('is the same bytes for the same input', () => {
     const batch = batchOf([SUBSCRIBER, DEPENDENT, VOID]);
     expect(build837(batch)).toBe(build837(structuredClone(batch)));
+  });
+});
+
+describe('SBR05, why Medicare pays second (insurance type code)', () => {
+  const MEDICARE = MEDICARE_FIRST.payer;
+  /** James's employer plan pays first (a working-aged Medicare beneficiary); Medicare second. */
+  const EMPLOYER_FIRST: Claim837['otherCoverages'][number] = {
+    ...MEDICARE_FIRST,
+    memberId: 'U55667788',
+    groupNumber: 'GRP778899',
+    payer: UNITED,
+  };
+  const MEDICARE_SECOND = {
+    priority: 2,
+    medicareSecondaryType: '12',
+    memberId: '1EG4TE5MK73',
+    groupNumber: null,
+    relationship: 'self' as const,
+    subscriber: null,
+  };
+  const sbrOf = (batch: Batch837) =>
+    parseX12(build837(batch))
+      .segments.filter((s) => s.id === 'SBR')
+      .map((s) => ['SBR', ...s.elements].join('*'));
+
+  it('is sent in 2000B when the claim bills Medicare as secondary payer, and not for the plan that paid first', () => {
+    const claim: Claim837 = { ...SECONDARY, coverage: MEDICARE_SECOND, otherCoverages: [EMPLOYER_FIRST] };
+    expect(sbrOf(batchOf([claim], MEDICARE))).toEqual(['SBR*S*18***12****MB', 'SBR*P*18*GRP778899******CI']);
+  });
+
+  it('is sent in 2320 when a claim to another payer reports Medicare as secondary payer', () => {
+    // A supplemental plan billed third: the employer plan and Medicare (second, disabled under 65) are reported.
+    const claim: Claim837 = {
+      ...SECONDARY,
+      coverage: { ...SECONDARY.coverage, priority: 3 },
+      otherCoverages: [EMPLOYER_FIRST, { ...MEDICARE_FIRST, priority: 2, medicareSecondaryType: '43' }],
+    };
+    expect(sbrOf(batchOf([claim], AETNA))).toEqual([
+      'SBR*T*18*GRP778899******CI',
+      'SBR*P*18*GRP778899******CI',
+      'SBR*S*18***43****MB',
+    ]);
+  });
+
+  it('is never sent for Medicare as primary payer or for another payer, whatever the policy holds', () => {
+    const primary: Claim837 = { ...SUBSCRIBER, coverage: { ...mariaCoverage, medicareSecondaryType: '12' } };
+    const other: Claim837 = { ...SECONDARY, coverage: { ...SECONDARY.coverage, medicareSecondaryType: '12' } };
+    expect(sbrOf(batchOf([primary], MEDICARE))).toEqual(['SBR*P*18*GRP004512******MB']);
+    expect(sbrOf(batchOf([other], UNITED))[0]).toBe('SBR*S*18*GRP778899******CI');
   });
 });
 

@@ -143,6 +143,8 @@ export interface PriorAdjudication837 {
 /** A policy of the patient other than the one billed (loop 2320 with 2330A/2330B). */
 export interface OtherCoverage837 {
   priority: number;
+  /** Why Medicare pays after another payer (SBR05), on a Medicare policy that is not primary; null otherwise. */
+  medicareSecondaryType: string | null;
   memberId: string;
   groupNumber: string | null;
   relationship: SubscriberRelationship;
@@ -177,6 +179,8 @@ export interface Claim837 {
   coverage: {
     /** 1 primary, 2 secondary, 3 tertiary: SBR01 P, S, T. */
     priority: number;
+    /** Why Medicare pays after another payer (SBR05), on a Medicare policy that is not primary; null otherwise. */
+    medicareSecondaryType: string | null;
     memberId: string;
     groupNumber: string | null;
     relationship: SubscriberRelationship;
@@ -198,6 +202,25 @@ export interface Batch837 {
 }
 
 const PAYER_RESPONSIBILITY: Readonly<Record<number, string>> = { 1: 'P', 2: 'S', 3: 'T' };
+
+/** The claim filing indicator (SBR09) of Medicare Part B, the Medicare an 837P professional claim bills. */
+export const MEDICARE_PART_B = 'MB';
+
+/**
+ * Whether a policy's SBR carries SBR05, the insurance type code: when its payer is Medicare and Medicare is not the
+ * primary payer (SBR01 S or T), where the guide requires it; elsewhere it forbids it (005010X222A1, loops 2000B
+ * and 2320).
+ */
+export function sendsInsuranceTypeCode(priority: number, claimFilingIndicator: string): boolean {
+  return claimFilingIndicator === MEDICARE_PART_B && priority !== 1;
+}
+
+function insuranceTypeCode(
+  policy: { priority: number; medicareSecondaryType: string | null },
+  claimFilingIndicator: string,
+): string {
+  return sendsInsuranceTypeCode(policy.priority, claimFilingIndicator) ? (policy.medicareSecondaryType ?? '') : '';
+}
 
 /** A signed amount in cents as an X12 decimal: an adjustment that gives money back is negative. */
 function signedAmount(cents: number): string {
@@ -305,7 +328,7 @@ export function claimSegments(claim: Claim837, hl: number, billing: BillingProvi
       self ? X12_RELATIONSHIP_CODES.self : '',
       claim.coverage.groupNumber ?? '',
       '',
-      '',
+      insuranceTypeCode(claim.coverage, payer.claimFilingIndicator),
       '',
       '',
       '',
@@ -373,7 +396,7 @@ export function claimSegments(claim: Claim837, hl: number, billing: BillingProvi
         X12_RELATIONSHIP_CODES[other.relationship],
         other.groupNumber ?? '',
         '',
-        '',
+        insuranceTypeCode(other, other.payer.claimFilingIndicator),
         '',
         '',
         '',

@@ -48,7 +48,7 @@ function cleanInput(): ScrubInput {
       dob: '1958-07-14',
       address: { line1: '42 Elm Street', city: 'Springfield', state: 'IL', zip: '627041234' },
     },
-    coverage: { memberId: MBI, effectiveOn: '2023-07-01', endOn: null },
+    coverage: { memberId: MBI, effectiveOn: '2023-07-01', endOn: null, priority: 1, medicareSecondaryType: null },
     payer: { name: 'Medicare', payerId: '06102', timelyFilingDays: 365, selfPay: false, medicare: true },
     billingProvider: { npi: BILLING_NPI, taxId: '12-3456789', zip: '627011234' },
     renderingProvider: { name: 'Dr. Ana Ruiz', npi: RENDERING_NPI },
@@ -644,6 +644,28 @@ const CASES: EditCase[] = [
     pass: { 'another MBI': (i) => (i.coverage!.memberId = '9AA0AA0AA00') },
   },
   {
+    code: 'MEDICARE_SECONDARY_TYPE_MISSING',
+    severity: 'error',
+    field: 'coverage.medicareSecondaryType',
+    fail: {
+      'Medicare billed second without the reason': (i) => (i.coverage!.priority = 2),
+      'Medicare billed third without the reason': (i) => (i.coverage!.priority = 3),
+    },
+    pass: {
+      'Medicare billed second, working aged (12)': (i) => {
+        i.coverage!.priority = 2;
+        i.coverage!.medicareSecondaryType = '12';
+      },
+      'Medicare billed first': (i) => (i.coverage!.priority = 1),
+      'another payer billed second': (i) => {
+        i.coverage!.priority = 2;
+        i.payer.medicare = false;
+        i.payer.name = 'Aetna';
+        i.coverage!.memberId = 'W123456789';
+      },
+    },
+  },
+  {
     code: 'COVERAGE_NOT_STARTED',
     severity: 'error',
     field: 'lines[0].serviceDate',
@@ -971,6 +993,7 @@ const validInput: fc.Arbitrary<ScrubInput> = fc
         ageAtEarliest: fc.integer({ min: 0, max: 36_000 }),
         memberId: medicare ? mbi : fc.stringMatching(/^[A-Z0-9]{5,15}$/),
         hasEnd: fc.boolean(),
+        priority: fc.integer({ min: 1, max: 3 }),
         billingNpi: npi,
         renderingNpi: npi,
         taxId: ein,
@@ -1017,7 +1040,14 @@ const validInput: fc.Arbitrary<ScrubInput> = fc
           },
           coverage: selfPay
             ? null
-            : { memberId: drawn.memberId, effectiveOn: earliest, endOn: drawn.hasEnd ? latest : null },
+            : {
+                memberId: drawn.memberId,
+                effectiveOn: earliest,
+                endOn: drawn.hasEnd ? latest : null,
+                priority: drawn.priority,
+                // Medicare billed as a payer that is not primary says why it pays second (SBR05).
+                medicareSecondaryType: medicare && drawn.priority !== 1 ? '12' : null,
+              },
           payer: {
             name: selfPay ? 'Self-Pay' : medicare ? 'Medicare' : 'Aetna',
             payerId: selfPay ? null : drawn.payerId,

@@ -31,6 +31,7 @@ export const SCRUB_CODES = [
   'LINES_MISSING',
   'LINES_TOO_MANY',
   'LINE_CHARGE_INVALID',
+  'MEDICARE_SECONDARY_TYPE_MISSING',
   'MEMBER_ID_MISSING',
   'MEMBER_ID_NOT_MBI',
   'MODIFIER_FORMAT',
@@ -110,7 +111,15 @@ export interface ScrubInput {
     address: { line1: string | null; city: string | null; state: string | null; zip: string | null };
   };
   /** null when the claim has no coverage (a self-pay claim is not scrubbed for coverage: see payer.selfPay). */
-  coverage: { memberId: string; effectiveOn: string; endOn: string | null } | null;
+  coverage: {
+    memberId: string;
+    effectiveOn: string;
+    endOn: string | null;
+    /** 1 primary, 2 secondary, 3 tertiary. */
+    priority: number;
+    /** Why Medicare pays second (X12 SBR05), on a Medicare policy that is not primary; null when not on file. */
+    medicareSecondaryType: string | null;
+  } | null;
   payer: {
     name: string;
     /** The clearinghouse's id of the payer (837P loop 2010BB NM109); null when the payers table has none. */
@@ -617,6 +626,15 @@ function checkCoverage(input: ScrubInput, dates: readonly (string | null)[], edi
       'MEMBER_ID_NOT_MBI',
       'coverage.memberId',
       `Medicare member id '${memberId}' must be an MBI: 11 capital letters and digits without dashes (1EG4TE5MK73)`,
+    );
+  }
+  if (payer.medicare && coverage.priority !== 1 && coverage.medicareSecondaryType === null) {
+    // The 837P's SBR05 (insurance type code): Medicare refuses a claim as secondary payer without it.
+    edits.error(
+      'MEDICARE_SECONDARY_TYPE_MISSING',
+      'coverage.medicareSecondaryType',
+      "Medicare is billed as a payer that is not primary: the patient's Medicare coverage must say why Medicare " +
+        'pays second (the plan or insurance that pays first), or Medicare refuses the claim',
     );
   }
   dates.forEach((date, i) => {

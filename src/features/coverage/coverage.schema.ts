@@ -17,6 +17,25 @@ export const X12_RELATIONSHIP_CODES: Record<SubscriberRelationship, string> = {
 /** Which payer pays first: 1 primary, 2 secondary, 3 tertiary (X12 SBR01 P, S, T). */
 export const COVERAGE_PRIORITIES = [1, 2, 3] as const;
 
+/**
+ * Why Medicare pays after another payer (Medicare Secondary Payer): the X12 insurance type code an 837P sends in
+ * SBR05 when Medicare is billed, or reported, as a payer that is not primary (ASC X12 005010X222A1, loops 2000B
+ * and 2320). Medicare refuses such a claim without it.
+ */
+export const MEDICARE_SECONDARY_TYPES = ['12', '13', '14', '15', '16', '41', '42', '43', '47'] as const;
+export type MedicareSecondaryType = (typeof MEDICARE_SECONDARY_TYPES)[number];
+export const MEDICARE_SECONDARY_TYPE_LABELS: Record<MedicareSecondaryType, string> = {
+  '12': 'Working aged: employer group health plan',
+  '13': 'End-stage renal disease: employer group health plan',
+  '14': 'No-fault insurance, including auto',
+  '15': "Workers' compensation",
+  '16': 'Public Health Service or other federal agency',
+  '41': 'Black lung',
+  '42': 'Veterans Affairs',
+  '43': 'Disabled, under 65: large group health plan',
+  '47': 'Other liability insurance',
+};
+
 /** One insurance policy of a patient, as the payer knows the patient. */
 export const coverageSchema = z.object({
   id: z.number().int(),
@@ -31,6 +50,8 @@ export const coverageSchema = z.object({
   subscriberDob: z.string().nullable(),
   effectiveOn: z.string(),
   endOn: z.string().nullable(),
+  /** On a Medicare policy that is not primary: why Medicare pays second (SBR05); null otherwise or not yet known. */
+  medicareSecondaryType: z.enum(MEDICARE_SECONDARY_TYPES).nullable(),
 });
 export type Coverage = z.infer<typeof coverageSchema>;
 
@@ -77,12 +98,7 @@ export const memberIdOrBlankSchema = z
   // '*' so that a blank is only 'is required'.
   .regex(/^[A-Za-z0-9-]*$/, 'must be letters, digits and dashes');
 const memberIdSchema = memberIdOrBlankSchema.min(1, 'is required');
-const groupNumberSchema = z
-  .string()
-  .trim()
-  .max(30, 'must be at most 30 characters')
-  .nullable()
-  .transform(blankAsNull);
+const groupNumberSchema = z.string().trim().max(30, 'must be at most 30 characters').nullable().transform(blankAsNull);
 const relationshipSchema = z.enum(SUBSCRIBER_RELATIONSHIPS, {
   error: `must be one of ${SUBSCRIBER_RELATIONSHIPS.join(', ')}`,
 });
@@ -97,6 +113,13 @@ const optionalDateSchema = z
   .nullable()
   .transform(blankAsNull)
   .pipe(isoDateSchema.nullable());
+const medicareSecondaryTypeSchema = z
+  .enum(MEDICARE_SECONDARY_TYPES, {
+    error: `must be one of the Medicare secondary payer codes ${MEDICARE_SECONDARY_TYPES.join(', ')}`,
+  })
+  .or(z.literal(''))
+  .nullable()
+  .transform((v) => (v === '' ? null : v));
 const effectiveOnSchema = z
   .string({ error: 'is required' })
   .refine((v) => v !== '', 'is required')
@@ -115,6 +138,8 @@ export const coverageFieldsSchema = z.object({
   effectiveOn: effectiveOnSchema,
   /** The last day the policy pays for; null while it is in force. */
   endOn: optionalDateSchema,
+  /** Only on a Medicare policy that is not primary (checked by the server, which knows the payer's kind). */
+  medicareSecondaryType: medicareSecondaryTypeSchema,
 });
 
 /** What the rules across fields need of a coverage. */
@@ -158,6 +183,7 @@ export const newCoverageSchema = coverageFieldsSchema
     subscriberName: subscriberNameSchema.optional().transform((v) => v ?? null),
     subscriberDob: optionalDateSchema.optional().transform((v) => v ?? null),
     endOn: optionalDateSchema.optional().transform((v) => v ?? null),
+    medicareSecondaryType: medicareSecondaryTypeSchema.optional().transform((v) => v ?? null),
   })
   .strict()
   .superRefine(addProblems);

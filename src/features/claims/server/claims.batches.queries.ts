@@ -6,7 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { actorOf, recordMany, recordNow, type AuditInput } from '@/features/audit/server/audit.queries';
-import type { SubscriberRelationship } from '@/features/coverage/coverage.schema';
+import { priorityLabel, type SubscriberRelationship } from '@/features/coverage/coverage.schema';
 import type { PatientSex } from '@/features/patients/patients.schema';
 import { X12Error } from '@/features/x12/x12.parse';
 import { formatDollars } from '@/shared/api';
@@ -22,6 +22,7 @@ import {
   build837,
   claimsPerSet,
   firstUnwritableClaim,
+  sendsInsuranceTypeCode,
   setCountFor,
   splitPersonName,
   type Batch837,
@@ -296,7 +297,19 @@ function problemOf(h: RawRow, lineCount: number): string | null {
   if (!rowText(h.provider_npi)) return `the rendering provider ${rowText(h.provider_name)} has no NPI`;
   if (lineCount === 0) return 'it has no service lines';
   if (((h.diagnoses as string[] | null) ?? []).length === 0) return 'it has no diagnosis';
-  return null;
+  return medicareSecondaryProblem(h, 'its policy');
+}
+
+/**
+ * Medicare refuses a claim that bills it, or reports it, as a payer that is not primary without the reason it
+ * pays second (SBR05; the coverage's "Why Medicare pays second").
+ */
+function medicareSecondaryProblem(policy: RawRow, which: string): string | null {
+  const priority = Number(policy.priority);
+  return sendsInsuranceTypeCode(priority, rowText(policy.claim_filing_indicator)) &&
+    policy.medicare_secondary_type === null
+    ? `${which} with Medicare as ${priorityLabel(priority).toLowerCase()} payer does not say why Medicare pays second (SBR05: the coverage's "Why Medicare pays second")`
+    : null;
 }
 
 /**
@@ -311,14 +324,15 @@ async function loadClaims837(tx: Tx, claimIds: readonly number[], field: string)
           c.original_claim_number, c.place_of_service, c.diagnoses, c.coverage_id,
           p.name as patient_name, p.dob::text as dob, p.sex, p.address_line1, p.city, p.state, p.zip,
           pr.name as provider_name, pr.npi as provider_npi, pr.taxonomy_code as provider_taxonomy,
-          v.priority, v.member_id, v.group_number, v.relationship, v.subscriber_name,
+          v.priority, v.member_id, v.group_number, v.relationship, v.subscriber_name, v.medicare_secondary_type,
           py.payer_id, py.claim_filing_indicator
         from claims c
         join patients p on p.id = c.patient_id
         join providers pr on pr.id = c.provider_id
         -- A primary-key probe per claim (OFFSET 0 keeps it one): as a plain join the planner may hash every
         -- coverage for a large batch (37 -> 19 ms for 1,000 claims at 1M).
-        left join lateral (select priority, member_id, group_number, relationship, subscriber_name from coverages
+        left join lateral (select priority, member_id, group_number, relationship, subscriber_name,
+            medicare_secondary_type from coverages
           where id = c.coverage_id offset 0) v on true
         left join payers py on py.name = c.payer
         where c.id = any(${ids(claimIds)})
@@ -343,7 +357,7 @@ async function loadClaims837(tx: Tx, claimIds: readonly number[], field: string)
   const others = await rawRows(
     tx,
     sql`select c.id as claim_id, o.id as coverage_id, o.priority, o.member_id, o.group_number, o.relationship,
-          o.subscriber_name,
+          o.subscriber_name, o.medicare_secondary_type,
           o.payer, py.payer_id, py.claim_filing_indicator, p.name as patient_name
         from claims c
         join patients p on p.id = c.patient_id
@@ -377,9 +391,14 @@ async function loadClaims837(tx: Tx, claimIds: readonly number[], field: string)
           `${rowText(h.account_number)}: the patient's other policy with ${rowText(o.payer)} has no electronic payer id (loop 2330B)`,
         );
       }
+      const otherProblem = problem
+        ? null
+        : medicareSecondaryProblem(o, `the patient's other policy with ${rowText(o.payer)}`);
+      if (otherProblem) problems.push(`${rowText(h.account_number)}: ${otherProblem}`);
       const relationship = rowText(o.relationship) as SubscriberRelationship;
       return {
         priority: Number(o.priority),
+        medicareSecondaryType: rowTextOrNull(o.medicare_secondary_type),
         memberId: rowText(o.member_id),
         groupNumber: rowTextOrNull(o.group_number),
         relationship,
@@ -431,6 +450,7 @@ async function loadClaims837(tx: Tx, claimIds: readonly number[], field: string)
         },
         coverage: {
           priority: Number(h.priority),
+          medicareSecondaryType: rowTextOrNull(h.medicare_secondary_type),
           memberId: rowText(h.member_id),
           groupNumber: rowTextOrNull(h.group_number),
           relationship,

@@ -341,6 +341,38 @@ describe('refusing a batch, with nothing written', () => {
     ]);
   });
 
+  it('sends Medicare as secondary payer with why it pays second (SBR05), and refuses it without', async () => {
+    const [claim] = await makeReady('Medicare', 1);
+    // Working past 65: an employer plan pays first, Medicare second.
+    const [policy] = await sql<{ id: number; patient_id: number }>(
+      `update coverages set priority = 2 where id = (select coverage_id from claims where id = $1)
+       returning id, patient_id`,
+      [claim!.id],
+    );
+    await sql(
+      `insert into coverages (patient_id, payer, priority, member_id, group_number, relationship, effective_on)
+       values ($1, 'Aetna', 1, 'W555000111', 'GRP500600', 'self', '2000-01-01')`,
+      [policy!.patient_id],
+    );
+    await expectNothingWritten(async () => {
+      const res = await post({ claimIds: [claim!.id] });
+      expect(res.statusCode).toBe(409);
+      expect(res.json<{ error: { message: string } }>().error.message).toContain(
+        `${claim!.account_number}: its policy with Medicare as secondary payer does not say why Medicare pays second`,
+      );
+    });
+    await sql(`update coverages set medicare_secondary_type = '12' where id = $1`, [policy!.id]);
+    const res = await post({ claimIds: [claim!.id] });
+    expect(res.statusCode, res.body).toBe(201);
+    const [made] = res.json<CreatedClaimBatches>().batches;
+    const file = (await biller.request({ method: 'GET', url: `/api/claim-batches/${made!.id}/837` })).body;
+    const sbr = file.split(/~\s*/).filter((segment) => segment.startsWith('SBR*'));
+    // 2000B: Medicare, secondary, working aged (12); 2320: the employer plan that paid first, without SBR05.
+    expect(sbr).toHaveLength(2);
+    expect(sbr[0]).toMatch(/^SBR\*S\*18\*[^*]*\*\*12\*\*\*\*MB$/);
+    expect(sbr[1]).toBe('SBR*P*18*GRP500600******CI');
+  });
+
   it("refuses while the practice's billing identity cannot fill loop 2010AA", async () => {
     await sql(`update practice_settings set billing_zip = '62701'`);
     await expectNothingWritten(async () => {

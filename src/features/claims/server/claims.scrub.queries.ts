@@ -41,6 +41,7 @@ const HOLD_CATEGORY: Record<ScrubCode, WorkCategory> = {
   LINES_MISSING: 'coding',
   LINES_TOO_MANY: 'coding',
   LINE_CHARGE_INVALID: 'coding',
+  MEDICARE_SECONDARY_TYPE_MISSING: 'eligibility',
   MEMBER_ID_MISSING: 'eligibility',
   MEMBER_ID_NOT_MBI: 'eligibility',
   MODIFIER_FORMAT: 'coding',
@@ -107,14 +108,16 @@ export async function loadClaimsToScrub(tx: Tx, claimIds: readonly number[], day
           p.zip, pr.name as provider_name, pr.npi as provider_npi, coalesce(py.name, c.payer) as payer_name,
           py.payer_id, py.timely_filing_days,
           py.claim_filing_indicator,
-          v.member_id, v.effective_on::text as effective_on, v.end_on::text as end_on
+          v.member_id, v.effective_on::text as effective_on, v.end_on::text as end_on, v.priority,
+          v.medicare_secondary_type
         from claims c
         join patients p on p.id = c.patient_id
         join providers pr on pr.id = c.provider_id
         left join payers py on py.name = c.payer
         -- One primary-key probe per claim: as a plain join the planner hashed every coverage (a scan of the
         -- whole table, most of this query's time for a batch of 1,000 claims); OFFSET 0 keeps it a probe.
-        left join lateral (select member_id, effective_on, end_on from coverages where id = c.coverage_id offset 0) v
+        left join lateral (select member_id, effective_on, end_on, priority, medicare_secondary_type from coverages
+          where id = c.coverage_id offset 0) v
           on true
         where c.id = any(${ids}) and c.voided_at is null
         order by c.id
@@ -232,7 +235,13 @@ export async function loadClaimsToScrub(tx: Tx, claimIds: readonly number[], day
       coverage:
         h.member_id === null || h.member_id === undefined
           ? null
-          : { memberId: rowText(h.member_id), effectiveOn: rowText(h.effective_on), endOn: rowTextOrNull(h.end_on) },
+          : {
+              memberId: rowText(h.member_id),
+              effectiveOn: rowText(h.effective_on),
+              endOn: rowTextOrNull(h.end_on),
+              priority: Number(h.priority),
+              medicareSecondaryType: rowTextOrNull(h.medicare_secondary_type),
+            },
       payer: {
         name: rowText(h.payer_name),
         payerId: rowTextOrNull(h.payer_id),

@@ -20,6 +20,7 @@ const COVERAGES: Coverage[] = [
     subscriberDob: null,
     effectiveOn: '2026-01-01',
     endOn: null,
+    medicareSecondaryType: null,
   },
   {
     id: 32,
@@ -33,6 +34,7 @@ const COVERAGES: Coverage[] = [
     subscriberDob: null,
     effectiveOn: '2026-01-01',
     endOn: null,
+    medicareSecondaryType: null,
   },
 ];
 

@@ -10,11 +10,12 @@ import type { AfterPatientBillingChange, RequestContext } from '@/server/context
 import type { Db, DbOrTx, Tx } from '@/server/db/types';
 import { HttpError, invalidField } from '@/server/plugins/errors';
 import {
-  coverageProblems,
-  priorityLabel,
   type Coverage,
   type CoveragePatch,
+  coverageProblems,
+  type MedicareSecondaryType,
   type NewCoverage,
+  priorityLabel,
 } from '../coverage.schema';
 import { coverages } from './coverage.table';
 
@@ -30,6 +31,7 @@ const columns = {
   subscriberDob: coverages.subscriberDob,
   effectiveOn: coverages.effectiveOn,
   endOn: coverages.endOn,
+  medicareSecondaryType: coverages.medicareSecondaryType,
 };
 
 /**
@@ -70,7 +72,6 @@ export async function patientCoverage(db: DbOrTx, patientId: number, coverageId:
   return found ?? null;
 }
 
-
 /**
  * Holds the patient's row until the transaction ends, so that two writes to the same patient's policies
  * check for an overlap one after the other. 'No key update' leaves other tables free to reference the row.
@@ -105,6 +106,23 @@ function checkedMemberId(memberId: string, claimFilingIndicator: string): string
     );
   }
   return mbi;
+}
+
+/**
+ * Why Medicare pays second, kept only where an 837P sends it (X12 SBR05): on a Medicare Part B policy that is not
+ * primary. Given for any other policy, it is refused, naming the rule.
+ */
+function checkedMedicareSecondaryType(
+  type: MedicareSecondaryType | null,
+  claimFilingIndicator: string,
+  priority: number,
+): MedicareSecondaryType | null {
+  if (type === null) return null;
+  if (claimFilingIndicator !== 'MB') throw invalidField('medicareSecondaryType', 'applies only to a Medicare policy');
+  if (priority === 1) {
+    throw invalidField('medicareSecondaryType', 'applies only when Medicare is not the primary payer');
+  }
+  return type;
 }
 
 function checkSubscriberDob(dob: string | null | undefined, ctx: RequestContext) {
@@ -163,6 +181,11 @@ export async function createCoverage(
     if (!(await lockPatient(tx, patientId))) throw new HttpError(404, 'NOT_FOUND', 'No such patient.');
     const payer = await activePayer(tx, input.payer);
     const memberId = checkedMemberId(input.memberId, payer.claimFilingIndicator);
+    const medicareSecondaryType = checkedMedicareSecondaryType(
+      input.medicareSecondaryType,
+      payer.claimFilingIndicator,
+      input.priority,
+    );
     // The patient is the subscriber: the 837P names no one else, so nothing else is kept.
     const holder =
       input.relationship === 'self'
@@ -172,7 +195,7 @@ export async function createCoverage(
     await refuseOverlap(tx, patientId, input, null);
     const [row] = await tx
       .insert(coverages)
-      .values({ ...input, ...holder, memberId, patientId })
+      .values({ ...input, ...holder, memberId, medicareSecondaryType, patientId })
       .returning(columns);
     if (!row) throw new Error('coverage insert returned nothing');
     const parts = [
@@ -181,6 +204,7 @@ export async function createCoverage(
       `relationship ${row.relationship}`,
       `effective ${row.effectiveOn}`,
       row.endOn ? `ending ${row.endOn}` : 'no end date',
+      ...(row.medicareSecondaryType ? [`Medicare secondary type ${row.medicareSecondaryType}`] : []),
     ];
     await record(tx, {
       ...actorOf(ctx),
@@ -214,6 +238,11 @@ function changesOf(before: Coverage, after: Coverage): string[] {
   if (after.subscriberDob !== before.subscriberDob) changes.push('subscriber birth date changed');
   if (after.effectiveOn !== before.effectiveOn) changes.push(`effective ${before.effectiveOn} -> ${after.effectiveOn}`);
   if (after.endOn !== before.endOn) changes.push(`end date ${before.endOn ?? 'none'} -> ${after.endOn ?? 'none'}`);
+  if (after.medicareSecondaryType !== before.medicareSecondaryType) {
+    changes.push(
+      `Medicare secondary type ${before.medicareSecondaryType ?? 'none'} -> ${after.medicareSecondaryType ?? 'none'}`,
+    );
+  }
   return changes;
 }
 
@@ -240,6 +269,19 @@ export async function updateCoverage(
         : await payerNamed(tx, current.payer);
     if (patch.payer !== undefined || patch.memberId !== undefined) {
       merged.memberId = checkedMemberId(merged.memberId, payer?.claimFilingIndicator ?? '');
+    }
+    if (patch.medicareSecondaryType !== undefined) {
+      merged.medicareSecondaryType = checkedMedicareSecondaryType(
+        merged.medicareSecondaryType,
+        payer?.claimFilingIndicator ?? '',
+        merged.priority,
+      );
+    } else if (
+      merged.medicareSecondaryType !== null &&
+      (payer?.claimFilingIndicator !== 'MB' || merged.priority === 1)
+    ) {
+      // The policy is no longer Medicare paying second: the reason it did is not kept (the change is audited).
+      merged.medicareSecondaryType = null;
     }
     if (patch.subscriberDob !== undefined) checkSubscriberDob(merged.subscriberDob, ctx);
     if (patch.priority !== undefined || patch.effectiveOn !== undefined || patch.endOn !== undefined) {

@@ -189,6 +189,12 @@ describe('POST /api/patients/:id/coverages', () => {
       ],
       [{ ...aetna, priority: 2, effectiveOn: '2025-02-30' }, 'effectiveOn'],
       [{ ...aetna, priority: 2, endOn: '2024-12-31' }, 'endOn'],
+      // Why Medicare pays second: a code of the list, and only on Medicare when it is not primary.
+      [{ ...aetna, priority: 2, medicareSecondaryType: '12' }, 'medicareSecondaryType'],
+      [
+        { ...aetna, payer: 'Medicare', priority: 3, memberId: '1EG4TE5MK73', medicareSecondaryType: '99' },
+        'medicareSecondaryType',
+      ],
     ];
     for (const [payload, field] of refusals) {
       const res = await post(billing, patientId, payload);
@@ -206,7 +212,12 @@ describe('POST /api/patients/:id/coverages', () => {
       code: 'COVERAGE_OVERLAP',
       fields: [{ field: 'priority', message: expect.stringContaining('Aetna (Primary) from Jan 1, 2025') as string }],
     });
-    const earlier = await post(billing, patientId, { ...aetna, payer: 'Cigna', effectiveOn: '2020-01-01', endOn: '2025-01-01' });
+    const earlier = await post(billing, patientId, {
+      ...aetna,
+      payer: 'Cigna',
+      effectiveOn: '2020-01-01',
+      endOn: '2025-01-01',
+    });
     expect(earlier.statusCode, 'the last day of one policy is a day in force').toBe(409);
 
     expect((await post(billing, 999_999, aetna)).statusCode).toBe(404);
@@ -226,7 +237,12 @@ describe('PATCH /api/coverages/:id', () => {
 
     const ended = await patch(billing, primary.id, { endOn: '2025-12-31' });
     expect(ended.json<Coverage>().endOn).toBe('2025-12-31');
-    const next = await post(billing, patientId, { ...aetna, payer: 'Cigna', memberId: 'U12345678', effectiveOn: '2026-01-01' });
+    const next = await post(billing, patientId, {
+      ...aetna,
+      payer: 'Cigna',
+      memberId: 'U12345678',
+      effectiveOn: '2026-01-01',
+    });
     expect(next.statusCode, next.body).toBe(201);
 
     const dependent = await patch(billing, primary.id, {
@@ -283,7 +299,7 @@ describe('PATCH /api/coverages/:id', () => {
     expect(await sql<object>('select * from coverages where patient_id = $1 order by id', [patientId])).toEqual(stored);
   });
 
-  it("ends a policy whose payer has since been deactivated", async () => {
+  it('ends a policy whose payer has since been deactivated', async () => {
     const [patientId] = (await uninsuredPatients(1)) as [number];
     const admin = await signInAs(t.app, 'admin');
     const payer = (
@@ -331,5 +347,48 @@ describe('who may register insurance', () => {
     const payers = res.json<{ name: string; claimFilingIndicator: string }[]>();
     expect(payers.find((p) => p.name === 'Medicare')).toEqual({ name: 'Medicare', claimFilingIndicator: 'MB' });
     expect(payers.map((p) => p.name)).not.toContain('Retired Health Plan');
+  });
+});
+
+describe('Medicare as secondary payer', () => {
+  it('keeps why Medicare pays second on its policy, audited; a policy where Medicare pays first has none', async () => {
+    // The seed's patients without a policy are taken by the tests above: one of its own.
+    const [{ id: patientId } = { id: 0 }] = await sql<{ id: number }>(
+      `insert into patients (name, mrn, dob, phone) values ('Walter Working', 'MRN-MSP-1', '1959-04-02', '(555) 301-0001')
+       returning id`,
+    );
+    const billing = await signInAs(t.app, 'billing_admin');
+    // Still working at 67: the employer plan pays first, Medicare second (working aged, X12 SBR05 12).
+    expect((await post(billing, patientId, { ...aetna, effectiveOn: '2024-01-01' })).statusCode).toBe(201);
+    const medicare = { payer: 'Medicare', memberId: '1EG4TE5MK73', relationship: 'self', effectiveOn: '2024-01-01' };
+    const first = await post(billing, patientId, { ...medicare, priority: 1, medicareSecondaryType: '12' });
+    expect(first.statusCode).toBe(400);
+    expect(first.json<Refusal>().error.fields).toEqual([
+      { field: 'medicareSecondaryType', message: 'applies only when Medicare is not the primary payer' },
+    ]);
+    const created = await post(billing, patientId, { ...medicare, priority: 2, medicareSecondaryType: '12' });
+    expect(created.statusCode, created.body).toBe(201);
+    const policy = created.json<Coverage>();
+    expect(policy).toMatchObject({ payer: 'Medicare', priority: 2, medicareSecondaryType: '12' });
+    const changed = await patch(billing, policy.id, { medicareSecondaryType: '43' });
+    expect(changed.json<Coverage>().medicareSecondaryType).toBe('43');
+    // Moved to third, it still pays after another; ending the employer plan and making Medicare primary drops it.
+    await patch(billing, policy.id, { priority: 3 });
+    const [employer] = await sql<{ id: number }>(`select id from coverages where patient_id = $1 and payer = 'Aetna'`, [
+      patientId,
+    ]);
+    await patch(billing, employer!.id, { endOn: '2025-12-31' });
+    const primary = await patch(billing, policy.id, { priority: 1, effectiveOn: '2026-01-01' });
+    expect(primary.statusCode, primary.body).toBe(200);
+    expect(primary.json<Coverage>().medicareSecondaryType).toBeNull();
+    const audit = await sql<{ detail: string }>(`select detail from audit_log where resource = $1 order by id`, [
+      `coverage/${policy.id}`,
+    ]);
+    expect(audit.map((e) => e.detail)).toEqual([
+      expect.stringContaining('Medicare secondary type 12') as string,
+      'Medicare Secondary: Medicare secondary type 12 -> 43',
+      'Medicare Tertiary: priority Secondary -> Tertiary',
+      'Medicare Primary: priority Tertiary -> Primary, effective 2024-01-01 -> 2026-01-01, Medicare secondary type 43 -> none',
+    ]);
   });
 });

@@ -3,7 +3,12 @@ import { check, date, index, integer, pgTable, text, timestamp } from 'drizzle-o
 import { patients } from '@/features/patients/server/patients.table';
 import { payers } from '@/features/payers/server/payers.table';
 import { oneOf } from '@/server/db/sql-helpers';
-import { SUBSCRIBER_RELATIONSHIPS, type SubscriberRelationship } from '../coverage.schema';
+import {
+  MEDICARE_SECONDARY_TYPES,
+  SUBSCRIBER_RELATIONSHIPS,
+  type MedicareSecondaryType,
+  type SubscriberRelationship,
+} from '../coverage.schema';
 
 /**
  * A patient's insurance policies over time (the payer's view of the patient: X12 837P loops 2000B/2010BA
@@ -28,6 +33,8 @@ export const coverages = pgTable(
     subscriberDob: date('subscriber_dob', { mode: 'string' }),
     effectiveOn: date('effective_on', { mode: 'string' }).notNull(),
     endOn: date('end_on', { mode: 'string' }),
+    /** Why Medicare pays after another payer (X12 SBR05), on a Medicare policy that is not primary. */
+    medicareSecondaryType: text('medicare_secondary_type').$type<MedicareSecondaryType>(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -41,5 +48,9 @@ export const coverages = pgTable(
       sql`${t.relationship} = 'self' or (${t.subscriberName} is not null and ${t.subscriberDob} is not null)`,
     ),
     check('coverages_dates_check', sql`${t.endOn} is null or ${t.endOn} >= ${t.effectiveOn}`),
+    check(
+      'coverages_medicare_secondary_type_check',
+      sql`${t.medicareSecondaryType} is null or (${oneOf(t.medicareSecondaryType, MEDICARE_SECONDARY_TYPES)} and ${t.priority} > 1)`,
+    ),
   ],
 );

@@ -19,6 +19,8 @@ import { errorTextFor } from '@/client/lib/error-text';
 import { seesField, seesMemberId, type Role } from '@/shared/access';
 import {
   COVERAGE_PRIORITIES,
+  MEDICARE_SECONDARY_TYPES,
+  MEDICARE_SECONDARY_TYPE_LABELS,
   RELATIONSHIP_LABELS,
   SUBSCRIBER_RELATIONSHIPS,
   coverageFieldsSchema,
@@ -35,6 +37,9 @@ type FormInput = z.input<typeof coverageFieldsSchema>;
 type FormOutput = z.output<typeof coverageFieldsSchema>;
 type FieldName = keyof FormInput;
 const FIELD_NAMES = Object.keys(coverageFieldsSchema.shape) as FieldName[];
+
+/** The select's choice for no reason on file (a select item cannot have an empty value). */
+const NOT_KNOWN = 'none';
 
 /** What a role cannot send back because it sees it masked: left blank, the stored value stays. */
 interface Kept {
@@ -69,6 +74,7 @@ function formValues(editing: Coverage | null, kept: Kept): FormInput {
       subscriberDob: '',
       effectiveOn: '',
       endOn: '',
+      medicareSecondaryType: '',
     };
   }
   return {
@@ -81,6 +87,7 @@ function formValues(editing: Coverage | null, kept: Kept): FormInput {
     subscriberDob: kept.subscriberDob ? '' : (editing.subscriberDob ?? ''),
     effectiveOn: editing.effectiveOn,
     endOn: editing.endOn ?? '',
+    medicareSecondaryType: editing.medicareSecondaryType ?? '',
   };
 }
 
@@ -102,6 +109,7 @@ function patchOf(editing: Coverage, values: FormOutput, kept: Kept): CoveragePat
   }
   set('effectiveOn', values.effectiveOn);
   set('endOn', values.endOn);
+  set('medicareSecondaryType', values.medicareSecondaryType);
   return patch;
 }
 
@@ -134,13 +142,20 @@ export function CoverageDialog({
   >;
   const form = useForm<FormInput, unknown, FormOutput>({ resolver, defaultValues: formValues(editing, kept) });
   const { errors } = form.formState;
-  const [relationship, payerName] = useWatch({ control: form.control, name: ['relationship', 'payer'] });
+  const [relationship, payerName, priority] = useWatch({
+    control: form.control,
+    name: ['relationship', 'payer', 'priority'],
+  });
   const medicare = payers.data?.find((p) => p.name === payerName)?.claimFilingIndicator === 'MB';
+  // Why Medicare pays second is asked only where an 837P sends it (SBR05): Medicare, not primary.
+  const medicareSecondary = medicare && priority > 1;
   // A policy of a payer since deactivated keeps its payer, though no new policy may name it.
   const payerChoices = [...(payers.data ?? []).map((p) => p.name)];
   if (editing && !payerChoices.includes(editing.payer)) payerChoices.unshift(editing.payer);
 
-  const submit = form.handleSubmit((values) => {
+  const submit = form.handleSubmit((entered) => {
+    // A reason chosen before the payer or priority changed is not Medicare's any more: not sent.
+    const values = medicareSecondary ? entered : { ...entered, medicareSecondaryType: null };
     const onError = (error: unknown) => {
       showFieldErrors(form.setError, error, FIELD_NAMES);
       toast({ title: 'Insurance not saved', description: errorTextFor(error), variant: 'destructive' });
@@ -233,7 +248,12 @@ export function CoverageDialog({
               />
             )}
           </FormField>
-          <FormField id="coverage-member-id" label="Member ID" hint={memberIdHint || undefined} error={errors.memberId?.message}>
+          <FormField
+            id="coverage-member-id"
+            label="Member ID"
+            hint={memberIdHint || undefined}
+            error={errors.memberId?.message}
+          >
             {(control) => <Input {...control} autoComplete="off" {...form.register('memberId')} />}
           </FormField>
           <FormField
@@ -278,12 +298,51 @@ export function CoverageDialog({
               <FormField
                 id="coverage-subscriber-dob"
                 label="Subscriber date of birth"
-                hint={kept.subscriberDob && editing ? `On file: ${editing.subscriberDob}. Leave empty to keep it.` : undefined}
+                hint={
+                  kept.subscriberDob && editing
+                    ? `On file: ${editing.subscriberDob}. Leave empty to keep it.`
+                    : undefined
+                }
                 error={errors.subscriberDob?.message}
               >
                 {(control) => <Input {...control} type="date" {...form.register('subscriberDob')} />}
               </FormField>
             </>
+          )}
+          {medicareSecondary && (
+            <div className="sm:col-span-2">
+              <FormField
+                id="coverage-medicare-secondary-type"
+                label="Why Medicare pays second"
+                hint="Medicare refuses a claim as secondary payer without it (the plan or insurance that pays first)."
+                error={errors.medicareSecondaryType?.message}
+              >
+                {(control) => (
+                  <Controller
+                    control={form.control}
+                    name="medicareSecondaryType"
+                    render={({ field }) => (
+                      <Select
+                        value={field.value || NOT_KNOWN}
+                        onValueChange={(value) => field.onChange(value === NOT_KNOWN ? '' : value)}
+                      >
+                        <SelectTrigger {...control} onBlur={field.onBlur}>
+                          <SelectValue />
+                        </SelectTrigger>
+                        <SelectContent>
+                          <SelectItem value={NOT_KNOWN}>Not known yet</SelectItem>
+                          {MEDICARE_SECONDARY_TYPES.map((code) => (
+                            <SelectItem key={code} value={code}>
+                              {`${code}: ${MEDICARE_SECONDARY_TYPE_LABELS[code]}`}
+                            </SelectItem>
+                          ))}
+                        </SelectContent>
+                      </Select>
+                    )}
+                  />
+                )}
+              </FormField>
+            </div>
           )}
           <FormField id="coverage-effective" label="Effective date" error={errors.effectiveOn?.message}>
             {(control) => <Input {...control} type="date" {...form.register('effectiveOn')} />}

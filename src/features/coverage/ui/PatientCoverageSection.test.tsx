@@ -24,6 +24,7 @@ const aetna: Coverage = {
   subscriberDob: '1970-05-06',
   effectiveOn: '2024-01-01',
   endOn: null,
+  medicareSecondaryType: null,
 };
 const cigna: Coverage = {
   id: 12,
@@ -37,6 +38,7 @@ const cigna: Coverage = {
   subscriberDob: null,
   effectiveOn: '2019-01-01',
   endOn: '2020-12-31',
+  medicareSecondaryType: null,
 };
 /** What a role that does not bill reads of the same policy (the server masks it). */
 const aetnaMasked: Coverage = { ...aetna, memberId: '********89', subscriberDob: 'XX-XX-1970' };
@@ -115,14 +117,20 @@ describe('PatientCoverageSection', () => {
     await user.click(await screen.findByRole('option', { name: 'Medicare' }));
     expect(within(dialog).getByText(/Medicare's MBI: 11 letters and digits/)).toBeTruthy();
     await user.type(within(dialog).getByLabelText('Member ID'), 'W123456789');
+    // Why Medicare pays second is asked only of Medicare billed after another payer (837P SBR05).
+    expect(within(dialog).queryByRole('combobox', { name: 'Why Medicare pays second' })).toBeNull();
     await user.click(within(dialog).getByRole('combobox', { name: 'Priority' }));
     await user.click(await screen.findByRole('option', { name: 'Secondary' }));
+    await user.click(within(dialog).getByRole('combobox', { name: 'Why Medicare pays second' }));
+    await user.click(await screen.findByRole('option', { name: '12: Working aged: employer group health plan' }));
     // A dependent's policy names its holder.
     await user.click(within(dialog).getByRole('combobox', { name: "Patient's relationship to subscriber" }));
     await user.click(await screen.findByRole('option', { name: 'Spouse' }));
     await user.type(within(dialog).getByLabelText('Effective date'), '2025-06-01');
     await user.click(within(dialog).getByRole('button', { name: 'Save insurance' }));
-    expect(await within(dialog).findByText('Subscriber name is required when the patient is not the subscriber')).toBeTruthy();
+    expect(
+      await within(dialog).findByText('Subscriber name is required when the patient is not the subscriber'),
+    ).toBeTruthy();
     await user.type(within(dialog).getByLabelText('Subscriber name'), 'Ruth Example');
     await user.type(within(dialog).getByLabelText('Subscriber date of birth'), '1950-03-04');
     await user.click(within(dialog).getByRole('button', { name: 'Save insurance' }));
@@ -145,6 +153,7 @@ describe('PatientCoverageSection', () => {
       subscriberDob: '1950-03-04',
       effectiveOn: '2025-06-01',
       endOn: null,
+      medicareSecondaryType: '12',
     };
     expect(api.sent('POST /api/patients/:id/coverages').map((r) => [r.path, r.body])).toEqual([
       ['/api/patients/7/coverages', { ...sent, memberId: 'W123456789' }],

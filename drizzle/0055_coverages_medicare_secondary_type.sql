@@ -1,0 +1,2 @@
+ALTER TABLE "coverages" ADD COLUMN "medicare_secondary_type" text;--> statement-breakpoint
+ALTER TABLE "coverages" ADD CONSTRAINT "coverages_medicare_secondary_type_check" CHECK ("coverages"."medicare_secondary_type" is null or ("coverages"."medicare_secondary_type" in ('12', '13', '14', '15', '16', '41', '42', '43', '47') and "coverages"."priority" > 1));
