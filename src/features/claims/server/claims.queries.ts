@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gte, inArray, isNotNull, lte, sql, type SQL } from 
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { maskText } from '@/shared/access';
 import { formatCents, formatDollars, today } from '@/shared/api';
+import { resolveClaimWorkItems } from '@/features/workqueue/server/workqueue.queries';
 import { actorOf, listReadEntry, record, recordNow, recordRead } from '@/features/audit/server/audit.queries';
 import type { RequestContext } from '@/server/context';
 import type { Db, DbOrTx } from '@/server/db/types';
@@ -709,6 +710,15 @@ export async function appealClaim(
       createdBy: ctx.user.id,
     });
     await tx.update(claims).set({ status: 'Appealed' }).where(eq(claims.id, id));
+    // The denial's items in the work queue are worked by this appeal: resolved with it, not left for someone else.
+    await resolveClaimWorkItems(
+      tx,
+      ctx,
+      id,
+      ['denial'],
+      'appealed',
+      `${APPEAL_LEVEL_LABELS[appeal.level ?? 'first']} appeal filed from the claim: ${appeal.reason}`,
+    );
     await record(tx, {
       ...actorOf(ctx),
       action: 'claim.appeal',

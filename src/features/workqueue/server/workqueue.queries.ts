@@ -170,16 +170,21 @@ export async function resolveWorkItemsBySource(
           and resolved_at is null
         returning id, patient_id, account_number`,
   );
-  const audit: AuditInput[] = resolved.map((r) => ({
+  const audit = resolvedEntries(ctx, resolved, outcome, note);
+  if (auditInto) auditInto.push(...audit);
+  else await recordMany(tx, audit);
+  return resolved.length;
+}
+
+/** The audit entries of items resolved without a person opening them (rows: id, patient_id, account_number). */
+function resolvedEntries(ctx: RequestContext, resolved: readonly RawRow[], outcome: WorkOutcome, note: string) {
+  return resolved.map((r): AuditInput => ({
     ...actorOf(ctx),
     action: 'work_item.resolve',
     resource: `work_item/${Number(r.id)}`,
     patientId: r.patient_id === null ? null : Number(r.patient_id),
     detail: `${rowText(r.account_number)}: ${WORK_OUTCOME_LABELS[outcome].toLowerCase()}; ${note}`,
   }));
-  if (auditInto) auditInto.push(...audit);
-  else await recordMany(tx, audit);
-  return resolved.length;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -385,6 +390,30 @@ export async function resolveWorkItem(
     });
     return itemById(tx, id);
   });
+}
+
+/**
+ * Resolves a claim's open items of these sources with the action just taken on the claim (an appeal filed from the
+ * claim view resolves its denials as appealed), in the caller's transaction, audited. Returns how many.
+ */
+export async function resolveClaimWorkItems(
+  tx: Tx,
+  ctx: RequestContext,
+  claimId: number,
+  sources: readonly WorkSource[],
+  outcome: WorkOutcome,
+  note: string,
+): Promise<number> {
+  const resolved = await rawRows(
+    tx,
+    sql`update work_items set resolved_at = ${ctx.now.toISOString()}::timestamptz, resolved_by = ${ctx.user.id}::int,
+          outcome = ${outcome}, resolution_note = ${note}
+        where claim_id = ${claimId}::int and resolved_at is null
+          and source = any(${`{${sources.join(',')}}`}::text[])
+        returning id, patient_id, account_number`,
+  );
+  await recordMany(tx, resolvedEntries(ctx, resolved, outcome, note));
+  return resolved.length;
 }
 
 // ---------------------------------------------------------------------------------------------

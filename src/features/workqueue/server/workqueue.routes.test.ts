@@ -174,6 +174,29 @@ describe('the work queue', () => {
       'work_item.resolve',
     ]);
     expect((await query(`select 1 from audit_log where action = 'work_queue.list.view'`)).length).toBeGreaterThan(0);
+
+    // The other denial is appealed from its claim: its item is resolved with the appeal, not left open.
+    const appealed = await billing.request({
+      method: 'POST',
+      url: `/api/claims/${elig.id}/appeals`,
+      payload: { reason: 'Coverage was active on the service date', level: 'first' },
+    });
+    expect(appealed.statusCode, appealed.body).toBe(200);
+    const [eligItem] = await query<{ id: number; outcome: string; resolution_note: string }>(
+      `select id, outcome, resolution_note from work_items where claim_id = $1 and source = 'denial'`,
+      [elig.id],
+    );
+    expect(eligItem).toMatchObject({
+      outcome: 'appealed',
+      resolution_note: 'First level appeal filed from the claim: Coverage was active on the service date',
+    });
+    const left = (await billing.request({ method: 'GET', url: '/api/work-queue?payer=Aetna' })).json<WorkQueuePage>();
+    expect(left.items).toEqual([]);
+    const resolvedEntry = await query<{ action: string }>(
+      `select action from audit_log where resource = $1 order by id`,
+      [`work_item/${eligItem!.id}`],
+    );
+    expect(resolvedEntry.map((a) => a.action)).toEqual(['work_item.open', 'work_item.resolve']);
   });
 
   it('holds from the scrubber become one work item per held claim, however often it runs', async () => {
