@@ -253,7 +253,6 @@ function patientShareSql(carc: '1' | '2' | '3') {
       and ${remittanceLedger.reasonCode} = ${sql.raw(`'${carc}'`)} and ${remittanceLedger.bucket} = 'patient')`;
 }
 
-
 interface StatementPaymentRow {
   id: number;
   receivedOn: string;
