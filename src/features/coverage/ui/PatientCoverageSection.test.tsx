@@ -45,12 +45,24 @@ const aetnaMasked: Coverage = { ...aetna, memberId: '********89', subscriberDob:
 
 describe('PatientCoverageSection', () => {
   it("lists the patient's policies with their priority, dates and subscriber, and marks an ended one", async () => {
-    const api = fakeApi({ [LIST]: [aetna, cigna] });
+    const medicare: Coverage = {
+      ...cigna,
+      id: 13,
+      payer: 'Medicare',
+      priority: 3,
+      memberId: '1EG4TE5MK73',
+      endOn: null,
+      medicareSecondaryType: '43',
+    };
+    const api = fakeApi({ [LIST]: [aetna, cigna, medicare] });
     renderWithApp(<PatientCoverageSection patientId={7} role="billing_admin" />);
     const section = screen.getByRole('region', { name: 'Insurance' });
     const items = await within(section).findAllByRole('listitem');
-    expect(items).toHaveLength(2);
-    const [first, second] = items as [HTMLElement, HTMLElement];
+    expect(items).toHaveLength(3);
+    const [first, second, third] = items as [HTMLElement, HTMLElement, HTMLElement];
+    // Why Medicare pays after the others, on its policy alone.
+    expect(within(third).getByText('43: Disabled, under 65: large group health plan')).toBeTruthy();
+    expect(within(first).queryByText('Why Medicare pays second')).toBeNull();
     expect(within(first).getByText('Aetna')).toBeTruthy();
     expect(within(first).getByText('Primary')).toBeTruthy();
     expect(within(first).getByText('W123456789')).toBeTruthy();

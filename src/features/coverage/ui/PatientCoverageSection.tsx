@@ -7,7 +7,7 @@ import { errorTextFor } from '@/client/lib/error-text';
 import { can, type Role } from '@/shared/access';
 import { today } from '@/shared/api';
 import { formatDate } from '@/shared/dates';
-import { RELATIONSHIP_LABELS, priorityLabel, type Coverage } from '../coverage.schema';
+import { MEDICARE_SECONDARY_TYPE_LABELS, RELATIONSHIP_LABELS, priorityLabel, type Coverage } from '../coverage.schema';
 import { CoverageDialog } from './CoverageDialog';
 import { usePatientCoverages } from './coverage.api';
 
@@ -87,6 +87,11 @@ export function PatientCoverageSection({ patientId, role }: { patientId: number;
                 <Detail term="Group">{c.groupNumber ?? '—'}</Detail>
                 <Detail term="Subscriber">{subscriber(c)}</Detail>
                 <Detail term="In force">{dates(c)}</Detail>
+                {c.medicareSecondaryType && (
+                  <Detail term="Why Medicare pays second">
+                    {`${c.medicareSecondaryType}: ${MEDICARE_SECONDARY_TYPE_LABELS[c.medicareSecondaryType]}`}
+                  </Detail>
+                )}
               </dl>
             </li>
           );
