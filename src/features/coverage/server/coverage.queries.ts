@@ -10,12 +10,12 @@ import type { AfterPatientBillingChange, RequestContext } from '@/server/context
 import type { Db, DbOrTx, Tx } from '@/server/db/types';
 import { HttpError, invalidField } from '@/server/plugins/errors';
 import {
+  coverageProblems,
+  priorityLabel,
   type Coverage,
   type CoveragePatch,
-  coverageProblems,
   type MedicareSecondaryType,
   type NewCoverage,
-  priorityLabel,
 } from '../coverage.schema';
 import { coverages } from './coverage.table';
 
