@@ -470,6 +470,9 @@ describe('analytics rollups equal the raw reference', () => {
       fc.record({ kind: fc.constant('bill' as const), n: fc.nat(5000) }),
       fc.record({ kind: fc.constant('claimPatient' as const), n: fc.nat(5000), m: fc.nat(5000) }),
       fc.record({ kind: fc.constant('void' as const), n: fc.nat(5000), voided: fc.boolean() }),
+      // A visit billed to the patient's next policy: a claim linked to another (or unlinked), what the earlier payers
+      // settled of it, and the balance a claim handed on (the charges cohort and outstanding A/R read all three).
+      fc.record({ kind: fc.constant('nextPolicy' as const), n: fc.nat(5000), m: fc.nat(5000), cents: fc.nat(30000) }),
     );
     type Write = typeof write extends fc.Arbitrary<infer W> ? W : never;
     const appointment = (n: number) =>
@@ -556,6 +559,10 @@ describe('analytics rollups equal the raw reference', () => {
             service_date = (select date from appointments where id = ${appointment(w.m)}) where id = ${id}`);
         case 'void':
           return exec(`update claims set voided_at = ${w.voided ? 'now()' : 'null'} where id = ${id}`);
+        case 'nextPolicy':
+          await exec(`update claims set handed_on_cents = ${w.cents % 5000} where id = ${pick(w.m)}`);
+          return exec(`update claims set primary_claim_id = ${w.cents % 3 === 0 ? 'null' : pick(w.m)},
+            prior_payers_cents = ${w.cents} % (billed_cents + 1) where id = ${id} and id <> ${pick(w.m)}`);
       }
     };
     await fc.assert(
