@@ -483,6 +483,10 @@ export const claimDetailSchema = z.object({
   contractualAdjustmentCents: z.number().int(),
   patientResponsibilityCents: z.number().int(),
   balanceCents: z.number().int(),
+  /** The part of the balance the patient's next policy was billed for (laterClaims): that payer's now, 0 otherwise. */
+  handedOnCents: z.number().int(),
+  /** On a claim billed after another's adjudication: what the earlier payers settled of its charge, 0 otherwise. */
+  priorPayersCents: z.number().int(),
   reason: z.string().nullable(),
   denialDescription: z.string().nullable(),
   /** ICD-10-CM codes in order, the first the principal one. */

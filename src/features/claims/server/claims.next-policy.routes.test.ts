@@ -242,7 +242,12 @@ describe("billing a claim's balance to the patient's next policy", () => {
     expect((await statement()).amountDueCents).toBe(due - first.coinsurance);
     // What is owed on the visit is owed once: the new claim's balance is the coinsurance, the first claim's none.
     expect(made.balanceCents).toBe(first.coinsurance);
-    expect((await detail(v!.id)).balanceCents).toBe(0);
+    const handedOn = await detail(v!.id);
+    expect(handedOn).toMatchObject({ balanceCents: 0, handedOnCents: first.coinsurance, priorPayersCents: 0 });
+    expect(made).toMatchObject({
+      handedOnCents: 0,
+      priorPayersCents: v!.lines.reduce((s, l) => s + l.charge, 0) - first.coinsurance,
+    });
     // The statement shows the visit once: its charge, the first payer's decision, the coinsurance pending.
     const charge = v!.lines.reduce((s, l) => s + l.charge, 0);
     const billedThere = await fullStatement();
@@ -297,6 +302,29 @@ describe("billing a claim's balance to the patient's next policy", () => {
       insurancePendingCents: 0,
       amountDueCents: 0,
     });
+  });
+
+  it('hands the balance back when the claim of the next policy is voided, which may then be billed again', async () => {
+    const [v] = await visitsWithANextPolicy(1);
+    const era = remittanceOf(v!, 'NEXT-2501');
+    await importEra(era.file);
+    const made = (await billNext(v!.id)).json<ClaimDetail>();
+    const voided = await biller.request({
+      method: 'POST',
+      url: `/api/claims/${made.id}/void`,
+      payload: { reason: 'Billed to the wrong plan' },
+    });
+    expect(voided.statusCode, voided.body).toBe(200);
+    expect(await detail(v!.id)).toMatchObject({
+      balanceCents: era.coinsurance,
+      handedOnCents: 0,
+      laterClaims: [],
+      nextPolicy: { payer: v!.nextPayer, billable: true, reason: null },
+    });
+    expect((await detail(made.id)).balanceCents).toBe(0);
+    const again = await billNext(v!.id);
+    expect(again.statusCode, again.body).toBe(201);
+    expect((await detail(v!.id)).handedOnCents).toBe(era.coinsurance);
   });
 
   it("bills on down a patient's policies: a third claim of the visit is no duplicate of the first two", async () => {

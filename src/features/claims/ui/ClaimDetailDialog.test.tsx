@@ -38,6 +38,8 @@ function claimDetail(overrides: Partial<ClaimDetail> = {}): ClaimDetail {
     contractualAdjustmentCents: 1_500,
     patientResponsibilityCents: 2_000,
     balanceCents: 21_400,
+    handedOnCents: 0,
+    priorPayersCents: 0,
     reason: null,
     denialDescription: null,
     diagnoses: ['E11.9', 'I10', 'Z00.00'],
@@ -436,6 +438,7 @@ describe('ClaimDetailDialog', () => {
       status: 'Draft',
       payer: 'Cigna',
       primaryClaim: { id: 7, accountNumber: 'ACC-2026-100007', payer: 'Medicare' },
+      priorPayersCents: 17_200,
       nextPolicy: null,
     });
     const api = serve(paid, { 'POST /api/claims/7/next-policy': made, 'GET /api/claims/8': made });
@@ -450,9 +453,29 @@ describe('ClaimDetailDialog', () => {
     // The new claim opens in the same view, saying which claim it bills after; that one is a click away.
     const opened = await screen.findByRole('dialog', { name: 'Claim ACC-2026-M0000008' });
     const after = await within(opened).findByRole('region', { name: 'Other policies' });
-    expect(itemsOf(after)).toEqual({ 'Billed after': "Medicare's adjudication of ACC-2026-100007" });
+    expect(itemsOf(after)).toEqual({
+      'Billed after': "Medicare's adjudication of ACC-2026-100007",
+      'Settled by earlier payers': '$172.00',
+    });
     await user.click(within(after).getByRole('button', { name: 'ACC-2026-100007' }));
     expect(await screen.findByRole('dialog', { name: 'Claim ACC-2026-100007' })).toBeTruthy();
+  });
+
+  it('names the claim its balance was billed to next, and how much of it', async () => {
+    serve(
+      claimDetail({
+        status: 'Partially Paid',
+        payer: 'Medicare',
+        balanceCents: 0,
+        handedOnCents: 2_800,
+        laterClaims: [{ id: 8, accountNumber: 'ACC-2026-M0000008', payer: 'Cigna' }],
+        nextPolicy: { payer: 'Cigna', billable: false, reason: 'is billed to Cigna already, as ACC-2026-M0000008' },
+      }),
+    );
+    renderView();
+    const dialog = await screen.findByRole('dialog', { name: 'Claim ACC-2026-100007' });
+    const policies = await within(dialog).findByRole('region', { name: 'Other policies' });
+    expect(itemsOf(policies)).toEqual({ 'Billed next': 'Cigna as ACC-2026-M0000008, for $28.00' });
   });
 
   it('says why the next policy cannot be billed yet, and offers it only to those who may edit claims', async () => {

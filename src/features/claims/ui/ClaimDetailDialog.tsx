@@ -194,9 +194,14 @@ function PoliciesSection({
             <ClaimLinkButton link={claim.primaryClaim} onOpen={onOpen} />
           </Item>
         )}
+        {claim.primaryClaim && claim.priorPayersCents > 0 && (
+          // Why the balance is not the whole charge: what the earlier payers settled is not owed here.
+          <Item term="Settled by earlier payers">{formatDollars(claim.priorPayersCents)}</Item>
+        )}
         {claim.laterClaims.map((later) => (
           <Item key={later.id} term="Billed next">
             {later.payer} as <ClaimLinkButton link={later} onOpen={onOpen} />
+            {claim.handedOnCents > 0 && `, for ${formatDollars(claim.handedOnCents)}`}
           </Item>
         ))}
         {next && claim.laterClaims.length === 0 && (

@@ -69,6 +69,8 @@ function savedClaim(overrides: Partial<ClaimDetail> = {}): ClaimDetail {
     contractualAdjustmentCents: 0,
     patientResponsibilityCents: 0,
     balanceCents: 14_900,
+    handedOnCents: 0,
+    priorPayersCents: 0,
     reason: null,
     denialDescription: null,
     diagnoses: ['E11.9'],

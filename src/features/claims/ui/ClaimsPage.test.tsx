@@ -492,6 +492,8 @@ describe('ClaimsPage', () => {
       contractualAdjustmentCents: 0,
       patientResponsibilityCents: 0,
       balanceCents: 14_900,
+      handedOnCents: 0,
+      priorPayersCents: 0,
       reason: 'CO-197',
       denialDescription: 'Precertification or authorization was not obtained',
       diagnoses: ['E11.9'],
