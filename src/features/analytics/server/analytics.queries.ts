@@ -72,8 +72,9 @@ const OPEN_DENIAL_STATUSES = sql`('Denied', 'Appealed')`;
  *
  *   what is left of its charge (claimChargeLeftSql) − patient payments received (patient and guest)
  *
- * never below 0: a visit billed to two policies counts once. Denied and appealed claims stay in A/R until paid or written off; a patient share not
- * yet paid is A/R too. Patient payments follow the balance rule (claimBalanceSql).
+ * never below 0: a visit billed to two policies counts once. Denied and appealed claims stay in A/R until
+ * paid or written off; a patient share not yet paid is A/R too. Patient payments follow the balance rule
+ * (claimBalanceSql).
  *
  * Returns a SELECT of (claim_id, provider_id, service_date, status, outstanding_cents), one row per open
  * receivable with something outstanding, for use as a CTE.
