@@ -34,6 +34,7 @@ const ACTION_LABELS: Record<string, string> = {
   'analytics.missed_charges.view': 'Viewed the visits with missed charges',
   'claim.appeal': 'Appealed a claim',
   'claim.void': 'Voided a claim',
+  'claim.write_off': 'Wrote off a claim',
   'claim.scrub': 'Scrubbed a claim',
   'claim.view': 'Viewed a claim',
   'claim.create': 'Created a claim',

@@ -335,6 +335,18 @@ export const newAppealSchema = z
   .strict();
 export type NewAppeal = z.input<typeof newAppealSchema>;
 
+/** Statuses from which a claim's balance can be written off: the payer has answered and will not pay the rest. */
+export const WRITE_OFF_STATUSES = ['Denied', 'Partially Paid'] as const satisfies readonly ClaimStatus[];
+export function canWriteOff(status: ClaimRowStatus): boolean {
+  return (WRITE_OFF_STATUSES as readonly ClaimRowStatus[]).includes(status);
+}
+
+/** `POST /api/claims/:id/write-off`: why the rest of a claim's balance is not pursued (kept in the audit trail). */
+export const writeOffClaimSchema = z
+  .object({ reason: z.string().trim().min(1, 'is required').max(200, 'must be at most 200 characters') })
+  .strict();
+export type WriteOffClaim = z.infer<typeof writeOffClaimSchema>;
+
 /** `POST /api/claims/:id/void`: why a claim entered by mistake is voided (kept in the audit trail). */
 export const voidClaimSchema = z
   .object({ reason: z.string().trim().min(1, 'is required').max(200, 'must be at most 200 characters') })

@@ -3,6 +3,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { maskText } from '@/shared/access';
 import { formatCents, formatDollars, today } from '@/shared/api';
 import { resolveClaimWorkItems } from '@/features/workqueue/server/workqueue.queries';
+import { WORK_SOURCES } from '@/features/workqueue/workqueue.schema';
 import { actorOf, listReadEntry, record, recordNow, recordRead } from '@/features/audit/server/audit.queries';
 import type { RequestContext } from '@/server/context';
 import type { Db, DbOrTx } from '@/server/db/types';
@@ -31,6 +32,7 @@ import {
   TOP_DENIAL_REASONS,
   TREND_WEEKS,
   claimRowStatusSchema,
+  canWriteOff,
   claimStatusSchema,
   isAppealable,
   lineControlNumber,
@@ -52,6 +54,7 @@ import {
   type ChargeCeilingUpdate,
   type ImportError,
   type VoidClaim,
+  type WriteOffClaim,
 } from '../claims.schema';
 import { parseClaimsCsv, resolveImportRows, sortImportErrors, type ImportReferences } from './claims.import';
 import { chargeCeilings, claimAppeals, claimLines, claims, payments } from './claims.table';
@@ -893,6 +896,50 @@ export async function voidClaim(db: Db, ctx: RequestContext, id: number, input: 
     });
     const [row] = await claimRowsQuery(tx, ctx).where(eq(claims.id, id));
     if (!row) throw new Error('voided claim vanished');
+    return toClaimRow(row);
+  });
+}
+
+/**
+ * Writes off the rest of a Denied or Partially Paid claim's balance: the practice will not pursue it (an appeal
+ * not worth its cost, a payer that will not pay). The claim becomes Written Off and resolved today, which moves its
+ * balance from outstanding A/R to revenue lost (docs/kpis.md); the patient's own share stays theirs (the balance
+ * rule). Its open work-queue items are resolved as written off with the reason. Audited with the amount.
+ */
+export async function writeOffClaim(db: Db, ctx: RequestContext, id: number, input: WriteOffClaim): Promise<ClaimRow> {
+  return db.transaction(async (tx) => {
+    const [current] = await tx
+      .select({
+        status: claims.status,
+        patientId: claims.patientId,
+        accountNumber: claims.accountNumber,
+        voidedAt: claims.voidedAt,
+        balanceCents: claimOpenBalanceSql(),
+      })
+      .from(claims)
+      .where(eq(claims.id, id))
+      .limit(1)
+      .for('update');
+    if (!current) throw new HttpError(404, 'NOT_FOUND', 'No claim with that id.');
+    const status = current.voidedAt ? 'Voided' : claimStatusSchema.parse(current.status);
+    if (!canWriteOff(status)) {
+      const message = `is ${status}: only a Denied or Partially Paid claim can be written off`;
+      throw new HttpError(409, 'NOT_WRITABLE_OFF', `status: ${message}`, { fields: [{ field: 'status', message }] });
+    }
+    await tx
+      .update(claims)
+      .set({ status: 'Written Off', resolvedOn: today(ctx.now) })
+      .where(eq(claims.id, id));
+    await resolveClaimWorkItems(tx, ctx, id, WORK_SOURCES, 'written_off', `Claim written off: ${input.reason}`);
+    await record(tx, {
+      ...actorOf(ctx),
+      action: 'claim.write_off',
+      resource: `claim/${id}`,
+      detail: `${current.accountNumber}: status ${status} → Written Off, ${formatDollars(current.balanceCents)} written off; reason: ${input.reason}`,
+      patientId: current.patientId,
+    });
+    const [row] = await claimRowsQuery(tx, ctx).where(eq(claims.id, id));
+    if (!row) throw new Error('written-off claim vanished');
     return toClaimRow(row);
   });
 }

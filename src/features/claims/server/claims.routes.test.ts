@@ -2,7 +2,7 @@ import Papa from 'papaparse';
 import { TEST_TODAY } from '@/testing/test-clock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rolesWith, ROLES } from '@/shared/access';
-import { today } from '@/shared/api';
+import { formatDollars, today } from '@/shared/api';
 import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
 import {
   CLAIM_CSV_COLUMNS,
@@ -1387,5 +1387,87 @@ describe('charge ceilings (Settings → Charge ceilings)', () => {
       payload: { ceilingCents: 100 },
     });
     expect(refused.statusCode).toBe(403);
+  });
+});
+
+describe('POST /api/claims/:id/write-off', () => {
+  const writeOff = (id: number, payload: object, who: SignedIn = biller) =>
+    who.request({ method: 'POST', url: `/api/claims/${id}/write-off`, payload });
+  const outstanding = async () =>
+    (await biller.request({ method: 'GET', url: '/api/claims/analytics/kpis?periodDays=30' })).json<{
+      outstandingArCents: number;
+    }>().outstandingArCents;
+
+  it('writes off a denied claim: Written Off and resolved today, out of A/R, its work items resolved, audited', async () => {
+    const [target] = await sql<{ id: number; patient_id: number; account_number: string; balance: number }>(
+      `select id, patient_id, account_number, billed_cents - paid_cents - contractual_adjustment_cents as balance
+       from claims where status = 'Denied' and voided_at is null and submitted_on is not null and resolved_on is null
+         and billed_cents - paid_cents - contractual_adjustment_cents > 0
+         and not exists (select 1 from payments p where p.claim_id = claims.id)
+       order by id limit 1`,
+    );
+    if (!target) throw new Error('the seed has no open Denied claim');
+    await sql(
+      `insert into work_items (source, source_key, claim_id, patient_id, account_number, payer, category, reason,
+         dollars_at_risk_cents, due_on, priority)
+       select 'denial', 'write-off-test', id, patient_id, account_number, payer, 'other', 'Denied (test)',
+         billed_cents, current_date + 30, 'normal' from claims where id = $1`,
+      [target.id],
+    );
+    const before = await outstanding();
+    const res = await writeOff(target.id, { reason: '  Below the cost of an appeal  ' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<ClaimRow>()).toMatchObject({ id: target.id, status: 'Written Off', balanceCents: 0 });
+    const [stored] = await sql<{ status: string; resolved_on: string }>(
+      `select status, resolved_on::text from claims where id = $1`,
+      [target.id],
+    );
+    expect(stored).toEqual({ status: 'Written Off', resolved_on: TEST_TODAY });
+    expect(await outstanding()).toBe(before - target.balance);
+    const [item] = await sql<{ outcome: string; resolution_note: string }>(
+      `select outcome, resolution_note from work_items where source_key = 'write-off-test'`,
+    );
+    expect(item).toEqual({ outcome: 'written_off', resolution_note: 'Claim written off: Below the cost of an appeal' });
+    const [entry] = await sql<{ action: string; patient_id: number; detail: string }>(
+      `select action, patient_id, detail from audit_log where resource = $1 order by id desc limit 1`,
+      [`claim/${target.id}`],
+    );
+    expect(entry).toEqual({
+      action: 'claim.write_off',
+      patient_id: target.patient_id,
+      detail: `${target.account_number}: status Denied → Written Off, ${formatDollars(target.balance)} written off; reason: Below the cost of an appeal`,
+    });
+    // Twice: refused, naming the status.
+    const again = await writeOff(target.id, { reason: 'Again' });
+    expect(again.statusCode).toBe(409);
+    expect(again.json<{ error: { code: string; fields: { field: string; message: string }[] } }>().error).toMatchObject(
+      {
+        code: 'NOT_WRITABLE_OFF',
+        fields: [
+          { field: 'status', message: 'is Written Off: only a Denied or Partially Paid claim can be written off' },
+        ],
+      },
+    );
+  });
+
+  it('refuses a claim the payer has not answered, a missing reason, an unknown claim, and a role that reads claims only', async () => {
+    const [submitted] = await ids(`status = 'Submitted' and voided_at is null`);
+    const [denied] = await ids(`status = 'Denied' and voided_at is null`);
+    const early = await writeOff(submitted!, { reason: 'Not worth it' });
+    expect(early.statusCode).toBe(409);
+    expect(fieldsOf(early.body)).toEqual(['status']);
+    for (const payload of [{}, { reason: '   ' }, { reason: 'x'.repeat(201) }, { reason: 'ok', amount: 1 }]) {
+      const res = await writeOff(denied!, payload);
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+    }
+    expect((await writeOff(999_999, { reason: 'Not worth it' })).statusCode).toBe(404);
+    const doctor = await signInAs(t.app, 'doctor');
+    expect((await writeOff(denied!, { reason: 'Not worth it' }, doctor)).statusCode).toBe(403);
+    const [still] = await sql<{ status: string }>(`select status from claims where id = $1`, [denied]);
+    expect(still?.status).toBe('Denied');
+    const written = await sql(`select 1 from audit_log where action = 'claim.write_off' and resource = any($1)`, [
+      [`claim/${submitted}`, `claim/${denied}`],
+    ]);
+    expect(written).toEqual([]);
   });
 });

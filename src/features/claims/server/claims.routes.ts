@@ -27,6 +27,7 @@ import {
   chargeCeilingUpdateSchema,
   newAppealSchema,
   voidClaimSchema,
+  writeOffClaimSchema,
   batchScrubResultSchema,
   claimDetailSchema,
   claimDraftSchema,
@@ -49,6 +50,7 @@ import {
   listClaims,
   setChargeCeiling,
   voidClaim,
+  writeOffClaim,
   listClaimAppeals,
   recordAppealOutcome,
   listClaimProviders,
@@ -303,6 +305,21 @@ export function claimsRoutes(deps: AppDeps) {
         },
       },
       (request) => voidClaim(deps.db, requestContext(request, deps), request.params.id, request.body),
+    );
+    api.post(
+      '/api/claims/:id/write-off',
+      {
+        config: { permission: 'claims:write' },
+        schema: {
+          tags: ['claims'],
+          description:
+            "Writes off the rest of a Denied or Partially Paid claim's balance with a reason: the claim becomes Written Off and resolved, its open work-queue items are resolved as written off, and the patient's own share stays due. Audited.",
+          params: idParamsSchema,
+          body: writeOffClaimSchema,
+          response: { 200: claimRowSchema, ...errors },
+        },
+      },
+      (request) => writeOffClaim(deps.db, requestContext(request, deps), request.params.id, request.body),
     );
     // Settings → Charge ceilings: what the import flags, per procedure code (admin).
     api.get(

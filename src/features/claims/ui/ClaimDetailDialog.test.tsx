@@ -461,6 +461,42 @@ describe('ClaimDetailDialog', () => {
     expect(await screen.findByRole('dialog', { name: 'Claim ACC-2026-100007' })).toBeTruthy();
   });
 
+  it('writes off a denied claim with a reason, announced; offered only for a denied or partially paid claim', async () => {
+    const denied = claimDetail({ status: 'Denied', payer: 'Aetna', balanceCents: 21_400 });
+    const api = serve(denied, {
+      'POST /api/claims/7/write-off': { id: 7, accountNumber: 'ACC-2026-100007', status: 'Written Off' },
+    });
+    const user = userEvent.setup();
+    renderView();
+    const view = await screen.findByRole('dialog', { name: 'Claim ACC-2026-100007' });
+    await user.click(await within(view).findByRole('button', { name: 'Write off' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Write off claim ACC-2026-100007?' });
+    expect(within(dialog).getByText(/\$214\.00 of Aetna's balance will not be pursued/)).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Write off' }));
+    expect(await within(dialog).findByText('Reason is required')).toBeTruthy();
+    expect(api.sent('POST /api/claims/7/write-off')).toEqual([]);
+    await user.type(within(dialog).getByLabelText('Reason'), 'Below the cost of an appeal');
+    await user.click(within(dialog).getByRole('button', { name: 'Write off' }));
+    expect(await screen.findByText('Claim written off')).toBeTruthy();
+    expect(api.sent('POST /api/claims/7/write-off').map((r) => r.body)).toEqual([
+      { reason: 'Below the cost of an appeal' },
+    ]);
+  });
+
+  it('offers no write-off for a claim the payer has not answered, nor to those who only read claims', async () => {
+    serve(claimDetail({ status: 'Submitted' }));
+    const { unmount } = renderView();
+    const view = await screen.findByRole('dialog', { name: 'Claim ACC-2026-100007' });
+    await within(view).findByRole('region', { name: 'Claim' });
+    expect(within(view).queryByRole('button', { name: 'Write off' })).toBeNull();
+    unmount();
+    serve(claimDetail({ status: 'Denied' }));
+    renderView(false);
+    const readOnly = await screen.findByRole('dialog', { name: 'Claim ACC-2026-100007' });
+    await within(readOnly).findByRole('region', { name: 'Claim' });
+    expect(within(readOnly).queryByRole('button', { name: 'Write off' })).toBeNull();
+  });
+
   it('names the claim its balance was billed to next, and how much of it', async () => {
     serve(
       claimDetail({

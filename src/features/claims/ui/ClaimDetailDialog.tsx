@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { formatDollars } from '@/shared/api';
-import { FilePlus2, Pencil, ShieldCheck } from 'lucide-react';
+import { CircleSlash, FilePlus2, Pencil, ShieldCheck } from 'lucide-react';
 import { countOf } from '@/shared/plural';
 import { formatDate } from '@/shared/dates';
 import { Badge } from '@/client/components/ui/badge';
@@ -14,6 +14,7 @@ import { ApiError } from '@/client/lib/api-client';
 import { errorTextFor } from '@/client/lib/error-text';
 import { statusVariant } from '@/client/lib/status-variant';
 import {
+  canWriteOff,
   scrubRequestSchema,
   type ClaimDetail,
   type ClaimHistoryEvent,
@@ -21,6 +22,7 @@ import {
   type ClaimScrubResult,
 } from '../claims.schema';
 import { ClaimFormDialog } from './ClaimFormDialog';
+import { WriteOffClaimDialog } from './WriteOffClaimDialog';
 import { frequencyText, momentText, placeOfServiceText, priorityText } from './claim-format';
 import { useBillNextPolicy, useClaimDetail, useScrubClaim } from './claims.api';
 
@@ -586,6 +588,8 @@ export function ClaimDetailDialog({
   const [saves, setSaves] = useState(0);
   const claim = detail.data;
   const changeable = canWrite && claim !== undefined && EDITABLE.includes(claim.status);
+  const [writingOff, setWritingOff] = useState(false);
+  const writable = canWrite && claim !== undefined && canWriteOff(claim.status);
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()}>
       <DialogContent className="max-w-5xl">
@@ -610,13 +614,21 @@ export function ClaimDetailDialog({
           )
         ) : (
           <div className="grid gap-6">
-            {changeable && (
+            {(changeable || writable) && (
               <div className="flex gap-2">
-                <Button variant="outline" size="sm" onClick={() => setEditing(true)}>
-                  <Pencil className="size-4" aria-hidden="true" /> Edit
-                </Button>
+                {changeable && (
+                  <Button variant="outline" size="sm" onClick={() => setEditing(true)}>
+                    <Pencil className="size-4" aria-hidden="true" /> Edit
+                  </Button>
+                )}
+                {writable && (
+                  <Button variant="outline" size="sm" onClick={() => setWritingOff(true)}>
+                    <CircleSlash className="size-4" aria-hidden="true" /> Write off
+                  </Button>
+                )}
               </div>
             )}
+            {writingOff && <WriteOffClaimDialog claim={claim} onClose={() => setWritingOff(false)} />}
             <RejectionNotice claim={claim} />
             <Header claim={claim} />
             <CoverageSection coverage={claim.coverage} />

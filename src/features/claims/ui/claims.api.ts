@@ -22,6 +22,7 @@ import {
   type NewAppeal,
   type ScrubRequest,
   type VoidClaim,
+  type WriteOffClaim,
 } from '../claims.schema';
 import type { Coverage } from '@/features/coverage/coverage.schema';
 import type { PatientOption } from '@/features/patients/patients.schema';
@@ -123,6 +124,15 @@ export function useVoidClaim() {
   return useMutation({
     mutationFn: ({ id, ...body }: { id: number } & VoidClaim) =>
       apiFetch<ClaimRow>(`${CLAIMS_PATH}/${id}/void`, { method: 'POST', body }),
+    onSettled: refresh,
+  });
+}
+
+export function useWriteOffClaim() {
+  const refresh = useRefreshClaims();
+  return useMutation({
+    mutationFn: ({ id, ...body }: { id: number } & WriteOffClaim) =>
+      apiFetch<ClaimRow>(`${CLAIMS_PATH}/${id}/write-off`, { method: 'POST', body }),
     onSettled: refresh,
   });
 }
