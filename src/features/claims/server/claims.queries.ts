@@ -915,6 +915,7 @@ export async function writeOffClaim(db: Db, ctx: RequestContext, id: number, inp
         accountNumber: claims.accountNumber,
         voidedAt: claims.voidedAt,
         balanceCents: claimOpenBalanceSql(),
+        patientShareCents: claims.patientResponsibilityCents,
       })
       .from(claims)
       .where(eq(claims.id, id))
@@ -935,7 +936,9 @@ export async function writeOffClaim(db: Db, ctx: RequestContext, id: number, inp
       ...actorOf(ctx),
       action: 'claim.write_off',
       resource: `claim/${id}`,
-      detail: `${current.accountNumber}: status ${status} → Written Off, ${formatDollars(current.balanceCents)} written off; reason: ${input.reason}`,
+      detail:
+        `${current.accountNumber}: status ${status} → Written Off, balance ${formatDollars(current.balanceCents)} ` +
+        `(the patient's share of ${formatDollars(current.patientShareCents)} stays due); reason: ${input.reason}`,
       patientId: current.patientId,
     });
     const [row] = await claimRowsQuery(tx, ctx).where(eq(claims.id, id));

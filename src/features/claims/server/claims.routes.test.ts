@@ -1399,8 +1399,15 @@ describe('POST /api/claims/:id/write-off', () => {
     }>().outstandingArCents;
 
   it('writes off a denied claim: Written Off and resolved today, out of A/R, its work items resolved, audited', async () => {
-    const [target] = await sql<{ id: number; patient_id: number; account_number: string; balance: number }>(
-      `select id, patient_id, account_number, billed_cents - paid_cents - contractual_adjustment_cents as balance
+    const [target] = await sql<{
+      id: number;
+      patient_id: number;
+      account_number: string;
+      balance: number;
+      share: number;
+    }>(
+      `select id, patient_id, account_number, billed_cents - paid_cents - contractual_adjustment_cents as balance,
+         patient_responsibility_cents as share
        from claims where status = 'Denied' and voided_at is null and submitted_on is not null and resolved_on is null
          and billed_cents - paid_cents - contractual_adjustment_cents > 0
          and not exists (select 1 from payments p where p.claim_id = claims.id)
@@ -1435,7 +1442,9 @@ describe('POST /api/claims/:id/write-off', () => {
     expect(entry).toEqual({
       action: 'claim.write_off',
       patient_id: target.patient_id,
-      detail: `${target.account_number}: status Denied → Written Off, ${formatDollars(target.balance)} written off; reason: Below the cost of an appeal`,
+      detail:
+        `${target.account_number}: status Denied → Written Off, balance ${formatDollars(target.balance)} ` +
+        `(the patient's share of ${formatDollars(target.share)} stays due); reason: Below the cost of an appeal`,
     });
     // Twice: refused, naming the status.
     const again = await writeOff(target.id, { reason: 'Again' });

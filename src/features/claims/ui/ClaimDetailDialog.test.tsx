@@ -471,7 +471,7 @@ describe('ClaimDetailDialog', () => {
     const view = await screen.findByRole('dialog', { name: 'Claim ACC-2026-100007' });
     await user.click(await within(view).findByRole('button', { name: 'Write off' }));
     const dialog = await screen.findByRole('dialog', { name: 'Write off claim ACC-2026-100007?' });
-    expect(within(dialog).getByText(/\$214\.00 of Aetna's balance will not be pursued/)).toBeTruthy();
+    expect(within(dialog).getByText(/\$214\.00 is still owed on this claim/)).toBeTruthy();
     await user.click(within(dialog).getByRole('button', { name: 'Write off' }));
     expect(await within(dialog).findByText('Reason is required')).toBeTruthy();
     expect(api.sent('POST /api/claims/7/write-off')).toEqual([]);

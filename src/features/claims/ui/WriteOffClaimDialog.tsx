@@ -35,7 +35,7 @@ export function WriteOffClaimDialog({ claim, onClose }: { claim: ClaimDetail; on
         onSuccess: (updated) => {
           toast({
             title: 'Claim written off',
-            description: `Claim ${updated.accountNumber}: ${formatDollars(claim.balanceCents)} written off.`,
+            description: `Claim ${updated.accountNumber} is Written Off.`,
           });
           onClose();
         },
@@ -62,8 +62,8 @@ export function WriteOffClaimDialog({ claim, onClose }: { claim: ClaimDetail; on
         <DialogHeader>
           <DialogTitle>Write off claim {claim.accountNumber}?</DialogTitle>
           <DialogDescription>
-            {`${formatDollars(claim.balanceCents)} of ${claim.payer}'s balance will not be pursued: the claim becomes Written Off and counts as revenue lost. `}
-            The patient&apos;s own share stays due.
+            {`${formatDollars(claim.balanceCents)} is still owed on this claim. Written off, what ${claim.payer} did not pay is not pursued and counts as revenue lost; `}
+            {`the patient's own share (${formatDollars(claim.patientResponsibilityCents)}) stays due.`}
           </DialogDescription>
         </DialogHeader>
         <form
