@@ -6,7 +6,7 @@ import { resolveClaimWorkItems } from '@/features/workqueue/server/workqueue.que
 import { WORK_SOURCES } from '@/features/workqueue/workqueue.schema';
 import { actorOf, listReadEntry, record, recordNow, recordRead } from '@/features/audit/server/audit.queries';
 import type { RequestContext } from '@/server/context';
-import type { Db, DbOrTx } from '@/server/db/types';
+import type { Db, DbOrTx, Tx } from '@/server/db/types';
 import { uniqueViolationOf } from '@/server/db/sql-helpers';
 import { executePrepared, literalLimit, offsetClause } from '@/server/db/prepared';
 import { pageTotalColumn, pageTotalOf } from '@/server/db/page-total';
@@ -32,9 +32,9 @@ import {
   TOP_DENIAL_REASONS,
   TREND_WEEKS,
   claimRowStatusSchema,
-  canWriteOff,
+  APPEALABLE_STATUSES,
+  WRITE_OFF_STATUSES,
   claimStatusSchema,
-  isAppealable,
   lineControlNumber,
   type ClaimExport,
   type ClaimExportQuery,
@@ -47,6 +47,7 @@ import {
   type ClaimPage,
   type ClaimProvider,
   type ClaimRow,
+  type ClaimRowStatus,
   type ClaimSortKey,
   DEFAULT_CHARGE_CEILING_CENTS,
   type ChargeCeiling,
@@ -676,6 +677,34 @@ export async function exportClaims(db: Db, ctx: RequestContext, query: ClaimExpo
 }
 
 /**
+ * The claim, locked for the rest of the transaction, when an action may be taken in its status (a voided claim's
+ * status is Voided); 404 when there is no such claim, 409 naming the status otherwise. Its balance and the
+ * patient's share come with it for the action's audit entry.
+ */
+async function lockClaimFor(tx: Tx, id: number, allowed: readonly ClaimRowStatus[], done: string, refusal: string) {
+  const [current] = await tx
+    .select({
+      status: claims.status,
+      patientId: claims.patientId,
+      accountNumber: claims.accountNumber,
+      voidedAt: claims.voidedAt,
+      balanceCents: claimOpenBalanceSql(),
+      patientShareCents: claims.patientResponsibilityCents,
+    })
+    .from(claims)
+    .where(eq(claims.id, id))
+    .limit(1)
+    .for('update');
+  if (!current) throw new HttpError(404, 'NOT_FOUND', 'No claim with that id.');
+  const status: ClaimRowStatus = current.voidedAt ? 'Voided' : claimStatusSchema.parse(current.status);
+  if (!allowed.includes(status)) {
+    const message = `is ${status}: only a ${allowed.join(' or ')} claim can be ${done}`;
+    throw new HttpError(409, refusal, `status: ${message}`, { fields: [{ field: 'status', message }] });
+  }
+  return { ...current, status };
+}
+
+/**
  * Records an appeal of a Denied or Partially Paid claim with its reason and note; the claim
  * becomes Appealed. The appeal, the status and the audit entry commit together or not at all.
  */
@@ -687,23 +716,8 @@ export async function appealClaim(
 ): Promise<ClaimRow> {
   return db.transaction(async (tx) => {
     // Row lock: two people appealing at once cannot both see it Denied.
-    const [current] = await tx
-      .select({
-        status: claims.status,
-        patientId: claims.patientId,
-        accountNumber: claims.accountNumber,
-        voidedAt: claims.voidedAt,
-      })
-      .from(claims)
-      .where(eq(claims.id, id))
-      .limit(1)
-      .for('update');
-    if (!current) throw new HttpError(404, 'NOT_FOUND', 'No claim with that id.');
-    const status = current.voidedAt ? 'Voided' : claimStatusSchema.parse(current.status);
-    if (!isAppealable(status)) {
-      const message = `is ${status}: only a Denied or Partially Paid claim can be appealed`;
-      throw new HttpError(409, 'NOT_APPEALABLE', `status: ${message}`, { fields: [{ field: 'status', message }] });
-    }
+    const current = await lockClaimFor(tx, id, APPEALABLE_STATUSES, 'appealed', 'NOT_APPEALABLE');
+    const { status } = current;
     await tx.insert(claimAppeals).values({
       claimId: id,
       reason: appeal.reason,
@@ -908,25 +922,8 @@ export async function voidClaim(db: Db, ctx: RequestContext, id: number, input: 
  */
 export async function writeOffClaim(db: Db, ctx: RequestContext, id: number, input: WriteOffClaim): Promise<ClaimRow> {
   return db.transaction(async (tx) => {
-    const [current] = await tx
-      .select({
-        status: claims.status,
-        patientId: claims.patientId,
-        accountNumber: claims.accountNumber,
-        voidedAt: claims.voidedAt,
-        balanceCents: claimOpenBalanceSql(),
-        patientShareCents: claims.patientResponsibilityCents,
-      })
-      .from(claims)
-      .where(eq(claims.id, id))
-      .limit(1)
-      .for('update');
-    if (!current) throw new HttpError(404, 'NOT_FOUND', 'No claim with that id.');
-    const status = current.voidedAt ? 'Voided' : claimStatusSchema.parse(current.status);
-    if (!canWriteOff(status)) {
-      const message = `is ${status}: only a Denied or Partially Paid claim can be written off`;
-      throw new HttpError(409, 'NOT_WRITABLE_OFF', `status: ${message}`, { fields: [{ field: 'status', message }] });
-    }
+    const current = await lockClaimFor(tx, id, WRITE_OFF_STATUSES, 'written off', 'NOT_WRITABLE_OFF');
+    const { status } = current;
     await tx
       .update(claims)
       .set({ status: 'Written Off', resolvedOn: today(ctx.now) })
