@@ -26,7 +26,7 @@ const SCREEN_MODULES: Record<ScreenPath, () => ScreenModule> = {
   '/overdue-followups': () => import('@/features/worklist/ui/OverdueFollowupsPage'),
   '/claims': () => import('@/features/claims/ui/ClaimsPage'),
   '/remittances': () => import('@/features/remittances/ui/RemittancesPage'),
-  '/work-queue': () => import('@/features/workqueue/ui/WorkQueuePage'),
+  '/work-queue': () => import('./pages/WorkQueueRoute'),
   '/kpis': () => import('@/features/analytics/ui/KpisPage'),
   '/analytics': () => import('@/features/analytics/ui/AnalyticsPage'),
   '/billing': () => import('@/features/billing/ui/BillingPage'),

@@ -362,6 +362,15 @@ function encodeUrlValue(value: unknown): string {
   return encodeURIComponent(wellFormed(text));
 }
 
+/**
+ * "." and "..", as a path parameter, are dot segments: URL parsing removes them before any route sees them (RFC
+ * 3986 5.2.4; the WHATWG URL parser, which the injected requests go through, even when written %2E), so
+ * "/api/claims/./next-policy" is a request for another path, not that route with that value.
+ */
+function isDotSegment(value: unknown): boolean {
+  return value === '.' || value === '..';
+}
+
 function queryString(values: Record<string, unknown>): string {
   const parts: string[] = [];
   for (const [name, value] of Object.entries(values)) {
@@ -726,7 +735,9 @@ describe('hostile input on every endpoint that takes input', () => {
         });
         await runProbes(
           target,
-          probes.map(({ at, value }) => ({ location: at.location, field: at.field, value, kind: 'replace' })),
+          probes
+            .filter(({ at, value }) => at.location !== 'params' || !isDotSegment(value))
+            .map(({ at, value }) => ({ location: at.location, field: at.field, value, kind: 'replace' })),
           findings,
         );
       }

@@ -57,6 +57,7 @@ const ACTION_LABELS: Record<string, string> = {
   'work_item.assign': 'Assigned a work item',
   'work_item.note': 'Added a note to a work item',
   'work_item.resolve': 'Resolved a work item',
+  'work_item.view': 'Viewed a work item',
   'work_queue.list.view': 'Viewed the work queue',
   'work_rule.create': 'Added a work queue assignment rule',
   'work_rule.delete': 'Removed a work queue assignment rule',

@@ -25,8 +25,14 @@ import { useAppealClaim } from './claims.api';
 type AppealInput = z.input<typeof newAppealSchema>;
 type Appeal = z.output<typeof newAppealSchema>;
 
+/** What the appeal dialog says of the claim: a row of the Claims list, or the claim's own view. */
+export type AppealedClaim = Pick<
+  ClaimRow,
+  'id' | 'accountNumber' | 'patient' | 'procedure' | 'serviceDate' | 'billedCents' | 'payer' | 'status' | 'reason'
+>;
+
 /** An appeal of a denied (or partially paid) claim, with a reason and a note; audited. */
-export function AppealDialog({ claim, onClose }: { claim: ClaimRow | null; onClose: () => void }) {
+export function AppealDialog({ claim, onClose }: { claim: AppealedClaim | null; onClose: () => void }) {
   const appeal = useAppealClaim();
   const form = useForm<AppealInput, unknown, Appeal>({
     resolver: zodResolver(newAppealSchema),

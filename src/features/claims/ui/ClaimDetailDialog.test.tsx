@@ -5,112 +5,8 @@ import { setPracticeTimeZone } from '@/shared/practice-zone';
 import { apiError, fakeApi, type Route } from '@/testing/fake-api';
 import { renderWithApp } from '@/testing/ui-render';
 import type { ClaimDetail, ClaimScrubResult } from '../claims.schema';
+import { claimDetail } from './claims.detail-fixture';
 import { ClaimDetailDialog } from './ClaimDetailDialog';
-
-function claimDetail(overrides: Partial<ClaimDetail> = {}): ClaimDetail {
-  return {
-    id: 7,
-    accountNumber: 'ACC-2026-100007',
-    status: 'Draft',
-    patient: { id: 3, name: 'Ana Silva', mrn: '*******01', dob: 'XX-XX-1984' },
-    provider: { id: 2, name: 'Dr. Sarah Mitchell', npi: '1234567893' },
-    payer: 'Aetna',
-    coverage: {
-      id: 31,
-      payer: 'Aetna',
-      priority: 1,
-      memberId: 'W123456789',
-      groupNumber: 'GRP-42',
-      relationship: 'child',
-      subscriberName: 'Marco Silva',
-      effectiveOn: '2026-01-01',
-      endOn: null,
-    },
-    placeOfService: '11',
-    frequencyCode: '7',
-    originalClaimNumber: 'PAYER-998877',
-    serviceDate: '2026-07-01',
-    submittedOn: null,
-    adjudicatedOn: null,
-    resolvedOn: null,
-    billedCents: 24_900,
-    paidCents: 0,
-    contractualAdjustmentCents: 1_500,
-    patientResponsibilityCents: 2_000,
-    balanceCents: 21_400,
-    handedOnCents: 0,
-    priorPayersCents: 0,
-    reason: null,
-    denialDescription: null,
-    diagnoses: ['E11.9', 'I10', 'Z00.00'],
-    lines: [
-      {
-        lineNumber: 1,
-        procedureCode: '99213',
-        description: 'Office visit, established patient, low complexity',
-        modifiers: ['25'],
-        units: 1,
-        chargeCents: 14_900,
-        diagnosisPointers: [1, 2],
-        serviceDate: '2026-07-01',
-        lineControlNumber: 'ACC-2026-100007-1',
-      },
-      {
-        lineNumber: 2,
-        procedureCode: '36415',
-        description: null,
-        modifiers: [],
-        units: 2,
-        chargeCents: 10_000,
-        diagnosisPointers: [3],
-        serviceDate: '2026-07-01',
-        lineControlNumber: 'ACC-2026-100007-2',
-      },
-    ],
-    submissions: [],
-    lastScrub: {
-      at: '2026-07-02T18:05:00Z',
-      clean: false,
-      edits: [
-        {
-          code: 'POINTER_RANGE',
-          severity: 'error',
-          field: 'lines[1].diagnosisPointers',
-          message: 'Line 2 points at diagnosis 4, which the claim does not have',
-        },
-        {
-          code: 'TIMELY_FILING_NEAR',
-          severity: 'warning',
-          field: 'serviceDate',
-          message: 'Timely filing ends in 10 days',
-        },
-      ],
-    },
-    history: [
-      { at: '2026-07-02T14:00:00Z', kind: 'lifecycle', title: 'Claim created', detail: '2 lines', by: null, edits: [] },
-      {
-        at: '2026-07-02T18:05:00Z',
-        kind: 'scrub',
-        title: 'Scrub found errors',
-        detail: '1 error, 1 warning',
-        by: 'Billing Admin',
-        edits: [
-          {
-            code: 'POINTER_RANGE',
-            severity: 'error',
-            field: 'lines[1].diagnosisPointers',
-            message: 'Line 2 points at diagnosis 4, which the claim does not have',
-          },
-        ],
-      },
-      { at: '2026-07-03', kind: 'lifecycle', title: 'Submitted to the payer', detail: 'Aetna', by: null, edits: [] },
-    ],
-    primaryClaim: null,
-    laterClaims: [],
-    nextPolicy: null,
-    ...overrides,
-  };
-}
 
 function scrubResult(overrides: Partial<ClaimScrubResult>): ClaimScrubResult {
   return {
@@ -483,18 +379,49 @@ describe('ClaimDetailDialog', () => {
     ]);
   });
 
-  it('offers no write-off for a claim the payer has not answered, nor to those who only read claims', async () => {
+  it('appeals a denied claim from its view: the dialog names the claim, the appeal is sent and announced', async () => {
+    const denied = claimDetail({ status: 'Denied', reason: 'CO-197' });
+    const api = serve(denied, {
+      'POST /api/claims/7/appeals': {
+        id: 7,
+        accountNumber: 'ACC-2026-100007',
+        patient: 'Ana Silva',
+        status: 'Appealed',
+      },
+    });
+    const user = userEvent.setup();
+    renderView();
+    const view = await screen.findByRole('dialog', { name: 'Claim ACC-2026-100007' });
+    await user.click(await within(view).findByRole('button', { name: 'Appeal' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Appeal claim' });
+    expect(
+      within(dialog).getByText(
+        /^ACC-2026-100007: Ana Silva, 99213, 36415 on .*, billed \$249\.00 to Aetna; Denied \(CO-197\)/,
+      ),
+    ).toBeTruthy();
+    await user.type(within(dialog).getByLabelText('Reason'), 'Authorization was on file');
+    await user.click(within(dialog).getByRole('button', { name: 'Submit appeal' }));
+    expect(await screen.findByText('Appeal recorded')).toBeTruthy();
+    expect(api.sent('POST /api/claims/7/appeals').map((r) => r.body)).toEqual([
+      { reason: 'Authorization was on file', note: '', level: 'first', deadline: null },
+    ]);
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Appeal claim' })).toBeNull());
+  });
+
+  it('offers no appeal or write-off for a claim the payer has not answered, nor to those who only read claims', async () => {
     serve(claimDetail({ status: 'Submitted' }));
     const { unmount } = renderView();
     const view = await screen.findByRole('dialog', { name: 'Claim ACC-2026-100007' });
     await within(view).findByRole('region', { name: 'Claim' });
     expect(within(view).queryByRole('button', { name: 'Write off' })).toBeNull();
+    expect(within(view).queryByRole('button', { name: 'Appeal' })).toBeNull();
     unmount();
     serve(claimDetail({ status: 'Denied' }));
     renderView(false);
     const readOnly = await screen.findByRole('dialog', { name: 'Claim ACC-2026-100007' });
     await within(readOnly).findByRole('region', { name: 'Claim' });
     expect(within(readOnly).queryByRole('button', { name: 'Write off' })).toBeNull();
+    expect(within(readOnly).queryByRole('button', { name: 'Appeal' })).toBeNull();
   });
 
   it('names the claim its balance was billed to next, and how much of it', async () => {

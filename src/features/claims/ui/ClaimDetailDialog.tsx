@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { formatDollars } from '@/shared/api';
-import { CircleSlash, FilePlus2, Pencil, ShieldCheck } from 'lucide-react';
+import { CircleSlash, FilePlus2, Gavel, Pencil, ShieldCheck } from 'lucide-react';
 import { countOf } from '@/shared/plural';
 import { formatDate } from '@/shared/dates';
 import { Badge } from '@/client/components/ui/badge';
@@ -15,12 +15,14 @@ import { errorTextFor } from '@/client/lib/error-text';
 import { statusVariant } from '@/client/lib/status-variant';
 import {
   canWriteOff,
+  isAppealable,
   scrubRequestSchema,
   type ClaimDetail,
   type ClaimHistoryEvent,
   type ClaimLink,
   type ClaimScrubResult,
 } from '../claims.schema';
+import { AppealDialog } from './AppealDialog';
 import { ClaimFormDialog } from './ClaimFormDialog';
 import { WriteOffClaimDialog } from './WriteOffClaimDialog';
 import { frequencyText, momentText, placeOfServiceText, priorityText } from './claim-format';
@@ -590,6 +592,8 @@ export function ClaimDetailDialog({
   const changeable = canWrite && claim !== undefined && EDITABLE.includes(claim.status);
   const [writingOff, setWritingOff] = useState(false);
   const writable = canWrite && claim !== undefined && canWriteOff(claim.status);
+  const [appealing, setAppealing] = useState(false);
+  const appealable = canWrite && claim !== undefined && isAppealable(claim.status);
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()}>
       <DialogContent className="max-w-5xl">
@@ -614,11 +618,16 @@ export function ClaimDetailDialog({
           )
         ) : (
           <div className="grid gap-6">
-            {(changeable || writable) && (
+            {(changeable || writable || appealable) && (
               <div className="flex gap-2">
                 {changeable && (
                   <Button variant="outline" size="sm" onClick={() => setEditing(true)}>
                     <Pencil className="size-4" aria-hidden="true" /> Edit
+                  </Button>
+                )}
+                {appealable && (
+                  <Button variant="outline" size="sm" onClick={() => setAppealing(true)}>
+                    <Gavel className="size-4" aria-hidden="true" /> Appeal
                   </Button>
                 )}
                 {writable && (
@@ -629,6 +638,24 @@ export function ClaimDetailDialog({
               </div>
             )}
             {writingOff && <WriteOffClaimDialog claim={claim} onClose={() => setWritingOff(false)} />}
+            <AppealDialog
+              claim={
+                appealing
+                  ? {
+                      id: claim.id,
+                      accountNumber: claim.accountNumber,
+                      patient: claim.patient.name,
+                      procedure: claim.lines.map((line) => line.procedureCode).join(', '),
+                      serviceDate: claim.serviceDate,
+                      billedCents: claim.billedCents,
+                      payer: claim.payer,
+                      status: claim.status,
+                      reason: claim.reason,
+                    }
+                  : null
+              }
+              onClose={() => setAppealing(false)}
+            />
             <RejectionNotice claim={claim} />
             <Header claim={claim} />
             <CoverageSection coverage={claim.coverage} />

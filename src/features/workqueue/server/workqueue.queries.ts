@@ -195,7 +195,8 @@ const SORTS = {
   dollars: { keys: [sql`w.dollars_at_risk_cents`], kinds: ['int'] as KeyKind[], dir: 'desc' as const },
 };
 
-const itemColumns = sql`w.id, w.source, w.category, w.claim_id, w.account_number, w.payer, w.carc, w.reason,
+// w.patient_id is not shown, but names the patients of a page's audit entry.
+const itemColumns = sql`w.id, w.source, w.category, w.claim_id, w.patient_id, w.account_number, w.payer, w.carc, w.reason,
   w.dollars_at_risk_cents, w.due_on::text as due_on, w.priority, w.assignee_id, u.name as assignee,
   to_char(w.opened_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as opened_at,
   to_char(w.resolved_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as resolved_at, w.outcome,
@@ -295,6 +296,27 @@ async function itemById(db: DbOrTx, id: number): Promise<WorkItem> {
   );
   if (!row) throw new HttpError(404, 'NOT_FOUND', 'No work item with that id.');
   return toItem(row);
+}
+
+/**
+ * One item as it stands now (GET /api/work-items/:id): what the queue's view shows again after an action taken
+ * on the item's claim may have resolved it. An audited PHI read (the patient's name).
+ */
+export async function getWorkItem(db: Db, ctx: RequestContext, id: number): Promise<WorkItem> {
+  const [row] = await rawRows(
+    db,
+    sql`select ${itemColumns} from work_items w left join users u on u.id = w.assignee_id
+        left join patients p on p.id = w.patient_id where w.id = ${id}::int`,
+  );
+  if (!row) throw new HttpError(404, 'NOT_FOUND', 'No work item with that id.');
+  const item = toItem(row);
+  await recordRead(db, ctx, {
+    action: 'work_item.view',
+    resource: `work_item/${id}`,
+    detail: `${item.accountNumber}: viewed the item`,
+    patientId: row.patient_id === null ? null : Number(row.patient_id),
+  });
+  return item;
 }
 
 function refuseResolved(row: RawRow) {

@@ -86,6 +86,15 @@ describe('the work queue', () => {
       [auth.account_number, 'authorization', 'CO-197'],
     ]);
     const item = page.items[0]!;
+    // The page names a patient: its read is audited with the patients it shows.
+    const [listed] = await query<{ detail: string; patient_id: number }>(
+      `select a.detail, c.patient_id from audit_log a, claims c
+       where a.action = 'work_queue.list.view' and c.id = $1 order by a.id desc limit 1`,
+      [auth.id],
+    );
+    expect(listed!.detail).toBe(
+      `/api/work-queue?assignee=me&status=open&sort=due&limit=50: patients [${listed!.patient_id}]`,
+    );
     // Due: the earlier of the appeal deadline (the remittance's day + the payer's appeal days) and timely filing.
     const [limits] = await query<{ timely: string; appeal: string }>(
       `select ($1::date + timely_filing_days)::text as timely, ('2026-11-18'::date + appeal_days)::text as appeal
@@ -197,6 +206,29 @@ describe('the work queue', () => {
       [`work_item/${eligItem!.id}`],
     );
     expect(resolvedEntry.map((a) => a.action)).toEqual(['work_item.open', 'work_item.resolve']);
+
+    // The item's view reads it again as it stands now: resolved by the appeal. An audited read.
+    const viewed = await billing.request({ method: 'GET', url: `/api/work-items/${eligItem!.id}` });
+    expect(viewed.statusCode, viewed.body).toBe(200);
+    expect(viewed.json<WorkItem>()).toMatchObject({
+      id: eligItem!.id,
+      claimId: elig.id,
+      outcome: 'appealed',
+      resolutionNote: 'First level appeal filed from the claim: Coverage was active on the service date',
+    });
+    const [viewEntry] = await query<{ action: string; patient_id: number; detail: string }>(
+      `select action, patient_id, detail from audit_log where resource = $1 order by id desc limit 1`,
+      [`work_item/${eligItem!.id}`],
+    );
+    const [eligPatient] = await query<{ patient_id: number }>(`select patient_id from claims where id = $1`, [elig.id]);
+    expect(viewEntry).toEqual({
+      action: 'work_item.view',
+      patient_id: eligPatient!.patient_id,
+      detail: `${elig.account_number}: viewed the item`,
+    });
+    const missing = await billing.request({ method: 'GET', url: '/api/work-items/999999' });
+    expect(missing.statusCode).toBe(404);
+    expect((await billing.request({ method: 'GET', url: '/api/work-items/abc' })).statusCode).toBe(400);
   });
 
   it('holds from the scrubber become one work item per held claim, however often it runs', async () => {
@@ -236,5 +268,7 @@ describe('the work queue', () => {
   it('is open to billing admins and admins only', async () => {
     const doctor = await signInAs(t.app, 'doctor');
     expect((await doctor.request({ method: 'GET', url: '/api/work-queue' })).statusCode).toBe(403);
+    const [item] = await query<{ id: number }>(`select id from work_items order by id limit 1`);
+    expect((await doctor.request({ method: 'GET', url: `/api/work-items/${item!.id}` })).statusCode).toBe(403);
   });
 });

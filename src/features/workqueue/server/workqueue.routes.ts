@@ -20,6 +20,7 @@ import {
   assignWorkItem,
   createAssignmentRule,
   deleteAssignmentRule,
+  getWorkItem,
   listAssignees,
   listAssignmentRules,
   listWorkQueue,
@@ -53,6 +54,19 @@ export function workqueueRoutes(deps: AppDeps) {
         schema: { tags: ['work queue'], response: { 200: z.object({ items: z.array(assigneeSchema) }) } },
       },
       async () => ({ items: await listAssignees(deps.db) }),
+    );
+    api.get(
+      '/api/work-items/:id',
+      {
+        config: { permission: 'workqueue:read' },
+        schema: {
+          tags: ['work queue'],
+          description: 'One item as it stands now (resolved by an action on its claim, for one); an audited PHI read.',
+          params: idParamsSchema,
+          response: { 200: workItemSchema, ...errors },
+        },
+      },
+      (request) => getWorkItem(deps.db, requestContext(request, deps), request.params.id),
     );
     api.post(
       '/api/work-items/:id/assign',

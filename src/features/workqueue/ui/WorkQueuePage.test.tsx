@@ -89,4 +89,65 @@ describe('WorkQueuePage', () => {
       note: 'Below the small-balance threshold',
     });
   });
+
+  it("opens the item's claim in the view it is given, and shows the item as the claim's action left it", async () => {
+    const api = server();
+    api.on('GET /api/work-items/:id', {
+      ...ITEM,
+      resolvedAt: '2026-11-24T15:09:00Z',
+      outcome: 'appealed',
+      resolutionNote: 'First level appeal filed from the claim: Authorization was on file',
+    });
+    const opened: { id: number; accountNumber: string }[] = [];
+    const user = userEvent.setup();
+    renderWithApp(
+      <WorkQueuePage
+        role="billing_admin"
+        claimView={(claim, onClose) => {
+          opened.push(claim);
+          return (
+            <button type="button" onClick={onClose}>
+              Close claim {claim.accountNumber}
+            </button>
+          );
+        }}
+      />,
+      { route: '/work-queue' },
+    );
+    await user.click(await screen.findByRole('button', { name: 'ACC-2026-5' }));
+    const item = await screen.findByRole('dialog', { name: 'ACC-2026-5 · Denial' });
+    // Not read again merely for being opened: each read of an item is audited.
+    expect(api.sent('GET /api/work-items/:id')).toEqual([]);
+    await user.click(within(item).getByRole('button', { name: 'Open claim' }));
+    expect(opened.at(-1)).toEqual({ id: 3, accountNumber: 'ACC-2026-5' });
+    await user.click(await within(item).findByRole('button', { name: 'Close claim ACC-2026-5' }));
+    expect(
+      await within(item).findByText(/Resolved 2026-11-24: Appealed — First level appeal filed from the claim/),
+    ).toBeTruthy();
+    expect(api.sent('GET /api/work-items/:id').map((r) => r.path)).toEqual(['/api/work-items/5']);
+    expect(within(item).queryByRole('button', { name: 'Resolve' })).toBeNull();
+  });
+
+  it('offers no claim for an item that has none (a remittance claim matching none of ours)', async () => {
+    const api = server();
+    api.on('GET /api/work-queue', {
+      items: [{ ...ITEM, source: 'unmatched_claim', claimId: null, patientName: '' }],
+      nextCursor: null,
+      total: 1,
+    });
+    const user = userEvent.setup();
+    renderWithApp(<WorkQueuePage role="billing_admin" claimView={() => null} />, { route: '/work-queue' });
+    await user.click(await screen.findByRole('button', { name: 'ACC-2026-5' }));
+    const item = await screen.findByRole('dialog', { name: 'ACC-2026-5 · Unmatched claim' });
+    expect(within(item).queryByRole('button', { name: 'Open claim' })).toBeNull();
+  });
+
+  it('offers no claim when it is given no view for one (a role that may not read claims)', async () => {
+    server();
+    const user = userEvent.setup();
+    renderWithApp(<WorkQueuePage role="billing_admin" />, { route: '/work-queue' });
+    await user.click(await screen.findByRole('button', { name: 'ACC-2026-5' }));
+    const item = await screen.findByRole('dialog', { name: 'ACC-2026-5 · Denial' });
+    expect(within(item).queryByRole('button', { name: 'Open claim' })).toBeNull();
+  });
 });

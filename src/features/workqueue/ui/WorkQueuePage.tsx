@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
+import { FileText } from 'lucide-react';
 import { formatDollars } from '@/shared/api';
 import { PageHeader } from '@/client/components/layout/PageHeader';
 import { Badge } from '@/client/components/ui/badge';
@@ -28,7 +29,13 @@ import {
 } from '../workqueue.schema';
 import { can, type Role } from '@/shared/access';
 import { AssignmentRules } from './AssignmentRules';
-import { useAssignees, usePayerNames, useWorkItemAction, useWorkQueue } from './workqueue.api';
+import { useAssignees, usePayerNames, useWorkItemAction, useWorkItemRefresh, useWorkQueue } from './workqueue.api';
+
+/**
+ * The claim's own view, opened over an item (the claims feature's, assembled by the client's route): given the
+ * item's claim and what to do when it closes.
+ */
+export type ClaimViewSlot = (claim: { id: number; accountNumber: string }, onClose: () => void) => ReactNode;
 
 const ALL = 'all';
 const UNASSIGNED = 'none';
@@ -78,10 +85,23 @@ function failure(err: unknown): string {
   return 'Please try again.';
 }
 
-/** One item: assign it, add a note, resolve it with an outcome. */
-function WorkItemDialog({ item, onClose }: { item: WorkItem | null; onClose: () => void }) {
+/**
+ * One item: assign it, add a note, resolve it with an outcome, or open its claim to act on it there (appeal,
+ * correct, write off), which may resolve the item: it is read again when the claim's view closes.
+ */
+function WorkItemDialog({
+  item,
+  claimView,
+  onClose,
+}: {
+  item: WorkItem | null;
+  claimView: ClaimViewSlot | undefined;
+  onClose: () => void;
+}) {
   const assignees = useAssignees();
   const action = useWorkItemAction();
+  const refresh = useWorkItemRefresh();
+  const [claimOpen, setClaimOpen] = useState(false);
   const [note, setNote] = useState('');
   const [outcome, setOutcome] = useState<WorkOutcome | ''>('');
   const [resolution, setResolution] = useState('');
@@ -122,6 +142,19 @@ function WorkItemDialog({ item, onClose }: { item: WorkItem | null; onClose: () 
               </DialogTitle>
               <DialogDescription>{current.reason}</DialogDescription>
             </DialogHeader>
+            {current.claimId !== null && claimView && (
+              <div>
+                <Button variant="outline" size="sm" onClick={() => setClaimOpen(true)}>
+                  <FileText className="size-4" aria-hidden="true" /> Open claim
+                </Button>
+              </div>
+            )}
+            {claimOpen &&
+              current.claimId !== null &&
+              claimView?.({ id: current.claimId, accountNumber: current.accountNumber }, () => {
+                setClaimOpen(false);
+                void refresh.mutateAsync(current.id).then(setShown, () => {});
+              })}
             <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm">
               <dt className="text-muted-foreground">Patient</dt>
               <dd>{current.patientName || '—'}</dd>
@@ -253,7 +286,7 @@ function WorkItemDialog({ item, onClose }: { item: WorkItem | null; onClose: () 
 }
 
 /** Denials, exceptions and holds that need a person, soonest due or most dollars first. */
-export default function WorkQueuePage({ role }: { role: Role }) {
+export default function WorkQueuePage({ role, claimView }: { role: Role; claimView?: ClaimViewSlot }) {
   const [category, setCategory] = useState(ALL);
   const [payer, setPayer] = useState(ALL);
   const [assignee, setAssignee] = useState(ALL);
@@ -405,7 +438,7 @@ export default function WorkQueuePage({ role }: { role: Role }) {
         </Button>
         {typeof page?.total === 'number' && <span className="text-sm text-muted-foreground">{page.total} items</span>}
       </div>
-      <WorkItemDialog item={openItem} onClose={() => setOpenItem(null)} />
+      <WorkItemDialog item={openItem} claimView={claimView} onClose={() => setOpenItem(null)} />
       {can(role, 'workqueue:rules') && <AssignmentRules />}
     </section>
   );

@@ -58,6 +58,18 @@ export function useWorkItemAction() {
   });
 }
 
+/**
+ * Reads an item again as it stands now (an action on its claim may have resolved it); the queue refreshes too.
+ * A mutation rather than a query: it runs when asked, not whenever the item's view mounts (each read is audited).
+ */
+export function useWorkItemRefresh() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => apiFetch<WorkItem>(`/api/work-items/${id}`),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: workQueueKeys.all }),
+  });
+}
+
 /** The practice's active payers, for the payer filter. */
 export function usePayerNames() {
   return useQuery({
