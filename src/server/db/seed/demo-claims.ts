@@ -1,6 +1,7 @@
 import { billingStaffHours, operatingExpenses } from '@/features/analytics/server/analytics.table';
 import { claimAppeals, claimLines, claims, payments } from '@/features/claims/server/claims.table';
 import { lineControlNumber } from '@/features/claims/claims.schema';
+import { categoryOfCarc } from '@/features/workqueue/workqueue.schema';
 import type { Tx } from '../types';
 import type { PracticeHours } from '@/features/settings/practice.schema';
 import {
@@ -16,6 +17,7 @@ import {
 } from './demo-clinical';
 import { AUTHORIZATION_DENIAL_FACTOR, chargeOf, denialsFor, needsAuthorization, PAYER_MIX } from './demo-data';
 import { addDays, daysBetween, Random } from './random';
+import { codeLines } from './claim-coding';
 import { insertRows } from './insert-rows';
 
 const CLAIM_COUNT = 3000;
@@ -42,6 +44,8 @@ export interface CompletedVisit {
 /** A service line of a seeded claim, before the claim has an id. */
 interface LineDraft {
   procedureCode: string;
+  modifiers: string[];
+  units: number;
   chargeCents: number;
   diagnosisPointers: number[];
 }
@@ -128,11 +132,17 @@ export async function seedClaimsAndFinances(
     // ICD-10-CM codes as a claim carries them (the HI segment): the visit's, principal first.
     const diagnoses = seen.diagnoses.map((d) => d.split(' ')[0] ?? d).slice(0, 12);
     // The visit's line answers all its diagnoses (up to 4 pointers); a test or lab done at it the principal one.
-    const lines = codes.map((code, i) => ({
-      procedureCode: code,
-      chargeCents: chargeOf(code),
-      diagnosisPointers: i === 0 ? diagnoses.slice(0, 4).map((_, p) => p + 1) : [1],
-    }));
+    const coding = codeLines(codes, profile.payer);
+    const lines = codes.map((code, i) => {
+      const { modifiers, units } = coding[i] ?? { modifiers: [], units: 1 };
+      return {
+        procedureCode: code,
+        modifiers,
+        units,
+        chargeCents: chargeOf(code) * units,
+        diagnosisPointers: i === 0 ? diagnoses.slice(0, 4).map((_, p) => p + 1) : [1],
+      };
+    });
     lineDrafts[index] = lines;
     const billed = lines.reduce((sum, line) => sum + line.chargeCents, 0);
     const procedureCode = codes[0] ?? '99213';
@@ -236,6 +246,9 @@ export async function seedClaimsAndFinances(
         // Overturned on appeal and paid later; the first-adjudication denial stays a fact.
         const allowed = Math.round(billed * (0.6 + r.next() * 0.2));
         const paidOn = addDays(adjudicatedOn, r.int(14, 45));
+        // A coding denial (missing information, a modifier or diagnosis that does not fit) is not appealed but
+        // corrected: the claim was sent again as a replacement (frequency 7) of the payer's claim number.
+        const corrected = worked && categoryOfCarc(denial.code) === 'coding';
         if (paidOn > today) {
           claimValues.push({ ...common, status: 'Appealed' });
           appeal();
@@ -248,7 +261,9 @@ export async function seedClaimsAndFinances(
           paidCents: allowed,
           contractualAdjustmentCents: billed - allowed,
           resolvedOn: paidOn,
+          ...(corrected ? { frequencyCode: '7', originalClaimNumber: payerClaimNumber(adjudicatedOn, index) } : {}),
         });
+        if (corrected) return;
         appealNotes.push({
           index,
           reason: 'Corrected claim with documentation',
@@ -332,6 +347,8 @@ export async function seedClaimsAndFinances(
       claimId: claimIds[index] ?? 0,
       lineNumber: i + 1,
       procedureCode: line.procedureCode,
+      modifiers: line.modifiers,
+      units: line.units,
       chargeCents: line.chargeCents,
       diagnosisPointers: line.diagnosisPointers,
       serviceDate: claim.serviceDate,
@@ -369,6 +386,15 @@ export async function seedClaimsAndFinances(
   await insertRows(tx, billingStaffHours, hoursRows);
 
   return { claimIds, payments: paymentValues.length, appeals: appealNotes.length };
+}
+
+/**
+ * The payer's number for the claim it adjudicated on a day, shaped like Medicare's 13-digit internal control
+ * number: a region, the year and day of the year it was received, a batch and a sequence.
+ */
+function payerClaimNumber(adjudicatedOn: string, index: number): string {
+  const dayOfYear = daysBetween(`${adjudicatedOn.slice(0, 4)}-01-01`, adjudicatedOn) + 1;
+  return `10${adjudicatedOn.slice(2, 4)}${String(dayOfYear).padStart(3, '0')}${String(index).padStart(6, '0')}`;
 }
 
 function monthStart(today: string, monthsBack: number): string {

@@ -190,6 +190,59 @@ describe('the seeded claims are billable', () => {
     expect(claims.some((c) => c.lines.length > 1)).toBe(true);
   });
 
+  it('code their lines as a biller would: 25 on a visit beside a vaccine given, QW on waived tests for Medicare, units', async () => {
+    const lines = await rows<{
+      claim: number;
+      payer: string;
+      code: string;
+      mods: string[];
+      units: number;
+      charge: number;
+    }>(
+      `select l.claim_id as claim, c.payer, l.procedure_code as code, l.modifiers as mods, l.units,
+              l.charge_cents as charge
+         from claim_lines l join claims c on c.id = l.claim_id order by l.claim_id, l.line_number`,
+    );
+    const byClaim = new Map<number, typeof lines>();
+    for (const line of lines) byClaim.set(line.claim, [...(byClaim.get(line.claim) ?? []), line]);
+    const isVisit = (code: string) => /^(992[01]\d|993[89]\d|G043[89])$/.test(code);
+    let marked = 0;
+    for (const claimLines of byClaim.values()) {
+      const vaccineGiven = claimLines.some((l) => l.code === '90471');
+      for (const line of claimLines) {
+        expect(line.mods.includes('25'), `${line.code} on claim ${line.claim}`).toBe(
+          vaccineGiven && isVisit(line.code),
+        );
+        if (line.mods.includes('25')) marked += 1;
+      }
+    }
+    expect(marked).toBeGreaterThan(0);
+    const waived = lines.filter((l) => l.code === '87880' || l.code === '87804');
+    expect(waived.filter((l) => l.payer === 'Medicare').length).toBeGreaterThan(0);
+    for (const test of waived) expect(test.mods).toEqual(test.payer === 'Medicare' ? ['QW'] : []);
+    // The influenza test once for A and once for B: two units, its charge twice the unit's.
+    const flu = lines.filter((l) => l.code === '87804');
+    expect(flu.length).toBeGreaterThan(0);
+    for (const test of flu) expect([test.units, test.charge]).toEqual([2, 2 * 4_200]);
+    expect(lines.filter((l) => l.code !== '87804' && l.units !== 1)).toEqual([]);
+  });
+
+  it('send a claim corrected after a coding denial as a replacement of the payer’s claim number', async () => {
+    const replacements = await rows<{ reason: string; original: string | null; status: string }>(
+      `select reason_code as reason, original_claim_number as original, status from claims where frequency_code = '7'`,
+    );
+    expect(replacements.length).toBeGreaterThan(0);
+    for (const claim of replacements) {
+      expect(['CO-4', 'CO-11', 'CO-16', 'CO-97']).toContain(claim.reason);
+      expect(claim.original).toMatch(/^\d{13}$/);
+      expect(claim.status).toBe('Paid');
+    }
+    const [others] = await rows<{ n: number }>(
+      `select count(*)::int as n from claims where frequency_code <> '7' and original_claim_number is not null`,
+    );
+    expect(others?.n).toBe(0);
+  });
+
   it('gives providers and the practice valid NPIs, and insured patients a coverage in their payer’s format', async () => {
     const npis = await rows<{ npi: string | null }>(
       `select npi from providers union all select billing_npi from practice_settings`,

@@ -11,6 +11,7 @@ import { currentHashVersion, entryHash, type AuditInput } from '@/features/audit
 import { DIAGNOSES, isPracticeOpen } from './demo-clinical';
 import { AUTHORIZATION_DENIAL_FACTOR, denialsFor, needsAuthorization, PAYER_MIX, PROCEDURES } from './demo-data';
 import { copyText, type CopyType, type CopyValue } from './copy-rows';
+import { codeLines, type LineCoding } from './claim-coding';
 
 /** Claims' service dates reach this many days back, like the demo seed's. */
 export const HISTORY_DAYS = 548;
@@ -135,6 +136,7 @@ export const CLAIM_LINE_COLUMNS = [
   'claim_id',
   'line_number',
   'procedure_code',
+  'modifiers',
   'units',
   'charge_cents',
   'diagnosis_pointers',
@@ -149,6 +151,7 @@ export const CLAIM_LINE_TYPES = CLAIM_LINE_COLUMNS.map(
         claim_id: 'int4',
         line_number: 'int4',
         procedure_code: 'text',
+        modifiers: 'text[]',
         units: 'int4',
         charge_cents: 'int4',
         diagnosis_pointers: 'int4[]',
@@ -157,6 +160,22 @@ export const CLAIM_LINE_TYPES = CLAIM_LINE_COLUMNS.map(
       }) satisfies Record<(typeof CLAIM_LINE_COLUMNS)[number], CopyType>
     )[column],
 );
+
+/**
+ * The lines' modifiers and units (claim-coding.ts) of a claim of this procedure (a PROCEDURES position), payer (a
+ * PAYER_MIX position) and blood draw: a few hundred combinations, each coded once, not once per claim.
+ */
+const codings = new Map<number, LineCoding[]>();
+function codingOf(procedureAt: number, payerAt: number, drawsBlood: boolean): LineCoding[] {
+  const key = (procedureAt * PAYER_MIX.length + payerAt) * 2 + (drawsBlood ? 1 : 0);
+  let coding = codings.get(key);
+  if (!coding) {
+    const code = PROCEDURES[procedureAt]?.code ?? '';
+    coding = codeLines(drawsBlood ? [code, VENIPUNCTURE.code] : [code], PAYER_MIX[payerAt]?.payer ?? '');
+    codings.set(key, coding);
+  }
+  return coding;
+}
 
 /** A blood draw billed beside a visit or a panel: the generated claims' second line, on about a third. */
 const VENIPUNCTURE = { code: '36415', cents: 1_700 };
@@ -315,7 +334,9 @@ export function generateClaims(plan: ClaimsPlan): GeneratedClaims {
       const venipuncture = u(g, 23) < VENIPUNCTURE_SHARE;
       procedureOf[i] = procedureAt;
       drawsBlood[i] = venipuncture ? 1 : 0;
-      const billed = procedure.cents + (venipuncture ? VENIPUNCTURE.cents : 0);
+      const billed =
+        procedure.cents * (codingOf(procedureAt, plan.patientPayers[patientAt] ?? 0, venipuncture)[0]?.units ?? 1) +
+        (venipuncture ? VENIPUNCTURE.cents : 0);
       const adjudicated = submitted + 10 + Math.floor(u(g, 6) * 31) + (clean ? 0 : 14);
       const path =
         submitted > T
@@ -444,9 +465,22 @@ export function generateClaims(plan: ClaimsPlan): GeneratedClaims {
       const account = accountOf(i + 1, service);
       const procedure = PROCEDURES[procedureOf[i] ?? 0];
       if (!procedure) throw new Error('empty reference data');
-      yield [id, 1, procedure.code, 1, procedure.cents, [1], day(service), `${account}-1`];
-      if (drawsBlood[i] === 1) {
-        yield [id, 2, VENIPUNCTURE.code, 1, VENIPUNCTURE.cents, [1], day(service), `${account}-2`];
+      const payerAt = plan.patientPayers[Math.floor(u(g, 20) * plan.patientCount)] ?? 0;
+      const [first, blood] = codingOf(procedureOf[i] ?? 0, payerAt, drawsBlood[i] === 1);
+      const units = first?.units ?? 1;
+      yield [
+        id,
+        1,
+        procedure.code,
+        first?.modifiers ?? [],
+        units,
+        procedure.cents * units,
+        [1],
+        day(service),
+        `${account}-1`,
+      ];
+      if (blood) {
+        yield [id, 2, VENIPUNCTURE.code, blood.modifiers, 1, VENIPUNCTURE.cents, [1], day(service), `${account}-2`];
       }
     }
   }

@@ -154,6 +154,21 @@ describe('seedScale', () => {
       from claims c left join coverages v on v.id = c.coverage_id where c.account_number like 'ACC-%-S%'`,
     );
     expect(billing).toEqual({ insured_without_coverage: 0, self_pay_with_coverage: 0, wrong_coverage: 0 });
+    // Lines coded as the demo's are (claim-coding.ts): a rapid strep test billed to Medicare carries QW, to
+    // anyone else no modifier; nothing else is modified, and the claim total is its lines'.
+    const coding = await one<Record<string, number>>(
+      first,
+      `select
+        count(*) filter (where l.procedure_code = '87880' and c.payer = 'Medicare' and l.modifiers = '{QW}')::int
+          as waived_marked,
+        count(*) filter (where l.modifiers <> '{}' and not (l.procedure_code = '87880' and c.payer = 'Medicare'
+          and l.modifiers = '{QW}'))::int as wrongly_marked,
+        (select count(*) from claims x where x.account_number like 'ACC-%-S%' and x.billed_cents <>
+          (select sum(y.charge_cents) from claim_lines y where y.claim_id = x.id))::int as totals_off
+      from claim_lines l join claims c on c.id = l.claim_id where c.account_number like 'ACC-%-S%'`,
+    );
+    expect(coding.waived_marked).toBeGreaterThan(0);
+    expect({ ...coding, waived_marked: 0 }).toEqual({ waived_marked: 0, wrongly_marked: 0, totals_off: 0 });
     const people = await one<Record<string, number>>(
       first,
       `select count(*) filter (where sex not in ('F', 'M'))::int as no_sex,
