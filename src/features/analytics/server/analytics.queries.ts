@@ -23,6 +23,8 @@ import {
   denialRateSql,
   firstPassResolutionRateSql,
   netCollectionRateSql,
+  claimCollectibleSql,
+  claimPatientBilledSql,
   operatingMarginSql,
   patientPaymentRateSql,
   percentSql,
@@ -257,9 +259,9 @@ export async function computeKpisRaw(db: DbOrTx, period: Period): Promise<KpiRes
           and ${claims.paidCents} + ${claims.contractualAdjustmentCents} + ${claims.patientResponsibilityCents}
               >= ${claims.billedCents})::int as first_pass,
         coalesce(sum(${claims.paidCents} + pp.patient_paid), 0)::bigint as collected,
-        coalesce(sum(${claims.billedCents} - ${claims.contractualAdjustmentCents}), 0)::bigint as collectible,
-        coalesce(sum(least(pp.patient_paid, ${claims.patientResponsibilityCents})), 0)::bigint as patient_collected,
-        coalesce(sum(${claims.patientResponsibilityCents}), 0)::bigint as patient_billed
+        coalesce(sum(${claimCollectibleSql()}), 0)::bigint as collectible,
+        coalesce(sum(least(pp.patient_paid, ${claimPatientBilledSql()})), 0)::bigint as patient_collected,
+        coalesce(sum(${claimPatientBilledSql()}), 0)::bigint as patient_billed
       from ${claims} ${patientPaidLateral()}
       where ${between(claims.adjudicatedOn, period)} and ${notVoidedSql}
     ),
@@ -436,7 +438,7 @@ export async function computeProviderAnalyticsRaw(db: DbOrTx, period: Period): P
     adjudicated as (
       select ${claims.providerId} as provider_id,
         sum(${claims.paidCents} + pp.patient_paid)::bigint as collected,
-        sum(${claims.billedCents} - ${claims.contractualAdjustmentCents})::bigint as collectible
+        sum(${claimCollectibleSql()})::bigint as collectible
       from ${claims} ${patientPaidLateral()}
       where ${between(claims.adjudicatedOn, period)} and ${notVoidedSql} group by ${claims.providerId}
     ),

@@ -683,6 +683,32 @@ describe('analytics rollups equal the raw reference', () => {
     await expectRollupsEqualRaw('after the next payer answers', DAYS);
   });
 
+  it('collects a visit billed to two policies once: Net Collection and Patient Payment Rates count its share once', async () => {
+    const db = database.db;
+    // A day of its own, long before the demo clinic's claims: the rates are this visit's alone.
+    const day = { days: 1, start: '2020-03-02', end: '2020-03-02' };
+    // The first payer allowed 172.00 of 200.00 and paid 144.00, leaving 28.00 of coinsurance, handed on to the next
+    // policy; that payer paid 20.00, reported the first payer's 172.00 as CARC 23, and left 8.00 to the patient,
+    // who paid it.
+    await exec(`insert into claims (patient_id, provider_id, account_number, procedure_code, payer, service_date,
+        submitted_on, adjudicated_on, billed_cents, paid_cents, contractual_adjustment_cents,
+        patient_responsibility_cents, status, reason_code, handed_on_cents)
+      select min(id), (select min(id) from providers), 'NP-NCR-1', '99214', 'Medicare', '2020-02-20', '2020-02-21',
+        '2020-03-02', 20000, 14400, 2800, 2800, 'Paid', 'PR-2', 2800 from patients`);
+    await exec(`insert into claims (patient_id, provider_id, account_number, procedure_code, payer, service_date,
+        submitted_on, adjudicated_on, billed_cents, paid_cents, contractual_adjustment_cents,
+        patient_responsibility_cents, status, reason_code, primary_claim_id, prior_payers_cents)
+      select patient_id, provider_id, 'NP-NCR-2', procedure_code, 'Aetna', service_date, '2020-02-25', '2020-03-02',
+        20000, 2000, 17200, 800, 'Paid', 'PR-2', id, 17200 from claims where account_number = 'NP-NCR-1'`);
+    await exec(`insert into payments (patient_id, claim_id, amount_cents, source, received_on, reference)
+      select patient_id, id, 800, 'patient', '2020-03-05', 'NCR' from claims where account_number = 'NP-NCR-2'`);
+    const kpis = await computeKpisRaw(db, day);
+    // Collected 144.00 + 20.00 + 8.00 of the 172.00 the payers allowed; the patient paid the 8.00 asked of them.
+    expect([kpis.netCollectionRate, kpis.patientPaymentRate]).toEqual([100, 100]);
+    expect(await computeKpis(db, day)).toEqual(kpis);
+    await expectRollupsEqualRaw('after a visit billed to two policies is paid');
+  });
+
   it('when a visit and its claim are written at once, in two transactions', async () => {
     // Whether a visit is billed joins two tables, so each transaction alone sees only half of it: the one
     // that recounts the day second must wait for the first and count what it committed. Both orders, on a

@@ -170,6 +170,24 @@ export function claimChargeLeftSql(): SQL<number> {
 }
 
 /**
+ * What of a claim's charge its payer and patient are expected to pay (Net Collection Rate's collectible, docs/kpis.md):
+ * the charge less the contractual adjustment, or what the earlier payers settled if more, and less what it handed on
+ * to the patient's next policy, whose claim counts that part: billed − max(contractual, earlier payers') − handed on.
+ */
+export function claimCollectibleSql(): SQL<number> {
+  return sql<number>`(${claims.billedCents} - greatest(${claims.contractualAdjustmentCents}, ${claims.priorPayersCents})
+    - ${claims.handedOnCents})`;
+}
+
+/**
+ * The patient's share a claim asks of the patient (Patient Payment Rate's patient billed, docs/kpis.md): its patient
+ * responsibility, less what it handed on to the patient's next policy (the last payer's claim then says the share).
+ */
+export function claimPatientBilledSql(): SQL<number> {
+  return sql<number>`greatest(0, ${claims.patientResponsibilityCents} - ${claims.handedOnCents})`;
+}
+
+/**
  * A CLAIM'S BALANCE (the Claims list's "Balance"): what is still owed on it by anyone,
  *
  *   what is left of its charge (claimChargeLeftSql) − patient payments received (patient and guest)

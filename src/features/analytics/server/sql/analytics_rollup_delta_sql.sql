@@ -1,4 +1,4 @@
--- The current definition of analytics_rollup_delta_sql, last (re)defined by drizzle/0054_claims_other_payers.sql.
+-- The current definition of analytics_rollup_delta_sql, last (re)defined by drizzle/0056_kpis_count_a_handed_on_share_once.sql.
 -- A migration that changes it copies this statement, and this file changes with it (docs/database-functions.md).
 --
 -- A statement's claims (`source`: rows of claims with a sign, + new, − old) as the SQL that adds their
@@ -32,12 +32,16 @@ daily as (
       sum(sign * (submitted_on - service_date)), 0, 0, 0, 0, 0, 0, 0, 0
     from s where submitted_on is not null group by submitted_on, provider_id
     union all
-    -- adjudicated: adjudicated_on, with the patient payments received on the claim to date
+    -- adjudicated: adjudicated_on, with the patient payments received on the claim to date. What is collectible
+    -- and the patient's share leave out a balance handed on to the next policy (claimCollectibleSql,
+    -- claimPatientBilledSql): the next payer's claim counts it, once.
     select adjudicated_on, provider_id, 0, 0, 0, 0, 0, 0, 0, sum(sign), sum(sign * denied_on_first_adjudication::int),
       sum(sign * (clean_submission and not denied_on_first_adjudication
         and paid_cents + contractual_adjustment_cents + patient_responsibility_cents >= billed_cents)::int),
-      sum(sign * (paid_cents + pp)), sum(sign * (billed_cents - contractual_adjustment_cents)),
-      sum(sign * least(pp, patient_responsibility_cents)), sum(sign * patient_responsibility_cents::bigint), 0
+      sum(sign * (paid_cents + pp)),
+      sum(sign * (billed_cents - greatest(contractual_adjustment_cents, prior_payers_cents) - handed_on_cents)),
+      sum(sign * least(pp, greatest(0, patient_responsibility_cents - handed_on_cents))),
+      sum(sign * greatest(0, patient_responsibility_cents - handed_on_cents)::bigint), 0
     from s where adjudicated_on is not null group by adjudicated_on, provider_id
     union all
     -- revenue lost: written off on resolved_on
