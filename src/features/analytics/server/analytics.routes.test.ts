@@ -92,7 +92,9 @@ describe('KPIs on the demo clinic', () => {
       `select count(*)::int as total, sum(billed_cents) as billed,
          count(*) filter (where status in ('Paid', 'Partially Paid'))::int as paid,
          count(*) filter (where denied_on_first_adjudication)::int as denied
-       from claims where service_date between $1 and $2`,
+       from claims where service_date between $1 and $2 and voided_at is null
+         -- a visit's charge once: a claim billed after another's adjudication is not a new charge
+         and primary_claim_id is null`,
       [kpis.periodStart, kpis.periodEnd],
     );
     const [collections] = await rows<{ cents: string }>(
@@ -140,9 +142,11 @@ async function expectedOutstanding(asOf: string) {
     billed_cents: number;
     paid_cents: number;
     contractual_adjustment_cents: number;
+    prior_payers_cents: number;
+    handed_on_cents: number;
   }>(
     `select id, service_date::text, submitted_on::text, resolved_on::text, status, billed_cents, paid_cents,
-       contractual_adjustment_cents from claims`,
+       contractual_adjustment_cents, prior_payers_cents, handed_on_cents from claims where voided_at is null`,
   );
   const patientPaid = new Map<number, number>();
   for (const p of await rows<{ claim_id: number | null; amount_cents: number; source: string }>(
@@ -156,7 +160,13 @@ async function expectedOutstanding(asOf: string) {
   for (const c of claims) {
     if (c.submitted_on === null || c.resolved_on !== null || c.status === 'Draft' || c.status === 'Written Off')
       continue;
-    const outstanding = c.billed_cents - c.paid_cents - c.contractual_adjustment_cents - (patientPaid.get(c.id) ?? 0);
+    // A claim billed after another owes what the earlier payers left; the earlier one no longer what it handed on.
+    const outstanding =
+      c.billed_cents -
+      c.paid_cents -
+      Math.max(c.contractual_adjustment_cents, c.prior_payers_cents) -
+      c.handed_on_cents -
+      (patientPaid.get(c.id) ?? 0);
     if (outstanding <= 0) continue;
     const age = Math.round((Date.parse(`${asOf}T00:00:00Z`) - Date.parse(`${c.service_date}T00:00:00Z`)) / 86_400_000);
     const bucket = age <= 30 ? '0-30' : age <= 60 ? '31-60' : age <= 90 ? '61-90' : age <= 120 ? '91-120' : '120+';

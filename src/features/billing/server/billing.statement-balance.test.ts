@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STORED_VISITS_SQL, type StoredVisit } from '@/testing/stored-visits';
 import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
 import {
   STAFF_STATEMENT_CLAIM_LIMIT,
@@ -36,25 +37,9 @@ function expectBalanced(amounts: StatementAmounts, what: string) {
   ).toBe(amounts.billedCents);
 }
 
-/** The stored facts of a patient's claims: what the payer paid, the contract adjusted, the patient paid. */
+/** The stored facts of a patient's visits: what the payers paid, the contracts adjusted, the patient paid and owes. */
 async function storedClaims(patientId: number) {
-  const rows = await sql<{
-    id: number;
-    billed: number;
-    payer_paid: number;
-    contractual: number;
-    patient_paid: number;
-    due: number;
-  }>(
-    `select c.id, c.billed_cents as billed, c.paid_cents as payer_paid, c.contractual_adjustment_cents as contractual,
-       coalesce(pp.paid, 0)::int as patient_paid,
-       greatest(0, c.patient_responsibility_cents - coalesce(pp.paid, 0))::int as due
-     from claims c
-     left join (select claim_id, sum(amount_cents) as paid from payments
-                where source in ('patient', 'guest') group by claim_id) pp on pp.claim_id = c.id
-     where c.patient_id = $1`,
-    [patientId],
-  );
+  const rows = await sql<StoredVisit>(STORED_VISITS_SQL, [patientId]);
   return new Map(rows.map((row) => [row.id, row]));
 }
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLES, maskText, type Role } from '@/shared/access';
+import { STORED_VISITS_SQL, type StoredVisit } from '@/testing/stored-visits';
 import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
 import { STAFF_STATEMENT_CLAIM_LIMIT, type BillingPatient, type Statement } from '../billing.schema';
 
@@ -22,28 +23,9 @@ const as = (role: Role) => sessions.get(role)!;
  * Every claim of a patient with what is due on it, computed here independently of the server: the
  * patient's share less the payments made by the patient or a guest, never below 0.
  */
+/** The patient's visits (a claim and those billed after it to later policies, folded), newest first. */
 async function claimsOf(patientId: number) {
-  return sql<{
-    id: number;
-    service_date: string;
-    status: string;
-    billed: number;
-    payer_paid: number;
-    patient_paid: number;
-    due: number;
-    resolved_on: string | null;
-  }>(
-    `select c.id, c.service_date::text as service_date, c.status, c.billed_cents as billed, c.paid_cents as payer_paid,
-       coalesce(pp.paid, 0)::int as patient_paid,
-       greatest(0, c.patient_responsibility_cents - coalesce(pp.paid, 0))::int as due,
-       c.resolved_on::text as resolved_on
-     from claims c
-     left join (select claim_id, sum(amount_cents) as paid from payments
-                where source in ('patient', 'guest') group by claim_id) pp on pp.claim_id = c.id
-     where c.patient_id = $1
-     order by c.service_date desc, c.id desc`,
-    [patientId],
-  );
+  return sql<StoredVisit>(STORED_VISITS_SQL, [patientId]);
 }
 
 async function expectedTotals(patientId: number) {

@@ -62,8 +62,11 @@ async function auditCount() {
 }
 
 /** A claim's balance written out independently: still owed by anyone, 0 once resolved or written off. */
-const BALANCE_SQL = `(case when c.resolved_on is not null or c.status = 'Written Off' then 0
-  else greatest(0, c.billed_cents - c.paid_cents - c.contractual_adjustment_cents
+// A claim billed after another owes only what the earlier payers left (prior_payers_cents, their settled part),
+// and the earlier one no longer owes what it handed on (handed_on_cents): docs/x12-837.md "After another payer".
+const BALANCE_SQL = `(case when c.resolved_on is not null or c.status = 'Written Off' or c.voided_at is not null then 0
+  else greatest(0, c.billed_cents - c.paid_cents - greatest(c.contractual_adjustment_cents, c.prior_payers_cents)
+    - c.handed_on_cents
     - coalesce((select sum(amount_cents) from payments where claim_id = c.id and source in ('patient', 'guest')), 0))
   end)::int`;
 

@@ -30,6 +30,8 @@ const HISTORY_DAYS = 548;
 const WORKED_AFTER_DAYS = 90;
 /** Claims, payments, expenses and hours draw from their own stream: tuning them never reshuffles the rest. */
 const FINANCE_STREAM = 0x5eed_c1a1;
+/** The claims crossed over to a supplemental plan draw from another: adding them changed none of the above. */
+const CROSSOVER_STREAM = 0x5eed_c20f;
 
 /** A completed appointment: who was seen, by whom, on which day, for what, coded how. */
 export interface CompletedVisit {
@@ -94,6 +96,8 @@ export async function seedClaimsAndFinances(
     hours: PracticeHours;
     /** Each insured patient's primary coverage: the policy their claims are billed to. */
     primaryCoverage: ReadonlyMap<number, number>;
+    /** The second policy of a patient who has one (a Medicare patient's supplemental plan). */
+    secondaryCoverage?: ReadonlyMap<number, { id: number; payer: string }>;
   },
 ): Promise<SeededClaims> {
   const r = new Random((options.seed ^ FINANCE_STREAM) >>> 0);
@@ -103,6 +107,7 @@ export async function seedClaimsAndFinances(
   const lineDrafts: LineDraft[][] = [];
   const paymentValues: PaymentDraft[] = [];
   const appealNotes: { index: number; reason: string; note: string }[] = [];
+  const crossovers: Crossover[] = [];
   // Every completed visit is billed on its day (but for the missed ones); the other claims fall before the
   // first visit, so the claims of the visits' weeks are the visits' own.
   const visits = options.completedVisits ?? [];
@@ -305,6 +310,13 @@ export async function seedClaimsAndFinances(
     const payerPaid = partial ? Math.round((allowed - patientShare) * 0.6) : allowed - patientShare;
     // A copay can cover a cheap service entirely: then the payer pays nothing.
     if (payerPaid > 0) pay(payerPaid, 'payer', adjudicatedOn);
+    // A second policy (a Medicare patient's supplemental plan) pays the deductible and coinsurance the first payer
+    // left: the claim crosses over to it (billed after it, below), and the patient is not asked for that share.
+    // The patient's draws below are made all the same, so that no other claim's values change.
+    const secondPolicy = options.secondaryCoverage?.get(patientId);
+    const crossesOver =
+      secondPolicy !== undefined && !partial && !demoOwes && patientShare > 0 && (share === 'PR-1' || share === 'PR-2');
+    if (crossesOver) crossovers.push({ index, shareCents: patientShare, adjudicatedOn, policy: secondPolicy });
     let patientPaidInFullOn: string | null = patientShare === 0 ? adjudicatedOn : null;
     if (share === 'PR-3') {
       // Copays are collected at the front desk on the day of the visit.
@@ -316,8 +328,10 @@ export async function seedClaimsAndFinances(
       const paidOn = addDays(adjudicatedOn, r.int(2, 14));
       if (paidOn <= today && !demoOwes && r.chance(0.92)) {
         const full = r.chance(0.93);
-        pay(full ? patientShare : Math.max(1, Math.round(patientShare / 2)), 'patient', paidOn);
-        if (full) patientPaidInFullOn = paidOn;
+        if (!crossesOver) {
+          pay(full ? patientShare : Math.max(1, Math.round(patientShare / 2)), 'patient', paidOn);
+          if (full) patientPaidInFullOn = paidOn;
+        }
       }
     }
     claimValues.push({
@@ -334,13 +348,34 @@ export async function seedClaimsAndFinances(
     });
   });
 
-  const claimIds = await insertRows(
+  const firstBilled = claimValues.length;
+  billCrossovers(
+    new Random((options.seed ^ CROSSOVER_STREAM) >>> 0),
+    today,
+    crossovers,
+    claimValues,
+    lineDrafts,
+    paymentValues,
+  );
+  // Every claim sent was scrubbed first; whether that first scrub was clean is its clean submission.
+  const scrubbed = (c: typeof claims.$inferInsert) => ({
+    ...c,
+    firstScrubClean: c.status === 'Draft' ? null : (c.cleanSubmission ?? true),
+  });
+  const firstIds = await insertRows(tx, claims, claimValues.slice(0, firstBilled).map(scrubbed), {
+    returningIds: true,
+  });
+  // The claims billed after another name it: inserted once its id is known.
+  const laterIds = await insertRows(
     tx,
     claims,
-    // Every claim sent was scrubbed first; whether that first scrub was clean is its clean submission.
-    claimValues.map((c) => ({ ...c, firstScrubClean: c.status === 'Draft' ? null : (c.cleanSubmission ?? true) })),
+    claimValues.slice(firstBilled).map((c, i) => ({
+      ...scrubbed(c),
+      primaryClaimId: firstIds[crossovers[i]?.index ?? -1] ?? null,
+    })),
     { returningIds: true },
   );
+  const claimIds = [...firstIds, ...laterIds];
   // The claims' service lines (their total is already the claim's billed amount, as the trigger keeps it).
   const lineValues = claimValues.flatMap((claim, index) =>
     (lineDrafts[index] ?? []).map((line, i) => ({
@@ -386,6 +421,81 @@ export async function seedClaimsAndFinances(
   await insertRows(tx, billingStaffHours, hoursRows);
 
   return { claimIds, payments: paymentValues.length, appeals: appealNotes.length };
+}
+
+/** A claim whose patient share the patient's second policy is billed for, as the first payer left it. */
+interface Crossover {
+  index: number;
+  shareCents: number;
+  adjudicatedOn: string;
+  policy: { id: number; payer: string };
+}
+
+/**
+ * Each crossover as a claim of the second policy, billed after the first (docs/x12-837.md "After another payer"):
+ * the same lines and diagnoses, sent within two days of the first payer's adjudication (Medicare forwards it to a
+ * supplemental plan itself, so none waits as a Draft), answered one to three weeks later. The first claim hands its share on; the new one owes
+ * only that share (what the first payer settled is its prior payers' part), and once answered the plan has paid it
+ * all, reporting the first payer's part as CARC 23. Appended to the claims, their lines and payments.
+ */
+function billCrossovers(
+  r: Random,
+  today: string,
+  crossovers: readonly Crossover[],
+  claimValues: (typeof claims.$inferInsert)[],
+  lineDrafts: LineDraft[][],
+  paymentValues: PaymentDraft[],
+): void {
+  for (const crossover of crossovers) {
+    const first = claimValues[crossover.index];
+    if (!first) throw new Error(`no claim ${crossover.index} to cross over`);
+    const index = claimValues.length;
+    const billed = first.billedCents ?? 0;
+    const share = crossover.shareCents;
+    first.handedOnCents = share;
+    lineDrafts[index] = lineDrafts[crossover.index] ?? [];
+    const forwarded = addDays(crossover.adjudicatedOn, r.int(0, 2));
+    const submittedOn = forwarded > today ? today : forwarded;
+    const adjudicatedOn = addDays(submittedOn, r.int(7, 21));
+    const base = {
+      patientId: first.patientId,
+      providerId: first.providerId,
+      accountNumber: `ACC-${first.serviceDate.slice(0, 4)}-${String(100000 + index).padStart(6, '0')}`,
+      procedureCode: first.procedureCode,
+      payer: crossover.policy.payer,
+      serviceDate: first.serviceDate,
+      billedCents: billed,
+      coverageId: crossover.policy.id,
+      placeOfService: first.placeOfService,
+      diagnoses: first.diagnoses,
+      priorPayersCents: billed - share,
+      cleanSubmission: true,
+      submittedOn,
+    };
+    if (adjudicatedOn > today) {
+      claimValues.push({ ...base, status: daysBetween(submittedOn, today) < 7 ? 'Submitted' : 'Pending' });
+    } else {
+      paymentValues.push({
+        patientId: first.patientId,
+        claimIndex: index,
+        amountCents: share,
+        source: 'payer',
+        receivedOn: adjudicatedOn,
+      });
+      claimValues.push({
+        ...base,
+        adjudicatedOn,
+        resolvedOn: adjudicatedOn,
+        paidCents: share,
+        contractualAdjustmentCents: billed - share,
+        patientResponsibilityCents: 0,
+        status: 'Paid',
+        reasonCode: 'OA-23',
+      });
+      // Nothing is owed on the visit any more: the first claim is resolved too.
+      first.resolvedOn = adjudicatedOn;
+    }
+  }
 }
 
 /**

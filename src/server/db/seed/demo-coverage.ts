@@ -4,7 +4,7 @@
  * billing identities (NPI, taxonomy, EIN) of the practice and its providers.
  */
 import type { PAYERS } from '@/features/claims/claims.schema';
-import type { SubscriberRelationship } from '@/features/coverage/coverage.schema';
+import type { MedicareSecondaryType, SubscriberRelationship } from '@/features/coverage/coverage.schema';
 import { makeNpi } from '@/shared/billing-identifiers';
 import { ageOn, type PatientProfile } from './demo-clinical';
 import { addDays, type Random } from './random';
@@ -74,6 +74,8 @@ export interface CoverageDraft {
   subscriberName: string | null;
   subscriberDob: string | null;
   effectiveOn: string;
+  /** Why Medicare pays second (X12 SBR05), on a Medicare policy that is not the first. */
+  medicareSecondaryType?: MedicareSecondaryType;
 }
 
 /**
@@ -133,6 +135,38 @@ export function drawCoverages(
       effectiveOn,
     },
   ];
+}
+
+/** Employer group health plans: a patient of 65 or more on one is still working (or a spouse is). */
+const EMPLOYER_PLANS: ReadonlySet<Payer> = new Set(['Aetna', 'Blue Cross Blue Shield', 'Cigna', 'UnitedHealthcare']);
+
+/**
+ * Medicare behind an employer's plan: a patient of 65 or more whose own first policy is an employer group health
+ * plan has Medicare too, which pays second while they work (Medicare Secondary Payer, X12 SBR05 12, working aged).
+ * Null for everyone else. Its own random stream (the member id), so that adding it changed no other patient's draws.
+ */
+export function drawMedicareSecondary(
+  r: Random,
+  primary: CoverageDraft | undefined,
+  profile: PatientProfile,
+  today: string,
+): CoverageDraft | null {
+  if (!primary || primary.relationship !== 'self' || !EMPLOYER_PLANS.has(primary.payer)) return null;
+  if (ageOn(profile.dob, today) < 65) return null;
+  // Medicare begins on the first day of the month of the 65th birthday.
+  const turned65 = `${Number(profile.dob.slice(0, 4)) + 65}-${profile.dob.slice(5, 7)}-01`;
+  return {
+    patientId: profile.id,
+    payer: 'Medicare',
+    priority: 2,
+    memberId: drawMbi(r),
+    groupNumber: null,
+    relationship: 'self',
+    subscriberName: null,
+    subscriberDob: null,
+    effectiveOn: turned65 > primary.effectiveOn ? turned65 : primary.effectiveOn,
+    medicareSecondaryType: '12',
+  };
 }
 
 /** Health Care Provider Taxonomy codes (NUCC) of the demo clinic's specialties. */

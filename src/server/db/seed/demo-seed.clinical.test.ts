@@ -147,7 +147,8 @@ describe('the seeded demo clinic makes clinical sense', () => {
     const preventive = await rows<{ code: string; payer: string; age: number }>(
       `select c.procedure_code as code, c.payer, extract(year from age(c.service_date, p.dob))::int as age
          from claims c join patients p on p.id = c.patient_id
-        where c.procedure_code in (${Object.keys(PREVENTIVE_AGES)
+        -- the visit as first billed (a supplemental plan billed after Medicare is billed the same codes)
+        where c.primary_claim_id is null and c.procedure_code in (${Object.keys(PREVENTIVE_AGES)
           .map((code) => `'${code}'`)
           .join(', ')})`,
     );
@@ -199,9 +200,11 @@ describe('the seeded claims are billable', () => {
       units: number;
       charge: number;
     }>(
-      `select l.claim_id as claim, c.payer, l.procedure_code as code, l.modifiers as mods, l.units,
+      // The payer the lines were coded for: the visit's first (a claim billed after it copies its lines).
+      `select l.claim_id as claim, f.payer, l.procedure_code as code, l.modifiers as mods, l.units,
               l.charge_cents as charge
-         from claim_lines l join claims c on c.id = l.claim_id order by l.claim_id, l.line_number`,
+         from claim_lines l join claims c on c.id = l.claim_id join claims f on f.id = coalesce(c.primary_claim_id, c.id)
+        order by l.claim_id, l.line_number`,
     );
     const byClaim = new Map<number, typeof lines>();
     for (const line of lines) byClaim.set(line.claim, [...(byClaim.get(line.claim) ?? []), line]);
@@ -241,6 +244,73 @@ describe('the seeded claims are billable', () => {
       `select count(*)::int as n from claims where frequency_code <> '7' and original_claim_number is not null`,
     );
     expect(others?.n).toBe(0);
+  });
+
+  it('bill a patient’s second policy for the share the first payer left, once, as a claim billed after it', async () => {
+    const visits = await rows<{
+      first_payer: string;
+      payer: string;
+      coverage_priority: number;
+      msp: string | null;
+      share: number;
+      handed_on: number;
+      prior: number;
+      billed: number;
+      first_billed: number;
+      status: string;
+      paid: number;
+      same_lines: boolean;
+      patient_paid_first: number;
+    }>(
+      `select f.payer as first_payer, c.payer, v.priority as coverage_priority, v.medicare_secondary_type as msp,
+              f.patient_responsibility_cents as share, f.handed_on_cents as handed_on, c.prior_payers_cents as prior,
+              c.billed_cents as billed, f.billed_cents as first_billed, c.status, c.paid_cents as paid,
+              (select array_agg(procedure_code || ':' || array_to_string(modifiers, ',') order by line_number)
+                 from claim_lines where claim_id = c.id)
+                = (select array_agg(procedure_code || ':' || array_to_string(modifiers, ',') order by line_number)
+                 from claim_lines where claim_id = f.id) as same_lines,
+              (select coalesce(sum(amount_cents), 0)::int from payments
+                where claim_id = f.id and source = 'patient') as patient_paid_first
+         from claims c join claims f on f.id = c.primary_claim_id join coverages v on v.id = c.coverage_id`,
+    );
+    expect(visits.length).toBeGreaterThan(5);
+    for (const visit of visits) {
+      expect(visit).toMatchObject({ coverage_priority: 2, same_lines: true });
+      // A Medicare patient's supplemental plan, or Medicare behind an employer's plan (saying why: working aged).
+      if (visit.first_payer === 'Medicare') expect([visit.payer, visit.msp]).not.toContain('Medicare');
+      else expect([visit.payer, visit.msp]).toEqual(['Medicare', '12']);
+      // The first claim hands on its patient share; the new one owes only that, the rest settled by Medicare.
+      expect([visit.handed_on, visit.prior, visit.billed]).toEqual([
+        visit.share,
+        visit.first_billed - visit.share,
+        visit.first_billed,
+      ]);
+      expect(visit.patient_paid_first).toBe(0);
+      if (visit.status === 'Paid') expect(visit.paid).toBe(visit.share);
+    }
+    expect(visits.some((v) => v.status === 'Paid')).toBe(true);
+  });
+
+  it('put Medicare second, saying why, behind the employer plan of a patient of 65 or more', async () => {
+    const policies = await rows<{ first: string; age: number; msp: string | null; mbi: string; starts: string }>(
+      `select f.payer as first, extract(year from age(date '${TODAY}', p.dob))::int as age,
+              m.medicare_secondary_type as msp, m.member_id as mbi, m.effective_on::text as starts
+         from coverages m join patients p on p.id = m.patient_id
+         join coverages f on f.patient_id = m.patient_id and f.priority = 1
+        where m.payer = 'Medicare' and m.priority = 2`,
+    );
+    expect(policies.length).toBeGreaterThan(0);
+    for (const policy of policies) {
+      expect(['Aetna', 'Blue Cross Blue Shield', 'Cigna', 'UnitedHealthcare']).toContain(policy.first);
+      expect(policy.age).toBeGreaterThanOrEqual(65);
+      expect(policy.msp).toBe('12');
+      expect(isValidMbi(policy.mbi)).toBe(true);
+    }
+    const [elsewhere] = await rows<{ n: number }>(
+      `select count(*)::int as n from coverages where medicare_secondary_type is not null
+         and not (payer = 'Medicare' and priority = 2)`,
+    );
+    expect(elsewhere?.n).toBe(0);
   });
 
   it('gives providers and the practice valid NPIs, and insured patients a coverage in their payer’s format', async () => {

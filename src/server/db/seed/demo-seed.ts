@@ -27,6 +27,7 @@ import {
   DEMO_CLEARINGHOUSE,
   demoProviderNpi,
   drawCoverages,
+  drawMedicareSecondary,
   STREETS,
   TAXONOMY_BY_SPECIALTY,
   ZIPS,
@@ -51,6 +52,8 @@ import { insertRows } from './insert-rows';
 import { addDays, daysBetween, Random } from './random';
 
 export const DEFAULT_SEED = 20_261_122;
+/** The stream of the Medicare policies behind an employer's plan (drawMedicareSecondary). */
+const MEDICARE_SECONDARY_STREAM = 0x5eed_3d12;
 const PATIENT_COUNT = 200;
 /** Patients with no visit booked in the scheduling window: their follow-ups fall overdue. */
 const LAPSED_PATIENTS = 50;
@@ -322,13 +325,24 @@ export async function seedClinicData(
   const coverageValues = profiles.flatMap((profile, i) =>
     drawCoverages(r, profile, { name: patientValues[i]?.name ?? '' }, today, FIRST_NAMES),
   );
+  // Medicare behind an employer's plan, from a stream of its own: no draw above or below changes.
+  const medicareStream = new Random(((options.seed ?? DEFAULT_SEED) ^ MEDICARE_SECONDARY_STREAM) >>> 0);
+  for (const profile of profiles) {
+    const primary = coverageValues.find((c) => c.patientId === profile.id && c.priority === 1);
+    const medicare = drawMedicareSecondary(medicareStream, primary, profile, today);
+    if (medicare) coverageValues.push(medicare);
+  }
   const coverageIds = await insertRows(tx, coverages, coverageValues, { returningIds: true });
   const coverageRows = coverageValues.map((c, i) => ({
     id: coverageIds[i] ?? 0,
     patientId: c.patientId,
+    payer: c.payer,
     priority: c.priority,
   }));
   const primaryCoverage = new Map(coverageRows.filter((c) => c.priority === 1).map((c) => [c.patientId, c.id]));
+  const secondaryCoverage = new Map(
+    coverageRows.filter((c) => c.priority === 2).map((c) => [c.patientId, { id: c.id, payer: c.payer }]),
+  );
   const lapsed = new Set(patientIds.slice(PATIENT_COUNT - LAPSED_PATIENTS));
   // Older and chronically ill patients are seen more often.
   const activeByFrequency = profiles
@@ -422,6 +436,7 @@ export async function seedClinicData(
     completedVisits: completedVisits.sort((a, b) => a.date.localeCompare(b.date)),
     hours,
     primaryCoverage,
+    secondaryCoverage,
   });
   const claimIds = seeded.claimIds;
 
