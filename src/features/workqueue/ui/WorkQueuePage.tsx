@@ -129,6 +129,7 @@ function WorkItemDialog({
           setOutcome('');
           setResolution('');
           setShown(null);
+          setClaimOpen(false);
           onClose();
         }
       }}

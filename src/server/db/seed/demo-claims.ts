@@ -30,7 +30,7 @@ const HISTORY_DAYS = 548;
 const WORKED_AFTER_DAYS = 90;
 /** Claims, payments, expenses and hours draw from their own stream: tuning them never reshuffles the rest. */
 const FINANCE_STREAM = 0x5eed_c1a1;
-/** The claims crossed over to a supplemental plan draw from another: adding them changed none of the above. */
+/** The claims billed to a patient's second policy draw from another: adding them changed none of the above. */
 const CROSSOVER_STREAM = 0x5eed_c20f;
 
 /** A completed appointment: who was seen, by whom, on which day, for what, coded how. */
@@ -96,7 +96,7 @@ export async function seedClaimsAndFinances(
     hours: PracticeHours;
     /** Each insured patient's primary coverage: the policy their claims are billed to. */
     primaryCoverage: ReadonlyMap<number, number>;
-    /** The second policy of a patient who has one (a Medicare patient's supplemental plan). */
+    /** The second policy of a patient who has one (a Medicare patient's supplemental plan, or Medicare second). */
     secondaryCoverage?: ReadonlyMap<number, { id: number; payer: string }>;
   },
 ): Promise<SeededClaims> {
@@ -310,8 +310,9 @@ export async function seedClaimsAndFinances(
     const payerPaid = partial ? Math.round((allowed - patientShare) * 0.6) : allowed - patientShare;
     // A copay can cover a cheap service entirely: then the payer pays nothing.
     if (payerPaid > 0) pay(payerPaid, 'payer', adjudicatedOn);
-    // A second policy (a Medicare patient's supplemental plan) pays the deductible and coinsurance the first payer
-    // left: the claim crosses over to it (billed after it, below), and the patient is not asked for that share.
+    // A second policy (a Medicare patient's supplemental plan, Medicare behind an employer's plan) pays the deductible
+    // and coinsurance the first payer left: the claim crosses over to it (billed after it, below), and the patient is
+    // not asked for that share.
     // The patient's draws below are made all the same, so that no other claim's values change.
     const secondPolicy = options.secondaryCoverage?.get(patientId);
     const crossesOver =
@@ -434,7 +435,7 @@ interface Crossover {
 /**
  * Each crossover as a claim of the second policy, billed after the first (docs/x12-837.md "After another payer"):
  * the same lines and diagnoses, sent within two days of the first payer's adjudication (Medicare forwards it to a
- * supplemental plan itself, so none waits as a Draft), answered one to three weeks later. The first claim hands its share on; the new one owes
+ * supplemental plan itself; none waits as a Draft), answered one to three weeks later. The first claim hands its share on; the new one owes
  * only that share (what the first payer settled is its prior payers' part), and once answered the plan has paid it
  * all, reporting the first payer's part as CARC 23. Appended to the claims, their lines and payments.
  */
