@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import { formatDollars, today } from '@/shared/api';
 import { periodEndingToday, previousPeriod } from '@/shared/period';
+import { countOf } from '@/shared/plural';
 import { actorOf, record, recordNow } from '@/features/audit/server/audit.queries';
 import {
   claimBalanceSql,
@@ -406,7 +407,8 @@ async function auditStatement(db: Db, ctx: RequestContext, statement: Statement,
     ...actorOf(ctx),
     action,
     resource: `patient/${statement.patientId}/statement`,
-    detail: `${what} (${statement.claimCount} claims, amount due ${formatDollars(statement.amountDueCents)})`,
+    // Its rows are visits: a visit billed to two policies is one row (statementVisitsOf), not two claims.
+    detail: `${what} (${countOf(statement.claimCount, 'visit')}, amount due ${formatDollars(statement.amountDueCents)})`,
     patientId: statement.patientId,
   });
 }

@@ -147,15 +147,21 @@ describe('GET /api/billing/statements/:patientId', () => {
   it('records the read as a PHI read of that patient', async () => {
     const before = await count(`select count(*) as n from audit_log where action = 'statement.view'`);
     await as('doctor').request({ method: 'GET', url: `/api/billing/statements/${mariaId}` });
-    const [entry] = await sql<{ action: string; patient_id: number; actor_role: string; resource: string }>(
-      'select action, patient_id, actor_role, resource from audit_log order by id desc limit 1',
-    );
-    expect(entry).toEqual({
+    const [entry] = await sql<{
+      action: string;
+      patient_id: number;
+      actor_role: string;
+      resource: string;
+      detail: string;
+    }>('select action, patient_id, actor_role, resource, detail from audit_log order by id desc limit 1');
+    const { claimCount } = await expectedTotals(mariaId);
+    expect(entry).toMatchObject({
       action: 'statement.view',
       patient_id: mariaId,
       actor_role: 'doctor',
       resource: `patient/${mariaId}/statement`,
     });
+    expect(entry?.detail).toMatch(new RegExp(`^viewed the billing statement \\(${claimCount} visits, amount due \\$`));
     expect(await count(`select count(*) as n from audit_log where action = 'statement.view'`)).toBe(before + 1);
   });
 

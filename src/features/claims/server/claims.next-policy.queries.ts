@@ -9,6 +9,9 @@
  * remittance tables are read by SQL here, as the claims feature does not import the remittances feature.
  */
 import { eq, sql } from 'drizzle-orm';
+import { formatDollars } from '@/shared/api';
+import { actorOf, recordMany, type AuditInput } from '@/features/audit/server/audit.queries';
+import { openWorkItems, type OpenWorkItem } from '@/features/workqueue/server/workqueue.queries';
 import type { RequestContext } from '@/server/context';
 import type { Db, DbOrTx, Tx } from '@/server/db/types';
 import { HttpError } from '@/server/plugins/errors';
@@ -303,4 +306,84 @@ export async function priorAdjudications(tx: Tx, claimIds: readonly number[]): P
     });
   }
   return found;
+}
+
+/**
+ * After a remittance changes what a payer settled of claims whose balance was already billed to the patient's next
+ * policy (a reversal and a new decision, a late adjustment), in the posting's transaction: what they now leave is
+ * what the next payer's claim must answer for.
+ *
+ * - While that claim is not sent (Draft or Ready), both are kept in step: the first claim hands on what it now leaves,
+ *   and the new claim owes that (its earlier payers' part follows); its 837P reads the new decision when it is sent.
+ *   Audited on both (`claim.next_policy.follow`).
+ * - Once it is sent, its payer has the old figures: the claim must go again as a replacement. A work item says so
+ *   on it, with the difference at risk; the first claim keeps what it handed on, so the difference shows as its own
+ *   balance until a person acts.
+ */
+export async function followHandedOnBalances(
+  tx: Tx,
+  ctx: RequestContext,
+  claimIds: readonly number[],
+  decision: { decidedOn: string; reference: string },
+): Promise<void> {
+  if (claimIds.length === 0) return;
+  const rows = await rawRows(
+    tx,
+    sql`select f.id, f.account_number, f.payer, f.patient_id, f.handed_on_cents,
+          greatest(0, f.billed_cents - f.paid_cents - f.contractual_adjustment_cents) as left_cents,
+          l.id as later_id, l.account_number as later_account, l.payer as later_payer, l.status as later_status,
+          l.billed_cents as later_billed, l.prior_payers_cents as later_prior, l.service_date::text as service_date
+        from claims f
+        join claims l on l.primary_claim_id = f.id and l.voided_at is null
+        where f.id = any(${`{${claimIds.join(',')}}`}::int[])
+          and f.handed_on_cents <> greatest(0, f.billed_cents - f.paid_cents - f.contractual_adjustment_cents)
+        order by f.id, l.id
+        for update of f, l`,
+  );
+  const audit: AuditInput[] = [];
+  const work: OpenWorkItem[] = [];
+  for (const row of rows) {
+    const was = Number(row.handed_on_cents);
+    const now = Number(row.left_cents);
+    const first = rowText(row.account_number);
+    const later = rowText(row.later_account);
+    const patientId = Number(row.patient_id);
+    const change = `${rowText(row.payer)}'s decision on ${first} now leaves ${formatDollars(now)}, not ${formatDollars(was)}`;
+    if (['Draft', 'Ready'].includes(rowText(row.later_status))) {
+      const prior = Math.max(0, Number(row.later_billed) - now);
+      await tx
+        .update(claims)
+        .set({ handedOnCents: now })
+        .where(eq(claims.id, Number(row.id)));
+      await tx
+        .update(claims)
+        .set({ priorPayersCents: prior })
+        .where(eq(claims.id, Number(row.later_id)));
+      for (const [id, detail] of [
+        [Number(row.id), `${change}: handed on to ${later} instead (${decision.reference})`],
+        [
+          Number(row.later_id),
+          `${change}: ${later} owes that now, earlier payers' part ${formatDollars(prior)} (${decision.reference})`,
+        ],
+      ] as const) {
+        audit.push({ ...actorOf(ctx), action: 'claim.next_policy.follow', resource: `claim/${id}`, patientId, detail });
+      }
+    } else {
+      work.push({
+        source: 'review',
+        sourceKey: `claim/${Number(row.later_id)}/prior-changed/${decision.reference}`,
+        claimId: Number(row.later_id),
+        patientId,
+        accountNumber: later,
+        payer: rowText(row.later_payer),
+        category: 'other',
+        reason: `${change} (${decision.reference}); ${later} was sent to ${rowText(row.later_payer)} with the old figures: send it again as a replacement (frequency 7)`,
+        dollarsAtRiskCents: Math.abs(now - was),
+        serviceDate: rowTextOrNull(row.service_date),
+        decidedOn: decision.decidedOn,
+      });
+    }
+  }
+  await recordMany(tx, audit);
+  await openWorkItems(tx, ctx, work);
 }

@@ -327,6 +327,52 @@ describe("billing a claim's balance to the patient's next policy", () => {
     expect((await detail(v!.id)).handedOnCents).toBe(era.coinsurance);
   });
 
+  it("keeps the next payer's claim in step when the first payer changes its decision, and flags one already sent", async () => {
+    const [v] = await visitsWithANextPolicy(1);
+    const era = remittanceOf(v!, 'NEXT-2601');
+    await importEra(era.file);
+    const made = (await billNext(v!.id)).json<ClaimDetail>();
+    const charge = v!.lines.reduce((s, l) => s + l.charge, 0);
+    const contractual = charge - era.paid - era.coinsurance;
+    /** The payer takes back its decision (CLP02 22) and decides again, paying `more` and leaving that much less. */
+    const redecide = (trace: string, paid: number, coinsurance: number, more: number) =>
+      eraFile([
+        ...eraHeader({ paid: amt(more), trace, payer: v!.payer, date: '20261125' }),
+        `CLP*${v!.account}*22*-${amt(charge)}*-${amt(paid)}*-${amt(coinsurance)}*MB*ICN${v!.id}`,
+        'NM1*QC*1*DOE*JANE',
+        `CAS*CO*45*-${amt(contractual)}`,
+        `CAS*PR*2*-${amt(coinsurance)}`,
+        `CLP*${v!.account}*1*${amt(charge)}*${amt(paid + more)}*${amt(coinsurance - more)}*MB*ICN${v!.id}`,
+        'NM1*QC*1*DOE*JANE',
+        `CAS*CO*45*${amt(contractual)}`,
+        `CAS*PR*2*${amt(coinsurance - more)}`,
+      ]);
+
+    // Not sent yet: the new claim follows, owing 10.00 less.
+    await importEra(redecide('NEXT-2602', era.paid, era.coinsurance, 1000));
+    const left = era.coinsurance - 1000;
+    expect(await detail(v!.id)).toMatchObject({ handedOnCents: left, balanceCents: 0 });
+    expect(await detail(made.id)).toMatchObject({ priorPayersCents: charge - left, balanceCents: left });
+    const followed = await sql<{ resource: string }>(
+      `select resource from audit_log where action = 'claim.next_policy.follow' and resource = any($1) order by id`,
+      [[`claim/${v!.id}`, `claim/${made.id}`]],
+    );
+    expect(followed.map((e) => e.resource)).toEqual([`claim/${v!.id}`, `claim/${made.id}`]);
+
+    // Sent: its payer has the old figures. A work item on it says to send it again; nothing else moves.
+    await sql(`update claims set status = 'Submitted', submitted_on = '2026-11-21' where id = $1`, [made.id]);
+    await importEra(redecide('NEXT-2603', era.paid + 1000, left, 500));
+    expect((await detail(v!.id)).handedOnCents).toBe(left);
+    expect((await detail(made.id)).priorPayersCents).toBe(charge - left);
+    const items = await sql<{ source: string; claim_id: number; dollars_at_risk_cents: number; reason: string }>(
+      `select source, claim_id, dollars_at_risk_cents, reason from work_items where claim_id = $1`,
+      [made.id],
+    );
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatchObject({ source: 'review', claim_id: made.id, dollars_at_risk_cents: 500 });
+    expect(items[0]!.reason).toContain(`send it again as a replacement (frequency 7)`);
+  });
+
   it("bills on down a patient's policies: a third claim of the visit is no duplicate of the first two", async () => {
     const [v] = await visitsWithANextPolicy(1);
     await importEra(remittanceOf(v!, 'NEXT-3001').file);

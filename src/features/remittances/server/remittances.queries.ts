@@ -13,6 +13,7 @@ import {
   type PayerPayment,
   type PostedClaimTotals,
 } from '@/features/claims/server/claims.remittance.queries';
+import { followHandedOnBalances } from '@/features/claims/server/claims.next-policy.queries';
 import { openWorkItems, type OpenWorkItem } from '@/features/workqueue/server/workqueue.queries';
 import type { WorkSource } from '@/features/workqueue/workqueue.schema';
 import { X12Error } from '@/features/x12/x12.parse';
@@ -704,6 +705,12 @@ async function importOne(
   }
   const finals = [...states.values()].flatMap((s) => (s.final ? [s.final] : []));
   await applyPostedClaimTotals(tx, finals, postedOn);
+  await followHandedOnBalances(
+    tx,
+    ctx,
+    finals.map((f) => f.claimId),
+    { decidedOn: postedOn, reference: `remittance ${remittanceId}, trace ${era.traceNumber}` },
+  );
   await insertPayerPayments(tx, ctx.user.id, payments);
   await openWorkItems(tx, ctx, work);
 
