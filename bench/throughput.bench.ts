@@ -1,9 +1,11 @@
 /**
  * Throughput under load (docs/caching.md). autocannon with 100 connections against a bare Fastify
  * hello-world (its own process, bench/hello-server.mjs), then the claims list and the dashboard summary
- * with a signed-in admin's session, all in this run on this machine. Goal per endpoint: ≥ 30% of the
- * hello-world's requests per second, p99 ≤ 100 ms, no errors, no non-2xx answers. The quick run (`npm test`) sends
- * each load a fixed 200 requests instead, to check that it runs and is answered.
+ * with a signed-in admin's session, then the hello-world again, all in this run on this machine. Goal per endpoint:
+ * ≥ 30% of the hello-world's requests per second, p99 ≤ 100 ms, no errors, no non-2xx answers. The reference is the
+ * faster of the two hello-world runs: on a shared host one run can fall at a busy moment (28,000 req/s against
+ * 74,000 an hour before), and a ratio against it would pass an endpoint that is no faster. The quick run (`npm test`)
+ * sends each load a fixed 200 requests instead, to check that it runs and is answered.
  */
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -201,31 +203,42 @@ export const throughputBench: BenchPart = async (ctx: BenchContext): Promise<Ben
     'seconds' in extent
       ? `${CONNECTIONS} connections, ${extent.seconds} s`
       : `${CONNECTIONS_FOR_A_COUNT} connections, ${extent.requests} requests`;
-  const hello = await startHelloServer();
-  let reference: Load;
-  try {
-    reference = answered(await load(hello.url, extent, hello.pid), 'the hello-world reference', ctx);
-  } finally {
-    hello.stop();
-  }
+  const helloWorld = async (which: string) => {
+    const hello = await startHelloServer();
+    try {
+      return answered(await load(hello.url, extent, hello.pid), `the hello-world reference (${which})`, ctx);
+    } finally {
+      hello.stop();
+    }
+  };
+  const before = await helloWorld('before');
   const { cookie } = await ctx.signIn('admin');
   const postmaster = await postmasterOf(ctx.databaseUrl);
-  const figures: BenchFigure[] = [
-    {
-      figure: `Hello-world Fastify (reference, ${extentText})`,
-      goal: 'reference; no errors',
-      measured: describe(reference),
-      pass: reference.errors === 0 && reference.non2xx === 0 && reference.requestsPerSecond > 0,
-    },
-  ];
   const endpoints = [
     ['Claims list throughput', '/api/claims?limit=50'],
     ['Dashboard summary throughput', '/api/dashboard/summary'],
   ] as const;
   // The headers a browser sends with these calls: the session cookie and the compressions it accepts.
   const browser = { cookie, 'accept-encoding': 'gzip, deflate, br' };
-  for (const [name, url] of endpoints) {
-    const measured = answered(await load(`${ctx.baseUrl}${url}`, extent, ctx.serverPid, browser, postmaster), url, ctx);
+  const cached: Load[] = [];
+  for (const [, url] of endpoints) {
+    cached.push(answered(await load(`${ctx.baseUrl}${url}`, extent, ctx.serverPid, browser, postmaster), url, ctx));
+  }
+  const after = await helloWorld('after');
+  const reference = before.requestsPerSecond >= after.requestsPerSecond ? before : after;
+  const other = reference === before ? after : before;
+  const figures: BenchFigure[] = [
+    {
+      figure: `Hello-world Fastify (reference, ${extentText}; the faster of a run before and one after the cached loads)`,
+      goal: 'reference; no errors',
+      measured:
+        `${describe(reference)}; the run ${reference === before ? 'after' : 'before'}: ` +
+        `${Math.round(other.requestsPerSecond).toLocaleString('en-US')} req/s`,
+      pass: [before, after].every((r) => r.errors === 0 && r.non2xx === 0 && r.requestsPerSecond > 0),
+    },
+  ];
+  for (const [i, [name, url]] of endpoints.entries()) {
+    const measured = cached[i]!;
     const share = measured.requestsPerSecond / reference.requestsPerSecond;
     figures.push({
       figure: `${name} (GET ${url})`,
