@@ -35,6 +35,7 @@ const ACTION_LABELS: Record<string, string> = {
   'claim.appeal': 'Appealed a claim',
   'claim.void': 'Voided a claim',
   'claim.write_off': 'Wrote off a claim',
+  'claim.correct': 'Reopened a claim to send it again as a replacement',
   'claim.next_policy.follow': "Kept a claim billed to the next policy in step with the first payer's decision",
   'claim.scrub': 'Scrubbed a claim',
   'claim.view': 'Viewed a claim',

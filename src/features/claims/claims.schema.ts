@@ -347,6 +347,28 @@ export const writeOffClaimSchema = z
   .strict();
 export type WriteOffClaim = z.infer<typeof writeOffClaimSchema>;
 
+/**
+ * Statuses from which a claim can be corrected: the payer has it (accepted, pending, or answered), so a corrected
+ * claim goes to it as a replacement (X12 CLM05-3 frequency 7) of its claim number. A Draft or Ready claim is simply
+ * edited; a Submitted one waits for the payer's acknowledgement; an Appealed one for the appeal's outcome.
+ */
+export const CORRECTABLE_STATUSES = [
+  'Accepted',
+  'Pending',
+  'Paid',
+  'Partially Paid',
+  'Denied',
+] as const satisfies readonly ClaimStatus[];
+export function canCorrect(status: ClaimRowStatus): boolean {
+  return (CORRECTABLE_STATUSES as readonly ClaimRowStatus[]).includes(status);
+}
+
+/** `POST /api/claims/:id/correct`: what is wrong with the claim the payer has (kept in the audit trail). */
+export const correctClaimSchema = z
+  .object({ reason: z.string().trim().min(1, 'is required').max(200, 'must be at most 200 characters') })
+  .strict();
+export type CorrectClaim = z.infer<typeof correctClaimSchema>;
+
 /** `POST /api/claims/:id/void`: why a claim entered by mistake is voided (kept in the audit trail). */
 export const voidClaimSchema = z
   .object({ reason: z.string().trim().min(1, 'is required').max(200, 'must be at most 200 characters') })

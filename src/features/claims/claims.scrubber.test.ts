@@ -695,6 +695,12 @@ const CASES: EditCase[] = [
         i.payer = { name: 'Self-Pay', payerId: null, timelyFilingDays: 365, selfPay: true, medicare: false };
         i.today = '2030-03-16';
       },
+      // A correction of a claim the payer has: the limit on first filing is not its own.
+      'a replacement of a claim the payer has, past 365 days': (i) => {
+        i.today = '2027-03-16';
+        i.claim.frequencyCode = '7';
+        i.claim.originalClaimNumber = '1026061000123';
+      },
     },
   },
   {

@@ -661,7 +661,9 @@ function checkCoverage(input: ScrubInput, dates: readonly (string | null)[], edi
 function checkTimelyFiling(input: ScrubInput, dates: readonly (string | null)[], edits: Edits): void {
   const limit = input.payer.timelyFilingDays;
   const today = dayNumber(input.today);
-  if (limit <= 0 || today === null) return;
+  // A replacement or void corrects a claim the payer already has, filed in time or refused then: the limit on first
+  // filing does not apply to it (payers set their own window for corrections).
+  if (limit <= 0 || today === null || input.claim.frequencyCode !== '1') return;
   let index = -1;
   for (let i = 0; i < dates.length; i++) {
     const candidate = dates[i] ?? null;

@@ -631,9 +631,12 @@ async function createBatch(
       from jsonb_to_recordset(${JSON.stringify(chunk)}::jsonb)
         as x("claimId" int, position int, "setControlNumber" text, "accountNumber" text, "billedCents" int, sent jsonb)`);
   }
-  // Submitted now: the timely-filing clock runs from this day (docs/claims.md).
+  // Submitted now: the timely-filing clock runs from this day (docs/claims.md). A replacement or void of a claim the
+  // payer has keeps the day the claim was first filed: it is a correction of that filing, not a new one (the KPIs'
+  // submitted cohort and billing cycle time count the claim once, when it was filed).
   const day = dayInZone(ctx.now);
-  await tx.execute(sql`update claims set status = 'Submitted', submitted_on = ${day}::date
+  await tx.execute(sql`update claims set status = 'Submitted',
+      submitted_on = case when frequency_code <> '1' and submitted_on is not null then submitted_on else ${day}::date end
     where id = any(${ids(claims.map((c) => c.id))})`);
   const audit: AuditInput[] = [
     {

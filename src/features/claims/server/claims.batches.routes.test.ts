@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseX12, transactionSetsOf } from '@/features/x12/x12.parse';
 import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
 import { TEST_TODAY } from '@/testing/test-clock';
+import { eraFile, eraHeader } from '@/testing/era-files';
 import { ack277CA, ack999 } from '@/testing/x12-acknowledgements';
 import { claimsReadBack } from '@/testing/x12-837-read';
 import type {
@@ -10,7 +11,7 @@ import type {
   ClaimBatchDetail,
   CreatedClaimBatches,
 } from '../claims.batches.schema';
-import type { ClaimDetail } from '../claims.schema';
+import type { ClaimDetail, ClaimRow } from '../claims.schema';
 
 let t: TestApp;
 let biller: SignedIn;
@@ -637,5 +638,114 @@ describe('acknowledgements', () => {
     expect(claim).toMatchObject({ status: 'Draft', submittedOn: null });
     expect(claim.submissions[0]).toMatchObject({ outcome: 'Rejected', answeredBy: '999', code: 'R' });
     expect(claim.submissions[0]!.message).toMatch(/^The clearinghouse rejected the file \(999 R\): NM1 \(segment 10/);
+  });
+});
+
+describe('correcting a claim the payer has', () => {
+  const correct = (id: number, payload: object, who: SignedIn = biller) =>
+    who.request({ method: 'POST', url: `/api/claims/${id}/correct`, payload });
+  const amt = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+
+  it('reopens a denied claim as a Draft replacement of the payer’s number, and sends it as one, filed when it was first', async () => {
+    // Sent on 1 October, denied by Aetna for missing information (CO-16) under its claim number ICN-CORR-1.
+    const [claim] = await makeReady('Aetna', 1, 'self');
+    expect((await post({ claimIds: [claim!.id] })).statusCode).toBe(201);
+    await sql(`update claims set submitted_on = '2026-10-01' where id = $1`, [claim!.id]);
+    const [line] = await sql<{ billed: number; code: string; mods: string[]; lcn: string; lines: number }>(
+      `select c.billed_cents as billed, l.procedure_code as code, l.modifiers as mods, l.line_control_number as lcn,
+         (select count(*)::int from claim_lines x where x.claim_id = c.id) as lines
+       from claims c join claim_lines l on l.claim_id = c.id and l.line_number = 1 where c.id = $1`,
+      [claim!.id],
+    );
+    const remittance = await biller.request({
+      method: 'POST',
+      url: '/api/remittances',
+      headers: { 'content-type': 'application/edi-x12' },
+      payload: eraFile([
+        ...eraHeader({ paid: '0', trace: 'CORR-1', date: '20261110' }),
+        `CLP*${claim!.account_number}*4*${amt(line!.billed)}*0**12*ICN-CORR-1`,
+        'NM1*QC*1*DOE*JANE',
+        `CAS*CO*16*${amt(line!.billed)}`,
+      ]),
+    });
+    expect(remittance.statusCode, remittance.body).toBe(201);
+    expect((await detail(claim!.id)).status).toBe('Denied');
+
+    const res = await correct(claim!.id, { reason: 'Referring provider was missing' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<ClaimRow>()).toMatchObject({ id: claim!.id, status: 'Draft' });
+    expect(await detail(claim!.id)).toMatchObject({
+      status: 'Draft',
+      frequencyCode: '7',
+      originalClaimNumber: 'ICN-CORR-1',
+      resolvedOn: null,
+    });
+    const [item] = await sql<{ outcome: string; resolution_note: string }>(
+      `select outcome, resolution_note from work_items where claim_id = $1 and source = 'denial'`,
+      [claim!.id],
+    );
+    expect(item).toEqual({
+      outcome: 'corrected_resubmitted',
+      resolution_note: 'Claim reopened to be corrected and sent again as a replacement: Referring provider was missing',
+    });
+    const [entry] = await sql<{ action: string; detail: string }>(
+      `select action, detail from audit_log where resource = $1 and action = 'claim.correct'`,
+      [`claim/${claim!.id}`],
+    );
+    expect(entry?.detail).toBe(
+      `${claim!.account_number}: status Denied → Draft, to be sent to Aetna again as a replacement (frequency 7) ` +
+        'of claim number ICN-CORR-1; reason: Referring provider was missing',
+    );
+
+    // Scrubbed clean (its first filing's limit is not a replacement's), sent: CLM05-3 7 and REF*F8, still filed
+    // on 1 October.
+    const scrub = await biller.request({ method: 'POST', url: `/api/claims/${claim!.id}/scrub`, payload: {} });
+    expect(scrub.json<{ clean: boolean; edits: { code: string }[] }>(), scrub.body).toMatchObject({ clean: true });
+    const sent = await post({ claimIds: [claim!.id] });
+    expect(sent.statusCode, sent.body).toBe(201);
+    const batchId = sent.json<CreatedClaimBatches>().batches[0]!.id;
+    const file = (await biller.request({ method: 'GET', url: `/api/claim-batches/${batchId}/837` })).body;
+    const segments = file.split(/~\s*/);
+    expect(segments.find((x) => x.startsWith(`CLM*${claim!.account_number}*`))).toMatch(/\*\d\d:B:7\*/);
+    expect(segments).toContain('REF*F8*ICN-CORR-1');
+    const [stored] = await sql<{ status: string; submitted_on: string }>(
+      `select status, submitted_on::text from claims where id = $1`,
+      [claim!.id],
+    );
+    expect(stored).toEqual({ status: 'Submitted', submitted_on: '2026-10-01' });
+  });
+
+  it('refuses a claim the payer does not have, a missing reason, an unknown claim and a reader, writing nothing', async () => {
+    const [draft] = await sql<{ id: number }>(
+      `select id from claims where status = 'Draft' and voided_at is null order by id limit 1`,
+    );
+    const entries = async () =>
+      (await sql<{ n: number }>(`select count(*)::int as n from audit_log where action = 'claim.correct'`))[0]!.n;
+    const before = await entries();
+    const refused = await correct(draft!.id, { reason: 'Wrong code' });
+    expect(refused.statusCode).toBe(409);
+    expect(
+      refused.json<{ error: { code: string; fields: { field: string; message: string }[] } }>().error,
+    ).toMatchObject({
+      code: 'NOT_CORRECTABLE',
+      fields: [
+        {
+          field: 'status',
+          message: 'is Draft: only an Accepted, Pending, Paid, Partially Paid or Denied claim can be corrected',
+        },
+      ],
+    });
+    const [paid] = await sql<{ id: number }>(
+      `select id from claims where status = 'Paid' and voided_at is null order by id limit 1`,
+    );
+    for (const payload of [{}, { reason: '   ' }, { reason: 'x'.repeat(201) }, { reason: 'ok', extra: 1 }]) {
+      const bad = await correct(paid!.id, payload);
+      expect(bad.statusCode, JSON.stringify(payload)).toBe(400);
+    }
+    expect((await correct(999_999, { reason: 'Wrong code' })).statusCode).toBe(404);
+    const doctor = await signInAs(t.app, 'doctor');
+    expect((await correct(paid!.id, { reason: 'Wrong code' }, doctor)).statusCode).toBe(403);
+    expect((await detail(paid!.id)).status).toBe('Paid');
+    expect(await entries()).toBe(before);
   });
 });

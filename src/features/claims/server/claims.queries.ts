@@ -33,6 +33,7 @@ import {
   TREND_WEEKS,
   claimRowStatusSchema,
   APPEALABLE_STATUSES,
+  CORRECTABLE_STATUSES,
   WRITE_OFF_STATUSES,
   claimStatusSchema,
   lineControlNumber,
@@ -54,6 +55,7 @@ import {
   type ChargeCeilingList,
   type ChargeCeilingUpdate,
   type ImportError,
+  type CorrectClaim,
   type VoidClaim,
   type WriteOffClaim,
 } from '../claims.schema';
@@ -687,6 +689,7 @@ async function lockClaimFor(tx: Tx, id: number, allowed: readonly ClaimRowStatus
       status: claims.status,
       patientId: claims.patientId,
       accountNumber: claims.accountNumber,
+      payer: claims.payer,
       voidedAt: claims.voidedAt,
       balanceCents: claimOpenBalanceSql(),
       patientShareCents: claims.patientResponsibilityCents,
@@ -698,7 +701,8 @@ async function lockClaimFor(tx: Tx, id: number, allowed: readonly ClaimRowStatus
   if (!current) throw new HttpError(404, 'NOT_FOUND', 'No claim with that id.');
   const status: ClaimRowStatus = current.voidedAt ? 'Voided' : claimStatusSchema.parse(current.status);
   if (!allowed.includes(status)) {
-    const message = `is ${status}: only a ${allowed.join(' or ')} claim can be ${done}`;
+    const kinds = allowed.length > 1 ? `${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}` : (allowed[0] ?? '');
+    const message = `is ${status}: only ${/^[AEIOU]/.test(kinds) ? 'an' : 'a'} ${kinds} claim can be ${done}`;
     throw new HttpError(409, refusal, `status: ${message}`, { fields: [{ field: 'status', message }] });
   }
   return { ...current, status };
@@ -940,6 +944,60 @@ export async function writeOffClaim(db: Db, ctx: RequestContext, id: number, inp
     });
     const [row] = await claimRowsQuery(tx, ctx).where(eq(claims.id, id));
     if (!row) throw new Error('written-off claim vanished');
+    return toClaimRow(row);
+  });
+}
+
+/**
+ * Reopens a claim the payer has (accepted, pending or answered) to be corrected and sent again as a replacement
+ * (X12 CLM05-3 frequency 7) of the payer's claim number: the latest a posted 835 gave (CLP07), else the 277CA's
+ * (REF*1K); with neither, the number is left to be entered in the claim form, and the scrubber holds the claim
+ * until it is. The claim becomes Draft and open again (edited, scrubbed and batched as any Draft; its adjudication
+ * stays until the payer's answer to the replacement reverses it), and its open denial and review items are resolved
+ * as corrected and resubmitted. Audited with the reason and the number.
+ */
+export async function correctClaim(db: Db, ctx: RequestContext, id: number, input: CorrectClaim): Promise<ClaimRow> {
+  return db.transaction(async (tx) => {
+    const current = await lockClaimFor(tx, id, CORRECTABLE_STATUSES, 'corrected', 'NOT_CORRECTABLE');
+    const [known] = (
+      await tx.execute<{ number: string | null }>(sql`select coalesce(
+          (select nullif(rc.payer_claim_number, '') from remittance_claims rc
+            where rc.claim_id = ${id}::int and rc.outcome = 'posted' and nullif(rc.payer_claim_number, '') is not null
+            order by rc.id desc limit 1),
+          (select bc.payer_claim_number from claim_batch_claims bc
+            where bc.claim_id = ${id}::int and bc.payer_claim_number is not null
+            order by bc.batch_id desc limit 1)) as number`)
+    ).rows;
+    const number = known?.number ?? null;
+    await tx
+      .update(claims)
+      .set({
+        status: 'Draft',
+        frequencyCode: '7',
+        originalClaimNumber: number ?? sql`${claims.originalClaimNumber}`,
+        resolvedOn: null,
+      })
+      .where(eq(claims.id, id));
+    await resolveClaimWorkItems(
+      tx,
+      ctx,
+      id,
+      ['denial', 'review'],
+      'corrected_resubmitted',
+      `Claim reopened to be corrected and sent again as a replacement: ${input.reason}`,
+    );
+    await record(tx, {
+      ...actorOf(ctx),
+      action: 'claim.correct',
+      resource: `claim/${id}`,
+      detail:
+        `${current.accountNumber}: status ${current.status} → Draft, to be sent to ${current.payer} again as a ` +
+        `replacement (frequency 7) of ${number === null ? 'a claim number not yet known' : `claim number ${number}`}; ` +
+        `reason: ${input.reason}`,
+      patientId: current.patientId,
+    });
+    const [row] = await claimRowsQuery(tx, ctx).where(eq(claims.id, id));
+    if (!row) throw new Error('corrected claim vanished');
     return toClaimRow(row);
   });
 }

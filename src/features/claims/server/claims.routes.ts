@@ -28,6 +28,7 @@ import {
   newAppealSchema,
   voidClaimSchema,
   writeOffClaimSchema,
+  correctClaimSchema,
   batchScrubResultSchema,
   claimDetailSchema,
   claimDraftSchema,
@@ -51,6 +52,7 @@ import {
   setChargeCeiling,
   voidClaim,
   writeOffClaim,
+  correctClaim,
   listClaimAppeals,
   recordAppealOutcome,
   listClaimProviders,
@@ -320,6 +322,21 @@ export function claimsRoutes(deps: AppDeps) {
         },
       },
       (request) => writeOffClaim(deps.db, requestContext(request, deps), request.params.id, request.body),
+    );
+    api.post(
+      '/api/claims/:id/correct',
+      {
+        config: { permission: 'claims:write' },
+        schema: {
+          tags: ['claims'],
+          description:
+            "Reopens a claim the payer has (Accepted, Pending, Paid, Partially Paid or Denied) as a Draft to be corrected and sent again as a replacement (frequency 7) of the payer's claim number, with a reason; its open denial and review items are resolved as corrected and resubmitted. Audited.",
+          params: idParamsSchema,
+          body: correctClaimSchema,
+          response: { 200: claimRowSchema, ...errors },
+        },
+      },
+      (request) => correctClaim(deps.db, requestContext(request, deps), request.params.id, request.body),
     );
     // Settings → Charge ceilings: what the import flags, per procedure code (admin).
     api.get(

@@ -408,6 +408,29 @@ describe('ClaimDetailDialog', () => {
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Appeal claim' })).toBeNull());
   });
 
+  it('reopens a claim the payer has to correct it, with a reason, announced', async () => {
+    const api = serve(claimDetail({ status: 'Paid', payer: 'Aetna', frequencyCode: '1', originalClaimNumber: null }), {
+      'POST /api/claims/7/correct': { id: 7, accountNumber: 'ACC-2026-100007', status: 'Draft' },
+    });
+    const user = userEvent.setup();
+    renderView();
+    const view = await screen.findByRole('dialog', { name: 'Claim ACC-2026-100007' });
+    // Paid: not appealed or written off, but it may be corrected.
+    expect(within(view).queryByRole('button', { name: 'Appeal' })).toBeNull();
+    await user.click(await within(view).findByRole('button', { name: 'Correct' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Correct claim ACC-2026-100007?' });
+    expect(within(dialog).getByText(/goes to Aetna again as a replacement of its claim number/)).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Reopen to correct' }));
+    expect(await within(dialog).findByText('Reason is required')).toBeTruthy();
+    expect(api.sent('POST /api/claims/7/correct')).toEqual([]);
+    await user.type(within(dialog).getByLabelText('Reason'), 'Wrong diagnosis pointer on line 2');
+    await user.click(within(dialog).getByRole('button', { name: 'Reopen to correct' }));
+    expect(await screen.findByText('Claim reopened to correct')).toBeTruthy();
+    expect(api.sent('POST /api/claims/7/correct').map((r) => r.body)).toEqual([
+      { reason: 'Wrong diagnosis pointer on line 2' },
+    ]);
+  });
+
   it('offers no appeal or write-off for a claim the payer has not answered, nor to those who only read claims', async () => {
     serve(claimDetail({ status: 'Submitted' }));
     const { unmount } = renderView();
@@ -415,6 +438,8 @@ describe('ClaimDetailDialog', () => {
     await within(view).findByRole('region', { name: 'Claim' });
     expect(within(view).queryByRole('button', { name: 'Write off' })).toBeNull();
     expect(within(view).queryByRole('button', { name: 'Appeal' })).toBeNull();
+    // Submitted: the payer has not acknowledged it yet, so there is no claim of its own to replace.
+    expect(within(view).queryByRole('button', { name: 'Correct' })).toBeNull();
     unmount();
     serve(claimDetail({ status: 'Denied' }));
     renderView(false);
@@ -422,6 +447,7 @@ describe('ClaimDetailDialog', () => {
     await within(readOnly).findByRole('region', { name: 'Claim' });
     expect(within(readOnly).queryByRole('button', { name: 'Write off' })).toBeNull();
     expect(within(readOnly).queryByRole('button', { name: 'Appeal' })).toBeNull();
+    expect(within(readOnly).queryByRole('button', { name: 'Correct' })).toBeNull();
   });
 
   it('names the claim its balance was billed to next, and how much of it', async () => {

@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { formatDollars } from '@/shared/api';
-import { CircleSlash, FilePlus2, Gavel, Pencil, ShieldCheck } from 'lucide-react';
+import { CircleSlash, FilePen, FilePlus2, Gavel, Pencil, ShieldCheck } from 'lucide-react';
 import { countOf } from '@/shared/plural';
 import { formatDate } from '@/shared/dates';
 import { Badge } from '@/client/components/ui/badge';
@@ -14,6 +14,7 @@ import { ApiError } from '@/client/lib/api-client';
 import { errorTextFor } from '@/client/lib/error-text';
 import { statusVariant } from '@/client/lib/status-variant';
 import {
+  canCorrect,
   canWriteOff,
   isAppealable,
   scrubRequestSchema,
@@ -24,6 +25,7 @@ import {
 } from '../claims.schema';
 import { AppealDialog } from './AppealDialog';
 import { ClaimFormDialog } from './ClaimFormDialog';
+import { CorrectClaimDialog } from './CorrectClaimDialog';
 import { WriteOffClaimDialog } from './WriteOffClaimDialog';
 import { frequencyText, momentText, placeOfServiceText, priorityText } from './claim-format';
 import { useBillNextPolicy, useClaimDetail, useScrubClaim } from './claims.api';
@@ -594,6 +596,8 @@ export function ClaimDetailDialog({
   const writable = canWrite && claim !== undefined && canWriteOff(claim.status);
   const [appealing, setAppealing] = useState(false);
   const appealable = canWrite && claim !== undefined && isAppealable(claim.status);
+  const [correcting, setCorrecting] = useState(false);
+  const correctable = canWrite && claim !== undefined && canCorrect(claim.status);
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()}>
       <DialogContent className="max-w-5xl">
@@ -618,11 +622,16 @@ export function ClaimDetailDialog({
           )
         ) : (
           <div className="grid gap-6">
-            {(changeable || writable || appealable) && (
+            {(changeable || writable || appealable || correctable) && (
               <div className="flex gap-2">
                 {changeable && (
                   <Button variant="outline" size="sm" onClick={() => setEditing(true)}>
                     <Pencil className="size-4" aria-hidden="true" /> Edit
+                  </Button>
+                )}
+                {correctable && (
+                  <Button variant="outline" size="sm" onClick={() => setCorrecting(true)}>
+                    <FilePen className="size-4" aria-hidden="true" /> Correct
                   </Button>
                 )}
                 {appealable && (
@@ -638,6 +647,7 @@ export function ClaimDetailDialog({
               </div>
             )}
             {writingOff && <WriteOffClaimDialog claim={claim} onClose={() => setWritingOff(false)} />}
+            {correcting && <CorrectClaimDialog claim={claim} onClose={() => setCorrecting(false)} />}
             <AppealDialog
               claim={
                 appealing

@@ -22,6 +22,7 @@ import {
   type NewAppeal,
   type ScrubRequest,
   type VoidClaim,
+  type CorrectClaim,
   type WriteOffClaim,
 } from '../claims.schema';
 import type { Coverage } from '@/features/coverage/coverage.schema';
@@ -133,6 +134,16 @@ export function useWriteOffClaim() {
   return useMutation({
     mutationFn: ({ id, ...body }: { id: number } & WriteOffClaim) =>
       apiFetch<ClaimRow>(`${CLAIMS_PATH}/${id}/write-off`, { method: 'POST', body }),
+    onSettled: refresh,
+  });
+}
+
+/** Reopens a claim the payer has as a Draft, to be corrected and sent again as a replacement. */
+export function useCorrectClaim() {
+  const refresh = useRefreshClaims();
+  return useMutation({
+    mutationFn: ({ id, ...body }: { id: number } & CorrectClaim) =>
+      apiFetch<ClaimRow>(`${CLAIMS_PATH}/${id}/correct`, { method: 'POST', body }),
     onSettled: refresh,
   });
 }
