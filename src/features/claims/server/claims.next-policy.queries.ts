@@ -332,7 +332,7 @@ export async function followHandedOnBalances(
     sql`select f.id, f.account_number, f.payer, f.patient_id, f.handed_on_cents,
           greatest(0, f.billed_cents - f.paid_cents - f.contractual_adjustment_cents) as left_cents,
           l.id as later_id, l.account_number as later_account, l.payer as later_payer, l.status as later_status,
-          l.billed_cents as later_billed, l.prior_payers_cents as later_prior, l.service_date::text as service_date
+          l.billed_cents as later_billed, l.service_date::text as service_date
         from claims f
         join claims l on l.primary_claim_id = f.id and l.voided_at is null
         where f.id = any(${`{${claimIds.join(',')}}`}::int[])

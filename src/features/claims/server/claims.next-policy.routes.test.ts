@@ -359,8 +359,8 @@ describe("billing a claim's balance to the patient's next policy", () => {
     );
     expect(followed.map((e) => e.resource)).toEqual([`claim/${v!.id}`, `claim/${made.id}`]);
 
-    // Sent: its payer has the old figures. A work item on it says to send it again; nothing else moves.
-    await sql(`update claims set status = 'Submitted', submitted_on = '2026-11-21' where id = $1`, [made.id]);
+    // Sent and accepted: its payer has the old figures. A work item on it says to send it again; nothing else moves.
+    await sql(`update claims set status = 'Accepted', submitted_on = '2026-11-21' where id = $1`, [made.id]);
     await importEra(redecide('NEXT-2603', era.paid + 1000, left, 500));
     expect((await detail(v!.id)).handedOnCents).toBe(left);
     expect((await detail(made.id)).priorPayersCents).toBe(charge - left);
@@ -371,6 +371,25 @@ describe("billing a claim's balance to the patient's next policy", () => {
     expect(items).toHaveLength(1);
     expect(items[0]).toMatchObject({ source: 'review', claim_id: made.id, dollars_at_risk_cents: 500 });
     expect(items[0]!.reason).toContain(`send it again as a replacement (frequency 7)`);
+
+    // Corrected, it answers for what the first payer leaves now, and the item is resolved. No acknowledgement gave
+    // its payer's claim number here: the form asks for it (the scrubber holds the claim until then).
+    const corrected = await biller.request({
+      method: 'POST',
+      url: `/api/claims/${made.id}/correct`,
+      payload: { reason: 'The first payer paid more' },
+    });
+    expect(corrected.statusCode, corrected.body).toBe(200);
+    expect(await detail(made.id)).toMatchObject({
+      status: 'Draft',
+      frequencyCode: '7',
+      originalClaimNumber: null,
+      priorPayersCents: charge - (left - 500),
+      balanceCents: left - 500,
+    });
+    expect((await detail(v!.id)).handedOnCents).toBe(left - 500);
+    const [item] = await sql<{ outcome: string }>(`select outcome from work_items where claim_id = $1`, [made.id]);
+    expect(item?.outcome).toBe('corrected_resubmitted');
   });
 
   it("bills on down a patient's policies: a third claim of the visit is no duplicate of the first two", async () => {

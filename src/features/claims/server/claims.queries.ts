@@ -66,6 +66,7 @@ import { claimsDailyRollup, claimsStatusRollup } from './claims.rollup.table';
 import { claimFilterDetail, claimsRollupWhere, claimsWhere } from './claims.filter.queries';
 import { daysInArSql, deniedClaimSql, notVoidedSql } from './claims.summary.queries';
 import { claimOpenBalanceSql } from './claims.formulas';
+import { followHandedOnBalances } from './claims.next-policy.queries';
 
 // ---------------------------------------------------------------------------------------------
 // The Claims screen: list, overview, export, appeal and import. Everything is filtered,
@@ -690,6 +691,7 @@ async function lockClaimFor(tx: Tx, id: number, allowed: readonly ClaimRowStatus
       patientId: claims.patientId,
       accountNumber: claims.accountNumber,
       payer: claims.payer,
+      primaryClaimId: claims.primaryClaimId,
       voidedAt: claims.voidedAt,
       balanceCents: claimOpenBalanceSql(),
       patientShareCents: claims.patientResponsibilityCents,
@@ -978,6 +980,14 @@ export async function correctClaim(db: Db, ctx: RequestContext, id: number, inpu
         resolvedOn: null,
       })
       .where(eq(claims.id, id));
+    // A claim billed after another: its replacement answers for what the earlier payer leaves now, which a changed
+    // decision of that payer may have moved since it was sent.
+    if (current.primaryClaimId !== null) {
+      await followHandedOnBalances(tx, ctx, [current.primaryClaimId], {
+        decidedOn: today(ctx.now),
+        reference: `${current.accountNumber} reopened to correct`,
+      });
+    }
     await resolveClaimWorkItems(
       tx,
       ctx,
