@@ -72,6 +72,9 @@ export default defineConfig({
           // 24 CPU s in a process each, 10 s in shared ones).
           setupFiles: ['src/testing/fresh-modules.ts'],
           isolate: false,
+          // The property tests (the scrubber's generated claims: ~2.7 s alone) passed the 5 s default when the
+          // machine was busy: a guard against hangs, not a speed limit, as in the api and ui projects.
+          testTimeout: 60_000,
         },
       },
       {

@@ -341,10 +341,13 @@ export function canWriteOff(status: ClaimRowStatus): boolean {
   return (WRITE_OFF_STATUSES as readonly ClaimRowStatus[]).includes(status);
 }
 
-/** `POST /api/claims/:id/write-off`: why the rest of a claim's balance is not pursued (kept in the audit trail). */
-export const writeOffClaimSchema = z
+/** The body of a claim action taken with a reason (write off, correct, void): the reason, kept in the audit trail. */
+const claimReasonBodySchema = z
   .object({ reason: z.string().trim().min(1, 'is required').max(200, 'must be at most 200 characters') })
   .strict();
+
+/** `POST /api/claims/:id/write-off`: why the rest of a claim's balance is not pursued (kept in the audit trail). */
+export const writeOffClaimSchema = claimReasonBodySchema;
 export type WriteOffClaim = z.infer<typeof writeOffClaimSchema>;
 
 /**
@@ -364,15 +367,11 @@ export function canCorrect(status: ClaimRowStatus): boolean {
 }
 
 /** `POST /api/claims/:id/correct`: what is wrong with the claim the payer has (kept in the audit trail). */
-export const correctClaimSchema = z
-  .object({ reason: z.string().trim().min(1, 'is required').max(200, 'must be at most 200 characters') })
-  .strict();
+export const correctClaimSchema = claimReasonBodySchema;
 export type CorrectClaim = z.infer<typeof correctClaimSchema>;
 
 /** `POST /api/claims/:id/void`: why a claim entered by mistake is voided (kept in the audit trail). */
-export const voidClaimSchema = z
-  .object({ reason: z.string().trim().min(1, 'is required').max(200, 'must be at most 200 characters') })
-  .strict();
+export const voidClaimSchema = claimReasonBodySchema;
 export type VoidClaim = z.infer<typeof voidClaimSchema>;
 
 /** How an appeal ended: won (paid in full of what was asked), partly won, or lost (upheld denial). */
