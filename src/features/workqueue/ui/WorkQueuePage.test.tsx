@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { fakeApi } from '@/testing/fake-api';
+import { apiError, fakeApi } from '@/testing/fake-api';
 import { renderWithApp } from '@/testing/ui-render';
 import type { WorkItem } from '../workqueue.schema';
 import WorkQueuePage from './WorkQueuePage';
@@ -126,6 +126,29 @@ describe('WorkQueuePage', () => {
     ).toBeTruthy();
     expect(api.sent('GET /api/work-items/:id').map((r) => r.path)).toEqual(['/api/work-items/5']);
     expect(within(item).queryByRole('button', { name: 'Resolve' })).toBeNull();
+  });
+
+  it('says so when the item cannot be read again after its claim’s view closes, and keeps what it showed', async () => {
+    const api = server();
+    api.on('GET /api/work-items/:id', apiError(503, 'UNAVAILABLE', 'The database is not answering.'));
+    const user = userEvent.setup();
+    renderWithApp(
+      <WorkQueuePage
+        role="billing_admin"
+        claimView={(claim, onClose) => (
+          <button type="button" onClick={onClose}>
+            Close claim {claim.accountNumber}
+          </button>
+        )}
+      />,
+      { route: '/work-queue' },
+    );
+    await user.click(await screen.findByRole('button', { name: 'ACC-2026-5' }));
+    const item = await screen.findByRole('dialog', { name: 'ACC-2026-5 · Denial' });
+    await user.click(within(item).getByRole('button', { name: 'Open claim' }));
+    await user.click(await within(item).findByRole('button', { name: 'Close claim ACC-2026-5' }));
+    expect(await screen.findByText('The item could not be read again')).toBeTruthy();
+    expect(within(item).getByRole('button', { name: 'Resolve' })).toBeTruthy();
   });
 
   it('offers no claim for an item that has none (a remittance claim matching none of ours)', async () => {

@@ -154,7 +154,13 @@ function WorkItemDialog({
               current.claimId !== null &&
               claimView?.({ id: current.claimId, accountNumber: current.accountNumber }, () => {
                 setClaimOpen(false);
-                void refresh.mutateAsync(current.id).then(setShown, () => {});
+                void refresh.mutateAsync(current.id).then(setShown, (err: unknown) =>
+                  toast({
+                    title: 'The item could not be read again',
+                    description: `It may have changed with its claim: close it and open it again. ${failure(err)}`,
+                    variant: 'destructive',
+                  }),
+                );
               })}
             <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm">
               <dt className="text-muted-foreground">Patient</dt>
