@@ -4,30 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { fakeApi } from '@/testing/fake-api';
 import { renderWithApp } from '@/testing/ui-render';
 import { claimDetail } from '@/features/claims/ui/claims.detail-fixture';
-import type { WorkItem } from '@/features/workqueue/workqueue.schema';
+import { workItem } from '@/features/workqueue/ui/workqueue.item-fixture';
 import WorkQueueRoute from './WorkQueueRoute';
 
-const ITEM: WorkItem = {
-  id: 5,
-  source: 'denial',
-  category: 'authorization',
-  claimId: 7,
-  accountNumber: 'ACC-2026-100007',
-  patientName: 'Ana Silva',
-  payer: 'Aetna',
-  carc: 'CO-197',
-  reason: 'Denied CO-197: Precertification/authorization/notification/pre-treatment absent (trace EFT-1)',
-  dollarsAtRiskCents: 24_900,
-  dueOn: '2026-12-10',
-  priority: 'high',
-  assigneeId: null,
-  assignee: null,
-  openedAt: '2026-11-24T15:00:00Z',
-  resolvedAt: null,
-  outcome: null,
-  resolutionNote: null,
-  notes: [],
-};
+const ITEM = workItem({ claimId: 7, accountNumber: 'ACC-2026-100007', dollarsAtRiskCents: 24_900 });
 
 describe('WorkQueueRoute', () => {
   it("appeals an item's claim from its view and shows the item resolved by the appeal", async () => {

@@ -3,30 +3,10 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { apiError, fakeApi } from '@/testing/fake-api';
 import { renderWithApp } from '@/testing/ui-render';
-import type { WorkItem } from '../workqueue.schema';
+import { workItem } from './workqueue.item-fixture';
 import WorkQueuePage from './WorkQueuePage';
 
-const ITEM: WorkItem = {
-  id: 5,
-  source: 'denial',
-  category: 'authorization',
-  claimId: 3,
-  accountNumber: 'ACC-2026-5',
-  patientName: 'Ana Silva',
-  payer: 'Aetna',
-  carc: 'CO-197',
-  reason: 'Denied CO-197: Precertification/authorization/notification/pre-treatment absent (trace EFT-1)',
-  dollarsAtRiskCents: 14_900,
-  dueOn: '2026-12-10',
-  priority: 'high',
-  assigneeId: null,
-  assignee: null,
-  openedAt: '2026-11-24T15:00:00Z',
-  resolvedAt: null,
-  outcome: null,
-  resolutionNote: null,
-  notes: [],
-};
+const ITEM = workItem();
 
 async function choose(user: ReturnType<typeof userEvent.setup>, select: string, option: string) {
   await user.click(screen.getByRole('combobox', { name: select }));
@@ -53,6 +33,30 @@ function server() {
       outcome: (body as { outcome: string }).outcome,
     }),
   });
+}
+
+/**
+ * The page with a stand-in for the claim's view (a button that closes it, noting each claim it is opened with),
+ * the item opened.
+ */
+async function openItemWithStubClaimView(opened: { id: number; accountNumber: string }[] = []) {
+  const user = userEvent.setup();
+  renderWithApp(
+    <WorkQueuePage
+      role="billing_admin"
+      claimView={(claim, onClose) => {
+        opened.push(claim);
+        return (
+          <button type="button" onClick={onClose}>
+            Close claim {claim.accountNumber}
+          </button>
+        );
+      }}
+    />,
+    { route: '/work-queue' },
+  );
+  await user.click(await screen.findByRole('button', { name: 'ACC-2026-5' }));
+  return { user, item: await screen.findByRole('dialog', { name: 'ACC-2026-5 · Denial' }) };
 }
 
 describe('WorkQueuePage', () => {
@@ -99,23 +103,7 @@ describe('WorkQueuePage', () => {
       resolutionNote: 'First level appeal filed from the claim: Authorization was on file',
     });
     const opened: { id: number; accountNumber: string }[] = [];
-    const user = userEvent.setup();
-    renderWithApp(
-      <WorkQueuePage
-        role="billing_admin"
-        claimView={(claim, onClose) => {
-          opened.push(claim);
-          return (
-            <button type="button" onClick={onClose}>
-              Close claim {claim.accountNumber}
-            </button>
-          );
-        }}
-      />,
-      { route: '/work-queue' },
-    );
-    await user.click(await screen.findByRole('button', { name: 'ACC-2026-5' }));
-    const item = await screen.findByRole('dialog', { name: 'ACC-2026-5 · Denial' });
+    const { user, item } = await openItemWithStubClaimView(opened);
     // Not read again merely for being opened: each read of an item is audited.
     expect(api.sent('GET /api/work-items/:id')).toEqual([]);
     await user.click(within(item).getByRole('button', { name: 'Open claim' }));
@@ -131,20 +119,7 @@ describe('WorkQueuePage', () => {
   it('says so when the item cannot be read again after its claim’s view closes, and keeps what it showed', async () => {
     const api = server();
     api.on('GET /api/work-items/:id', apiError(503, 'UNAVAILABLE', 'The database is not answering.'));
-    const user = userEvent.setup();
-    renderWithApp(
-      <WorkQueuePage
-        role="billing_admin"
-        claimView={(claim, onClose) => (
-          <button type="button" onClick={onClose}>
-            Close claim {claim.accountNumber}
-          </button>
-        )}
-      />,
-      { route: '/work-queue' },
-    );
-    await user.click(await screen.findByRole('button', { name: 'ACC-2026-5' }));
-    const item = await screen.findByRole('dialog', { name: 'ACC-2026-5 · Denial' });
+    const { user, item } = await openItemWithStubClaimView();
     await user.click(within(item).getByRole('button', { name: 'Open claim' }));
     await user.click(await within(item).findByRole('button', { name: 'Close claim ACC-2026-5' }));
     expect(await screen.findByText('The item could not be read again')).toBeTruthy();
