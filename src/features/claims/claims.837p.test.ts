@@ -11,6 +11,7 @@ import {
   type Batch837,
   type Claim837,
   type PersonName837,
+  type PriorAdjudication837,
 } from './claims.837p';
 import { MAX_CLAIMS_PER_TRANSACTION_SET } from './claims.batches.schema';
 
@@ -432,6 +433,73 @@ describe('SBR05, why Medicare pays second (insurance type code)', () => {
     const other: Claim837 = { ...SECONDARY, coverage: { ...SECONDARY.coverage, medicareSecondaryType: '12' } };
     expect(sbrOf(batchOf([primary], MEDICARE))).toEqual(['SBR*P*18*GRP004512******MB']);
     expect(sbrOf(batchOf([other], UNITED))[0]).toBe('SBR*S*18*GRP778899******CI');
+  });
+});
+
+describe('the remaining patient liability an earlier payer left (AMT*EAF)', () => {
+  const primary = SECONDARY_AFTER_PRIMARY.otherCoverages[0]!;
+  const adjudication = primary.adjudication!;
+  /** Each AMT segment with the loop it sits in: 2320 before the first LX, else the line's number. */
+  const amountsOf = (claim: Claim837) => {
+    let loop = '2320';
+    const found: string[] = [];
+    for (const s of parseX12(build837(batchOf([claim], UNITED))).segments) {
+      if (s.id === 'LX') loop = `line ${s.elements[0]}`;
+      if (s.id === 'AMT') found.push(`${loop}: AMT*${s.elements.join('*')}`);
+    }
+    return found;
+  };
+  const adjudicatedAs = (changes: Partial<PriorAdjudication837>): Claim837 => ({
+    ...SECONDARY_AFTER_PRIMARY,
+    otherCoverages: [{ ...primary, adjudication: { ...adjudication, ...changes } }],
+  });
+
+  it('is on each line the payer adjudicated, not at claim level, when it answered line by line', () => {
+    expect(amountsOf(SECONDARY_AFTER_PRIMARY)).toEqual([
+      '2320: AMT*D*98.4',
+      'line 1: AMT*EAF*20',
+      'line 2: AMT*EAF*10',
+    ]);
+  });
+
+  it('is at claim level, the sum of its patient responsibility, when the payer answered at claim level only', () => {
+    const claim = adjudicatedAs({
+      adjustments: [
+        { groupCode: 'CO', reasonCode: '45', amountCents: 8000 },
+        { groupCode: 'PR', reasonCode: '1', amountCents: 2500 },
+        { groupCode: 'PR', reasonCode: '2', amountCents: 1660 },
+      ],
+      paidCents: 8840,
+      lines: [null, null],
+    });
+    expect(amountsOf(claim)).toEqual(['2320: AMT*D*88.4', '2320: AMT*EAF*41.6']);
+  });
+
+  it('is wholly at claim level, lines included, when the payer put patient responsibility on the claim', () => {
+    // A copay taken at claim level cannot be split onto lines: reported once, never in both loops.
+    const claim = adjudicatedAs({
+      adjustments: [{ groupCode: 'PR', reasonCode: '3', amountCents: 2500 }],
+      paidCents: 7500,
+    });
+    expect(amountsOf(claim)).toEqual(['2320: AMT*D*75', '2320: AMT*EAF*55']);
+  });
+
+  it('is written as zero when the payer left the patient nothing, and nets a reversed deductible', () => {
+    const nothingLeft = adjudicatedAs({
+      adjustments: [
+        { groupCode: 'CO', reasonCode: '45', amountCents: 5000 },
+        { groupCode: 'PR', reasonCode: '1', amountCents: 1000 },
+        { groupCode: 'PR', reasonCode: '1', amountCents: -1000 },
+      ],
+      paidCents: 16000,
+      lines: [null, null],
+    });
+    expect(amountsOf(nothingLeft)).toEqual(['2320: AMT*D*160', '2320: AMT*EAF*0']);
+  });
+
+  it('is not written for a payer that has not answered, or on a primary claim', () => {
+    expect(amountsOf({ ...SECONDARY_AFTER_PRIMARY, otherCoverages: [{ ...primary, adjudication: null }] })).toEqual([]);
+    expect(amountsOf(SECONDARY)).toEqual([]);
   });
 });
 

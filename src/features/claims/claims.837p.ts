@@ -231,6 +231,26 @@ function signedAmount(cents: number): string {
  * CAS segments for adjustments: one per group code, in the order the groups first appear, each with at most six
  * reason/amount pairs (CAS02–CAS19), as the guide allows; a group with more continues in another CAS.
  */
+/**
+ * Where an earlier payer's remaining patient liability (AMT*EAF) is reported: the guide (005010X222A1, and the
+ * X12 interpretations of it) wants it on each line the payer adjudicated (loop 2430), and at claim level (2320) only
+ * when the payer answered at claim level alone, never in both. A payer that put patient responsibility in its
+ * claim-level adjustments cannot have that amount split onto lines, so the whole liability then goes in 2320.
+ */
+function liabilityOnLines(adjudication: PriorAdjudication837): boolean {
+  return adjudication.lines.some((line) => line !== null) && patientResponsibilityCents(adjudication.adjustments) === 0;
+}
+
+/**
+ * What an adjudication left the patient: its patient-responsibility adjustments (CAS group PR: deductible,
+ * coinsurance, copay), reversals included, never below zero. The guide requires it when the payer has
+ * adjudicated, even when it is zero.
+ */
+function patientResponsibilityCents(adjustments: readonly Adjustment837[]): number {
+  const total = adjustments.reduce((sum, a) => (a.groupCode === 'PR' ? sum + a.amountCents : sum), 0);
+  return Math.max(0, total);
+}
+
 function casSegments(adjustments: readonly Adjustment837[]): X12SegmentInput[] {
   const groups = new Map<string, Adjustment837[]>();
   for (const a of adjustments) {
@@ -405,9 +425,17 @@ export function claimSegments(claim: Claim837, hl: number, billing: BillingProvi
     });
     const adjudication = other.adjudication;
     if (adjudication) {
-      // What this payer decided, in the guide's order: the claim's CAS, then AMT*D (payer paid amount).
+      // What this payer decided, in the guide's order: the claim's CAS, then AMT*D (payer paid amount), then AMT*EAF
+      // (remaining patient liability) when it is not reported on the lines.
       segments.push(...casSegments(adjudication.adjustments));
       segments.push({ id: 'AMT', elements: ['D', x12Amount(adjudication.paidCents)] });
+      if (!liabilityOnLines(adjudication)) {
+        const liability = patientResponsibilityCents([
+          ...adjudication.adjustments,
+          ...adjudication.lines.flatMap((line) => line?.adjustments ?? []),
+        ]);
+        segments.push({ id: 'AMT', elements: ['EAF', x12Amount(liability)] });
+      }
     }
     // OI03 benefits assigned, OI06 release of information on file.
     segments.push({ id: 'OI', elements: ['', '', 'Y', '', '', 'Y'] });
@@ -455,6 +483,10 @@ export function claimSegments(claim: Claim837, hl: number, billing: BillingProvi
       });
       segments.push(...casSegments(adjudicated.adjustments));
       segments.push({ id: 'DTP', elements: ['573', 'D8', x12Date(other.adjudication.adjudicatedOn)] });
+      if (liabilityOnLines(other.adjudication)) {
+        const liability = patientResponsibilityCents(adjudicated.adjustments);
+        segments.push({ id: 'AMT', elements: ['EAF', x12Amount(liability)] });
+      }
     }
   });
   return { segments, nextHl: subscriberHl + (self ? 1 : 2) };

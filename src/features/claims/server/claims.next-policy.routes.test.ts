@@ -195,7 +195,8 @@ describe("billing a claim's balance to the patient's next policy", () => {
     expect(scrubbed.json<ClaimScrubResult>().edits.map((e) => e.code)).not.toContain('DUPLICATE_SERVICE');
 
     // Sent: loop 2320 for the first payer carries its CAS-free claim level and AMT*D (what it paid); each line's
-    // 2430 its SVD, CAS (CO-45 and PR-2) and DTP*573, balancing as the 835 did.
+    // 2430 its SVD, CAS (CO-45 and PR-2), DTP*573 and the patient's remaining liability (AMT*EAF, the PR-2),
+    // balancing as the 835 did.
     await sql(`update claims set status = 'Ready' where id = $1`, [next.id]);
     const batch = await biller.request({ method: 'POST', url: '/api/claim-batches', payload: { claimIds: [next.id] } });
     expect(batch.statusCode, batch.body).toBe(201);
@@ -210,11 +211,14 @@ describe("billing a claim's balance to the patient's next policy", () => {
     const firstLine = v!.lines[0]!;
     const allowed = Math.round(firstLine.charge * 0.7);
     const svd = segments.findIndex((s) => s.startsWith('SVD*'));
-    expect(segments.slice(svd + 1, svd + 4)).toEqual([
+    const coinsurance = allowed - Math.round(allowed * 0.8);
+    expect(segments.slice(svd + 1, svd + 5)).toEqual([
       `CAS*CO*45*${x12Amount(firstLine.charge - allowed)}`,
-      `CAS*PR*2*${x12Amount(allowed - Math.round(allowed * 0.8))}`,
+      `CAS*PR*2*${x12Amount(coinsurance)}`,
       'DTP*573*D8*20261120',
+      `AMT*EAF*${x12Amount(coinsurance)}`,
     ]);
+    expect(segments.filter((s) => s.startsWith('AMT*EAF*'))).toHaveLength(v!.lines.length);
   });
 
   it("posts the next payer's remittance on the new claim: what the first payer settled (OA-23) is not owed again", async () => {
