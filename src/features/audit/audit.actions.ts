@@ -36,6 +36,7 @@ const ACTION_LABELS: Record<string, string> = {
   'claim.void': 'Voided a claim',
   'claim.write_off': 'Wrote off a claim',
   'claim.correct': 'Reopened a claim to send it again as a replacement',
+  'claim.void_at_payer': 'Reopened a claim to send its payer a void of it',
   'claim.next_policy.follow': "Kept a claim billed to the next policy in step with the first payer's decision",
   'claim.scrub': 'Scrubbed a claim',
   'claim.view': 'Viewed a claim',

@@ -370,6 +370,20 @@ export function canCorrect(status: ClaimRowStatus): boolean {
 export const correctClaimSchema = claimReasonBodySchema;
 export type CorrectClaim = z.infer<typeof correctClaimSchema>;
 
+/**
+ * Statuses from which a claim can be voided at its payer (X12 CLM05-3 frequency 8 of its claim number): the payer
+ * has it and has paid nothing on it. A paid claim is corrected instead, or its payment taken back by the payer; a
+ * Draft or Ready claim the payer never had is voided here alone.
+ */
+export const VOIDABLE_AT_PAYER_STATUSES = ['Accepted', 'Pending', 'Denied'] as const satisfies readonly ClaimStatus[];
+export function canVoidAtPayer(status: ClaimRowStatus): boolean {
+  return (VOIDABLE_AT_PAYER_STATUSES as readonly ClaimRowStatus[]).includes(status);
+}
+
+/** `POST /api/claims/:id/void-at-payer`: why the payer is asked to cancel the claim (kept with it and audited). */
+export const voidAtPayerSchema = claimReasonBodySchema;
+export type VoidAtPayer = z.infer<typeof voidAtPayerSchema>;
+
 /** `POST /api/claims/:id/void`: why a claim entered by mistake is voided (kept in the audit trail). */
 export const voidClaimSchema = claimReasonBodySchema;
 export type VoidClaim = z.infer<typeof voidClaimSchema>;

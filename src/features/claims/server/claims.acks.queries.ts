@@ -24,6 +24,12 @@ import {
 import type { AcknowledgementError, AcknowledgementResult, ClaimBatchStatus } from '../claims.batches.schema';
 import { setControlNumberText } from './claims.batches.queries';
 
+/**
+ * A claim's filing day once a clearinghouse turns its sending away: an original was not filed, so it has none; a
+ * replacement or void keeps its first claim's, which was (the KPIs count one filing, and timely filing runs from it).
+ */
+const keptFilingDaySql = sql.raw(`case when frequency_code = '1' then null else submitted_on end`);
+
 function refused(status: number, code: string, message: string): HttpError {
   return new HttpError(status, code, `body: ${message}`, { fields: [{ field: 'body', message }] });
 }
@@ -125,7 +131,7 @@ async function apply999(tx: Tx, ctx: RequestContext, ack: Ack999): Promise<Appli
         const claimIds = `{${rejectedClaims.map((r) => Number(r.claim_id)).join(',')}}`;
         const patients = await rawRows(
           tx,
-          sql`update claims set status = 'Draft', submitted_on = null
+          sql`update claims set status = 'Draft', submitted_on = ${keptFilingDaySql}
               where id = any(${claimIds}::int[]) and status = 'Submitted' returning id, patient_id`,
         );
         const patientOf = new Map(patients.map((p) => [Number(p.id), Number(p.patient_id)]));
@@ -187,7 +193,7 @@ async function apply277(tx: Tx, ctx: RequestContext, ack: Ack277CA): Promise<App
   const rows = await rawRows(
     tx,
     sql`select distinct on (bc.claim_id) bc.account_number, bc.batch_id, bc.claim_id, bc.outcome, bc.answered_at,
-          c.status, c.patient_id, c.payer, c.service_date, c.billed_cents
+          c.status, c.patient_id, c.payer, c.service_date, c.billed_cents, c.frequency_code
         from claim_batch_claims bc join claims c on c.id = bc.claim_id
         where c.account_number = any(${accounts}::text[])
         order by bc.claim_id, bc.batch_id desc`,
@@ -232,6 +238,7 @@ async function apply277(tx: Tx, ctx: RequestContext, ack: Ack277CA): Promise<App
       batchId: Number(row.batch_id),
       claimId: Number(row.claim_id),
       patientId: Number(row.patient_id),
+      frequencyCode: rowText(row.frequency_code),
       ...c,
       message: c.message.slice(0, 2000),
     };
@@ -242,11 +249,18 @@ async function apply277(tx: Tx, ctx: RequestContext, ack: Ack277CA): Promise<App
     from jsonb_to_recordset(${payload}::jsonb)
       as x("batchId" int, "claimId" int, answer text, code text, message text, "payerClaimNumber" text)
     where bc.batch_id = x."batchId" and bc.claim_id = x."claimId"`);
-  // Accepted into adjudication; a rejection was not filed, so the claim is Draft again and its filing day cleared.
+  // Accepted into adjudication; a rejection was not filed, so the claim is Draft again and its filing day cleared
+  // (a replacement's or void's is its first claim's, which was filed). A void the payer accepted voids the claim:
+  // the reason and user were kept when it was asked for (voidClaimAtPayer).
   await tx.execute(sql`update claims c set status = case x.answer when 'Accepted' then 'Accepted' else 'Draft' end,
-      submitted_on = case x.answer when 'Accepted' then c.submitted_on else null end
+      submitted_on = case x.answer when 'Accepted' then c.submitted_on else ${keptFilingDaySql} end,
+      voided_at = case when x.answer = 'Accepted' and c.frequency_code = '8' then ${at}::timestamptz else c.voided_at end
     from jsonb_to_recordset(${payload}::jsonb) as x("claimId" int, answer text)
     where c.id = x."claimId"`);
+  // A voided claim of the patient's next policy bills nothing: the balance it took over is its first claim's again.
+  await tx.execute(sql`update claims p set handed_on_cents = 0
+    from claims c join jsonb_to_recordset(${payload}::jsonb) as x("claimId" int, answer text) on c.id = x."claimId"
+    where x.answer = 'Accepted' and c.frequency_code = '8' and p.id = c.primary_claim_id`);
   const notes = JSON.stringify(answers.filter((a) => a.answer === 'Noted'));
   await tx.execute(sql`update claim_batch_claims bc set note = x.message
     from jsonb_to_recordset(${notes}::jsonb) as x("batchId" int, "claimId" int, message text)
@@ -282,7 +296,7 @@ async function apply277(tx: Tx, ctx: RequestContext, ack: Ack277CA): Promise<App
       action: a.answer === 'Accepted' ? 'claim.accept' : a.answer === 'Rejected' ? 'claim.reject' : 'claim.acknowledge',
       resource: `claim/${a.claimId}`,
       patientId: a.patientId,
-      detail: `${a.accountNumber} ${a.answer === 'Noted' ? 'noted' : a.answer.toLowerCase()} by 277CA: ${a.message}${a.answer === 'Rejected' ? '; Draft' : ''}`,
+      detail: `${a.accountNumber} ${a.answer === 'Noted' ? 'noted' : a.answer.toLowerCase()} by 277CA: ${a.message}${a.answer === 'Rejected' ? '; Draft' : a.answer === 'Accepted' && a.frequencyCode === '8' ? '; the payer takes its void: voided' : ''}`,
     });
   }
   result.summary = [

@@ -749,3 +749,208 @@ describe('correcting a claim the payer has', () => {
     expect(await entries()).toBe(before);
   });
 });
+
+describe('voiding a claim at its payer', () => {
+  const voidAtPayer = (id: number, payload: object, who: SignedIn = biller) =>
+    who.request({ method: 'POST', url: `/api/claims/${id}/void-at-payer`, payload });
+  const amt = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+  const entriesOf = async (action: string) =>
+    (await sql<{ n: number }>(`select count(*)::int as n from audit_log where action = $1`, [action]))[0]!.n;
+
+  /**
+   * A claim nobody has paid on, sent to Aetna on 1 October and denied there (CO-16) under the payer's number `icn`.
+   */
+  async function deniedAtAetna(icn: string, trace: string) {
+    const [claim] = await sql<ReadyClaim>(
+      `update claims set status = 'Ready' where id = (
+         select c.id from claims c join coverages v on v.id = c.coverage_id
+         where c.payer = 'Aetna' and c.voided_at is null and c.status not in ('Ready', 'Submitted')
+           and v.relationship = 'self' and c.primary_claim_id is null
+           and not exists (select 1 from claim_batch_claims bc where bc.claim_id = c.id)
+           and not exists (select 1 from payments p where p.claim_id = c.id)
+         order by c.id limit 1)
+       returning id, account_number`,
+    );
+    expect((await post({ claimIds: [claim!.id] })).statusCode).toBe(201);
+    await sql(`update claims set submitted_on = '2026-10-01' where id = $1`, [claim!.id]);
+    const [{ billed } = { billed: 0 }] = await sql<{ billed: number }>(
+      `select billed_cents as billed from claims where id = $1`,
+      [claim!.id],
+    );
+    const remittance = await biller.request({
+      method: 'POST',
+      url: '/api/remittances',
+      headers: { 'content-type': 'application/edi-x12' },
+      payload: eraFile([
+        ...eraHeader({ paid: '0', trace, date: '20261110' }),
+        `CLP*${claim!.account_number}*4*${amt(billed)}*0**12*${icn}`,
+        'NM1*QC*1*DOE*JANE',
+        `CAS*CO*16*${amt(billed)}`,
+      ]),
+    });
+    expect(remittance.statusCode, remittance.body).toBe(201);
+    expect((await detail(claim!.id)).status).toBe('Denied');
+    return { ...claim!, billed };
+  }
+
+  it('sends a void of the payer’s number, keeps the claim in A/R until the payer takes it, then voids it', async () => {
+    const claim = await deniedAtAetna('ICN-VOID-1', 'VOID-1');
+    const [user] = await sql<{ id: number }>(`select id from users where email = 'billing.admin@healthcare.demo'`);
+
+    const res = await voidAtPayer(claim.id, { reason: 'Billed under the wrong patient' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<ClaimRow>()).toMatchObject({ id: claim.id, status: 'Draft' });
+    expect(await detail(claim.id)).toMatchObject({
+      status: 'Draft',
+      frequencyCode: '8',
+      originalClaimNumber: 'ICN-VOID-1',
+      resolvedOn: null,
+    });
+    const [item] = await sql<{ outcome: string; resolution_note: string }>(
+      `select outcome, resolution_note from work_items where claim_id = $1 and source = 'denial'`,
+      [claim.id],
+    );
+    expect(item).toEqual({
+      outcome: 'corrected_resubmitted',
+      resolution_note: 'Claim reopened to be voided at the payer (frequency 8): Billed under the wrong patient',
+    });
+    const [entry] = await sql<{ detail: string }>(
+      `select detail from audit_log where resource = $1 and action = 'claim.void_at_payer'`,
+      [`claim/${claim.id}`],
+    );
+    expect(entry?.detail).toBe(
+      `${claim.account_number}: status Denied → Draft, to be sent to Aetna as a void (frequency 8) of claim number ` +
+        'ICN-VOID-1; voided here once the payer accepts it; reason: Billed under the wrong patient',
+    );
+
+    // Scrubbed clean and sent: CLM05-3 8 with REF*F8, filed when the claim first was; not voided yet.
+    const scrub = await biller.request({ method: 'POST', url: `/api/claims/${claim.id}/scrub`, payload: {} });
+    expect(scrub.json<{ clean: boolean }>(), scrub.body).toMatchObject({ clean: true });
+    const sent = await post({ claimIds: [claim.id] });
+    expect(sent.statusCode, sent.body).toBe(201);
+    const batchId = sent.json<CreatedClaimBatches>().batches[0]!.id;
+    const segments = (await biller.request({ method: 'GET', url: `/api/claim-batches/${batchId}/837` })).body.split(
+      /~\s*/,
+    );
+    expect(segments.find((x) => x.startsWith(`CLM*${claim.account_number}*`))).toMatch(/\*\d\d:B:8\*/);
+    expect(segments).toContain('REF*F8*ICN-VOID-1');
+    const stored = async () =>
+      (
+        await sql<{ status: string; submitted_on: string; voided: boolean; voided_by: number; void_reason: string }>(
+          `select status, submitted_on::text, voided_at is not null as voided, voided_by, void_reason
+           from claims where id = $1`,
+          [claim.id],
+        )
+      )[0];
+    expect(await stored()).toEqual({
+      status: 'Submitted',
+      submitted_on: '2026-10-01',
+      voided: false,
+      voided_by: user!.id,
+      void_reason: 'Billed under the wrong patient',
+    });
+    expect((await detail(claim.id)).balanceCents).toBe(claim.billed);
+
+    // The payer takes the void (277CA A2): the claim is voided, its balance leaves A/R, and the acceptance says so.
+    const ack = await upload(
+      ack277CA({
+        interchangeControlNumber: 910,
+        claims: [{ accountNumber: claim.account_number, status: 'A2:20:PR', billedCents: claim.billed }],
+      }),
+    );
+    expect(ack.statusCode, ack.body).toBe(200);
+    expect(await stored()).toMatchObject({
+      status: 'Accepted',
+      voided: true,
+      void_reason: 'Billed under the wrong patient',
+    });
+    const voided = await detail(claim.id);
+    expect(voided).toMatchObject({ status: 'Voided', balanceCents: 0 });
+    const [accepted] = await sql<{ detail: string }>(
+      `select detail from audit_log where resource = $1 and action = 'claim.accept' order by id desc limit 1`,
+      [`claim/${claim.id}`],
+    );
+    expect(accepted?.detail).toMatch(/; the payer takes its void: voided$/);
+  });
+
+  it('keeps a replacement’s first filing day when the clearinghouse turns it away', async () => {
+    // Denied, corrected as a replacement and sent again; the 277CA rejects it: Draft, still filed on 1 October.
+    const claim = await deniedAtAetna('ICN-VOID-2', 'VOID-2');
+    const corrected = await biller.request({
+      method: 'POST',
+      url: `/api/claims/${claim.id}/correct`,
+      payload: { reason: 'Wrong diagnosis order' },
+    });
+    expect(corrected.statusCode, corrected.body).toBe(200);
+    const scrub = await biller.request({ method: 'POST', url: `/api/claims/${claim.id}/scrub`, payload: {} });
+    expect(scrub.json<{ clean: boolean }>(), scrub.body).toMatchObject({ clean: true });
+    expect((await post({ claimIds: [claim.id] })).statusCode).toBe(201);
+    const ack = await upload(
+      ack277CA({
+        interchangeControlNumber: 911,
+        claims: [{ accountNumber: claim.account_number, status: 'A3:21', billedCents: claim.billed }],
+      }),
+    );
+    expect(ack.statusCode, ack.body).toBe(200);
+    const [stored] = await sql<{ status: string; submitted_on: string | null; frequency_code: string }>(
+      `select status, submitted_on::text, frequency_code from claims where id = $1`,
+      [claim.id],
+    );
+    expect(stored).toEqual({ status: 'Draft', submitted_on: '2026-10-01', frequency_code: '7' });
+  });
+
+  it('refuses a claim the payer does not have or has paid on, one billed on, a bad reason and a reader', async () => {
+    const before = await entriesOf('claim.void_at_payer');
+    const refusal = async (id: number) => {
+      const res = await voidAtPayer(id, { reason: 'Wrong patient' });
+      expect(res.statusCode, res.body).toBe(409);
+      return res.json<{ error: { code: string; fields: { field: string; message: string }[] } }>().error;
+    };
+    const [draft] = await sql<{ id: number }>(
+      `select id from claims where status = 'Draft' and voided_at is null order by id limit 1`,
+    );
+    expect(await refusal(draft!.id)).toMatchObject({
+      code: 'NOT_VOIDABLE',
+      fields: [
+        { field: 'status', message: 'is Draft: only an Accepted, Pending or Denied claim can be voided at its payer' },
+      ],
+    });
+    // Pending with the patient's copay recorded against it: a voided claim would leave that payment on nothing.
+    const [pending] = await sql<{ id: number }>(
+      `insert into payments (patient_id, claim_id, amount_cents, source, received_on)
+         select patient_id, id, 2500, 'patient', service_date from claims
+         where id = (select min(id) from claims where status = 'Pending' and voided_at is null)
+       returning claim_id as id`,
+    );
+    expect(await refusal(pending!.id)).toMatchObject({ code: 'HAS_PAYMENTS' });
+    // Billed on to the patient's next policy: that claim is voided first.
+    const [accepted] = await sql<{ id: number; status: string }>(
+      `select c.id, c.status from claims c where c.status in ('Accepted', 'Pending', 'Denied') and c.voided_at is null
+         and not exists (select 1 from payments p where p.claim_id = c.id) order by c.id limit 1`,
+    );
+    const [later] = await sql<{ id: number; account_number: string }>(
+      `select id, account_number from claims where status = 'Draft' and voided_at is null and id <> $1
+         order by id limit 1`,
+      [accepted!.id],
+    );
+    await sql(`update claims set primary_claim_id = $1 where id = $2`, [accepted!.id, later!.id]);
+    expect(await refusal(accepted!.id)).toMatchObject({
+      code: 'HAS_LATER_CLAIM',
+      fields: [
+        {
+          field: 'status',
+          message: `was billed on to the patient's next policy as ${later!.account_number}: void that claim first`,
+        },
+      ],
+    });
+    await sql(`update claims set primary_claim_id = null where id = $1`, [later!.id]);
+    for (const payload of [{}, { reason: ' ' }, { reason: 'x'.repeat(201) }, { reason: 'ok', extra: 1 }]) {
+      expect((await voidAtPayer(accepted!.id, payload)).statusCode, JSON.stringify(payload)).toBe(400);
+    }
+    expect((await voidAtPayer(999_999, { reason: 'Wrong patient' })).statusCode).toBe(404);
+    const doctor = await signInAs(t.app, 'doctor');
+    expect((await voidAtPayer(accepted!.id, { reason: 'Wrong patient' }, doctor)).statusCode).toBe(403);
+    expect((await detail(accepted!.id)).status).toBe(accepted!.status);
+    expect(await entriesOf('claim.void_at_payer')).toBe(before);
+  });
+});

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eraFile, eraHeader } from '@/testing/era-files';
+import { ack277CA } from '@/testing/x12-acknowledgements';
 import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
 import { x12Amount } from '../claims.837p';
 import type { CreatedClaimBatches } from '../claims.batches.schema';
@@ -329,6 +330,43 @@ describe("billing a claim's balance to the patient's next policy", () => {
     const again = await billNext(v!.id);
     expect(again.statusCode, again.body).toBe(201);
     expect((await detail(v!.id)).handedOnCents).toBe(era.coinsurance);
+  });
+
+  it('hands the balance back once the next payer accepts a void of the claim billed to it', async () => {
+    const [v] = await visitsWithANextPolicy(1);
+    const era = remittanceOf(v!, 'NEXT-2551');
+    await importEra(era.file);
+    const made = (await billNext(v!.id)).json<ClaimDetail>();
+    // The next payer has the claim (accepted under its number) when the office finds it was billed in error.
+    await sql(`update claims set status = 'Accepted' where id = $1`, [made.id]);
+    const asked = await biller.request({
+      method: 'POST',
+      url: `/api/claims/${made.id}/void-at-payer`,
+      payload: { reason: 'The supplemental plan had ended' },
+    });
+    expect(asked.statusCode, asked.body).toBe(200);
+    // Until the payer takes the void, the balance stays handed on.
+    expect((await detail(v!.id)).handedOnCents).toBe(era.coinsurance);
+    await sql(`update claims set original_claim_number = 'NEXT-ICN-2551', status = 'Ready' where id = $1`, [made.id]);
+    const batch = await biller.request({ method: 'POST', url: '/api/claim-batches', payload: { claimIds: [made.id] } });
+    expect(batch.statusCode, batch.body).toBe(201);
+    const ack = await biller.request({
+      method: 'POST',
+      url: '/api/acknowledgements',
+      headers: { 'content-type': 'text/plain' },
+      payload: ack277CA({
+        interchangeControlNumber: 2551,
+        claims: [{ accountNumber: made.accountNumber, status: 'A2:20:PR', billedCents: made.billedCents }],
+      }),
+    });
+    expect(ack.statusCode, ack.body).toBe(200);
+    expect((await detail(made.id)).status).toBe('Voided');
+    expect(await detail(v!.id)).toMatchObject({
+      balanceCents: era.coinsurance,
+      handedOnCents: 0,
+      laterClaims: [],
+      nextPolicy: { payer: v!.nextPayer, billable: true, reason: null },
+    });
   });
 
   it("keeps the next payer's claim in step when the first payer changes its decision, and flags one already sent", async () => {

@@ -34,6 +34,7 @@ import {
   claimRowStatusSchema,
   APPEALABLE_STATUSES,
   CORRECTABLE_STATUSES,
+  VOIDABLE_AT_PAYER_STATUSES,
   WRITE_OFF_STATUSES,
   claimStatusSchema,
   lineControlNumber,
@@ -56,6 +57,7 @@ import {
   type ChargeCeilingUpdate,
   type ImportError,
   type CorrectClaim,
+  type VoidAtPayer,
   type VoidClaim,
   type WriteOffClaim,
 } from '../claims.schema';
@@ -952,25 +954,15 @@ export async function writeOffClaim(db: Db, ctx: RequestContext, id: number, inp
 
 /**
  * Reopens a claim the payer has (accepted, pending or answered) to be corrected and sent again as a replacement
- * (X12 CLM05-3 frequency 7) of the payer's claim number: the latest a posted 835 gave (CLP07), else the 277CA's
- * (REF*1K); with neither, the number is left to be entered in the claim form, and the scrubber holds the claim
- * until it is. The claim becomes Draft and open again (edited, scrubbed and batched as any Draft; its adjudication
- * stays until the payer's answer to the replacement reverses it), and its open denial and review items are resolved
- * as corrected and resubmitted. Audited with the reason and the number.
+ * (X12 CLM05-3 frequency 7) of the payer's claim number (payersClaimNumber). The claim becomes Draft and open again
+ * (edited, scrubbed and batched as any Draft; its adjudication stays until the payer's answer to the replacement
+ * reverses it), and its open denial and review items are resolved as corrected and resubmitted. Audited with the
+ * reason and the number.
  */
 export async function correctClaim(db: Db, ctx: RequestContext, id: number, input: CorrectClaim): Promise<ClaimRow> {
   return db.transaction(async (tx) => {
     const current = await lockClaimFor(tx, id, CORRECTABLE_STATUSES, 'corrected', 'NOT_CORRECTABLE');
-    const [known] = (
-      await tx.execute<{ number: string | null }>(sql`select coalesce(
-          (select nullif(rc.payer_claim_number, '') from remittance_claims rc
-            where rc.claim_id = ${id}::int and rc.outcome = 'posted' and nullif(rc.payer_claim_number, '') is not null
-            order by rc.id desc limit 1),
-          (select bc.payer_claim_number from claim_batch_claims bc
-            where bc.claim_id = ${id}::int and bc.payer_claim_number is not null
-            order by bc.batch_id desc limit 1)) as number`)
-    ).rows;
-    const number = known?.number ?? null;
+    const number = await payersClaimNumber(tx, id);
     await tx
       .update(claims)
       .set({
@@ -1002,14 +994,97 @@ export async function correctClaim(db: Db, ctx: RequestContext, id: number, inpu
       resource: `claim/${id}`,
       detail:
         `${current.accountNumber}: status ${current.status} → Draft, to be sent to ${current.payer} again as a ` +
-        `replacement (frequency 7) of ${number === null ? 'a claim number not yet known' : `claim number ${number}`}; ` +
-        `reason: ${input.reason}`,
+        `replacement (frequency 7) of ${claimNumberText(number)}; reason: ${input.reason}`,
       patientId: current.patientId,
     });
     const [row] = await claimRowsQuery(tx, ctx).where(eq(claims.id, id));
     if (!row) throw new Error('corrected claim vanished');
     return toClaimRow(row);
   });
+}
+
+/**
+ * Asks the payer to cancel a claim it has and paid nothing on (a claim sent for the wrong patient, payer or visit):
+ * the claim is reopened as a Draft void (X12 CLM05-3 frequency 8) of the payer's claim number, with the same lines,
+ * to be scrubbed and sent in a batch. It stays in A/R until the payer takes the void: the 277CA accepting it voids
+ * the claim here (applyAcknowledgement), with the reason and the user kept now. A claim with payments, or with a
+ * claim billed after it to the patient's next policy that is not voided, is refused (409): the payer would take
+ * its money back, and the next payer was told what this one decided. Its open denial and review items are resolved
+ * as corrected and resubmitted (a void is a corrected claim in X12 terms). Audited with the reason and the number.
+ */
+export async function voidClaimAtPayer(db: Db, ctx: RequestContext, id: number, input: VoidAtPayer): Promise<ClaimRow> {
+  return db.transaction(async (tx) => {
+    const current = await lockClaimFor(tx, id, VOIDABLE_AT_PAYER_STATUSES, 'voided at its payer', 'NOT_VOIDABLE');
+    const [blocking] = (
+      await tx.execute<{ payments: number; later: string | null }>(
+        sql`select (select count(*)::int from payments p where p.claim_id = ${id}::int) as payments,
+              (select string_agg(l.account_number, ', ' order by l.id) from claims l
+                where l.primary_claim_id = ${id}::int and l.voided_at is null) as later`,
+      )
+    ).rows;
+    if ((blocking?.payments ?? 0) > 0) {
+      const message = 'has payments recorded against it: only a claim without payments can be voided';
+      throw new HttpError(409, 'HAS_PAYMENTS', `status: ${message}`, { fields: [{ field: 'status', message }] });
+    }
+    if (typeof blocking?.later === 'string') {
+      const message = `was billed on to the patient's next policy as ${blocking.later}: void that claim first`;
+      throw new HttpError(409, 'HAS_LATER_CLAIM', `status: ${message}`, { fields: [{ field: 'status', message }] });
+    }
+    const number = await payersClaimNumber(tx, id);
+    await tx
+      .update(claims)
+      .set({
+        status: 'Draft',
+        frequencyCode: '8',
+        originalClaimNumber: number ?? sql`${claims.originalClaimNumber}`,
+        resolvedOn: null,
+        voidedBy: ctx.user.id,
+        voidReason: input.reason,
+      })
+      .where(eq(claims.id, id));
+    await resolveClaimWorkItems(
+      tx,
+      ctx,
+      id,
+      ['denial', 'review'],
+      'corrected_resubmitted',
+      `Claim reopened to be voided at the payer (frequency 8): ${input.reason}`,
+    );
+    await record(tx, {
+      ...actorOf(ctx),
+      action: 'claim.void_at_payer',
+      resource: `claim/${id}`,
+      detail:
+        `${current.accountNumber}: status ${current.status} → Draft, to be sent to ${current.payer} as a void ` +
+        `(frequency 8) of ${claimNumberText(number)}; voided here once the payer accepts it; reason: ${input.reason}`,
+      patientId: current.patientId,
+    });
+    const [row] = await claimRowsQuery(tx, ctx).where(eq(claims.id, id));
+    if (!row) throw new Error('claim to void vanished');
+    return toClaimRow(row);
+  });
+}
+
+/**
+ * The payer's number of a claim, which a replacement or void names (REF*F8): the latest a posted 835 gave (CLP07),
+ * else the 277CA's (REF*1K); null with neither (it is then entered in the claim form, and the scrubber holds the
+ * claim until it is).
+ */
+async function payersClaimNumber(tx: Tx, id: number): Promise<string | null> {
+  const [known] = (
+    await tx.execute<{ number: string | null }>(sql`select coalesce(
+        (select nullif(rc.payer_claim_number, '') from remittance_claims rc
+          where rc.claim_id = ${id}::int and rc.outcome = 'posted' and nullif(rc.payer_claim_number, '') is not null
+          order by rc.id desc limit 1),
+        (select bc.payer_claim_number from claim_batch_claims bc
+          where bc.claim_id = ${id}::int and bc.payer_claim_number is not null
+          order by bc.batch_id desc limit 1)) as number`)
+  ).rows;
+  return known?.number ?? null;
+}
+
+function claimNumberText(number: string | null): string {
+  return number === null ? 'a claim number not yet known' : `claim number ${number}`;
 }
 
 /** The charge ceilings the import flags charges above (Settings → Charge ceilings), by code. */

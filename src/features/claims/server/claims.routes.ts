@@ -29,6 +29,7 @@ import {
   voidClaimSchema,
   writeOffClaimSchema,
   correctClaimSchema,
+  voidAtPayerSchema,
   batchScrubResultSchema,
   claimDetailSchema,
   claimDraftSchema,
@@ -53,6 +54,7 @@ import {
   voidClaim,
   writeOffClaim,
   correctClaim,
+  voidClaimAtPayer,
   listClaimAppeals,
   recordAppealOutcome,
   listClaimProviders,
@@ -337,6 +339,21 @@ export function claimsRoutes(deps: AppDeps) {
         },
       },
       (request) => correctClaim(deps.db, requestContext(request, deps), request.params.id, request.body),
+    );
+    api.post(
+      '/api/claims/:id/void-at-payer',
+      {
+        config: { permission: 'claims:write' },
+        schema: {
+          tags: ['claims'],
+          description:
+            "Reopens a claim the payer has and paid nothing on (Accepted, Pending or Denied) as a Draft void (frequency 8) of the payer's claim number, with a reason, to be scrubbed and sent; the claim is voided when the payer's 277CA accepts the void. Refused for a claim with payments or billed on to a next policy. Audited.",
+          params: idParamsSchema,
+          body: voidAtPayerSchema,
+          response: { 200: claimRowSchema, ...errors },
+        },
+      },
+      (request) => voidClaimAtPayer(deps.db, requestContext(request, deps), request.params.id, request.body),
     );
     // Settings → Charge ceilings: what the import flags, per procedure code (admin).
     api.get(

@@ -431,6 +431,30 @@ describe('ClaimDetailDialog', () => {
     ]);
   });
 
+  it('prepares a void of a claim the payer has, with a reason, and says what happens next', async () => {
+    const api = serve(
+      claimDetail({ status: 'Accepted', payer: 'Aetna', frequencyCode: '1', originalClaimNumber: null }),
+      {
+        'POST /api/claims/7/void-at-payer': { id: 7, accountNumber: 'ACC-2026-100007', status: 'Draft' },
+      },
+    );
+    const user = userEvent.setup();
+    renderView();
+    const view = await screen.findByRole('dialog', { name: 'Claim ACC-2026-100007' });
+    await user.click(await within(view).findByRole('button', { name: 'Void at payer' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Void claim ACC-2026-100007 at Aetna?' });
+    expect(within(dialog).getByText(/counts as owed until Aetna accepts the void, and is voided then/)).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Prepare the void' }));
+    expect(await within(dialog).findByText('Reason is required')).toBeTruthy();
+    expect(api.sent('POST /api/claims/7/void-at-payer')).toEqual([]);
+    await user.type(within(dialog).getByLabelText('Reason'), 'Billed under the wrong patient');
+    await user.click(within(dialog).getByRole('button', { name: 'Prepare the void' }));
+    expect(await screen.findByText('Void prepared')).toBeTruthy();
+    expect(api.sent('POST /api/claims/7/void-at-payer').map((r) => r.body)).toEqual([
+      { reason: 'Billed under the wrong patient' },
+    ]);
+  });
+
   it('offers no appeal or write-off for a claim the payer has not answered, nor to those who only read claims', async () => {
     serve(claimDetail({ status: 'Submitted' }));
     const { unmount } = renderView();
@@ -438,8 +462,9 @@ describe('ClaimDetailDialog', () => {
     await within(view).findByRole('region', { name: 'Claim' });
     expect(within(view).queryByRole('button', { name: 'Write off' })).toBeNull();
     expect(within(view).queryByRole('button', { name: 'Appeal' })).toBeNull();
-    // Submitted: the payer has not acknowledged it yet, so there is no claim of its own to replace.
+    // Submitted: the payer has not acknowledged it yet, so there is no claim of its own to replace or void.
     expect(within(view).queryByRole('button', { name: 'Correct' })).toBeNull();
+    expect(within(view).queryByRole('button', { name: 'Void at payer' })).toBeNull();
     unmount();
     serve(claimDetail({ status: 'Denied' }));
     renderView(false);
@@ -448,6 +473,7 @@ describe('ClaimDetailDialog', () => {
     expect(within(readOnly).queryByRole('button', { name: 'Write off' })).toBeNull();
     expect(within(readOnly).queryByRole('button', { name: 'Appeal' })).toBeNull();
     expect(within(readOnly).queryByRole('button', { name: 'Correct' })).toBeNull();
+    expect(within(readOnly).queryByRole('button', { name: 'Void at payer' })).toBeNull();
   });
 
   it('names the claim its balance was billed to next, and how much of it', async () => {

@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { formatDollars } from '@/shared/api';
-import { CircleSlash, FilePen, FilePlus2, Gavel, Pencil, ShieldCheck } from 'lucide-react';
+import { Ban, CircleSlash, FilePen, FilePlus2, Gavel, Pencil, ShieldCheck } from 'lucide-react';
 import { countOf } from '@/shared/plural';
 import { formatDate } from '@/shared/dates';
 import { Badge } from '@/client/components/ui/badge';
@@ -15,6 +15,7 @@ import { errorTextFor } from '@/client/lib/error-text';
 import { statusVariant } from '@/client/lib/status-variant';
 import {
   canCorrect,
+  canVoidAtPayer,
   canWriteOff,
   isAppealable,
   scrubRequestSchema,
@@ -26,6 +27,7 @@ import {
 import { AppealDialog } from './AppealDialog';
 import { ClaimFormDialog } from './ClaimFormDialog';
 import { CorrectClaimDialog } from './CorrectClaimDialog';
+import { VoidAtPayerDialog } from './VoidAtPayerDialog';
 import { WriteOffClaimDialog } from './WriteOffClaimDialog';
 import { frequencyText, momentText, placeOfServiceText, priorityText } from './claim-format';
 import { useBillNextPolicy, useClaimDetail, useScrubClaim } from './claims.api';
@@ -598,6 +600,8 @@ export function ClaimDetailDialog({
   const appealable = canWrite && claim !== undefined && isAppealable(claim.status);
   const [correcting, setCorrecting] = useState(false);
   const correctable = canWrite && claim !== undefined && canCorrect(claim.status);
+  const [voidingAtPayer, setVoidingAtPayer] = useState(false);
+  const voidableAtPayer = canWrite && claim !== undefined && canVoidAtPayer(claim.status);
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()}>
       <DialogContent className="max-w-5xl">
@@ -622,7 +626,7 @@ export function ClaimDetailDialog({
           )
         ) : (
           <div className="grid gap-6">
-            {(changeable || writable || appealable || correctable) && (
+            {(changeable || writable || appealable || correctable || voidableAtPayer) && (
               <div className="flex gap-2">
                 {changeable && (
                   <Button variant="outline" size="sm" onClick={() => setEditing(true)}>
@@ -644,8 +648,14 @@ export function ClaimDetailDialog({
                     <CircleSlash className="size-4" aria-hidden="true" /> Write off
                   </Button>
                 )}
+                {voidableAtPayer && (
+                  <Button variant="outline" size="sm" onClick={() => setVoidingAtPayer(true)}>
+                    <Ban className="size-4" aria-hidden="true" /> Void at payer
+                  </Button>
+                )}
               </div>
             )}
+            {voidingAtPayer && <VoidAtPayerDialog claim={claim} onClose={() => setVoidingAtPayer(false)} />}
             {writingOff && <WriteOffClaimDialog claim={claim} onClose={() => setWritingOff(false)} />}
             {correcting && <CorrectClaimDialog claim={claim} onClose={() => setCorrecting(false)} />}
             <AppealDialog

@@ -437,6 +437,8 @@ describe('ClaimsPage', () => {
 
     await user.click(screen.getByRole('button', { name: 'Void claim ACC-2026-100001' }));
     const dialog = await screen.findByRole('dialog', { name: 'Void claim ACC-2026-100001?' });
+    // Denied: Aetna has the claim, and voiding it here does not tell Aetna.
+    expect(within(dialog).getByText(/Aetna is not told: to cancel the claim Aetna has, open it and use Void at payer/));
     await user.click(within(dialog).getByRole('button', { name: 'Void claim' }));
     expect(await within(dialog).findByText('Reason is required')).toBeTruthy();
     expect(api.sent('POST /api/claims/:id/void')).toEqual([]);

@@ -1,13 +1,14 @@
 import { formatDollars } from '@/shared/api';
 import { formatDate } from '@/shared/dates';
-import { voidClaimSchema, type ClaimRow } from '../claims.schema';
+import { canVoidAtPayer, voidClaimSchema, type ClaimRow } from '../claims.schema';
 import { useVoidClaim } from './claims.api';
 import { ClaimReasonDialog } from './ClaimReasonDialog';
 import { reasonChecker } from './claim-reason';
 
 /**
  * Voids a claim entered by mistake (a bad import) after the user gives a reason: it stays listed as Voided
- * and in the audit trail, and no KPI or total counts it any more. Mounted while open.
+ * and in the audit trail, and no KPI or total counts it any more. The payer is not told (that is the claim view's
+ * Void at payer), which the dialog says for a claim the payer has. Mounted while open.
  */
 export function VoidClaimDialog({ claim, onClose }: { claim: ClaimRow; onClose: () => void }) {
   const voidClaim = useVoidClaim();
@@ -24,6 +25,8 @@ export function VoidClaimDialog({ claim, onClose }: { claim: ClaimRow; onClose: 
           <>
             {`${claim.patient}, ${claim.procedure} on ${formatDate(claim.serviceDate)}, billed ${formatDollars(claim.billedCents)} to ${claim.payer}. `}
             A voided claim stays in the list as Voided and in the audit trail, and no KPI or total counts it.
+            {canVoidAtPayer(claim.status) &&
+              ` ${claim.payer} is not told: to cancel the claim ${claim.payer} has, open it and use Void at payer.`}
           </>
         ),
         placeholder: 'e.g. wrong service date in the imported file',

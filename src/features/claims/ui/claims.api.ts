@@ -23,6 +23,7 @@ import {
   type ScrubRequest,
   type VoidClaim,
   type CorrectClaim,
+  type VoidAtPayer,
   type WriteOffClaim,
 } from '../claims.schema';
 import type { Coverage } from '@/features/coverage/coverage.schema';
@@ -144,6 +145,16 @@ export function useCorrectClaim() {
   return useMutation({
     mutationFn: ({ id, ...body }: { id: number } & CorrectClaim) =>
       apiFetch<ClaimRow>(`${CLAIMS_PATH}/${id}/correct`, { method: 'POST', body }),
+    onSettled: refresh,
+  });
+}
+
+/** Reopens a claim the payer has and paid nothing on as a Draft void of the payer's claim number. */
+export function useVoidClaimAtPayer() {
+  const refresh = useRefreshClaims();
+  return useMutation({
+    mutationFn: ({ id, ...body }: { id: number } & VoidAtPayer) =>
+      apiFetch<ClaimRow>(`${CLAIMS_PATH}/${id}/void-at-payer`, { method: 'POST', body }),
     onSettled: refresh,
   });
 }
