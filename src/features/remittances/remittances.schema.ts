@@ -42,6 +42,8 @@ export const remittanceSummarySchema = z.object({
   paymentDate: z.string().nullable(),
   claimsPosted: z.number().int(),
   claimsExceptions: z.number().int(),
+  /** Claims posted as Paid whose balance went on to the patient's next policy, as new Draft claims. */
+  claimsBilledNext: z.number().int(),
   postedCents: z.number().int(),
   exceptionCents: z.number().int(),
   providerAdjustmentCents: z.number().int(),

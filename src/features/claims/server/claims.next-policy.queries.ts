@@ -122,11 +122,7 @@ export async function nextPolicyOf(
  */
 export async function billNextPolicy(db: Db, ctx: RequestContext, claimId: number): Promise<number> {
   return db.transaction(async (tx) => {
-    // The claim is locked first and read after, in a statement of its own: a read that waited for the lock would
-    // still see the claims as they were when it began, and miss one billed meanwhile by the holder of the lock
-    // (READ COMMITTED takes a new snapshot per statement). Two clicks at once make one claim, the other a 409.
-    const [locked] = await rawRows(tx, sql`select id from claims where id = ${claimId} for update`);
-    const row = locked ? await readNextPolicy(tx, claimId) : undefined;
+    const row = await lockAndReadNextPolicy(tx, claimId);
     if (!row) throw new HttpError(404, 'NOT_FOUND', 'No such claim.');
     const refusal = refusalOf(row);
     if (refusal) {
@@ -134,32 +130,80 @@ export async function billNextPolicy(db: Db, ctx: RequestContext, claimId: numbe
         fields: [{ field: refusal.field, message: refusal.message }],
       });
     }
-    const lines = await rawRows(
-      tx,
-      sql`select procedure_code, modifiers, units, charge_cents, diagnosis_pointers, service_date::text as service_date
-          from claim_lines where claim_id = ${claimId} order by line_number`,
-    );
-    const draft: ClaimDraft = {
-      patientId: Number(row.patient_id),
-      providerId: Number(row.provider_id),
-      coverageId: Number(row.next_coverage_id),
-      placeOfService: rowText(row.place_of_service),
-      frequencyCode: '1',
-      originalClaimNumber: null,
-      diagnoses: (row.diagnoses as string[] | null) ?? [],
-      lines: lines.map(serviceLineOf),
-    };
-    // What this payer's adjudication left (as its remittance and the new claim's 837P report it) is the next
-    // payer's to answer now: it leaves this claim's balance and A/R, and the new claim owes only that much of the
-    // charge until its payer answers (claimChargeLeftSql, docs/x12-837.md).
-    const leftCents = Number(row.left_cents);
-    await tx.update(claims).set({ handedOnCents: leftCents }).where(eq(claims.id, claimId));
-    return insertDraftClaim(tx, ctx, draft, {
-      primaryClaimId: claimId,
-      primaryAccountNumber: rowText(row.account_number),
-      primaryPayer: rowText(row.payer),
-      priorPayersCents: Math.max(0, totalOf(draft) - leftCents),
-    });
+    return insertNextPolicyClaim(tx, ctx, claimId, row);
+  });
+}
+
+/**
+ * Bills the patients' next policies for the claims a remittance has just posted as Paid, in its transaction: what a
+ * biller would do next for each (a supplemental plan pays the deductible and coinsurance the first payer left), so
+ * that the patient is not asked for a share another policy covers. A claim its payer forwarded itself (CLP02 19),
+ * one billed already, or one with nothing left is passed over (refusalOf); a denied or partly paid claim is left to
+ * the biller, who decides between correcting, appealing and billing on. Answers how many claims it made.
+ */
+export async function billNextPoliciesAfterPosting(
+  tx: Tx,
+  ctx: RequestContext,
+  claimIds: readonly number[],
+): Promise<number> {
+  if (claimIds.length === 0) return 0;
+  // Most patients have one policy: only the claims with a later policy in force on the service date are read whole.
+  const candidates = await rawRows(
+    tx,
+    sql`select c.id from claims c join coverages v on v.id = c.coverage_id
+        where c.id = any(${`{${claimIds.join(',')}}`}::int[]) and c.status = 'Paid' and c.voided_at is null
+          and exists (select 1 from coverages o where o.patient_id = c.patient_id and o.priority > v.priority
+            and o.effective_on <= c.service_date and (o.end_on is null or o.end_on >= c.service_date))
+        order by c.id`,
+  );
+  let made = 0;
+  for (const candidate of candidates) {
+    const claimId = Number(candidate.id);
+    const row = await lockAndReadNextPolicy(tx, claimId);
+    if (!row || refusalOf(row)) continue;
+    await insertNextPolicyClaim(tx, ctx, claimId, row);
+    made++;
+  }
+  return made;
+}
+
+/**
+ * The claim locked, then what decides its next policy read in a statement of its own: a read that waited for the
+ * lock would still see the claims as they were when it began, and miss one billed meanwhile by the holder of the
+ * lock (READ COMMITTED takes a new snapshot per statement). Two clicks at once make one claim, the other a 409.
+ */
+async function lockAndReadNextPolicy(tx: Tx, claimId: number): Promise<RawRow | undefined> {
+  const [locked] = await rawRows(tx, sql`select id from claims where id = ${claimId} for update`);
+  return locked ? readNextPolicy(tx, claimId) : undefined;
+}
+
+/** The next policy's Draft claim, with the claim's diagnoses and lines; the balance it takes over is handed on. */
+async function insertNextPolicyClaim(tx: Tx, ctx: RequestContext, claimId: number, row: RawRow): Promise<number> {
+  const lines = await rawRows(
+    tx,
+    sql`select procedure_code, modifiers, units, charge_cents, diagnosis_pointers, service_date::text as service_date
+        from claim_lines where claim_id = ${claimId} order by line_number`,
+  );
+  const draft: ClaimDraft = {
+    patientId: Number(row.patient_id),
+    providerId: Number(row.provider_id),
+    coverageId: Number(row.next_coverage_id),
+    placeOfService: rowText(row.place_of_service),
+    frequencyCode: '1',
+    originalClaimNumber: null,
+    diagnoses: (row.diagnoses as string[] | null) ?? [],
+    lines: lines.map(serviceLineOf),
+  };
+  // What this payer's adjudication left (as its remittance and the new claim's 837P report it) is the next
+  // payer's to answer now: it leaves this claim's balance and A/R, and the new claim owes only that much of the
+  // charge until its payer answers (claimChargeLeftSql, docs/x12-837.md).
+  const leftCents = Number(row.left_cents);
+  await tx.update(claims).set({ handedOnCents: leftCents }).where(eq(claims.id, claimId));
+  return insertDraftClaim(tx, ctx, draft, {
+    primaryClaimId: claimId,
+    primaryAccountNumber: rowText(row.account_number),
+    primaryPayer: rowText(row.payer),
+    priorPayersCents: Math.max(0, totalOf(draft) - leftCents),
   });
 }
 

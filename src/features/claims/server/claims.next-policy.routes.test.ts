@@ -127,7 +127,7 @@ function remittanceOf(v: Visit, trace: string, status = '1') {
   return { file, paid, coinsurance };
 }
 
-async function importEra(text: string) {
+async function importEra(text: string): Promise<{ claimsBilledNext: number }> {
   const res = await biller.request({
     method: 'POST',
     url: '/api/remittances',
@@ -135,6 +135,14 @@ async function importEra(text: string) {
     headers: { 'content-type': 'application/edi-x12' },
   });
   expect(res.statusCode, res.body).toBe(201);
+  return res.json<{ remittances: { claimsBilledNext: number }[] }>().remittances[0]!;
+}
+
+/** The claim the import of the first payer's remittance made for the visit's next policy. */
+async function billedOnImport(v: Visit): Promise<ClaimDetail> {
+  const later = (await detail(v.id)).laterClaims;
+  expect(later).toHaveLength(1);
+  return detail(later[0]!.id);
 }
 
 describe("billing a claim's balance to the patient's next policy", () => {
@@ -157,13 +165,11 @@ describe("billing a claim's balance to the patient's next policy", () => {
       reason: `${v!.payer} has not adjudicated the claim yet`,
     });
 
+    // The first payer paid and left the coinsurance: posting its remittance bills the next policy, as a Draft.
     const era = remittanceOf(v!, 'NEXT-1001');
-    await importEra(era.file);
-    expect((await detail(v!.id)).nextPolicy).toEqual({ payer: v!.nextPayer, billable: true, reason: null });
-
-    const res = await billNext(v!.id);
-    expect(res.statusCode, res.body).toBe(201);
-    const next = res.json<ClaimDetail>();
+    expect((await importEra(era.file)).claimsBilledNext).toBe(1);
+    expect(await claimCount()).toBe(before + 1);
+    const next = await billedOnImport(v!);
     expect(next).toMatchObject({
       status: 'Draft',
       payer: v!.nextPayer,
@@ -185,7 +191,11 @@ describe("billing a claim's balance to the patient's next policy", () => {
     // Once billed, the first claim links to it and is not billed there twice.
     const first = await detail(v!.id);
     expect(first.laterClaims).toEqual([{ id: next.id, accountNumber: next.accountNumber, payer: v!.nextPayer }]);
-    expect(first.nextPolicy?.billable).toBe(false);
+    expect(first.nextPolicy).toEqual({
+      payer: v!.nextPayer,
+      billable: false,
+      reason: `is billed to ${v!.nextPayer} already, as ${next.accountNumber}`,
+    });
     const twice = await billNext(v!.id);
     expect(twice.statusCode).toBe(409);
     expect(twice.json<{ error: { code: string } }>().error.code).toBe('ALREADY_BILLED');
@@ -225,7 +235,6 @@ describe("billing a claim's balance to the patient's next policy", () => {
   it("posts the next payer's remittance on the new claim: what the first payer settled (OA-23) is not owed again", async () => {
     const [v] = await visitsWithANextPolicy(1);
     const first = remittanceOf(v!, 'NEXT-2001');
-    await importEra(first.file);
     const [{ patient_id: patientId } = { patient_id: 0 }] = await sql<{ patient_id: number }>(
       'select patient_id from claims where id = $1',
       [v!.id],
@@ -239,12 +248,13 @@ describe("billing a claim's balance to the patient's next policy", () => {
       expect(res.statusCode, res.body).toBe(200);
       return res.json<Statement>();
     };
-    // The first payer moved the coinsurance to the patient: due, until it is billed to the next policy.
     const due = (await statement()).amountDueCents;
     const statementBefore = await fullStatement();
-    const made = (await billNext(v!.id)).json<ClaimDetail>();
-    // Billed there, the patient is not asked for it: the next payer answers for it first.
-    expect((await statement()).amountDueCents).toBe(due - first.coinsurance);
+    // The first payer leaves the coinsurance, and the import bills it to the next policy at once: the patient is
+    // never asked for it, as the next payer answers for it first.
+    await importEra(first.file);
+    const made = await billedOnImport(v!);
+    expect((await statement()).amountDueCents).toBe(due);
     // What is owed on the visit is owed once: the new claim's balance is the coinsurance, the first claim's none.
     expect(made.balanceCents).toBe(first.coinsurance);
     const handedOn = await detail(v!.id);
@@ -297,7 +307,7 @@ describe("billing a claim's balance to the patient's next policy", () => {
       balanceCents: 0,
     });
     // The next payer paid the whole coinsurance: the patient owes nothing for the visit, on either claim.
-    expect((await statement()).amountDueCents).toBe(due - first.coinsurance);
+    expect((await statement()).amountDueCents).toBe(due);
     expect((await fullStatement()).claims.find((c) => c.accountNumber === v!.account)).toMatchObject({
       status: 'Paid',
       billedCents: charge,
@@ -313,7 +323,7 @@ describe("billing a claim's balance to the patient's next policy", () => {
     const [v] = await visitsWithANextPolicy(1);
     const era = remittanceOf(v!, 'NEXT-2501');
     await importEra(era.file);
-    const made = (await billNext(v!.id)).json<ClaimDetail>();
+    const made = await billedOnImport(v!);
     const voided = await biller.request({
       method: 'POST',
       url: `/api/claims/${made.id}/void`,
@@ -336,7 +346,7 @@ describe("billing a claim's balance to the patient's next policy", () => {
     const [v] = await visitsWithANextPolicy(1);
     const era = remittanceOf(v!, 'NEXT-2551');
     await importEra(era.file);
-    const made = (await billNext(v!.id)).json<ClaimDetail>();
+    const made = await billedOnImport(v!);
     // The next payer has the claim (accepted under its number) when the office finds it was billed in error.
     await sql(`update claims set status = 'Accepted' where id = $1`, [made.id]);
     const asked = await biller.request({
@@ -373,7 +383,7 @@ describe("billing a claim's balance to the patient's next policy", () => {
     const [v] = await visitsWithANextPolicy(1);
     const era = remittanceOf(v!, 'NEXT-2601');
     await importEra(era.file);
-    const made = (await billNext(v!.id)).json<ClaimDetail>();
+    const made = await billedOnImport(v!);
     const charge = v!.lines.reduce((s, l) => s + l.charge, 0);
     const contractual = charge - era.paid - era.coinsurance;
     /** The payer takes back its decision (CLP02 22) and decides again, paying `more` and leaving that much less. */
@@ -437,7 +447,7 @@ describe("billing a claim's balance to the patient's next policy", () => {
   it("bills on down a patient's policies: a third claim of the visit is no duplicate of the first two", async () => {
     const [v] = await visitsWithANextPolicy(1);
     await importEra(remittanceOf(v!, 'NEXT-3001').file);
-    const second = (await billNext(v!.id)).json<ClaimDetail>();
+    const second = await billedOnImport(v!);
     // The second payer answers, leaving the coinsurance to the patient's third policy.
     const [{ patient_id: patientId } = { patient_id: 0 }] = await sql<{ patient_id: number }>(
       'select patient_id from claims where id = $1',
@@ -460,10 +470,8 @@ describe("billing a claim's balance to the patient's next policy", () => {
         charge: l.chargeCents,
       })),
     };
-    await importEra(remittanceOf(secondVisit, 'NEXT-3002').file);
-    const third = await billNext(second.id);
-    expect(third.statusCode, third.body).toBe(201);
-    const made = third.json<ClaimDetail>();
+    expect((await importEra(remittanceOf(secondVisit, 'NEXT-3002').file)).claimsBilledNext).toBe(1);
+    const made = await billedOnImport(secondVisit);
     expect(made).toMatchObject({ payer: 'UnitedHealthcare', primaryClaim: { id: second.id } });
     const scrubbed = await biller.request({ method: 'POST', url: `/api/claims/${made.id}/scrub`, payload: {} });
     expect(scrubbed.json<ClaimScrubResult>().edits.map((e) => e.code)).not.toContain('DUPLICATE_SERVICE');
@@ -495,7 +503,7 @@ describe("billing a claim's balance to the patient's next policy", () => {
   it('refuses to send a claim whose lines no longer match the adjudicated ones', async () => {
     const [v] = await visitsWithANextPolicy(1);
     await importEra(remittanceOf(v!, 'NEXT-1003').file);
-    const made = (await billNext(v!.id)).json<ClaimDetail>();
+    const made = await billedOnImport(v!);
     // The billing staff changed a charge on the new claim: the first payer's decision no longer adds up against it.
     await sql(`update claim_lines set charge_cents = charge_cents + 100 where claim_id = $1 and line_number = 1`, [
       made.id,
@@ -517,10 +525,37 @@ describe("billing a claim's balance to the patient's next policy", () => {
   it('makes one claim when the balance is billed twice at once', async () => {
     const [v] = await visitsWithANextPolicy(1);
     await importEra(remittanceOf(v!, 'NEXT-4001').file);
+    // The claim the import made is voided (billed in error), so the balance may be billed again by hand.
+    const auto = await billedOnImport(v!);
+    const voided = await biller.request({
+      method: 'POST',
+      url: `/api/claims/${auto.id}/void`,
+      payload: { reason: 'Wrong plan' },
+    });
+    expect(voided.statusCode, voided.body).toBe(200);
     const answers = await Promise.all([billNext(v!.id), billNext(v!.id)]);
     expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 409]);
-    const made = await sql<{ n: string }>('select count(*) as n from claims where primary_claim_id = $1', [v!.id]);
+    const made = await sql<{ n: string }>(
+      'select count(*) as n from claims where primary_claim_id = $1 and voided_at is null',
+      [v!.id],
+    );
     expect(Number(made[0]!.n)).toBe(1);
+  });
+
+  it('leaves a denied claim, and a crossed-over one, for the biller when the remittance posts', async () => {
+    const [denied, crossed] = await visitsWithANextPolicy(2);
+    const charge = denied!.lines.reduce((s, l) => s + l.charge, 0);
+    const denial = eraFile([
+      ...eraHeader({ paid: '0', trace: 'NEXT-5001', payer: denied!.payer, date: '20261120' }),
+      `CLP*${denied!.account}*4*${amt(charge)}*0**MB*ICN${denied!.id}`,
+      'NM1*QC*1*DOE*JANE',
+      `CAS*CO*96*${amt(charge)}`,
+    ]);
+    expect((await importEra(denial)).claimsBilledNext).toBe(0);
+    expect(await detail(denied!.id)).toMatchObject({ status: 'Denied', laterClaims: [] });
+    // CLP02 19: the first payer forwarded the balance itself (a crossover); billing it again would be a duplicate.
+    expect((await importEra(remittanceOf(crossed!, 'NEXT-5002', '19').file)).claimsBilledNext).toBe(0);
+    expect((await detail(crossed!.id)).laterClaims).toEqual([]);
   });
 
   it('answers a malformed claim id 400 and an unknown one 404, writing nothing', async () => {

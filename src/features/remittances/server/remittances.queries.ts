@@ -13,7 +13,10 @@ import {
   type PayerPayment,
   type PostedClaimTotals,
 } from '@/features/claims/server/claims.remittance.queries';
-import { followHandedOnBalances } from '@/features/claims/server/claims.next-policy.queries';
+import {
+  billNextPoliciesAfterPosting,
+  followHandedOnBalances,
+} from '@/features/claims/server/claims.next-policy.queries';
 import { openWorkItems, type OpenWorkItem } from '@/features/workqueue/server/workqueue.queries';
 import type { WorkSource } from '@/features/workqueue/workqueue.schema';
 import { X12Error } from '@/features/x12/x12.parse';
@@ -711,6 +714,12 @@ async function importOne(
     finals.map((f) => f.claimId),
     { decidedOn: postedOn, reference: `remittance ${remittanceId}, trace ${era.traceNumber}` },
   );
+  // A claim paid with a share left that another policy of the patient covers goes on to that policy, as a Draft.
+  const billedNext = await billNextPoliciesAfterPosting(
+    tx,
+    ctx,
+    finals.map((f) => f.claimId),
+  );
   await insertPayerPayments(tx, ctx.user.id, payments);
   await openWorkItems(tx, ctx, work);
 
@@ -720,7 +729,8 @@ async function importOne(
   const exceptionCents = excepted.reduce((s, o) => s + o.claim.paidCents, 0);
   const plbCents = era.providerAdjustments.reduce((s, p) => s + p.amountCents, 0);
   await tx.execute(sql`update remittances set claims_posted = ${posted.length}::int,
-        claims_exceptions = ${excepted.length}::int, posted_cents = ${postedCents}, exception_cents = ${exceptionCents},
+        claims_exceptions = ${excepted.length}::int, claims_billed_next = ${billedNext}::int,
+        posted_cents = ${postedCents}, exception_cents = ${exceptionCents},
         provider_adjustment_cents = ${plbCents}
       where id = ${remittanceId}::int`);
 
@@ -732,7 +742,8 @@ async function importOne(
       detail:
         `${payerName} trace ${era.traceNumber}: payment $${dollars(era.paymentCents)} (${era.method || 'no method'}), ` +
         `${posted.length} claims posted ($${dollars(postedCents)}), ${excepted.length} to the work queue ` +
-        `($${dollars(exceptionCents)}), provider adjustments $${dollars(plbCents)}`,
+        `($${dollars(exceptionCents)}), provider adjustments $${dollars(plbCents)}` +
+        (billedNext > 0 ? `, ${billedNext} billed on to a next policy` : ''),
     },
     ...posted.map((o) => ({
       ...actorOf(ctx),
@@ -753,6 +764,7 @@ async function importOne(
     paymentDate: era.paymentDate,
     claimsPosted: posted.length,
     claimsExceptions: excepted.length,
+    claimsBilledNext: billedNext,
     postedCents,
     exceptionCents,
     providerAdjustmentCents: plbCents,
@@ -764,7 +776,7 @@ async function importOne(
 // The Remittances screen.
 
 const remittanceColumns = sql`r.id, r.payer, r.trace_number, r.payment_cents, r.payment_date::text as payment_date,
-  r.method, r.claims_posted, r.claims_exceptions, r.posted_cents, r.exception_cents, r.provider_adjustment_cents,
+  r.method, r.claims_posted, r.claims_exceptions, r.claims_billed_next, r.posted_cents, r.exception_cents, r.provider_adjustment_cents,
   to_char(r.imported_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as imported_at, u.name as imported_by`;
 
 function toRow(r: RawRow): RemittanceRow {
@@ -777,6 +789,7 @@ function toRow(r: RawRow): RemittanceRow {
     method: rowText(r.method),
     claimsPosted: Number(r.claims_posted),
     claimsExceptions: Number(r.claims_exceptions),
+    claimsBilledNext: Number(r.claims_billed_next),
     postedCents: Number(r.posted_cents),
     exceptionCents: Number(r.exception_cents),
     providerAdjustmentCents: Number(r.provider_adjustment_cents),
@@ -794,6 +807,7 @@ function summaryOf(row: RemittanceRow): Omit<RemittanceSummary, 'duplicate'> {
     paymentDate: row.paymentDate,
     claimsPosted: row.claimsPosted,
     claimsExceptions: row.claimsExceptions,
+    claimsBilledNext: row.claimsBilledNext,
     postedCents: row.postedCents,
     exceptionCents: row.exceptionCents,
     providerAdjustmentCents: row.providerAdjustmentCents,

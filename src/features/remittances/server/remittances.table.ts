@@ -30,6 +30,8 @@ export const remittances = pgTable(
     postedOn: date('posted_on', { mode: 'string' }).notNull(),
     claimsPosted: integer('claims_posted').notNull(),
     claimsExceptions: integer('claims_exceptions').notNull(),
+    /** Claims of posted ones billed on to the patients' next policies by the import (docs/remittances.md). */
+    claimsBilledNext: integer('claims_billed_next').notNull().default(0),
     /** ΣCLP04 of the claims posted. */
     postedCents: bigint('posted_cents', { mode: 'number' }).notNull(),
     /** ΣCLP04 of the claims sent to the work queue instead. */

@@ -15,6 +15,7 @@ const ROW: RemittanceRow = {
   method: 'ACH',
   claimsPosted: 2,
   claimsExceptions: 1,
+  claimsBilledNext: 0,
   postedCents: 24_120,
   exceptionCents: 4_000,
   providerAdjustmentCents: 0,
@@ -30,6 +31,7 @@ const SUMMARY: RemittanceSummary = {
   paymentDate: '2026-11-20',
   claimsPosted: 1,
   claimsExceptions: 0,
+  claimsBilledNext: 0,
   postedCents: 10_000,
   exceptionCents: 0,
   providerAdjustmentCents: 0,
@@ -146,6 +148,16 @@ describe('RemittancesPage', () => {
     });
     expect(importToast([earlier, { ...earlier, traceNumber: 'EFT-10' }]).description).toBe(
       'All 2 remittances in the file were imported before; nothing was posted again.',
+    );
+    // Claims billed on to the patients' next policies are said, with what is left to do with them.
+    expect(
+      importToast([
+        { ...SUMMARY, claimsBilledNext: 1 },
+        { ...second, claimsBilledNext: 2 },
+      ]).description,
+    ).toBe(
+      "3 claims posted ($150.50), 1 sent to the work queue. 3 claims billed on to the patients' next policies, as " +
+        'Drafts to send.',
     );
   });
 

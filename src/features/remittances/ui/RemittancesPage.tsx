@@ -87,7 +87,7 @@ function RemittanceDialog({ id, onClose }: { id: number | null; onClose: () => v
           </DialogTitle>
           <DialogDescription>
             {data
-              ? `Payment ${formatDollars(data.remittance.paymentCents)}${data.remittance.paymentDate ? ` on ${data.remittance.paymentDate}` : ''}: ${countOf(data.remittance.claimsPosted, 'claim')} posted, ${data.remittance.claimsExceptions} sent to the work queue.`
+              ? `Payment ${formatDollars(data.remittance.paymentCents)}${data.remittance.paymentDate ? ` on ${data.remittance.paymentDate}` : ''}: ${countOf(data.remittance.claimsPosted, 'claim')} posted, ${data.remittance.claimsExceptions} sent to the work queue.${billedNextText(data.remittance.claimsBilledNext)}`
               : 'Loading the remittance…'}
           </DialogDescription>
         </DialogHeader>
@@ -170,6 +170,11 @@ function RemittanceDialog({ id, onClose }: { id: number | null; onClose: () => v
   );
 }
 
+/** What an import did beyond posting: the claims it billed on to the patients' next policies, as Drafts. */
+function billedNextText(claims: number): string {
+  return claims > 0 ? ` ${countOf(claims, 'claim')} billed on to the patients' next policies, as Drafts to send.` : '';
+}
+
 /** What an upload did, in one toast: a file may hold several remittances, some of them imported before. */
 export function importToast(remittances: readonly RemittanceSummary[]): { title: string; description: string } {
   const fresh = remittances.filter((r) => !r.duplicate);
@@ -186,7 +191,8 @@ export function importToast(remittances: readonly RemittanceSummary[]): { title:
   const posted = fresh.reduce((sum, r) => sum + r.claimsPosted, 0);
   const postedCents = fresh.reduce((sum, r) => sum + r.postedCents, 0);
   const exceptions = fresh.reduce((sum, r) => sum + r.claimsExceptions, 0);
-  const what = `${countOf(posted, 'claim')} posted (${formatDollars(postedCents)}), ${exceptions} sent to the work queue.`;
+  const billedNext = fresh.reduce((sum, r) => sum + r.claimsBilledNext, 0);
+  const what = `${countOf(posted, 'claim')} posted (${formatDollars(postedCents)}), ${exceptions} sent to the work queue.${billedNextText(billedNext)}`;
   if (remittances.length === 1) return { title: 'Remittance imported', description: what };
   return {
     title: `${fresh.length} remittances imported`,

@@ -1,0 +1,1 @@
+ALTER TABLE "remittances" ADD COLUMN "claims_billed_next" integer DEFAULT 0 NOT NULL;
