@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codeLines } from './claim-coding';
+import { codeLines, costSharedCents } from './claim-coding';
 
 describe('codeLines', () => {
   it('marks a visit billed beside an immunization administration with modifier 25, and no other visit', () => {
@@ -23,5 +23,19 @@ describe('codeLines', () => {
       { modifiers: [], units: 1 },
     ]);
     expect(codeLines(['87880'], 'Medicare')).toEqual([{ modifiers: ['QW'], units: 1 }]);
+  });
+});
+
+describe('costSharedCents', () => {
+  const line = (procedureCode: string, chargeCents: number) => ({ procedureCode, chargeCents });
+
+  it("leaves out Medicare's annual wellness visit, whose deductible and coinsurance Medicare waives", () => {
+    expect(costSharedCents([line('G0439', 17_500)], 'Medicare')).toBe(0);
+    expect(costSharedCents([line('G0438', 25_000), line('36415', 1_700)], 'Medicare')).toBe(1_700);
+  });
+
+  it('counts every line for any other payer or service', () => {
+    expect(costSharedCents([line('G0439', 17_500), line('36415', 1_700)], 'Aetna')).toBe(19_200);
+    expect(costSharedCents([line('99214', 15_000), line('87804', 6_000)], 'Medicare')).toBe(21_000);
   });
 });

@@ -35,3 +35,22 @@ export function codeLines(codes: readonly string[], payer: string): LineCoding[]
     return { modifiers, units: UNITS[code] ?? 1 };
   });
 }
+
+/**
+ * Medicare's annual wellness visit (HCPCS G0438 initial, G0439 subsequent): Medicare waives the Part B deductible
+ * and coinsurance for it (sections 4103 and 4104 of the Affordable Care Act), so the patient owes nothing on that
+ * line; the other lines of the visit (a test, an immunization) are shared as usual.
+ */
+const COST_SHARING_WAIVED_BY_MEDICARE = new Set(['G0438', 'G0439']);
+
+/** The part of a claim's charge whose cost the patient shares with the payer: all of it but the lines waived. */
+export function costSharedCents(
+  lines: readonly { procedureCode: string; chargeCents: number }[],
+  payer: string,
+): number {
+  return lines.reduce(
+    (sum, line) =>
+      payer === 'Medicare' && COST_SHARING_WAIVED_BY_MEDICARE.has(line.procedureCode) ? sum : sum + line.chargeCents,
+    0,
+  );
+}

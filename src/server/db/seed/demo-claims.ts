@@ -17,7 +17,7 @@ import {
 } from './demo-clinical';
 import { AUTHORIZATION_DENIAL_FACTOR, chargeOf, denialsFor, needsAuthorization, PAYER_MIX } from './demo-data';
 import { addDays, daysBetween, Random } from './random';
-import { codeLines } from './claim-coding';
+import { codeLines, costSharedCents } from './claim-coding';
 import { insertRows } from './insert-rows';
 
 const CLAIM_COUNT = 3000;
@@ -300,12 +300,16 @@ export async function seedClaimsAndFinances(
           ['PR-1', 15],
         ] as const);
     // A copay is a flat amount; coinsurance about a fifth of the allowed amount; a deductible a larger part.
-    const patientShare =
+    const drawnShare =
       share === 'none'
         ? 0
         : share === 'PR-3'
           ? Math.min(allowed, r.pick([2000, 2500, 3000, 4000]))
           : Math.round(allowed * (share === 'PR-2' ? 0.2 : 0.2 + r.next() * 0.4));
+    // Only on the lines whose cost the patient shares (Medicare waives it for its annual wellness visit). The draws
+    // below follow the drawn share all the same, so that no other claim's values change.
+    const sharedCents = costSharedCents(lines, profile.payer);
+    const patientShare = sharedCents === billed ? drawnShare : Math.round((drawnShare * sharedCents) / billed);
     const partial = !worked && r.chance(0.03);
     const payerPaid = partial ? Math.round((allowed - patientShare) * 0.6) : allowed - patientShare;
     // A copay can cover a cheap service entirely: then the payer pays nothing.
@@ -321,15 +325,15 @@ export async function seedClaimsAndFinances(
     let patientPaidInFullOn: string | null = patientShare === 0 ? adjudicatedOn : null;
     if (share === 'PR-3') {
       // Copays are collected at the front desk on the day of the visit.
-      if (r.chance(0.95)) {
+      if (r.chance(0.95) && patientShare > 0) {
         pay(patientShare, 'patient', serviceDate);
         patientPaidInFullOn = adjudicatedOn;
       }
-    } else if (patientShare > 0) {
+    } else if (drawnShare > 0) {
       const paidOn = addDays(adjudicatedOn, r.int(2, 14));
       if (paidOn <= today && !demoOwes && r.chance(0.92)) {
         const full = r.chance(0.93);
-        if (!crossesOver) {
+        if (!crossesOver && patientShare > 0) {
           pay(full ? patientShare : Math.max(1, Math.round(patientShare / 2)), 'patient', paidOn);
           if (full) patientPaidInFullOn = paidOn;
         }
@@ -344,7 +348,7 @@ export async function seedClaimsAndFinances(
       contractualAdjustmentCents: contractual,
       patientResponsibilityCents: patientShare,
       status: partial ? 'Partially Paid' : 'Paid',
-      reasonCode: share === 'none' ? 'CO-45' : share,
+      reasonCode: patientShare === 0 ? 'CO-45' : share,
       cleanSubmission,
     });
   });

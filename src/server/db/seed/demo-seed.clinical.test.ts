@@ -160,6 +160,17 @@ describe('the seeded demo clinic makes clinical sense', () => {
       if (claim.code === 'G0439') expect(claim.payer).toBe('Medicare');
     }
   });
+
+  it('asks no Medicare patient to share the cost of an annual wellness visit billed alone', async () => {
+    const wellness = await rows<{ account: string; share: number }>(
+      `select c.account_number as account, c.patient_responsibility_cents as share
+         from claims c
+        where c.payer = 'Medicare' and c.status in ('Paid', 'Partially Paid')
+          and not exists (select 1 from claim_lines l where l.claim_id = c.id and l.procedure_code <> 'G0439')`,
+    );
+    expect(wellness.length).toBeGreaterThan(0);
+    expect(wellness.filter((c) => c.share !== 0)).toEqual([]);
+  });
 });
 
 describe('the seeded claims are billable', () => {

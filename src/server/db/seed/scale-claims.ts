@@ -11,7 +11,7 @@ import { currentHashVersion, entryHash, type AuditInput } from '@/features/audit
 import { DIAGNOSES, isPracticeOpen } from './demo-clinical';
 import { AUTHORIZATION_DENIAL_FACTOR, denialsFor, needsAuthorization, PAYER_MIX, PROCEDURES } from './demo-data';
 import { copyText, type CopyType, type CopyValue } from './copy-rows';
-import { codeLines, type LineCoding } from './claim-coding';
+import { codeLines, costSharedCents, type LineCoding } from './claim-coding';
 
 /** Claims' service dates reach this many days back, like the demo seed's. */
 export const HISTORY_DAYS = 548;
@@ -175,6 +175,26 @@ function codingOf(procedureAt: number, payerAt: number, drawsBlood: boolean): Li
     codings.set(key, coding);
   }
   return coding;
+}
+
+/**
+ * The part of a claim's charge whose cost the patient shares (costSharedCents), from its procedure, payer and blood
+ * draw, which also fix its charge: 1 for nearly every claim. Worked out once per combination, as codingOf is.
+ */
+const sharedShares = new Map<number, number>();
+function sharedShare(procedureAt: number, payerAt: number, drawsBlood: boolean, billed: number): number {
+  const key = (procedureAt * PAYER_MIX.length + payerAt) * 2 + (drawsBlood ? 1 : 0);
+  let shared = sharedShares.get(key);
+  if (shared === undefined) {
+    const procedure = PROCEDURES[procedureAt];
+    const lines = [
+      { procedureCode: procedure?.code ?? '', chargeCents: billed - (drawsBlood ? VENIPUNCTURE.cents : 0) },
+    ];
+    if (drawsBlood) lines.push({ procedureCode: VENIPUNCTURE.code, chargeCents: VENIPUNCTURE.cents });
+    shared = billed === 0 ? 1 : costSharedCents(lines, PAYER_MIX[payerAt]?.payer ?? '') / billed;
+    sharedShares.set(key, shared);
+  }
+  return shared;
 }
 
 /** A blood draw billed beside a visit or a panel: the generated claims' second line, on about a third. */
@@ -363,7 +383,9 @@ export function generateClaims(plan: ClaimsPlan): GeneratedClaims {
       const sharePaidOn = adjudicated + 5 + Math.floor(u14 * 41);
       const sharePaidFully = u15 < 0.82 && u(g, 16) < 0.8;
       const discount = Math.round(billed * 0.3);
-      const share = u(g, 17) < 0.55 ? Math.round(allowed * (0.1 + u(g, 18) * 0.2)) : 0;
+      // Only on the lines whose cost the patient shares (Medicare waives it for its annual wellness visit).
+      const shared = sharedShare(procedureAt, plan.patientPayers[patientAt] ?? 0, venipuncture, billed);
+      const share = u(g, 17) < 0.55 ? Math.round(allowed * (0.1 + u(g, 18) * 0.2) * shared) : 0;
       const selfPaidOn = submitted + 5 + Math.floor(u14 * 36);
       const selfPays = selfPaidOn <= T && u15 < 0.75;
       const overturnedPaid = outcome === 'Overturned' && overturnPaidOn <= T;
