@@ -814,6 +814,18 @@ describe('voiding a claim at its payer', () => {
       outcome: 'corrected_resubmitted',
       resolution_note: 'Claim reopened to be voided at the payer (frequency 8): Billed under the wrong patient',
     });
+    // The claim's history tells the story: the denial posted, then the void asked for with its reason.
+    const told = (await detail(claim.id)).history.filter((e) => e.kind === 'change').map((e) => [e.title, e.detail]);
+    expect(told.slice(-2)).toEqual([
+      [
+        'Posted a remittance (835) to a claim',
+        expect.stringMatching(new RegExp(`^${claim.account_number}: CLP02 4, charge \\$[\\d.]+, paid \\$0\\.00`)),
+      ],
+      [
+        'Reopened a claim to send its payer a void of it',
+        expect.stringContaining('reason: Billed under the wrong patient'),
+      ],
+    ]);
     const [entry] = await sql<{ detail: string }>(
       `select detail from audit_log where resource = $1 and action = 'claim.void_at_payer'`,
       [`claim/${claim.id}`],

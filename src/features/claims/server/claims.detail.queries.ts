@@ -26,7 +26,21 @@ async function preparedRows(db: Db, statement: SQL): Promise<RawRow[]> {
 const isoOf = (v: unknown): string => rowText(v);
 
 /** Audited actions on a claim that the history shows from the trail (scrubs and appeals have their own rows). */
-const CHANGE_ACTIONS = ['claim.void', 'claim.update', 'claim.create', 'claim.appeal.outcome'];
+/**
+ * The audited changes the claim's history shows beside its scrubs, appeals and sendings (each kept in its own
+ * table): edits, voids, write-offs, corrections, remittances posted and a first payer's decision followed.
+ */
+const CHANGE_ACTIONS = [
+  'claim.void',
+  'claim.update',
+  'claim.create',
+  'claim.appeal.outcome',
+  'claim.write_off',
+  'claim.correct',
+  'claim.void_at_payer',
+  'claim.remittance.post',
+  'claim.next_policy.follow',
+];
 
 export async function getClaimDetail(db: Db, ctx: RequestContext, id: number): Promise<ClaimDetail> {
   // The header and the five lists it shows with it in ONE statement, each list a JSON array: a claim opened was
