@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { can, maskText, rolesWith, ROLES } from '@/shared/access';
 import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
 import type { ClaimDetail } from '../claims.schema';
+import { CLAIM_HISTORY_ACTIONS } from './claims.detail.queries';
 
 let t: TestApp;
 let biller: SignedIn;
@@ -108,5 +109,29 @@ describe('GET /api/claims/:id', () => {
       expect((await detail(claim?.id ?? 0, who)).statusCode, role).toBe(403);
     }
     expect((await t.app.inject({ method: 'GET', url: `/api/claims/${claim?.id ?? 0}` })).statusCode).toBe(401);
+  });
+});
+
+describe("a claim's history at the trail's scale", () => {
+  it('is read through the partial index of exactly the actions it shows, whatever else the trail holds', async () => {
+    const [index] = await sql<{ indexdef: string }>(
+      `select indexdef from pg_indexes where indexname = 'audit_log_claim_changes_idx'`,
+    );
+    const indexed = [...(index?.indexdef.split(' WHERE ')[1] ?? '').matchAll(/'([a-z_.]+)'/g)].map((m) => m[1]);
+    expect(indexed.sort()).toEqual([...CLAIM_HISTORY_ACTIONS].sort());
+    // The planner proves the read's condition implies the index's (it is in the statement's text, not a parameter).
+    const client = await t.database.pool.connect();
+    try {
+      await client.query('begin');
+      await client.query('set local enable_seqscan = off');
+      const listed = CLAIM_HISTORY_ACTIONS.map((a) => `'${a}'`).join(', ');
+      const plan = await client.query<{ 'QUERY PLAN': string }>(
+        `explain select id from audit_log where resource = 'claim/1' and action in (${listed})`,
+      );
+      expect(plan.rows.map((r) => r['QUERY PLAN']).join('\n')).toContain('audit_log_claim_changes_idx');
+    } finally {
+      await client.query('rollback');
+      client.release();
+    }
   });
 });

@@ -1,0 +1,1 @@
+CREATE INDEX "audit_log_claim_changes_idx" ON "audit_log" USING btree ("resource","id") WHERE action in ('claim.void', 'claim.update', 'claim.create', 'claim.appeal.outcome', 'claim.write_off', 'claim.correct', 'claim.void_at_payer', 'claim.remittance.post', 'claim.next_policy.follow');
