@@ -187,6 +187,11 @@ export interface Claim837 {
     /** The policy holder when not the patient (null for self). */
     subscriber: PersonName837 | null;
   };
+  /**
+   * Loop 2310A: the provider who referred the patient for the service, when one did (some payers pay a specialist
+   * or a test only on a referral, and Medicare asks for the ordering or referring provider's NPI on some services).
+   */
+  referringProvider?: { name: PersonName837; npi: string } | null;
   /** Loop 2310B: written when its NPI differs from the billing provider's. */
   renderingProvider: { name: PersonName837; npi: string; taxonomyCode: string | null };
   /** The patient's other policies in force (loop 2320): other payers that may pay on the claim. */
@@ -400,6 +405,10 @@ export function claimSegments(claim: Claim837, hl: number, billing: BillingProvi
     id: 'HI',
     elements: claim.diagnoses.map((code, i) => [i === 0 ? 'ABK' : 'ABF', diagnosisCode(code)]),
   });
+  // Loop 2310A: the referring provider (NM1*DN, a person), when the claim names one.
+  if (claim.referringProvider) {
+    segments.push(personNm1('DN', claim.referringProvider.name, 'XX', claim.referringProvider.npi));
+  }
   // Loop 2310B: the rendering provider, when it is not the billing provider itself.
   if (claim.renderingProvider.npi !== billing.npi) {
     segments.push(personNm1('82', claim.renderingProvider.name, 'XX', claim.renderingProvider.npi));

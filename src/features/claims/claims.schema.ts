@@ -7,6 +7,7 @@ import {
   listQuerySchema,
   MAX_ROW_ID,
 } from '@/shared/api';
+import { isValidNpi } from '@/shared/billing-identifiers';
 
 /** The full claim life cycle. */
 /**
@@ -521,6 +522,8 @@ export const claimDetailSchema = z.object({
   placeOfService: z.string(),
   frequencyCode: z.string(),
   originalClaimNumber: z.string().nullable(),
+  /** Who referred the patient for the service (X12 loop 2310A), when someone did. */
+  referringProvider: z.object({ name: z.string(), npi: z.string() }).nullable(),
   serviceDate: z.string(),
   submittedOn: z.string().nullable(),
   adjudicatedOn: z.string().nullable(),
@@ -613,6 +616,18 @@ export const claimLineInputSchema = z
 export type ClaimLineInput = z.infer<typeof claimLineInputSchema>;
 
 /** `POST /api/claims` and `PUT /api/claims/:id` (a Draft claim): the claim form. */
+/** A referring provider as a claim names one: a person's name and a valid NPI (CMS NPI standard, Luhn check digit). */
+const referringProviderSchema = z
+  .object({
+    name: z.string().trim().min(1, 'is required').max(120, 'must be at most 120 characters'),
+    npi: z
+      .string()
+      .trim()
+      .regex(/^\d{10}$/, { error: 'must be 10 digits', abort: true })
+      .refine(isValidNpi, 'must be a valid NPI: 10 digits with a correct check digit'),
+  })
+  .strict();
+
 export const claimDraftSchema = z
   .object({
     patientId: bodyIdSchema,
@@ -627,6 +642,8 @@ export const claimDraftSchema = z
       .default('11'),
     frequencyCode: z.enum(['1', '7', '8'], { error: 'must be 1 (original), 7 (replacement) or 8 (void)' }).default('1'),
     originalClaimNumber: z.string().trim().max(50, 'must be at most 50 characters').nullable().default(null),
+    /** Who referred the patient for the service (X12 loop 2310A), when someone did. */
+    referringProvider: referringProviderSchema.nullable().default(null),
     diagnoses: z
       .array(icd10CodeSchema)
       .min(1, 'must hold at least one diagnosis')

@@ -322,6 +322,7 @@ async function loadClaims837(tx: Tx, claimIds: readonly number[], field: string)
     tx,
     sql`select c.id, c.patient_id, c.account_number, c.payer, c.billed_cents, c.frequency_code,
           c.original_claim_number, c.place_of_service, c.diagnoses, c.coverage_id,
+          c.referring_provider_name, c.referring_provider_npi,
           p.name as patient_name, p.dob::text as dob, p.sex, p.address_line1, p.city, p.state, p.zip,
           pr.name as provider_name, pr.npi as provider_npi, pr.taxonomy_code as provider_taxonomy,
           v.priority, v.member_id, v.group_number, v.relationship, v.subscriber_name, v.medicare_secondary_type,
@@ -456,6 +457,13 @@ async function loadClaims837(tx: Tx, claimIds: readonly number[], field: string)
           relationship,
           subscriber: relationship === 'self' ? null : splitPersonName(rowText(h.subscriber_name)),
         },
+        referringProvider:
+          h.referring_provider_npi === null
+            ? null
+            : {
+                name: splitPersonName(rowText(h.referring_provider_name)),
+                npi: rowText(h.referring_provider_npi),
+              },
         renderingProvider: {
           name: splitPersonName(rowText(h.provider_name)),
           npi: rowText(h.provider_npi),

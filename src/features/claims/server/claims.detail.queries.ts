@@ -60,6 +60,7 @@ export async function getClaimDetail(db: Db, ctx: RequestContext, id: number): P
       (select row_to_json(h) from (select claims.id, claims.patient_id, claims.provider_id, claims.coverage_id,
           claims.account_number, claims.payer, claims.status, claims.reason_code, claims.denial_description,
           claims.denied_on_first_adjudication, claims.diagnoses, claims.frequency_code, claims.original_claim_number,
+          claims.referring_provider_name, claims.referring_provider_npi,
           claims.place_of_service, claims.billed_cents, claims.paid_cents, claims.contractual_adjustment_cents,
           claims.patient_responsibility_cents, claims.handed_on_cents, claims.prior_payers_cents,
           claims.created_at::text as created_at,
@@ -234,6 +235,10 @@ export async function getClaimDetail(db: Db, ctx: RequestContext, id: number): P
     placeOfService: rowText(claim.place_of_service),
     frequencyCode: rowText(claim.frequency_code),
     originalClaimNumber: rowTextOrNull(claim.original_claim_number),
+    referringProvider:
+      claim.referring_provider_npi === null
+        ? null
+        : { name: rowText(claim.referring_provider_name), npi: rowText(claim.referring_provider_npi) },
     serviceDate: rowText(claim.service_day),
     submittedOn: rowTextOrNull(claim.submitted_day),
     adjudicatedOn: rowTextOrNull(claim.adjudicated_day),

@@ -49,6 +49,8 @@ function headerOf(draft: ClaimDraft, payer: string) {
     placeOfService: draft.placeOfService,
     frequencyCode: draft.frequencyCode,
     originalClaimNumber: draft.frequencyCode === '1' ? draft.originalClaimNumber || null : draft.originalClaimNumber,
+    referringProviderName: draft.referringProvider?.name ?? null,
+    referringProviderNpi: draft.referringProvider?.npi ?? null,
     diagnoses: draft.diagnoses,
     serviceDate,
     // Derived from the lines once they are written (claims_totals_from_lines).

@@ -109,6 +109,34 @@ describe('POST /api/claims', () => {
     expect(scrubbed.json<ClaimScrubResult>()).toMatchObject({ clean: true, status: 'Ready' });
   });
 
+  it('keeps the provider who referred the patient, shows it, and sends it in loop 2310A', async () => {
+    // Another day than the other claims here, which a scrub would take this one for a duplicate of.
+    const lines = draft().lines.map((l) => ({ ...l, serviceDate: '2026-11-12' }));
+    const res = await create(draft({ lines, referringProvider: { name: 'Dr. Lena Park', npi: ' 1234567893 ' } }));
+    expect(res.statusCode, res.body).toBe(201);
+    const created = res.json<ClaimDetail>();
+    expect(created.referringProvider).toEqual({ name: 'Dr. Lena Park', npi: '1234567893' });
+    const scrubbed = await biller.request({ method: 'POST', url: `/api/claims/${created.id}/scrub`, payload: {} });
+    expect(scrubbed.json<ClaimScrubResult>(), scrubbed.body).toMatchObject({ clean: true });
+    const sent = await biller.request({
+      method: 'POST',
+      url: '/api/claim-batches',
+      payload: { claimIds: [created.id] },
+    });
+    expect(sent.statusCode, sent.body).toBe(201);
+    const batchId = sent.json<{ batches: { id: number }[] }>().batches[0]!.id;
+    const segments = (await biller.request({ method: 'GET', url: `/api/claim-batches/${batchId}/837` })).body.split(
+      /~\s*/,
+    );
+    // After the diagnoses (HI), before the rendering provider (2310B) or the lines.
+    const referring = segments.indexOf('NM1*DN*1*Park*Lena****XX*1234567893');
+    expect(referring).toBeGreaterThan(segments.findIndex((x) => x.startsWith('HI*')));
+    expect(referring).toBeLessThan(segments.findIndex((x) => x.startsWith('LX*')));
+    // A claim without one writes no 2310A.
+    const plain = await create(draft({ lines: lines.map((l) => ({ ...l, serviceDate: '2026-11-13' })) }));
+    expect(plain.json<ClaimDetail>().referringProvider).toBeNull();
+  });
+
   it('bills the patient when no coverage is chosen', async () => {
     const res = await create(draft({ coverageId: null }));
     expect(res.statusCode, res.body).toBe(201);
@@ -134,6 +162,16 @@ describe('POST /api/claims', () => {
       'lines.0.serviceDate',
     ],
     ["another patient's coverage", () => draft({ coverageId: patient.other }), 'coverageId'],
+    [
+      'a referring NPI with a wrong check digit',
+      () => draft({ referringProvider: { name: 'Dr. Lena Park', npi: '1234567890' } }),
+      'referringProvider.npi',
+    ],
+    [
+      'a referring provider without a name',
+      () => draft({ referringProvider: { name: ' ', npi: '1234567893' } }),
+      'referringProvider.name',
+    ],
     ['an unknown provider', () => draft({ providerId: 2_000_000 }), 'providerId'],
   ])('refuses %s (400 naming the field) and writes nothing', async (_label, body, field) => {
     const before = await counts();

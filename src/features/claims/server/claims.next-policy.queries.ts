@@ -30,6 +30,7 @@ async function readNextPolicy(db: DbOrTx, claimId: number): Promise<RawRow | und
     await executePrepared<RawRow>(
       db,
       sql`select c.id, c.patient_id, c.provider_id, c.account_number, c.payer, c.place_of_service, c.diagnoses,
+          c.referring_provider_name, c.referring_provider_npi,
           c.service_date::text as service_date, c.voided_at is not null as voided,
           c.billed_cents - c.paid_cents - c.contractual_adjustment_cents as left_cents,
           n.id as next_coverage_id, n.payer as next_payer,
@@ -191,6 +192,10 @@ async function insertNextPolicyClaim(tx: Tx, ctx: RequestContext, claimId: numbe
     placeOfService: rowText(row.place_of_service),
     frequencyCode: '1',
     originalClaimNumber: null,
+    referringProvider:
+      row.referring_provider_npi === null
+        ? null
+        : { name: rowText(row.referring_provider_name), npi: rowText(row.referring_provider_npi) },
     diagnoses: (row.diagnoses as string[] | null) ?? [],
     lines: lines.map(serviceLineOf),
   };

@@ -93,6 +93,12 @@ export const claims = pgTable(
     /** The payer's number of the claim a replacement or void refers to (X12 REF*F8). */
     originalClaimNumber: text('original_claim_number'),
     /**
+     * The provider who referred the patient for the service (X12 loop 2310A), usually from another practice, so
+     * kept by name and NPI rather than as one of the practice's providers; both or neither.
+     */
+    referringProviderName: text('referring_provider_name'),
+    referringProviderNpi: text('referring_provider_npi'),
+    /**
      * For a claim billed to a later policy of the patient (secondary, tertiary): the claim the earlier policy's payer
      * adjudicated, whose posted remittance the 837P reports to this claim's payer (loops 2320 and 2430).
      */
@@ -128,6 +134,10 @@ export const claims = pgTable(
     check('claims_reason_check', sql`${t.reasonCode} is null or ${t.reasonCode} ~ '^(CO|PR|OA|PI|CR)-[A-Z0-9]{1,4}$'`),
     check('claims_place_of_service_check', sql`${t.placeOfService} ~ '^[0-9]{2}$'`),
     check('claims_frequency_check', sql`${t.frequencyCode} in ('1', '7', '8')`),
+    check(
+      'claims_referring_provider_check',
+      sql`(${t.referringProviderName} is null) = (${t.referringProviderNpi} is null)`,
+    ),
     check('claims_diagnoses_check', sql`cardinality(${t.diagnoses}) <= 12`),
     index('claims_coverage_idx').on(t.coverageId),
     // Partial: only the few claims billed after another's adjudication are in it; other claims' writes skip it.

@@ -44,7 +44,7 @@ beforeAll(() => setPracticeTimeZone('America/New_York'));
 
 describe('ClaimDetailDialog', () => {
   it('shows the header, coverage, numbered diagnoses, the lines with their pointers as codes, findings and history', async () => {
-    serve(claimDetail());
+    serve(claimDetail({ referringProvider: { name: 'Dr. Lena Park', npi: '1245319599' } }));
     renderView();
     const dialog = await screen.findByRole('dialog', { name: 'Claim ACC-2026-100007' });
     const header = await within(dialog).findByRole('region', { name: 'Claim' });
@@ -56,6 +56,7 @@ describe('ClaimDetailDialog', () => {
       // Masked by the server: shown as it came.
       'Date of birth': 'XX-XX-1984',
       'Rendering provider': 'Dr. Sarah Mitchell · NPI 1234567893',
+      'Referring provider': 'Dr. Lena Park · NPI 1245319599',
       Payer: 'Aetna',
       'Place of service': '11 Office',
       Frequency: '7 Replacement of claim PAYER-998877',

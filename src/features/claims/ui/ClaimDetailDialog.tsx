@@ -110,6 +110,12 @@ function Header({ claim }: { claim: ClaimDetail }) {
               {claim.provider.npi ? ` · NPI ${claim.provider.npi}` : ' · no NPI on file'}
             </span>
           </Item>
+          {claim.referringProvider && (
+            <Item term="Referring provider">
+              {claim.referringProvider.name}
+              <span className="text-muted-foreground"> · NPI {claim.referringProvider.npi}</span>
+            </Item>
+          )}
           <Item term="Payer">{claim.payer}</Item>
           <Item term="Place of service">{placeOfServiceText(claim.placeOfService)}</Item>
           <Item term="Frequency">{frequency}</Item>

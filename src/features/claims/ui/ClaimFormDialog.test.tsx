@@ -60,6 +60,7 @@ function savedClaim(overrides: Partial<ClaimDetail> = {}): ClaimDetail {
     placeOfService: '11',
     frequencyCode: '1',
     originalClaimNumber: null,
+    referringProvider: null,
     serviceDate: '2026-07-01',
     submittedOn: null,
     adjudicatedOn: null,
@@ -182,6 +183,7 @@ describe('ClaimFormDialog', () => {
         placeOfService: '02',
         frequencyCode: '1',
         originalClaimNumber: null,
+        referringProvider: null,
         diagnoses: ['E11.9'],
         lines: [
           {
@@ -322,6 +324,31 @@ describe('ClaimFormDialog', () => {
     expect(api.sent('POST /api/claims')[0]?.body).toMatchObject({ frequencyCode: '7', originalClaimNumber: 'PAYER-1' });
   });
 
+  it('sends the referring provider with its NPI, and asks for the NPI when only a name is typed', async () => {
+    const api = serve();
+    const user = userEvent.setup();
+    renderForm();
+    await fillIn(user);
+    await user.type(within(form()).getByLabelText('Referring provider'), 'Dr. Lena Park');
+    await save(user);
+    expect(await within(form()).findByText('Referring provider NPI must be 10 digits')).toBeTruthy();
+    await user.type(within(form()).getByLabelText('Referring provider NPI'), '1234567890');
+    await save(user);
+    expect(
+      await within(form()).findByText(
+        'Referring provider NPI must be a valid NPI: 10 digits with a correct check digit',
+      ),
+    ).toBeTruthy();
+    expect(api.sent('POST /api/claims')).toEqual([]);
+    await user.clear(within(form()).getByLabelText('Referring provider NPI'));
+    await user.type(within(form()).getByLabelText('Referring provider NPI'), '1234567893');
+    await save(user);
+    await waitFor(() => expect(api.sent('POST /api/claims')).toHaveLength(1));
+    expect(api.sent('POST /api/claims')[0]?.body).toMatchObject({
+      referringProvider: { name: 'Dr. Lena Park', npi: '1234567893' },
+    });
+  });
+
   it("places the server's field errors on their fields", async () => {
     serve({
       'POST /api/claims': apiError(400, 'VALIDATION', 'lines.0.serviceDate: cannot be after today', {
@@ -371,6 +398,8 @@ describe('formFieldOf', () => {
     expect(formFieldOf('lines.0.chargeCents')).toBe('lines.0.charge');
     expect(formFieldOf('lines.0.diagnosisPointers.1')).toBe('lines.0.diagnosisPointers');
     expect(formFieldOf('lines.3.modifiers.0')).toBe('lines.3.modifiers');
+    expect(formFieldOf('referringProvider.npi')).toBe('referringProviderNpi');
+    expect(formFieldOf('referringProvider.name')).toBe('referringProviderName');
     expect(formFieldOf('status')).toBeNull();
   });
 });

@@ -65,6 +65,9 @@ export interface ClaimFormValues {
   placeOfService: string;
   frequencyCode: FrequencyCode;
   originalClaimNumber: string;
+  /** Both '' when nobody referred the patient. */
+  referringProviderName: string;
+  referringProviderNpi: string;
   diagnoses: { code: string }[];
   lines: LineValues[];
 }
@@ -78,6 +81,11 @@ const HEADER_FIELDS = [
   'frequencyCode',
   'originalClaimNumber',
 ] as const;
+/** The referring provider's two inputs, by the body's path under `referringProvider`. */
+const REFERRING_FIELDS: Readonly<Record<string, string>> = {
+  name: 'referringProviderName',
+  npi: 'referringProviderNpi',
+};
 
 /**
  * The form field a claim-body path names ('lines.0.chargeCents' → 'lines.0.charge'), for the schema's
@@ -86,6 +94,7 @@ const HEADER_FIELDS = [
 export function formFieldOf(path: string): string | null {
   const [head = '', index, field] = path.split('.');
   if (index === undefined && (HEADER_FIELDS as readonly string[]).includes(head)) return head;
+  if (head === 'referringProvider') return REFERRING_FIELDS[index ?? 'name'] ?? null;
   if (head !== 'diagnoses' && head !== 'lines') return null;
   if (index === undefined) return `${head}.root`;
   if (!/^\d+$/.test(index)) return null;
@@ -137,6 +146,11 @@ function draftOf(values: ClaimFormValues): { body: unknown; problems: Problem[] 
       placeOfService: values.placeOfService,
       frequencyCode: values.frequencyCode,
       originalClaimNumber: values.frequencyCode === '1' ? null : values.originalClaimNumber.trim() || null,
+      // Both blank: nobody referred the patient; one of the two typed: the schema says what the other must be.
+      referringProvider:
+        values.referringProviderName.trim() === '' && values.referringProviderNpi.trim() === ''
+          ? null
+          : { name: values.referringProviderName, npi: values.referringProviderNpi },
       diagnoses: values.diagnoses.map((d) => d.code),
       lines,
     },
@@ -183,6 +197,8 @@ function valuesOf(claim: ClaimDetail | null): ClaimFormValues {
       placeOfService: '11',
       frequencyCode: '1',
       originalClaimNumber: '',
+      referringProviderName: '',
+      referringProviderNpi: '',
       diagnoses: [{ code: '' }],
       lines: [emptyLine()],
     };
@@ -195,6 +211,8 @@ function valuesOf(claim: ClaimDetail | null): ClaimFormValues {
     placeOfService: claim.placeOfService,
     frequencyCode: frequency,
     originalClaimNumber: claim.originalClaimNumber ?? '',
+    referringProviderName: claim.referringProvider?.name ?? '',
+    referringProviderNpi: claim.referringProvider?.npi ?? '',
     diagnoses: claim.diagnoses.map((code) => ({ code })),
     lines: claim.lines.map((line) => ({
       procedureCode: line.procedureCode,
@@ -500,6 +518,31 @@ export function ClaimFormDialog({
                 {(field) => <Input {...field} autoComplete="off" maxLength={50} {...register('originalClaimNumber')} />}
               </FormField>
             )}
+            <FormField
+              id="claim-referring-name"
+              label="Referring provider"
+              error={errors.referringProviderName?.message}
+              hint="Who referred the patient for this service, if anyone (loop 2310A)."
+            >
+              {(field) => (
+                <Input {...field} autoComplete="off" maxLength={120} {...register('referringProviderName')} />
+              )}
+            </FormField>
+            <FormField
+              id="claim-referring-npi"
+              label="Referring provider NPI"
+              error={errors.referringProviderNpi?.message}
+            >
+              {(field) => (
+                <Input
+                  {...field}
+                  autoComplete="off"
+                  inputMode="numeric"
+                  maxLength={10}
+                  {...register('referringProviderNpi')}
+                />
+              )}
+            </FormField>
           </div>
 
           <fieldset className="grid gap-2" aria-describedby={diagnosesError ? 'claim-diagnoses-error' : undefined}>

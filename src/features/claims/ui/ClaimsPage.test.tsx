@@ -485,6 +485,7 @@ describe('ClaimsPage', () => {
       placeOfService: '11',
       frequencyCode: '1',
       originalClaimNumber: null,
+      referringProvider: null,
       serviceDate: '2026-07-01',
       submittedOn: '2026-07-02',
       adjudicatedOn: null,

@@ -26,6 +26,7 @@ export function claimDetail(overrides: Partial<ClaimDetail> = {}): ClaimDetail {
     placeOfService: '11',
     frequencyCode: '7',
     originalClaimNumber: 'PAYER-998877',
+    referringProvider: null,
     serviceDate: '2026-07-01',
     submittedOn: null,
     adjudicatedOn: null,
