@@ -641,40 +641,56 @@ describe('acknowledgements', () => {
   });
 });
 
+const amt = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+
+/**
+ * A claim nobody has paid on, sent to Aetna on 1 October and denied there (CO-16) under the payer's number `icn`.
+ */
+async function deniedAtAetna(icn: string, trace: string) {
+  const [claim] = await sql<ReadyClaim>(
+    `update claims set status = 'Ready' where id = (
+       select c.id from claims c join coverages v on v.id = c.coverage_id
+       where c.payer = 'Aetna' and c.voided_at is null and c.status not in ('Ready', 'Submitted')
+         and v.relationship = 'self' and c.primary_claim_id is null
+         and not exists (select 1 from claim_batch_claims bc where bc.claim_id = c.id)
+         and not exists (select 1 from payments p where p.claim_id = c.id)
+       order by c.id limit 1)
+     returning id, account_number`,
+  );
+  expect((await post({ claimIds: [claim!.id] })).statusCode).toBe(201);
+  await sql(`update claims set submitted_on = '2026-10-01' where id = $1`, [claim!.id]);
+  const [{ billed } = { billed: 0 }] = await sql<{ billed: number }>(
+    `select billed_cents as billed from claims where id = $1`,
+    [claim!.id],
+  );
+  const remittance = await biller.request({
+    method: 'POST',
+    url: '/api/remittances',
+    headers: { 'content-type': 'application/edi-x12' },
+    payload: eraFile([
+      ...eraHeader({ paid: '0', trace, date: '20261110' }),
+      `CLP*${claim!.account_number}*4*${amt(billed)}*0**12*${icn}`,
+      'NM1*QC*1*DOE*JANE',
+      `CAS*CO*16*${amt(billed)}`,
+    ]),
+  });
+  expect(remittance.statusCode, remittance.body).toBe(201);
+  expect((await detail(claim!.id)).status).toBe('Denied');
+  return { ...claim!, billed };
+}
+
 describe('correcting a claim the payer has', () => {
   const correct = (id: number, payload: object, who: SignedIn = biller) =>
     who.request({ method: 'POST', url: `/api/claims/${id}/correct`, payload });
-  const amt = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
 
   it('reopens a denied claim as a Draft replacement of the payer’s number, and sends it as one, filed when it was first', async () => {
     // Sent on 1 October, denied by Aetna for missing information (CO-16) under its claim number ICN-CORR-1.
-    const [claim] = await makeReady('Aetna', 1, 'self');
-    expect((await post({ claimIds: [claim!.id] })).statusCode).toBe(201);
-    await sql(`update claims set submitted_on = '2026-10-01' where id = $1`, [claim!.id]);
-    const [line] = await sql<{ billed: number; code: string; mods: string[]; lcn: string; lines: number }>(
-      `select c.billed_cents as billed, l.procedure_code as code, l.modifiers as mods, l.line_control_number as lcn,
-         (select count(*)::int from claim_lines x where x.claim_id = c.id) as lines
-       from claims c join claim_lines l on l.claim_id = c.id and l.line_number = 1 where c.id = $1`,
-      [claim!.id],
-    );
-    const remittance = await biller.request({
-      method: 'POST',
-      url: '/api/remittances',
-      headers: { 'content-type': 'application/edi-x12' },
-      payload: eraFile([
-        ...eraHeader({ paid: '0', trace: 'CORR-1', date: '20261110' }),
-        `CLP*${claim!.account_number}*4*${amt(line!.billed)}*0**12*ICN-CORR-1`,
-        'NM1*QC*1*DOE*JANE',
-        `CAS*CO*16*${amt(line!.billed)}`,
-      ]),
-    });
-    expect(remittance.statusCode, remittance.body).toBe(201);
-    expect((await detail(claim!.id)).status).toBe('Denied');
+    const claim = await deniedAtAetna('ICN-CORR-1', 'CORR-1');
 
-    const res = await correct(claim!.id, { reason: 'Referring provider was missing' });
+    const res = await correct(claim.id, { reason: 'Referring provider was missing' });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json<ClaimRow>()).toMatchObject({ id: claim!.id, status: 'Draft' });
-    expect(await detail(claim!.id)).toMatchObject({
+    expect(res.json<ClaimRow>()).toMatchObject({ id: claim.id, status: 'Draft' });
+    expect(await detail(claim.id)).toMatchObject({
       status: 'Draft',
       frequencyCode: '7',
       originalClaimNumber: 'ICN-CORR-1',
@@ -682,7 +698,7 @@ describe('correcting a claim the payer has', () => {
     });
     const [item] = await sql<{ outcome: string; resolution_note: string }>(
       `select outcome, resolution_note from work_items where claim_id = $1 and source = 'denial'`,
-      [claim!.id],
+      [claim.id],
     );
     expect(item).toEqual({
       outcome: 'corrected_resubmitted',
@@ -690,27 +706,27 @@ describe('correcting a claim the payer has', () => {
     });
     const [entry] = await sql<{ action: string; detail: string }>(
       `select action, detail from audit_log where resource = $1 and action = 'claim.correct'`,
-      [`claim/${claim!.id}`],
+      [`claim/${claim.id}`],
     );
     expect(entry?.detail).toBe(
-      `${claim!.account_number}: status Denied → Draft, to be sent to Aetna again as a replacement (frequency 7) ` +
+      `${claim.account_number}: status Denied → Draft, to be sent to Aetna again as a replacement (frequency 7) ` +
         'of claim number ICN-CORR-1; reason: Referring provider was missing',
     );
 
     // Scrubbed clean (its first filing's limit is not a replacement's), sent: CLM05-3 7 and REF*F8, still filed
     // on 1 October.
-    const scrub = await biller.request({ method: 'POST', url: `/api/claims/${claim!.id}/scrub`, payload: {} });
+    const scrub = await biller.request({ method: 'POST', url: `/api/claims/${claim.id}/scrub`, payload: {} });
     expect(scrub.json<{ clean: boolean; edits: { code: string }[] }>(), scrub.body).toMatchObject({ clean: true });
-    const sent = await post({ claimIds: [claim!.id] });
+    const sent = await post({ claimIds: [claim.id] });
     expect(sent.statusCode, sent.body).toBe(201);
     const batchId = sent.json<CreatedClaimBatches>().batches[0]!.id;
     const file = (await biller.request({ method: 'GET', url: `/api/claim-batches/${batchId}/837` })).body;
     const segments = file.split(/~\s*/);
-    expect(segments.find((x) => x.startsWith(`CLM*${claim!.account_number}*`))).toMatch(/\*\d\d:B:7\*/);
+    expect(segments.find((x) => x.startsWith(`CLM*${claim.account_number}*`))).toMatch(/\*\d\d:B:7\*/);
     expect(segments).toContain('REF*F8*ICN-CORR-1');
     const [stored] = await sql<{ status: string; submitted_on: string }>(
       `select status, submitted_on::text from claims where id = $1`,
-      [claim!.id],
+      [claim.id],
     );
     expect(stored).toEqual({ status: 'Submitted', submitted_on: '2026-10-01' });
   });
@@ -753,45 +769,8 @@ describe('correcting a claim the payer has', () => {
 describe('voiding a claim at its payer', () => {
   const voidAtPayer = (id: number, payload: object, who: SignedIn = biller) =>
     who.request({ method: 'POST', url: `/api/claims/${id}/void-at-payer`, payload });
-  const amt = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
   const entriesOf = async (action: string) =>
     (await sql<{ n: number }>(`select count(*)::int as n from audit_log where action = $1`, [action]))[0]!.n;
-
-  /**
-   * A claim nobody has paid on, sent to Aetna on 1 October and denied there (CO-16) under the payer's number `icn`.
-   */
-  async function deniedAtAetna(icn: string, trace: string) {
-    const [claim] = await sql<ReadyClaim>(
-      `update claims set status = 'Ready' where id = (
-         select c.id from claims c join coverages v on v.id = c.coverage_id
-         where c.payer = 'Aetna' and c.voided_at is null and c.status not in ('Ready', 'Submitted')
-           and v.relationship = 'self' and c.primary_claim_id is null
-           and not exists (select 1 from claim_batch_claims bc where bc.claim_id = c.id)
-           and not exists (select 1 from payments p where p.claim_id = c.id)
-         order by c.id limit 1)
-       returning id, account_number`,
-    );
-    expect((await post({ claimIds: [claim!.id] })).statusCode).toBe(201);
-    await sql(`update claims set submitted_on = '2026-10-01' where id = $1`, [claim!.id]);
-    const [{ billed } = { billed: 0 }] = await sql<{ billed: number }>(
-      `select billed_cents as billed from claims where id = $1`,
-      [claim!.id],
-    );
-    const remittance = await biller.request({
-      method: 'POST',
-      url: '/api/remittances',
-      headers: { 'content-type': 'application/edi-x12' },
-      payload: eraFile([
-        ...eraHeader({ paid: '0', trace, date: '20261110' }),
-        `CLP*${claim!.account_number}*4*${amt(billed)}*0**12*${icn}`,
-        'NM1*QC*1*DOE*JANE',
-        `CAS*CO*16*${amt(billed)}`,
-      ]),
-    });
-    expect(remittance.statusCode, remittance.body).toBe(201);
-    expect((await detail(claim!.id)).status).toBe('Denied');
-    return { ...claim!, billed };
-  }
 
   it('sends a void of the payer’s number, keeps the claim in A/R until the payer takes it, then voids it', async () => {
     const claim = await deniedAtAetna('ICN-VOID-1', 'VOID-1');
