@@ -522,7 +522,7 @@ export function ClaimFormDialog({
               id="claim-referring-name"
               label="Referring provider"
               error={errors.referringProviderName?.message}
-              hint="Who referred the patient for this service, if anyone (loop 2310A)."
+              hint="Who referred the patient for this service, if anyone: a name and an NPI."
             >
               {(field) => (
                 <Input {...field} autoComplete="off" maxLength={120} {...register('referringProviderName')} />
