@@ -7,7 +7,7 @@ import {
   listQuerySchema,
   MAX_ROW_ID,
 } from '@/shared/api';
-import { isValidNpi } from '@/shared/billing-identifiers';
+import { npiValueSchema } from '@/shared/billing-identifiers.schema';
 
 /** The full claim life cycle. */
 /**
@@ -620,11 +620,7 @@ export type ClaimLineInput = z.infer<typeof claimLineInputSchema>;
 const referringProviderSchema = z
   .object({
     name: z.string().trim().min(1, 'is required').max(120, 'must be at most 120 characters'),
-    npi: z
-      .string()
-      .trim()
-      .regex(/^\d{10}$/, { error: 'must be 10 digits', abort: true })
-      .refine(isValidNpi, 'must be a valid NPI: 10 digits with a correct check digit'),
+    npi: z.string().trim().pipe(npiValueSchema),
   })
   .strict();
 

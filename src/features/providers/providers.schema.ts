@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { TAXONOMY_PATTERN, isValidNpi } from '@/shared/billing-identifiers';
+import { TAXONOMY_PATTERN } from '@/shared/billing-identifiers';
+import { npiValueSchema } from '@/shared/billing-identifiers.schema';
 
 export const providerSchema = z.object({ id: z.number().int(), name: z.string(), specialty: z.string() });
 export type Provider = z.infer<typeof providerSchema>;
@@ -21,19 +22,7 @@ const specialtySchema = z.string().trim().min(1, 'is required').max(80, 'must be
 /** Blank text from a form means "not entered", as null does from the API. */
 const blankAsNull = (value: string | null) => (value === '' ? null : value);
 
-const npiSchema = z
-  .string()
-  .trim()
-  .nullable()
-  .transform(blankAsNull)
-  .pipe(
-    z
-      .string()
-      .regex(/^\d{10}$/, { error: 'must be 10 digits', abort: true })
-      // CMS NPI standard: a type 1 or 2 NPI whose last digit is the Luhn check digit over 80840 + the first 9.
-      .refine(isValidNpi, 'must be a valid NPI: 10 digits with a correct check digit')
-      .nullable(),
-  );
+const npiSchema = z.string().trim().nullable().transform(blankAsNull).pipe(npiValueSchema.nullable());
 const taxonomyCodeSchema = z
   .string()
   .trim()

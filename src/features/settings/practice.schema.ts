@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { timeSchema } from '@/shared/api';
 import { formatTime12 } from '@/shared/dates';
-import { TAXONOMY_PATTERN, isUsStateCode, isValidEin, isValidNpi } from '@/shared/billing-identifiers';
+import { TAXONOMY_PATTERN, isUsStateCode, isValidEin } from '@/shared/billing-identifiers';
+import { npiValueSchema } from '@/shared/billing-identifiers.schema';
 
 export const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
@@ -121,10 +122,7 @@ function requiredText(max: number) {
 export const billingIdentityUpdateSchema = z
   .object({
     billingName: requiredText(120),
-    billingNpi: required()
-      .regex(/^\d{10}$/, { error: 'must be 10 digits', abort: true })
-      // CMS NPI standard: a type 1 or 2 NPI whose last digit is the Luhn check digit over 80840 + the first 9.
-      .refine(isValidNpi, 'must be a valid NPI: 10 digits with a correct check digit'),
+    billingNpi: required().pipe(npiValueSchema),
     taxId: required()
       .regex(/^\d{2}-?\d{7}$/, {
         error: 'must be an EIN: 9 digits, written NN-NNNNNNN or without the dash',

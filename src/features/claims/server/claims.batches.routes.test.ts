@@ -679,6 +679,16 @@ async function deniedAtAetna(icn: string, trace: string) {
   return { ...claim!, billed };
 }
 
+/** Scrubs a Draft claim, expecting it clean, sends it in a batch of its own, and answers that batch's segments. */
+async function scrubAndSend(claimId: number): Promise<string[]> {
+  const scrub = await biller.request({ method: 'POST', url: `/api/claims/${claimId}/scrub`, payload: {} });
+  expect(scrub.json<{ clean: boolean }>(), scrub.body).toMatchObject({ clean: true });
+  const sent = await post({ claimIds: [claimId] });
+  expect(sent.statusCode, sent.body).toBe(201);
+  const batchId = sent.json<CreatedClaimBatches>().batches[0]!.id;
+  return (await biller.request({ method: 'GET', url: `/api/claim-batches/${batchId}/837` })).body.split(/~\s*/);
+}
+
 describe('correcting a claim the payer has', () => {
   const correct = (id: number, payload: object, who: SignedIn = biller) =>
     who.request({ method: 'POST', url: `/api/claims/${id}/correct`, payload });
@@ -715,13 +725,7 @@ describe('correcting a claim the payer has', () => {
 
     // Scrubbed clean (its first filing's limit is not a replacement's), sent: CLM05-3 7 and REF*F8, still filed
     // on 1 October.
-    const scrub = await biller.request({ method: 'POST', url: `/api/claims/${claim.id}/scrub`, payload: {} });
-    expect(scrub.json<{ clean: boolean; edits: { code: string }[] }>(), scrub.body).toMatchObject({ clean: true });
-    const sent = await post({ claimIds: [claim.id] });
-    expect(sent.statusCode, sent.body).toBe(201);
-    const batchId = sent.json<CreatedClaimBatches>().batches[0]!.id;
-    const file = (await biller.request({ method: 'GET', url: `/api/claim-batches/${batchId}/837` })).body;
-    const segments = file.split(/~\s*/);
+    const segments = await scrubAndSend(claim.id);
     expect(segments.find((x) => x.startsWith(`CLM*${claim.account_number}*`))).toMatch(/\*\d\d:B:7\*/);
     expect(segments).toContain('REF*F8*ICN-CORR-1');
     const [stored] = await sql<{ status: string; submitted_on: string }>(
@@ -815,14 +819,7 @@ describe('voiding a claim at its payer', () => {
     );
 
     // Scrubbed clean and sent: CLM05-3 8 with REF*F8, filed when the claim first was; not voided yet.
-    const scrub = await biller.request({ method: 'POST', url: `/api/claims/${claim.id}/scrub`, payload: {} });
-    expect(scrub.json<{ clean: boolean }>(), scrub.body).toMatchObject({ clean: true });
-    const sent = await post({ claimIds: [claim.id] });
-    expect(sent.statusCode, sent.body).toBe(201);
-    const batchId = sent.json<CreatedClaimBatches>().batches[0]!.id;
-    const segments = (await biller.request({ method: 'GET', url: `/api/claim-batches/${batchId}/837` })).body.split(
-      /~\s*/,
-    );
+    const segments = await scrubAndSend(claim.id);
     expect(segments.find((x) => x.startsWith(`CLM*${claim.account_number}*`))).toMatch(/\*\d\d:B:8\*/);
     expect(segments).toContain('REF*F8*ICN-VOID-1');
     const stored = async () =>
@@ -873,9 +870,7 @@ describe('voiding a claim at its payer', () => {
       payload: { reason: 'Wrong diagnosis order' },
     });
     expect(corrected.statusCode, corrected.body).toBe(200);
-    const scrub = await biller.request({ method: 'POST', url: `/api/claims/${claim.id}/scrub`, payload: {} });
-    expect(scrub.json<{ clean: boolean }>(), scrub.body).toMatchObject({ clean: true });
-    expect((await post({ claimIds: [claim.id] })).statusCode).toBe(201);
+    await scrubAndSend(claim.id);
     const ack = await upload(
       ack277CA({
         interchangeControlNumber: 911,

@@ -869,6 +869,21 @@ export async function recordAppealOutcome(
 }
 
 /**
+ * 409 for a claim with payments recorded against it, which neither void may take: money was received on it (the
+ * payer takes its own back by a reversal; a patient's payment would be left on nothing).
+ */
+async function refuseClaimWithPayments(tx: Tx, id: number): Promise<void> {
+  const [paid] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(payments)
+    .where(eq(payments.claimId, id));
+  if ((paid?.n ?? 0) > 0) {
+    const message = 'has payments recorded against it: only a claim without payments can be voided';
+    throw new HttpError(409, 'HAS_PAYMENTS', `status: ${message}`, { fields: [{ field: 'status', message }] });
+  }
+}
+
+/**
  * Voids a claim entered by mistake (a bad import): it stays in the list as Voided and in the audit trail
  * with its values, and leaves every KPI, rollup and dashboard total (the rollups skip voided claims). A claim
  * with payments is refused: money was received against it, so it is not a mistake to erase.
@@ -893,14 +908,7 @@ export async function voidClaim(db: Db, ctx: RequestContext, id: number, input: 
       const message = 'is already voided';
       throw new HttpError(409, 'ALREADY_VOIDED', `status: ${message}`, { fields: [{ field: 'status', message }] });
     }
-    const [paid] = await tx
-      .select({ n: sql<number>`count(*)::int` })
-      .from(payments)
-      .where(eq(payments.claimId, id));
-    if ((paid?.n ?? 0) > 0) {
-      const message = 'has payments recorded against it: only a claim without payments can be voided';
-      throw new HttpError(409, 'HAS_PAYMENTS', `status: ${message}`, { fields: [{ field: 'status', message }] });
-    }
+    await refuseClaimWithPayments(tx, id);
     await tx
       .update(claims)
       .set({ voidedAt: ctx.now, voidedBy: ctx.user.id, voidReason: input.reason })
@@ -1015,17 +1023,13 @@ export async function correctClaim(db: Db, ctx: RequestContext, id: number, inpu
 export async function voidClaimAtPayer(db: Db, ctx: RequestContext, id: number, input: VoidAtPayer): Promise<ClaimRow> {
   return db.transaction(async (tx) => {
     const current = await lockClaimFor(tx, id, VOIDABLE_AT_PAYER_STATUSES, 'voided at its payer', 'NOT_VOIDABLE');
+    await refuseClaimWithPayments(tx, id);
     const [blocking] = (
-      await tx.execute<{ payments: number; later: string | null }>(
-        sql`select (select count(*)::int from payments p where p.claim_id = ${id}::int) as payments,
-              (select string_agg(l.account_number, ', ' order by l.id) from claims l
-                where l.primary_claim_id = ${id}::int and l.voided_at is null) as later`,
+      await tx.execute<{ later: string | null }>(
+        sql`select string_agg(l.account_number, ', ' order by l.id) as later from claims l
+            where l.primary_claim_id = ${id}::int and l.voided_at is null`,
       )
     ).rows;
-    if ((blocking?.payments ?? 0) > 0) {
-      const message = 'has payments recorded against it: only a claim without payments can be voided';
-      throw new HttpError(409, 'HAS_PAYMENTS', `status: ${message}`, { fields: [{ field: 'status', message }] });
-    }
     if (typeof blocking?.later === 'string') {
       const message = `was billed on to the patient's next policy as ${blocking.later}: void that claim first`;
       throw new HttpError(409, 'HAS_LATER_CLAIM', `status: ${message}`, { fields: [{ field: 'status', message }] });
