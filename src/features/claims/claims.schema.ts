@@ -9,7 +9,6 @@ import {
 } from '@/shared/api';
 import { npiValueSchema } from '@/shared/billing-identifiers.schema';
 
-/** The full claim life cycle. */
 /**
  * A claim's life cycle: Draft → Ready (scrubbed clean) → Submitted → Accepted or Rejected by the
  * clearinghouse → Pending with the payer → Paid, Partially Paid, Denied or Appealed → Written Off or Closed.
@@ -29,6 +28,20 @@ export const CLAIM_STATUSES = [
   'Closed',
 ] as const;
 export const claimStatusSchema = z.enum(CLAIM_STATUSES);
+
+/**
+ * A claim paid in full: Paid while something is still owed on it (the patient's share), Closed once nothing is
+ * (resolved_on set; the database keeps the two agreeing, docs/claims.md). Every KPI, rollup and figure that counts
+ * paid claims counts both.
+ */
+export const PAID_STATUSES = ['Paid', 'Closed'] as const satisfies readonly ClaimStatus[];
+
+/** The status a claim written with `status` has once the database agrees it with its resolved day (the seeds). */
+export function statusWhenSettled(status: string, resolved: boolean): string {
+  if (status === 'Paid' && resolved) return 'Closed';
+  if (status === 'Closed' && !resolved) return 'Paid';
+  return status;
+}
 
 /** One finding of the claim scrubber (claims.scrubber.ts): an error holds the claim, a warning needs a reason. */
 export const scrubEditSchema = z.object({
@@ -298,7 +311,7 @@ export const claimOverviewSchema = z.object({
       weekStart: z.string(),
       /** Claims with a service date in the week. */
       claims: z.number().int(),
-      /** Of them, paid in full (status Paid). */
+      /** Of them, paid in full (status Paid or Closed). */
       paid: z.number().int(),
       /** Of them, denied at first adjudication. */
       denied: z.number().int(),
@@ -359,7 +372,7 @@ export type WriteOffClaim = z.infer<typeof writeOffClaimSchema>;
 export const CORRECTABLE_STATUSES = [
   'Accepted',
   'Pending',
-  'Paid',
+  ...PAID_STATUSES,
   'Partially Paid',
   'Denied',
 ] as const satisfies readonly ClaimStatus[];

@@ -26,6 +26,7 @@ import {
   claimCollectibleSql,
   claimPatientBilledSql,
   operatingMarginSql,
+  PAID_STATUSES_SQL,
   patientPaymentRateSql,
   percentSql,
 } from '@/features/claims/server/claims.formulas';
@@ -239,7 +240,7 @@ export async function computeKpisRaw(db: DbOrTx, period: Period): Promise<KpiRes
     -- Of those claims, how many stand paid (in full or in part) and how many were denied (docs/kpis.md).
     charges as (
       select count(*)::int as total_claims,
-        count(*) filter (where ${claims.status} in ('Paid', 'Partially Paid'))::int as paid_claims,
+        count(*) filter (where ${claims.status} in (${PAID_STATUSES_SQL}, 'Partially Paid'))::int as paid_claims,
         count(*) filter (where ${deniedClaimSql})::int as denied_claims,
         coalesce(sum(${claims.billedCents}), 0)::bigint as billed_cents
       from ${claims} where ${between(claims.serviceDate, period)} and ${notVoidedSql} and ${capturedChargeSql}

@@ -227,6 +227,20 @@ describe('analytics rollups equal the raw reference', () => {
     await exec(
       `update claims set status = 'Pending', denied_on_first_adjudication = false where account_number = 'RT-4'`,
     );
+    // A paid claim whose balance is resolved is Closed, and Paid again when reopened (the database keeps the two
+    // agreeing for any writer); counted as paid either way. A claim written off stays Written Off.
+    const statusOf = async (account: string) =>
+      (await database.db.execute<{ status: string }>(sql`select status from claims where account_number = ${account}`))
+        .rows[0]?.status;
+    await exec(`update claims set resolved_on = '2026-11-23' where account_number = 'RT-SUB'`);
+    expect(await statusOf('RT-SUB')).toBe('Closed');
+    await exec(`update claims set resolved_on = null where account_number = 'RT-SUB'`);
+    expect(await statusOf('RT-SUB')).toBe('Paid');
+    await exec(`update claims set status = 'Closed' where account_number = 'RT-SUB'`);
+    expect(await statusOf('RT-SUB')).toBe('Paid');
+    await exec(`update claims set resolved_on = '2026-11-23' where account_number = 'RT-SUB'`);
+    expect(await statusOf('RT-SUB')).toBe('Closed');
+    expect(await statusOf('RT-3')).toBe('Written Off');
     await exec(`update claims set provider_id = (select max(id) from providers) where id in
       (select claim_id from payments where claim_id is not null order by id limit 3)`);
     // A change of payer on claims with payer payments: their collections move to the new payer.

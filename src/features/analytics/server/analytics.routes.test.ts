@@ -90,7 +90,7 @@ describe('KPIs on the demo clinic', () => {
     const kpis = await get<KpiResult>('kpis?periodDays=90');
     const [claims] = await rows<{ total: number; billed: string; paid: number; denied: number }>(
       `select count(*)::int as total, sum(billed_cents) as billed,
-         count(*) filter (where status in ('Paid', 'Partially Paid'))::int as paid,
+         count(*) filter (where status in ('Paid', 'Closed', 'Partially Paid'))::int as paid,
          count(*) filter (where denied_on_first_adjudication)::int as denied
        from claims where service_date between $1 and $2 and voided_at is null
          -- a visit's charge once: a claim billed after another's adjudication is not a new charge

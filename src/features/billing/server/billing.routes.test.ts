@@ -183,7 +183,8 @@ describe('POST /api/guest/payments', () => {
       'select status, resolved_on::text as resolved_on from claims where id = $1',
       [claim.id],
     );
-    expect(settled.rows[0]).toEqual({ status: 'Paid', resolved_on: '2026-11-22' });
+    // Paid by the payer and now by the patient: nothing is left owed, so the claim is Closed.
+    expect(settled.rows[0]).toEqual({ status: 'Closed', resolved_on: '2026-11-22' });
     const again = await pay(guest, { accountNumber: claim.account_number, dob: claim.dob, amountCents: 1 });
     expect(again.statusCode).toBe(400);
     expect(again.json<{ error: { fields: { field: string; message: string }[] } }>().error.fields[0]).toEqual({

@@ -307,7 +307,7 @@ describe('POST /api/portal/payments', () => {
     const opened = await sql<{ id: number }>(
       `update claims c set patient_responsibility_cents = share.cents, resolved_on = null
        from (select id, (array[5000, 4200, 3100])[row_number() over (order by service_date, id)] as cents
-             from claims where patient_id = $1 and status = 'Paid' and patient_responsibility_cents = 0
+             from claims where patient_id = $1 and status in ('Paid', 'Closed') and patient_responsibility_cents = 0
              order by service_date, id limit 3) share
        where c.id = share.id returning c.id`,
       [mariaId],
@@ -379,9 +379,11 @@ describe('POST /api/portal/payments', () => {
     expect(after.get(oldest.id)?.due).toBe(0);
     expect(after.get(second.id)?.due).toBe(second.due - Math.floor(second.due / 2));
     expect(after.get(third.id)?.due).toBe(third.due);
-    // A settled claim the payer had paid is resolved today; one still waiting on the payer is not.
+    // A settled claim the payer had paid is resolved today, and Closed; one still waiting on the payer is not.
     expect(oldest.status).toBe('Paid');
     expect(after.get(oldest.id)?.resolved_on).toBe('2026-11-22');
+    expect(after.get(oldest.id)?.status).toBe('Closed');
+    expect(after.get(second.id)?.status).toBe(second.status);
     expect(after.get(second.id)?.resolved_on).toBe(second.resolved_on);
     expect(await count('select count(*) as n from payments where patient_id = $1', [other!.id])).toBe(
       otherPaymentsBefore,
@@ -394,10 +396,10 @@ describe('POST /api/portal/payments', () => {
     expect(res.statusCode).toBe(201);
     expect(res.json<Statement>().amountDueCents).toBe(0);
     expect(res.json<Statement>().claims.every((c) => c.amountDueCents === 0)).toBe(true);
-    const unsettled = await sql<{ id: number }>(
-      `select id from claims where patient_id = $1 and status = 'Paid' and resolved_on is null`,
-      [mariaId],
-    );
+    // Every claim the payer paid is settled now: none is left Paid (owed by the patient), all are Closed.
+    const unsettled = await sql<{ id: number }>(`select id from claims where patient_id = $1 and status = 'Paid'`, [
+      mariaId,
+    ]);
     expect(unsettled).toEqual([]);
     const again = await payOwn({ amountCents: 1 });
     expect(again.statusCode).toBe(400);

@@ -751,7 +751,7 @@ describe('correcting a claim the payer has', () => {
       fields: [
         {
           field: 'status',
-          message: 'is Draft: only an Accepted, Pending, Paid, Partially Paid or Denied claim can be corrected',
+          message: 'is Draft: only an Accepted, Pending, Paid, Closed, Partially Paid or Denied claim can be corrected',
         },
       ],
     });

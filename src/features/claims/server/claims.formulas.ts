@@ -10,7 +10,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { qualified } from '@/server/db/sql-helpers';
-import type { PaymentSource } from '../claims.schema';
+import { PAID_STATUSES, type PaymentSource } from '../claims.schema';
 import { claims, payments } from './claims.table';
 
 /** 100 × part ÷ whole, `decimals` decimals (one for KPIs); null when whole is 0. */
@@ -114,7 +114,10 @@ function billedToNextPolicySql(claimId: AnyPgColumn | number): SQL {
 }
 
 /** Statuses in which the payer is done with a claim: what it neither paid nor moved to the patient is adjusted off. */
-export const PAYER_SETTLED_STATUSES = ['Paid', 'Written Off'] as const;
+export const PAYER_SETTLED_STATUSES = [...PAID_STATUSES, 'Written Off'] as const;
+
+/** PAID_STATUSES as an SQL list, for `status in (…)`: constants, so a prepared statement's plan sees them. */
+export const PAID_STATUSES_SQL = sql.raw(PAID_STATUSES.map((status) => `'${status}'`).join(', '));
 
 /**
  * THE STATEMENT BREAKDOWN (docs/statements.md): every billed dollar of a claim is in exactly one column,
@@ -197,8 +200,16 @@ export function claimPatientBilledSql(): SQL<number> {
  * Columns are written as "claims"."…", so use it in a query over the claims table (not an alias).
  */
 export function claimOpenBalanceSql(): SQL<number> {
+  return sql<number>`(case when ${claims.resolvedOn} is not null then 0 else ${claimBalanceLeftSql()} end)::int`;
+}
+
+/**
+ * claimOpenBalanceSql before the claim's resolved day is taken into account: what its ledger and payments leave
+ * owed. Whether a claim is resolved is decided from it (a posting's resolve and a reversal's reopen), which the
+ * open balance, 0 for a resolved claim, cannot tell.
+ */
+export function claimBalanceLeftSql(): SQL<number> {
   const { patientPaidCents } = claimBalanceSql(claims.id, claims.patientResponsibilityCents);
-  return sql<number>`(case when ${claims.resolvedOn} is not null or ${claims.status} = 'Written Off'
-      or ${claims.voidedAt} is not null then 0
+  return sql<number>`(case when ${claims.status} = 'Written Off' or ${claims.voidedAt} is not null then 0
     else greatest(0, ${claimChargeLeftSql()} - ${patientPaidCents}) end)::int`;
 }

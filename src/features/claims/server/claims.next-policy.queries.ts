@@ -20,6 +20,7 @@ import { rawRows, rowText, rowTextOrNull, type RawRow } from '@/server/db/sql-he
 import type { Adjustment837, LineAdjudication837, PriorAdjudication837 } from '../claims.837p';
 import type { ClaimDraft, ClaimNextPolicy, ClaimLink } from '../claims.schema';
 import { insertDraftClaim, totalOf } from './claims.draft.queries';
+import { PAID_STATUSES_SQL } from './claims.formulas';
 import { serviceLineOf } from './claims.line-rows';
 import { claims } from './claims.table';
 
@@ -152,7 +153,7 @@ export async function billNextPoliciesAfterPosting(
   const candidates = await rawRows(
     tx,
     sql`select c.id from claims c join coverages v on v.id = c.coverage_id
-        where c.id = any(${`{${claimIds.join(',')}}`}::int[]) and c.status = 'Paid' and c.voided_at is null
+        where c.id = any(${`{${claimIds.join(',')}}`}::int[]) and c.status in (${PAID_STATUSES_SQL}) and c.voided_at is null
           and exists (select 1 from coverages o where o.patient_id = c.patient_id and o.priority > v.priority
             and o.effective_on <= c.service_date and (o.end_on is null or o.end_on >= c.service_date))
         order by c.id`,

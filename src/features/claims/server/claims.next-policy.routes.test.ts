@@ -300,8 +300,9 @@ describe("billing a claim's balance to the patient's next policy", () => {
       ]),
     );
     const after = await detail(made.id);
+    // Nothing is left owed on the visit: the next payer's claim is Closed, and so is the first (below).
     expect(after).toMatchObject({
-      status: 'Paid',
+      status: 'Closed',
       paidCents: first.coinsurance,
       contractualAdjustmentCents: settledBefore,
       balanceCents: 0,
@@ -309,7 +310,7 @@ describe("billing a claim's balance to the patient's next policy", () => {
     // The next payer paid the whole coinsurance: the patient owes nothing for the visit, on either claim.
     expect((await statement()).amountDueCents).toBe(due);
     expect((await fullStatement()).claims.find((c) => c.accountNumber === v!.account)).toMatchObject({
-      status: 'Paid',
+      status: 'Closed',
       billedCents: charge,
       insurancePaidCents: first.paid + first.coinsurance,
       contractualAdjustmentCents: charge - first.paid - first.coinsurance,

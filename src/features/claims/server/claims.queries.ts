@@ -67,7 +67,7 @@ import { users } from '@/features/auth/server/auth.table';
 import { claimsDailyRollup, claimsStatusRollup } from './claims.rollup.table';
 import { claimFilterDetail, claimsRollupWhere, claimsWhere } from './claims.filter.queries';
 import { daysInArSql, deniedClaimSql, notVoidedSql } from './claims.summary.queries';
-import { claimOpenBalanceSql } from './claims.formulas';
+import { claimOpenBalanceSql, PAID_STATUSES_SQL } from './claims.formulas';
 import { followHandedOnBalances } from './claims.next-policy.queries';
 
 // ---------------------------------------------------------------------------------------------
@@ -496,7 +496,7 @@ export async function claimsOverviewRaw(db: Db, ctx: RequestContext, filter: Cla
       .select({
         weekStart: sql<string>`to_char(${weekStart}, 'YYYY-MM-DD')`,
         claims: sql<number>`count(*)::int`,
-        paid: sql<number>`(count(*) filter (where ${claims.status} = 'Paid'))::int`,
+        paid: sql<number>`(count(*) filter (where ${claims.status} in (${PAID_STATUSES_SQL})))::int`,
         denied: sql<number>`(count(*) filter (where ${deniedClaimSql}))::int`,
       })
       .from(claims)
@@ -849,17 +849,20 @@ export async function recordAppealOutcome(
         createdBy: ctx.user.id,
       });
     }
-    await tx
+    // Paid in full with nothing left owed, the claim closes (claims_closed_when_settled, docs/claims.md).
+    const [settled] = await tx
       .update(claims)
       .set({ resolvedOn: day })
-      .where(and(eq(claims.id, claimId), sql`${claimOpenBalanceSql()} = 0`));
+      .where(and(eq(claims.id, claimId), sql`${claimOpenBalanceSql()} = 0`))
+      .returning({ status: claims.status });
+    const statusAfter = settled?.status ?? status;
     await record(tx, {
       ...actorOf(ctx),
       action: 'claim.appeal.outcome',
       resource: `claim/${claimId}`,
       detail:
         `${current.accountNumber}: ${APPEAL_LEVEL_LABELS[appeal.level as AppealLevel].toLowerCase()} appeal ` +
-        `${APPEAL_OUTCOME_LABELS[answer.outcome].toLowerCase()}, ${formatDollars(answer.amountCents)}; status Appealed → ${status}`,
+        `${APPEAL_OUTCOME_LABELS[answer.outcome].toLowerCase()}, ${formatDollars(answer.amountCents)}; status Appealed → ${statusAfter}`,
       patientId: current.patientId,
     });
     const [row] = await claimRowsQuery(tx, ctx).where(eq(claims.id, claimId));

@@ -7,7 +7,7 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '@/server/db/types';
 import type { ClaimStatus } from '../claims.schema';
-import { claimOpenBalanceSql } from './claims.formulas';
+import { claimBalanceLeftSql, PAID_STATUSES_SQL } from './claims.formulas';
 
 export interface PostedClaimTotals {
   claimId: number;
@@ -27,7 +27,8 @@ export interface PostedClaimTotals {
 
 /**
  * Writes each claim's totals in one statement (the rollup triggers see one transition table), then dates the
- * claims whose balance reached zero as resolved on the remittance's day and reopens those a reversal left owing.
+ * claims whose balance reached zero as resolved on the remittance's day and reopens those a reversal left owing
+ * (a paid claim resolved is Closed, docs/claims.md), and the claims they were billed after with them.
  */
 export async function applyPostedClaimTotals(tx: Tx, totals: readonly PostedClaimTotals[], day: string): Promise<void> {
   if (totals.length === 0) return;
@@ -44,9 +45,17 @@ export async function applyPostedClaimTotals(tx: Tx, totals: readonly PostedClai
       "adjudicatedOn" date, "deniedOnFirstAdjudication" boolean)
     where c.id = x."claimId"`);
   const ids = sql`${`{${totals.map((t) => t.claimId).join(',')}}`}::int[]`;
-  await tx.execute(sql`update claims set resolved_on = case when ${claimOpenBalanceSql()} = 0 then ${day}::date end
+  await tx.execute(sql`update claims set resolved_on = case when ${claimBalanceLeftSql()} = 0 then ${day}::date end
     where id = any(${ids})
-      and (resolved_on is null) = (${claimOpenBalanceSql()} = 0)`);
+      and (resolved_on is null) = (${claimBalanceLeftSql()} = 0)`);
+  // A visit billed on to the patient's next policy (claims.primary_claim_id): the first claim handed its balance on,
+  // so it is settled when the later claim is, resolved (Closed) on the same day, and reopened with it by a reversal.
+  await tx.execute(sql`update claims set resolved_on = later.resolved_on
+    from claims later
+    where later.id = any(${ids}) and later.primary_claim_id = claims.id and later.voided_at is null
+      and claims.voided_at is null and claims.status in (${PAID_STATUSES_SQL})
+      and ${claimBalanceLeftSql()} = 0
+      and (claims.resolved_on is null) = (later.resolved_on is not null)`);
 }
 
 export interface PayerPayment {

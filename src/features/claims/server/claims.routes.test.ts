@@ -477,7 +477,7 @@ describe('GET /api/claims/overview', () => {
     expect(Date.parse(day) - Date.parse(last)).toBeLessThan(7 * 86_400_000);
     for (const week of result.weeklyTrend) {
       const [row] = await sql<{ claims: number; paid: number; denied: number }>(
-        `select count(*)::int as claims, (count(*) filter (where status = 'Paid'))::int as paid,
+        `select count(*)::int as claims, (count(*) filter (where status in ('Paid', 'Closed')))::int as paid,
           (count(*) filter (where denied_on_first_adjudication))::int as denied
          from claims where payer = 'Medicare' and service_date >= $1::date and service_date < $1::date + 7`,
         [week.weekStart],

@@ -30,7 +30,7 @@ async function draftClaim(tag: string): Promise<number> {
   drafted += 1;
   const [source] = await sql<{ id: number }>(
     `select distinct on (c.patient_id) c.id from claims c
-      where c.status = 'Paid' and c.coverage_id is not null and c.payer = 'Aetna'
+      where c.status in ('Paid', 'Closed') and c.coverage_id is not null and c.payer = 'Aetna'
         and not exists (select 1 from claim_lines l where l.claim_id = c.id
                          and l.procedure_code in ('93306', '93015', '95810', '95004'))
       order by c.patient_id, c.id limit 1 offset $1`,

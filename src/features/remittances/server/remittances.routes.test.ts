@@ -142,13 +142,13 @@ beforeAll(async () => {
      where status in ('Submitted', 'Pending') and paid_cents = 0 and contractual_adjustment_cents = 0
        and patient_responsibility_cents = 0 and voided_at is null and billed_cents >= 10000
        and (select count(*) from claim_lines l where l.claim_id = claims.id) = 1
-     order by id limit 18`,
+     order by id limit 19`,
   );
   // The files here come from Aetna (eraHeader's payer), which pays only its own claims and those of patients it
   // covers: the chosen claims are billed to it.
   await query(`update claims set payer = 'Aetna' where id = any($1)`, [claims.map((c) => c.id)]);
   pending = await claimsWithLines(claims.map((c) => c.id));
-  expect(pending.length).toBe(18);
+  expect(pending.length).toBe(19);
 });
 
 afterAll(async () => {
@@ -421,7 +421,7 @@ describe('importing an 835', () => {
     });
     expect(await ledgerOf(h.id)).toEqual({ paid: 10000, contractual: h.lines[0]!.charge - 10000 });
     expect(await claimRow(h.id)).toMatchObject({
-      status: 'Paid',
+      status: 'Closed',
       paid_cents: 10000,
       contractual_adjustment_cents: h.lines[0]!.charge - 10000,
     });
@@ -456,6 +456,47 @@ describe('importing an 835', () => {
     expect(twice.statusCode, twice.body).toBe(201);
     expect(only(twice)).toMatchObject({ claimsPosted: 0, claimsExceptions: 1 });
     expect((await claimRow(i.id)).paid_cents).toBe(10000);
+  });
+
+  it('closes a claim paid in full with nothing left owed; a reversal reopens it until its correction', async () => {
+    const k = pending[18]!;
+    const l = k.lines[0]!;
+    const paidFile = (trace: string, paid: number) =>
+      eraFile([
+        ...eraHeader({ paid: amt(paid), trace }),
+        `CLP*${k.account}*1*${amt(l.charge)}*${amt(paid)}**12*ICN${k.id}`,
+        `SVC*HC:${[l.code, ...l.modifiers].join(':')}*${amt(l.charge)}*${amt(paid)}**1`,
+        `CAS*CO*45*${amt(l.charge - paid)}`,
+        `REF*6R*${l.lcn}`,
+      ]);
+    const settled = async () =>
+      (
+        await query<{ status: string; resolved_on: string | null }>(
+          `select status, resolved_on::text from claims where id = $1`,
+          [k.id],
+        )
+      )[0];
+    expect((await upload(paidFile('CLOSE-1', 9000))).statusCode).toBe(201);
+    // Paid in full, CO-45 for the rest, no patient share: nothing is owed on it by anyone.
+    expect(await settled()).toEqual({ status: 'Closed', resolved_on: '2026-11-18' });
+
+    const reversed = await upload(
+      eraFile([
+        ...eraHeader({ paid: amt(-9000), trace: 'CLOSE-2' }).map((x) =>
+          x.startsWith('BPR') ? x.replace('*-90.00*C*', '*90.00*D*') : x,
+        ),
+        `CLP*${k.account}*22*${amt(-l.charge)}*${amt(-9000)}**12*ICN${k.id}`,
+        `SVC*HC:${[l.code, ...l.modifiers].join(':')}*${amt(-l.charge)}*${amt(-9000)}**1`,
+        `CAS*CO*45*${amt(-(l.charge - 9000))}`,
+        `REF*6R*${l.lcn}`,
+      ]),
+    );
+    expect(reversed.statusCode, reversed.body).toBe(201);
+    // The payer took its payment back: the claim is owed again, with the payer, and no longer closed.
+    expect(await settled()).toEqual({ status: 'Pending', resolved_on: null });
+
+    expect((await upload(paidFile('CLOSE-3', 8000))).statusCode).toBe(201);
+    expect(await settled()).toEqual({ status: 'Closed', resolved_on: '2026-11-18' });
   });
 
   it('refuses a file that does not balance, naming the numbers, and posts nothing', async () => {
@@ -517,7 +558,7 @@ describe('importing an 835', () => {
     }
     expect(await query(`select 1 from remittances where trace_number = 'EFT-5001'`)).toEqual([]);
     expect(await ledgerOf(k.id)).toEqual({});
-    expect((await claimRow(k.id)).status).not.toBe('Paid');
+    expect(['Paid', 'Closed']).not.toContain((await claimRow(k.id)).status);
   });
 
   it('two uploads of one file at once post it once: one answers 201, the other 200 with the same summary', async () => {
@@ -562,7 +603,7 @@ describe('importing an 835', () => {
       ['EFT-7002', 1, 0, false],
     ]);
     expect(new Set(remittances.map((r) => r.remittanceId)).size).toBe(2);
-    for (const k of [k1, k2]) expect((await claimRow(k.id)).status).toBe('Paid');
+    for (const k of [k1, k2]) expect((await claimRow(k.id)).status).toBe('Closed');
 
     // The same file again posts nothing; a file of one new payment and one imported before posts the new one.
     const again = await upload(file);
@@ -574,7 +615,7 @@ describe('importing an 835', () => {
       ['EFT-7002', true],
       ['EFT-7003', false],
     ]);
-    expect((await claimRow(k3.id)).status).toBe('Paid');
+    expect((await claimRow(k3.id)).status).toBe('Closed');
     const { paid } = simpleClaim(k2, '1');
     expect(await ledgerOf(k2.id)).toEqual({ paid, contractual: k2.billed - paid });
   });

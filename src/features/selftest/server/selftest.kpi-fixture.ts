@@ -37,7 +37,7 @@ export const SHADOWED_TABLES = [
 
 /**
  * | claim | service    | submitted  | adjudicated | resolved   | billed | payer paid | contract. | patient resp | status    | notes |
- * | K1    | 2026-11-02 | 2026-11-03 | 2026-11-10  | 2026-11-10 | 20000  | 12000      | 8000      | 0            | Paid      | clean |
+ * | K1    | 2026-11-02 | 2026-11-03 | 2026-11-10  | 2026-11-10 | 20000  | 12000      | 8000      | 0            | Closed    | clean |
  * | K2    | 2026-11-05 | 2026-11-07 | 2026-11-15  | –          | 10000  | 5000       | 3000      | 2000         | Paid      | clean; patient paid 1500 |
  * | K3    | 2026-11-09 | 2026-11-13 | 2026-11-20  | –          | 15000  | 0          | 0         | 0            | Denied    | NOT clean, denied CO-197 |
  * | K4    | 2026-11-16 | 2026-11-17 | –           | –          | 5000   | 0          | 0         | 0            | Submitted | clean |
@@ -53,7 +53,7 @@ const CLAIMS: (typeof claims.$inferInsert)[] = [
     billedCents: 20000,
     paidCents: 12000,
     contractualAdjustmentCents: 8000,
-    status: 'Paid',
+    status: 'Closed',
     reasonCode: 'CO-45',
   },
   {

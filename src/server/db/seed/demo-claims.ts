@@ -1,6 +1,6 @@
 import { billingStaffHours, operatingExpenses } from '@/features/analytics/server/analytics.table';
 import { claimAppeals, claimLines, claims, payments } from '@/features/claims/server/claims.table';
-import { lineControlNumber } from '@/features/claims/claims.schema';
+import { lineControlNumber, statusWhenSettled } from '@/features/claims/claims.schema';
 import { categoryOfCarc } from '@/features/workqueue/workqueue.schema';
 import type { Tx } from '../types';
 import type { PracticeHours } from '@/features/settings/practice.schema';
@@ -365,6 +365,8 @@ export async function seedClaimsAndFinances(
   // Every claim sent was scrubbed first; whether that first scrub was clean is its clean submission.
   const scrubbed = (c: typeof claims.$inferInsert) => ({
     ...c,
+    // A paid claim with nothing left owed is Closed (as the database would make it).
+    status: statusWhenSettled(c.status, c.resolvedOn != null),
     firstScrubClean: c.status === 'Draft' ? null : (c.cleanSubmission ?? true),
   });
   const firstIds = await insertRows(tx, claims, claimValues.slice(0, firstBilled).map(scrubbed), {

@@ -7,6 +7,7 @@
  * the same rows. The rules are the demo seed's (demo-seed.ts): dates, money, statuses, reason codes and
  * first-pass flags agree with one another, and the payments are what the claims say was paid.
  */
+import { statusWhenSettled } from '@/features/claims/claims.schema';
 import { currentHashVersion, entryHash, type AuditInput } from '@/features/audit/server/audit.queries';
 import { DIAGNOSES, isPracticeOpen } from './demo-clinical';
 import { AUTHORIZATION_DENIAL_FACTOR, denialsFor, needsAuthorization, PAYER_MIX, PROCEDURES } from './demo-data';
@@ -464,7 +465,7 @@ export function generateClaims(plan: ClaimsPlan): GeneratedClaims {
         paid,
         contractual,
         patientShare,
-        status,
+        statusWhenSettled(status, resolvedOn !== 0),
         reason,
         remark,
         description,

@@ -103,7 +103,8 @@ describe('seedScale', () => {
         count(*) filter (where status = 'Draft' and submitted_on is not null)::int as submitted_drafts,
         count(*) filter (where denied_on_first_adjudication and (reason_code is null or reason_code in ('CO-45', 'PR-1', 'PR-2', 'PR-3')))::int as denial_without_reason,
         count(*) filter (where not denied_on_first_adjudication and status in ('Denied', 'Appealed', 'Written Off'))::int as denied_status_without_denial,
-        count(*) filter (where status = 'Paid' and paid_cents = 0 and payer <> 'Self-Pay')::int as paid_without_payment
+        count(*) filter (where status in ('Paid', 'Closed') and paid_cents = 0 and payer <> 'Self-Pay')::int as paid_without_payment,
+        count(*) filter (where (status = 'Closed') <> (status in ('Paid', 'Closed') and resolved_on is not null))::int as closed_unlike_resolved
       from claims where account_number like 'ACC-%-S%'`,
     );
     expect(problems).toEqual({
@@ -114,6 +115,7 @@ describe('seedScale', () => {
       denial_without_reason: 0,
       denied_status_without_denial: 0,
       paid_without_payment: 0,
+      closed_unlike_resolved: 0,
     });
     const mix = await one<{ denied: number; statuses: number; payers: number }>(
       first,
@@ -124,7 +126,7 @@ describe('seedScale', () => {
     // The payer mix's first-pass denial rates average about 7%.
     expect(mix.denied).toBeGreaterThan(4);
     expect(mix.denied).toBeLessThan(11);
-    expect(mix.statuses).toBe(8);
+    expect(mix.statuses).toBe(9);
     expect(mix.payers).toBe(10);
     // Payments match what the claims say was paid.
     const money = await one<{ claimed: string; remitted: string }>(

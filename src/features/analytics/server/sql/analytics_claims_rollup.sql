@@ -1,4 +1,4 @@
--- The current definition of analytics_claims_rollup, last (re)defined by drizzle/0054_claims_other_payers.sql.
+-- The current definition of analytics_claims_rollup, last (re)defined by drizzle/0060_claims_closed_when_settled.sql.
 -- A migration that changes it copies this statement, and this file changes with it (docs/database-functions.md).
 CREATE OR REPLACE FUNCTION analytics_claims_rollup() RETURNS trigger
 LANGUAGE plpgsql AS $fn$
@@ -18,10 +18,11 @@ BEGIN
     -- changes nothing but the work (an edit of diagnoses or place of service, a re-scrub that keeps Draft).
     -- A claim whose only change is its status changes one figure when the other rollups cannot tell the two
     -- statuses apart: its count per status (claims_status_rollup). The other rollups read the status only as
-    -- Paid or Partially Paid (charges), Paid (claims per day), Written Off (revenue lost, open A/R), Denied or
-    -- Appealed (open denials) and Draft (open A/R, which reads only claims submitted): a move that keeps every
-    -- one of those the same (an appeal, Denied to Appealed; a clearinghouse acceptance, Submitted to
-    -- Accepted; the scrub's Draft to Ready of a claim never submitted) moves the claim there alone.
+    -- Paid, Closed or Partially Paid (charges), Paid or Closed (claims per day), Written Off (revenue lost,
+    -- open A/R), Denied or Appealed (open denials) and Draft (open A/R, which reads only claims submitted): a
+    -- move that keeps every one of those the same (an appeal, Denied to Appealed; a clearinghouse acceptance,
+    -- Submitted to Accepted; the scrub's Draft to Ready of a claim never submitted; a paid claim settled, Paid
+    -- to Closed) moves the claim there alone.
     EXECUTE $q$
       SELECT array_agg(k.id) FILTER (WHERE k.kind = 'rollups'), array_agg(k.id) FILTER (WHERE k.kind = 'status'),
         coalesce(bool_or(k.moved_provider), false), coalesce(bool_or(k.moved_payer), false)
@@ -39,9 +40,9 @@ BEGIN
               o.clean_submission AND (o.submitted_on IS NOT NULL OR o.adjudicated_on IS NOT NULL)) THEN 'rollups'
           WHEN n.status = o.status THEN NULL
           -- submitted_on is the same in both rows here (the test above).
-          WHEN (n.status IN ('Paid', 'Partially Paid'), n.status = 'Paid', n.status = 'Written Off',
+          WHEN (n.status IN ('Paid', 'Closed', 'Partially Paid'), n.status IN ('Paid', 'Closed'), n.status = 'Written Off',
               n.status IN ('Denied', 'Appealed'), n.status = 'Draft' AND n.submitted_on IS NOT NULL)
-            = (o.status IN ('Paid', 'Partially Paid'), o.status = 'Paid', o.status = 'Written Off',
+            = (o.status IN ('Paid', 'Closed', 'Partially Paid'), o.status IN ('Paid', 'Closed'), o.status = 'Written Off',
               o.status IN ('Denied', 'Appealed'), o.status = 'Draft' AND o.submitted_on IS NOT NULL) THEN 'status'
           ELSE 'rollups'
         END AS kind

@@ -1,4 +1,4 @@
--- The current definition of analytics_rollup_delta_sql, last (re)defined by drizzle/0056_kpis_count_a_handed_on_share_once.sql.
+-- The current definition of analytics_rollup_delta_sql, last (re)defined by drizzle/0060_claims_closed_when_settled.sql.
 -- A migration that changes it copies this statement, and this file changes with it (docs/database-functions.md).
 --
 -- A statement's claims (`source`: rows of claims with a sign, + new, − old) as the SQL that adds their
@@ -22,7 +22,7 @@ daily as (
     -- figures once rather than 15 figures, mostly zeros, for each of a claim's parts.
     -- charges: the service date, a visit's charge once (a claim billed after another's is not a new charge)
     select service_date as day, provider_id, sum(sign) as a,
-      sum(sign * (status in ('Paid', 'Partially Paid'))::int) as b, sum(sign * denied_on_first_adjudication::int) as c,
+      sum(sign * (status in ('Paid', 'Closed', 'Partially Paid'))::int) as b, sum(sign * denied_on_first_adjudication::int) as c,
       sum(sign * billed_cents::bigint) as d, 0 as e, 0 as f, 0 as g, 0 as h, 0 as i, 0 as j, 0 as k,
       0 as l, 0 as m, 0 as n, 0 as o
     from s where primary_claim_id is null group by service_date, provider_id
@@ -131,11 +131,11 @@ by_status as (
 ),
 by_day as (
   insert into claims_daily_rollup as t (service_date, payer, reason_code, claims, paid_claims, denied_claims)
-  select service_date, payer, reason_code, sum(sign), sum(sign * (status = 'Paid')::int),
+  select service_date, payer, reason_code, sum(sign), sum(sign * (status in ('Paid', 'Closed'))::int),
     sum(sign * denied_on_first_adjudication::int)
   from s
   group by service_date, payer, reason_code
-  having sum(sign) <> 0 or sum(sign * (status = 'Paid')::int) <> 0 or sum(sign * denied_on_first_adjudication::int) <> 0
+  having sum(sign) <> 0 or sum(sign * (status in ('Paid', 'Closed'))::int) <> 0 or sum(sign * denied_on_first_adjudication::int) <> 0
   order by service_date, payer, reason_code
   on conflict (service_date, payer, reason_code) do update set
     claims = t.claims + excluded.claims, paid_claims = t.paid_claims + excluded.paid_claims,
