@@ -1,7 +1,7 @@
 -- A claim's life cycle ends in Closed or Written Off (docs/claims.md, "The life cycle"); nothing set Closed. A paid
 -- claim is Closed once nothing is left owed on it (resolved_on set), Paid again when a reversal or refund reopens
--- it. A row trigger keeps the two agreeing for every writer; the rollups and the KPIs count Closed as paid, so
--- closing a claim moves no figure but its count per status.
+-- it. A row trigger sets an update right, whoever writes it, and a check holds an insert to it; the rollups and the
+-- KPIs count Closed as paid, so closing a claim moves no figure but its count per status.
 CREATE OR REPLACE FUNCTION claims_closed_when_settled() RETURNS trigger
 LANGUAGE plpgsql AS $fn$
 BEGIN
@@ -11,8 +11,9 @@ END;
 $fn$;
 --> statement-breakpoint
 -- Runs only for a row whose status and resolved_on disagree (a condition PostgreSQL checks without calling the
--- function), so a writer that already agrees, as the seeds do, pays nothing per row.
-CREATE TRIGGER claims_closed_when_settled BEFORE INSERT OR UPDATE OF status, resolved_on ON claims
+-- function). On updates only: a BEFORE INSERT row trigger would turn COPY's batched inserts into one insert a row
+-- (the scale seed's million claims), and no insert of the app writes a paid claim; the check below holds inserts.
+CREATE TRIGGER claims_closed_when_settled BEFORE UPDATE OF status, resolved_on ON claims
   FOR EACH ROW
   WHEN ((NEW.status = 'Paid' AND NEW.resolved_on IS NOT NULL) OR (NEW.status = 'Closed' AND NEW.resolved_on IS NULL))
   EXECUTE FUNCTION claims_closed_when_settled();
@@ -286,3 +287,5 @@ $fn$;
 --> statement-breakpoint
 -- The paid claims already settled close now; with the functions above the rollups see a move of status alone.
 UPDATE claims SET status = 'Closed' WHERE status = 'Paid' AND resolved_on IS NOT NULL;
+--> statement-breakpoint
+ALTER TABLE "claims" ADD CONSTRAINT "claims_closed_check" CHECK (("claims"."status" = 'Closed') = ("claims"."status" in ('Paid', 'Closed') and "claims"."resolved_on" is not null));

@@ -46,7 +46,7 @@ type ClaimFixture = Omit<
  * The claims of the fixture (amounts in cents):
  *
  * | claim | prov | service    | submitted  | adjudicated | resolved   | billed | payer paid | contract. | patient resp | status         | notes |
- * | C1    | A    | 2026-11-02 | 2026-11-03 | 2026-11-10  | 2026-11-10 | 20000  | 12000      | 8000      | 0            | Paid           | clean, CO-45 |
+ * | C1    | A    | 2026-11-02 | 2026-11-03 | 2026-11-10  | 2026-11-10 | 20000  | 12000      | 8000      | 0            | Closed         | clean, CO-45 |
  * | C2    | A    | 2026-11-05 | 2026-11-07 | 2026-11-15  | –          | 10000  | 5000       | 3000      | 2000         | Paid           | clean, PR-2; patient paid 1500 |
  * | C3    | B    | 2026-11-09 | 2026-11-13 | 2026-11-20  | –          | 15000  | 0          | 0         | 0            | Denied         | NOT clean, denied CO-197 |
  * | C4    | B    | 2026-11-16 | 2026-11-17 | –           | –          | 5000   | 0          | 0         | 0            | Submitted      | clean |
@@ -54,8 +54,8 @@ type ClaimFixture = Omit<
  * | C6    | B    | 2026-08-03 | 2026-08-04 | 2026-08-20  | 2026-11-01 | 12000  | 0          | 0         | 0            | Written Off    | clean, denied CO-16 |
  * | C7    | A    | 2026-07-01 | 2026-07-02 | 2026-07-20  | –          | 10000  | 6000       | 3000      | 1000         | Paid           | clean, PR-1; patient paid 400 on 10-23 |
  * | C8    | B    | 2026-10-01 | 2026-10-02 | 2026-10-24  | –          | 30000  | 12000      | 10000     | 0            | Partially Paid | clean, CO-45 |
- * | C9    | A    | 2026-10-26 | 2026-10-27 | 2026-11-05  | 2026-11-19 | 12000  | 9000       | 3000      | 0            | Paid           | clean, denied OA-18 then paid on appeal |
- * | C10   | A    | 2026-11-10 | 2026-11-11 | 2026-11-18  | 2026-11-18 | 5000   | 1000       | 1500      | 2500         | Paid           | clean, PR-3 copay paid by a guest at the visit |
+ * | C9    | A    | 2026-10-26 | 2026-10-27 | 2026-11-05  | 2026-11-19 | 12000  | 9000       | 3000      | 0            | Closed         | clean, denied OA-18 then paid on appeal |
+ * | C10   | A    | 2026-11-10 | 2026-11-11 | 2026-11-18  | 2026-11-18 | 5000   | 1000       | 1500      | 2500         | Closed         | clean, PR-3 copay paid by a guest at the visit |
  */
 const FIXTURE: Record<string, ClaimFixture> = {
   C1: {
@@ -67,7 +67,7 @@ const FIXTURE: Record<string, ClaimFixture> = {
     billedCents: 20000,
     paidCents: 12000,
     contractualAdjustmentCents: 8000,
-    status: 'Paid',
+    status: 'Closed',
     reasonCode: 'CO-45',
   },
   C2: {
@@ -138,7 +138,7 @@ const FIXTURE: Record<string, ClaimFixture> = {
     billedCents: 12000,
     paidCents: 9000,
     contractualAdjustmentCents: 3000,
-    status: 'Paid',
+    status: 'Closed',
     reasonCode: 'OA-18',
     deniedOnFirstAdjudication: true,
   },
@@ -152,7 +152,7 @@ const FIXTURE: Record<string, ClaimFixture> = {
     paidCents: 1000,
     contractualAdjustmentCents: 1500,
     patientResponsibilityCents: 2500,
-    status: 'Paid',
+    status: 'Closed',
     reasonCode: 'PR-3',
   },
 };

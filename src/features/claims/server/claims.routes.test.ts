@@ -318,7 +318,9 @@ describe('GET /api/claims', () => {
       `insert into claims (patient_id, provider_id, account_number, procedure_code, payer, service_date, resolved_on,
          billed_cents, status)
        select patient_id, provider_id, 'KS-' || n, procedure_code, 'Aetna', '${day}'::date - (n % 3) * 40,
-         case when n > 2 then '${day}'::date + n end, billed_cents, status
+         case when n > 2 then '${day}'::date + n end, billed_cents,
+         -- a paid claim is Closed exactly when resolved (claims_closed_check)
+         case when status not in ('Paid', 'Closed') then status when n > 2 then 'Closed' else 'Paid' end
        from claims, generate_series(1, 5) n where id = (select min(id) from claims) returning id`,
     );
     try {

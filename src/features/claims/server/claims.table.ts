@@ -139,6 +139,12 @@ export const claims = pgTable(
       sql`(${t.referringProviderName} is null) = (${t.referringProviderNpi} is null)`,
     ),
     check('claims_diagnoses_check', sql`cardinality(${t.diagnoses}) <= 12`),
+    // A paid claim is Closed exactly when its balance is resolved (docs/claims.md, "The life cycle"): an update
+    // is set right by the trigger claims_closed_when_settled, an insert must agree.
+    check(
+      'claims_closed_check',
+      sql`(${t.status} = 'Closed') = (${t.status} in ('Paid', 'Closed') and ${t.resolvedOn} is not null)`,
+    ),
     index('claims_coverage_idx').on(t.coverageId),
     // Partial: only the few claims billed after another's adjudication are in it; other claims' writes skip it.
     index('claims_primary_claim_idx').on(t.primaryClaimId).where(sql.raw('primary_claim_id is not null')),
