@@ -15,6 +15,12 @@ export interface EraFileOptions {
   controlNumber?: number;
 }
 
+/** Cents as an X12 amount (R data element): dollars with two decimals, a leading minus for a reversal. */
+export function amt(cents: number): string {
+  const whole = Math.abs(cents);
+  return `${cents < 0 ? '-' : ''}${Math.floor(whole / 100)}.${String(whole % 100).padStart(2, '0')}`;
+}
+
 /** The whole file of one 835 transaction set whose body is `lines` (BPR…PLB). */
 export function eraFile(lines: readonly string[], options: EraFileOptions = {}): string {
   return eraFileOfSets([lines], options);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseX12, transactionSetsOf } from '@/features/x12/x12.parse';
 import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
 import { TEST_TODAY } from '@/testing/test-clock';
-import { eraFile, eraHeader } from '@/testing/era-files';
+import { amt, eraFile, eraHeader } from '@/testing/era-files';
 import { ack277CA, ack999 } from '@/testing/x12-acknowledgements';
 import { claimsReadBack } from '@/testing/x12-837-read';
 import type {
@@ -640,8 +640,6 @@ describe('acknowledgements', () => {
     expect(claim.submissions[0]!.message).toMatch(/^The clearinghouse rejected the file \(999 R\): NM1 \(segment 10/);
   });
 });
-
-const amt = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
 
 /**
  * A claim nobody has paid on, sent to Aetna on 1 October and denied there (CO-16) under the payer's number `icn`.

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eraFile, eraHeader } from '@/testing/era-files';
+import { amt, eraFile, eraHeader } from '@/testing/era-files';
 import { ack277CA } from '@/testing/x12-acknowledgements';
 import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
 import { x12Amount } from '../claims.837p';
@@ -27,8 +27,6 @@ afterAll(async () => {
 async function sql<T extends object>(text: string, params: unknown[] = []): Promise<T[]> {
   return (await t.database.pool.query<T>(text, params)).rows;
 }
-
-const amt = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
 
 const billNext = (claimId: number) => biller.request({ method: 'POST', url: `/api/claims/${claimId}/next-policy` });
 
@@ -280,27 +278,29 @@ describe("billing a claim's balance to the patient's next policy", () => {
     expect(billedThere.claimCount).toBe(statementBefore.claimCount);
     // The second payer pays the coinsurance the first left; the rest of the charge is the first payer's (CARC 23).
     const settledBefore = charge - first.coinsurance;
-    const lines = made.lines.flatMap((l, i) => {
-      const line = v!.lines[i]!;
-      const allowed = Math.round(line.charge * 0.7);
-      const coinsurance = allowed - Math.round(allowed * 0.8);
-      return [
-        `SVC*HC:${[l.procedureCode, ...l.modifiers].join(':')}*${amt(l.chargeCents)}*${amt(coinsurance)}**1`,
-        'DTM*472*20261101',
-        `CAS*OA*23*${amt(l.chargeCents - coinsurance)}`,
-        `REF*6R*${l.lineControlNumber}`,
-      ];
-    });
+    // Its lines, each paid its coinsurance (sign 1), or that payment reversed (sign -1).
+    const linesOf = (sign: 1 | -1) =>
+      made.lines.flatMap((l, i) => {
+        const line = v!.lines[i]!;
+        const allowed = Math.round(line.charge * 0.7);
+        const coinsurance = allowed - Math.round(allowed * 0.8);
+        return [
+          `SVC*HC:${[l.procedureCode, ...l.modifiers].join(':')}*${amt(sign * l.chargeCents)}*${amt(sign * coinsurance)}**1`,
+          'DTM*472*20261101',
+          `CAS*OA*23*${amt(sign * (l.chargeCents - coinsurance))}`,
+          `REF*6R*${l.lineControlNumber}`,
+        ];
+      });
     await importEra(
       eraFile([
         ...eraHeader({ paid: amt(first.coinsurance), trace: 'NEXT-2002', payer: v!.nextPayer, date: '20261125' }),
         `CLP*${made.accountNumber}*2*${amt(charge)}*${amt(first.coinsurance)}**12*ICN2${v!.id}`,
         'NM1*QC*1*DOE*JANE',
-        ...lines,
+        ...linesOf(1),
       ]),
     );
     const after = await detail(made.id);
-    // Nothing is left owed on the visit: the next payer's claim is Closed, and so is the first (below).
+    // Nothing is left owed on the visit: the next payer's claim is Closed, and so is the first, on the same day.
     expect(after).toMatchObject({
       status: 'Closed',
       paidCents: first.coinsurance,
@@ -318,6 +318,22 @@ describe("billing a claim's balance to the patient's next policy", () => {
       insurancePendingCents: 0,
       amountDueCents: 0,
     });
+    expect(await detail(v!.id)).toMatchObject({ status: 'Closed', resolvedOn: '2026-11-25', balanceCents: 0 });
+
+    // The next payer takes its payment back (CLP02 22): the visit is owed again, and neither claim is Closed.
+    await importEra(
+      eraFile([
+        ...eraHeader({ paid: amt(-first.coinsurance), trace: 'NEXT-2003', payer: v!.nextPayer, date: '20261126' }).map(
+          (s) =>
+            s.startsWith('BPR') ? s.replace(`*${amt(-first.coinsurance)}*C*`, `*${amt(first.coinsurance)}*D*`) : s,
+        ),
+        `CLP*${made.accountNumber}*22*${amt(-charge)}*${amt(-first.coinsurance)}**12*ICN2${v!.id}`,
+        'NM1*QC*1*DOE*JANE',
+        ...linesOf(-1),
+      ]),
+    );
+    expect(await detail(made.id)).toMatchObject({ status: 'Pending', resolvedOn: null });
+    expect(await detail(v!.id)).toMatchObject({ status: 'Paid', resolvedOn: null });
   });
 
   it('hands the balance back when the claim of the next policy is voided, which may then be billed again', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eraFile, eraFileOfSets, eraHeader } from '@/testing/era-files';
+import { amt, eraFile, eraFileOfSets, eraHeader } from '@/testing/era-files';
 import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
 import type { RemittanceDetail, RemittanceImport, RemittanceSummary } from '../remittances.schema';
 
@@ -32,8 +32,6 @@ const query = async <T = Record<string, unknown>>(text: string, values: unknown[
   (await t.database.pool.query(text, values)).rows as T[];
 
 /** Cents as an X12 amount. */
-const amt = (cents: number) =>
-  `${cents < 0 ? '-' : ''}${Math.floor(Math.abs(cents) / 100)}.${String(Math.abs(cents) % 100).padStart(2, '0')}`;
 
 /** The summary of the one remittance an upload's answer holds. */
 function only(res: { json<T>(): T }): RemittanceSummary {

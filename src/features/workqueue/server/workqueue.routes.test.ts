@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eraFile, eraHeader } from '@/testing/era-files';
+import { amt, eraFile, eraHeader } from '@/testing/era-files';
 import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
 import type { AssignmentRule, WorkItem, WorkQueuePage } from '../workqueue.schema';
 
@@ -9,7 +9,6 @@ let admin: SignedIn;
 
 const query = async <T = Record<string, unknown>>(text: string, values: unknown[] = []) =>
   (await t.database.pool.query(text, values)).rows as T[];
-const amt = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
 
 beforeAll(async () => {
   t = await createTestApp();
