@@ -1,5 +1,5 @@
 -- A claim's life cycle ends in Closed or Written Off (docs/claims.md, "The life cycle"); nothing set Closed. A paid
--- claim is Closed once nothing is left owed on it (resolved_on set), Paid again when a reversal or refund reopens
+-- claim is Closed once nothing is left owed on it (resolved_on set), Paid again when a payer's reversal reopens
 -- it. A row trigger sets an update right, whoever writes it, and a check holds an insert to it; the rollups and the
 -- KPIs count Closed as paid, so closing a claim moves no figure but its count per status.
 CREATE OR REPLACE FUNCTION claims_closed_when_settled() RETURNS trigger

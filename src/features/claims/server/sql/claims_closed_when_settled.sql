@@ -2,7 +2,7 @@
 -- A migration that changes it copies this statement, and this file changes with it (docs/database-functions.md).
 --
 -- A paid claim is Closed once nothing is left owed on it by anyone (resolved_on set: the payer's part posted and
--- the patient's share paid or never asked), and Paid again when a reversal or a refund reopens its balance
+-- the patient's share paid or never asked), and Paid again when a payer's reversal reopens its balance
 -- (docs/claims.md, "The life cycle"). Kept by a row trigger on claims' updates that runs only when a row's status
 -- and resolved_on disagree, so every writer (an 835 posting, a patient's or a guest's payment, an appeal won)
 -- leaves the two agreeing without each one deciding it; the check claims_closed_check holds inserts to it.
