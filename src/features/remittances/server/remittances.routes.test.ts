@@ -31,8 +31,6 @@ let pending: Claim[] = [];
 const query = async <T = Record<string, unknown>>(text: string, values: unknown[] = []) =>
   (await t.database.pool.query(text, values)).rows as T[];
 
-/** Cents as an X12 amount. */
-
 /** The summary of the one remittance an upload's answer holds. */
 function only(res: { json<T>(): T }): RemittanceSummary {
   const { remittances } = res.json<RemittanceImport>();
