@@ -36,7 +36,7 @@ export const claimStatusSchema = z.enum(CLAIM_STATUSES);
  */
 export const PAID_STATUSES = ['Paid', 'Closed'] as const satisfies readonly ClaimStatus[];
 
-/** The status a claim written with `status` has once the database agrees it with its resolved day (the seeds). */
+/** The status to write for a claim with `status` and this resolved state, as claims_closed_check asks (the seeds). */
 export function statusWhenSettled(status: string, resolved: boolean): string {
   if (status === 'Paid' && resolved) return 'Closed';
   if (status === 'Closed' && !resolved) return 'Paid';

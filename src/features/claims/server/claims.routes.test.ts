@@ -693,6 +693,44 @@ describe('POST /api/claims/:id/appeals', () => {
     expect(fieldsOf(again.body)).toContain('outcome');
   });
 
+  it('closes a claim whose appeal is won in full: nothing is left owed, so it is Closed and resolved today', async () => {
+    const target = await claimWithStatus('Denied');
+    const [claim] = await sql<{ owed: number; share: number }>(
+      `select billed_cents - paid_cents - contractual_adjustment_cents as owed, patient_responsibility_cents as share
+       from claims where id = $1`,
+      [target.id],
+    );
+    expect(claim?.share).toBe(0);
+    const filed = await biller.request({
+      method: 'POST',
+      url: `/api/claims/${target.id}/appeals`,
+      payload: { reason: 'Corrected records attached' },
+    });
+    expect(filed.statusCode, filed.body).toBe(200);
+    const [appeal] = await sql<{ id: number }>(
+      `select id from claim_appeals where claim_id = $1 order by id desc limit 1`,
+      [target.id],
+    );
+    const res = await biller.request({
+      method: 'POST',
+      url: `/api/claims/${target.id}/appeals/${appeal?.id}/outcome`,
+      payload: { outcome: 'won', amountCents: claim?.owed },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<ClaimRow>()).toMatchObject({ status: 'Closed', balanceCents: 0 });
+    const [stored] = await sql<{ status: string; resolved_on: string }>(
+      `select status, resolved_on::text from claims where id = $1`,
+      [target.id],
+    );
+    expect(stored).toEqual({ status: 'Closed', resolved_on: today(t.clock()) });
+    const [entry] = await sql<{ detail: string }>(
+      `select detail from audit_log where action = 'claim.appeal.outcome' order by id desc limit 1`,
+    );
+    expect(entry?.detail).toBe(
+      `${target.account_number}: first level appeal won, ${formatDollars(claim?.owed ?? 0)}; status Appealed → Closed`,
+    );
+  });
+
   it('refuses a bad level or deadline, naming the field', async () => {
     const target = await claimWithStatus('Denied');
     for (const [payload, field] of [
