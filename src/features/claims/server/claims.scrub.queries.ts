@@ -10,7 +10,7 @@ import { countOf } from '@/shared/plural';
 import type { RequestContext } from '@/server/context';
 import type { Db, Tx } from '@/server/db/types';
 import { HttpError } from '@/server/plugins/errors';
-import { rawRows, rowText, rowTextOrNull } from '@/server/db/sql-helpers';
+import { rawRows, rowText, rowTextOrNull, type RawRow } from '@/server/db/sql-helpers';
 import type { BatchScrubResult, ClaimScrubResult, ClaimStatus } from '../claims.schema';
 import { isScrubClean, scrubClaim, type ScrubCode, type ScrubEdit, type ScrubInput } from '../claims.scrubber';
 import { openWorkItems, resolveWorkItemsBySource } from '@/features/workqueue/server/workqueue.queries';
@@ -167,6 +167,9 @@ export async function loadClaimsToScrub(tx: Tx, claimIds: readonly number[], day
     headers.filter((h) => h.primary_claim_id !== null).map((h) => Number(h.id)),
   );
   const othersOf = groupBy(others, (o) => Number(o.patient_id));
+  // The query above leaves out the claims being scrubbed; those of the same patient are each other's other
+  // claims too (two Drafts of one visit entered twice, scrubbed in one batch), from the rows already read.
+  const batchOf = groupBy(headers, (h) => Number(h.patient_id));
   const authorizationsOf = groupBy(authorizations, (a) => Number(a.patient_id));
   // Which claim each claim bills after (claims.primary_claim_id), as far as these rows tell: a visit billed to the
   // patient's policies one after another is a chain of such links (primary, secondary, tertiary).
@@ -199,11 +202,15 @@ export async function loadClaimsToScrub(tx: Tx, claimIds: readonly number[], day
     // The same visit billed to the patient's other policies (the claim it bills after, those billed after it) is
     // not a duplicate of this claim: their lines are these lines by design.
     const visit = primaryOf.size === 0 ? null : sameVisitAs(claimId);
+    const notSameVisit = (id: number) => id !== claimId && !visit?.has(id);
     const otherClaims = [
       ...groupBy(
-        (othersOf.get(patientId) ?? []).filter((o) => !visit?.has(Number(o.claim_id))),
+        (othersOf.get(patientId) ?? []).filter((o) => notSameVisit(Number(o.claim_id))),
         (o) => Number(o.claim_id),
       ),
+      ...(batchOf.get(patientId) ?? [])
+        .filter((mate) => notSameVisit(Number(mate.id)))
+        .map((mate): [number, RawRow[]] => [Number(mate.id), linesOf.get(Number(mate.id)) ?? []]),
     ].map(([id, ls]) => ({
       id,
       lines: ls.map((l) => ({

@@ -399,4 +399,41 @@ describe('POST /api/claims/scrub', () => {
     );
     expect((await verifyChain(t.database.db)).ok).toBe(true);
   });
+
+  it('warns of a duplicate between two claims scrubbed in the same batch, and holds both for a reason', async () => {
+    // The same visit entered twice: a second Draft with the first one's patient, date and lines.
+    const first = await draftClaim('dup-first');
+    const [second] = await sql<{ id: number }>(
+      `insert into claims (patient_id, provider_id, account_number, procedure_code, payer, service_date, billed_cents,
+          status, coverage_id, place_of_service, diagnoses)
+       select patient_id, provider_id, 'TEST-dup-second', procedure_code, payer, service_date, billed_cents, 'Draft',
+          coverage_id, place_of_service, diagnoses
+       from claims where id = $1 returning id`,
+      [first],
+    );
+    if (!second) throw new Error('copy failed');
+    await sql(
+      `insert into claim_lines (claim_id, line_number, procedure_code, modifiers, units, charge_cents,
+          diagnosis_pointers, service_date, line_control_number)
+       select $2, line_number, procedure_code, modifiers, units, charge_cents, diagnosis_pointers, service_date,
+          'TEST-dup-second-' || line_number
+       from claim_lines where claim_id = $1`,
+      [first, second.id],
+    );
+    const res = await biller.request({ method: 'POST', url: '/api/claims/scrub' });
+    expect(res.statusCode, res.body).toBe(200);
+    const { results } = res.json<BatchScrubResult>();
+    for (const [claim, other] of [
+      [first, second.id],
+      [second.id, first],
+    ] as const) {
+      const result = results.find((r) => r.claimId === claim);
+      expect(result).toMatchObject({ clean: true, status: 'Draft' });
+      const duplicate = result?.edits.find((e) => e.code === 'DUPLICATE_SERVICE');
+      expect(duplicate).toMatchObject({ severity: 'warning', field: 'lines[0].procedureCode' });
+      expect(duplicate?.message).toContain(`also billed on claim ${other}`);
+    }
+    expect(await stored(first)).toMatchObject({ status: 'Draft' });
+    expect(await stored(second.id)).toMatchObject({ status: 'Draft' });
+  });
 });
