@@ -768,6 +768,82 @@ describe('correcting a claim the payer has', () => {
   });
 });
 
+describe('a replacement or void entered by hand', () => {
+  it('is refused when it names the payer’s number of a claim here, which is corrected or voided from its view', async () => {
+    // Denied by Aetna under ICN-HAND-1: a new claim naming that number would leave this one owed beside it.
+    const claim = await deniedAtAetna('ICN-HAND-1', 'HAND-1');
+    const [source] = await sql<{ patient_id: number; coverage_id: number; provider_id: number }>(
+      `select c.patient_id, c.coverage_id, (select id from providers where active order by id limit 1) as provider_id
+         from claims c where c.id = $1`,
+      [claim.id],
+    );
+    const body = (frequencyCode: '7' | '8', originalClaimNumber: string) => ({
+      patientId: source!.patient_id,
+      providerId: source!.provider_id,
+      coverageId: source!.coverage_id,
+      placeOfService: '11',
+      frequencyCode,
+      originalClaimNumber,
+      diagnoses: ['I10'],
+      lines: [
+        {
+          procedureCode: '99213',
+          modifiers: [],
+          units: 1,
+          chargeCents: 15_000,
+          diagnosisPointers: [1],
+          serviceDate: '2026-11-19',
+        },
+      ],
+    });
+    const claimCount = async () => (await sql<{ n: number }>('select count(*)::int as n from claims'))[0]!.n;
+    const before = await claimCount();
+    for (const frequency of ['7', '8'] as const) {
+      const refused = await biller.request({
+        method: 'POST',
+        url: '/api/claims',
+        payload: body(frequency, 'ICN-HAND-1'),
+      });
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect(refused.json<{ error: { fields: { field: string; message: string }[] } }>().error.fields).toEqual([
+        {
+          field: 'originalClaimNumber',
+          message:
+            `is Aetna's number for claim ${claim.account_number} (Denied): use Correct or Void at payer on that ` +
+            'claim instead, so that it is not owed twice',
+        },
+      ]);
+    }
+    expect(await claimCount()).toBe(before);
+
+    // A number no claim here carries is a claim billed before the practice used the app: entered by hand.
+    const legacy = await biller.request({ method: 'POST', url: '/api/claims', payload: body('7', 'ICN-BEFORE-1') });
+    expect(legacy.statusCode, legacy.body).toBe(201);
+
+    // The claim itself, reopened as the replacement of that number, is edited as any Draft.
+    expect(
+      (
+        await biller.request({
+          method: 'POST',
+          url: `/api/claims/${claim.id}/correct`,
+          payload: { reason: 'Wrong code' },
+        })
+      ).statusCode,
+    ).toBe(200);
+    const edited = await biller.request({
+      method: 'PUT',
+      url: `/api/claims/${claim.id}`,
+      payload: body('7', 'ICN-HAND-1'),
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(await detail(claim.id)).toMatchObject({
+      status: 'Draft',
+      frequencyCode: '7',
+      originalClaimNumber: 'ICN-HAND-1',
+    });
+  });
+});
+
 describe('voiding a claim at its payer', () => {
   const voidAtPayer = (id: number, payload: object, who: SignedIn = biller) =>
     who.request({ method: 'POST', url: `/api/claims/${id}/void-at-payer`, payload });

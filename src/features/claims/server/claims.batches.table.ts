@@ -113,6 +113,10 @@ export const claimBatchClaims = pgTable(
     index('claim_batch_claims_claim_idx').on(t.claimId, t.batchId),
     // The 277CA's TRN02 finds the claim's open submission by its account number.
     index('claim_batch_claims_account_idx').on(t.accountNumber, t.batchId),
+    // A replacement or void entered by hand is checked against the claims the payer knows by its number.
+    index('claim_batch_claims_payer_number_idx')
+      .on(t.payerClaimNumber)
+      .where(sql`${t.payerClaimNumber} is not null`),
     check('claim_batch_claims_outcome_check', sql`${t.outcome} is null or ${oneOf(t.outcome, CLAIM_OUTCOMES)}`),
   ],
 );

@@ -16,6 +16,7 @@ import type { Db, Tx } from '@/server/db/types';
 import { HttpError, invalidField } from '@/server/plugins/errors';
 import { qualified } from '@/server/db/sql-helpers';
 import { lineControlNumber, type ClaimDraft, type ClaimStatus } from '../claims.schema';
+import { claimKnownByPayerNumber } from './claims.queries';
 import { claimLines, claims } from './claims.table';
 
 /** Only a claim not yet sent can be edited. */
@@ -38,6 +39,23 @@ async function checkReferences(tx: Tx, ctx: RequestContext, draft: ClaimDraft): 
   const coverage = await patientCoverage(tx, draft.patientId, draft.coverageId);
   if (!coverage) throw invalidField('coverageId', "is not one of this patient's coverages");
   return coverage;
+}
+
+/**
+ * A replacement or void (frequency 7 or 8) entered by hand names the payer's number of a claim billed before
+ * this practice used the app. One the payer knows here is corrected or voided from its own view instead: a new
+ * claim beside it would leave the first one owed too, billed twice in A/R and the KPIs.
+ */
+async function checkOriginalNotHere(tx: Tx, draft: ClaimDraft, payer: string, claimId: number | null): Promise<void> {
+  if (draft.frequencyCode === '1' || !draft.originalClaimNumber) return;
+  const known = await claimKnownByPayerNumber(tx, payer, draft.originalClaimNumber, claimId);
+  if (known) {
+    throw invalidField(
+      'originalClaimNumber',
+      `is ${payer}'s number for claim ${known.accountNumber} (${known.status}): use Correct or Void at payer on ` +
+        'that claim instead, so that it is not owed twice',
+    );
+  }
 }
 
 function headerOf(draft: ClaimDraft, payer: string) {
@@ -99,6 +117,7 @@ export async function insertDraftClaim(
   after?: { primaryClaimId: number; primaryAccountNumber: string; primaryPayer: string; priorPayersCents: number },
 ): Promise<number> {
   const { payer } = await checkReferences(tx, ctx, draft);
+  await checkOriginalNotHere(tx, draft, payer, null);
   const header = headerOf(draft, payer);
   const [created] = await tx
     .insert(claims)
@@ -157,6 +176,7 @@ export async function updateDraftClaim(db: Db, ctx: RequestContext, id: number, 
       throw invalidField('patientId', "cannot change: a claim is the patient's; create a new claim instead");
     }
     const { payer } = await checkReferences(tx, ctx, draft);
+    await checkOriginalNotHere(tx, draft, payer, id);
     await tx
       .update(claims)
       .set({ ...headerOf(draft, payer), status: 'Draft' })

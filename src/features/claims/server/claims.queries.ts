@@ -1090,6 +1090,31 @@ async function payersClaimNumber(tx: Tx, id: number): Promise<string | null> {
   return known?.number ?? null;
 }
 
+/**
+ * A claim here that the payer knows by this number (as payersClaimNumber reads it: a posted 835's CLP07 or a
+ * 277CA's REF*1K), other than `exceptId` and not voided: what a replacement or void entered by hand must not name,
+ * since that claim would stay owed beside it (its own Correct or Void at payer carries its balance instead).
+ */
+export async function claimKnownByPayerNumber(
+  tx: Tx,
+  payer: string,
+  number: string,
+  exceptId: number | null,
+): Promise<{ accountNumber: string; status: string } | null> {
+  // Found from the number (remittance_claims_payer_number_idx, claim_batch_claims_payer_number_idx), then its claim.
+  const [known] = (
+    await tx.execute<{ account_number: string; status: string }>(sql`select c.account_number, c.status from claims c
+        where c.id in (
+            select rc.claim_id from remittance_claims rc
+              where rc.payer_claim_number = ${number} and rc.outcome = 'posted' and rc.claim_id is not null
+            union
+            select bc.claim_id from claim_batch_claims bc where bc.payer_claim_number = ${number})
+          and c.payer = ${payer} and c.voided_at is null and c.id <> ${exceptId ?? 0}::int
+        order by c.id limit 1`)
+  ).rows;
+  return known ? { accountNumber: known.account_number, status: known.status } : null;
+}
+
 function claimNumberText(number: string | null): string {
   return number === null ? 'a claim number not yet known' : `claim number ${number}`;
 }

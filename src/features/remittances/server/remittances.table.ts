@@ -85,6 +85,8 @@ export const remittanceClaims = pgTable(
       .on(t.reversesId)
       .where(sql`${t.reversesId} is not null`),
     index('remittance_claims_claim_idx').on(t.claimId, t.id),
+    // A replacement or void entered by hand is checked against the claims the payer knows by its number.
+    index('remittance_claims_payer_number_idx').on(t.payerClaimNumber),
   ],
 );
 

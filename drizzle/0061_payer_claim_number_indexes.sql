@@ -1,0 +1,2 @@
+CREATE INDEX "claim_batch_claims_payer_number_idx" ON "claim_batch_claims" USING btree ("payer_claim_number") WHERE "claim_batch_claims"."payer_claim_number" is not null;--> statement-breakpoint
+CREATE INDEX "remittance_claims_payer_number_idx" ON "remittance_claims" USING btree ("payer_claim_number");
