@@ -191,6 +191,11 @@ export const claimRowSchema = z.object({
    */
   balanceCents: z.number().int(),
   status: claimRowStatusSchema,
+  /**
+   * X12 CLM05-3: 1 an original claim, 7 a replacement or 8 a void of the claim the payer already has (a claim
+   * reopened to be corrected or voided at the payer), which voiding it here does not touch.
+   */
+  frequencyCode: z.enum(['1', '7', '8']),
   /** The denial or main adjustment CARC code; null when nothing was adjusted. */
   reason: z.string().nullable(),
   denialDescription: z.string().nullable(),

@@ -22,6 +22,7 @@ const page = {
       daysAR: 12,
       balanceCents: 15000,
       status: 'Denied',
+      frequencyCode: '1',
       reason: 'CO-197',
       denialDescription: null,
       // A column the query read but the schema does not name: never sent.

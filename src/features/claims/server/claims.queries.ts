@@ -88,6 +88,7 @@ function rowColumns(ctx: RequestContext) {
     daysAR: daysInArSql(today(ctx.now)),
     balanceCents: claimOpenBalanceSql(),
     status: shownStatusSql,
+    frequencyCode: claims.frequencyCode,
     reason: claims.reasonCode,
     denialDescription: claims.denialDescription,
   };
@@ -96,12 +97,20 @@ function rowColumns(ctx: RequestContext) {
 /** The status the list shows: Voided for a voided claim, else the stored one. */
 const shownStatusSql = sql<string>`case when ${claims.voidedAt} is not null then 'Voided' else ${claims.status} end`;
 
+/** The stored frequency (claims_frequency_check holds it to these three). */
+function frequencyCodeOf(code: string): ClaimRow['frequencyCode'] {
+  if (code === '1' || code === '7' || code === '8') return code;
+  throw new Error(`claim frequency code ${code} is not 1, 7 or 8`);
+}
+
 /**
  * A claims list row. Each field is named rather than spread from the query's row: a list or an export
  * builds one per claim, and V8 copies a spread with an added field through a slow generic path
  * (docs/performance.md, "Answers built field by field"); a column the query adds stays out of the answer.
  */
-function toClaimRow(row: Omit<ClaimRow, 'status'> & { status: string }): ClaimRow {
+function toClaimRow(
+  row: Omit<ClaimRow, 'status' | 'frequencyCode'> & { status: string; frequencyCode: string },
+): ClaimRow {
   return {
     id: row.id,
     patient: row.patient,
@@ -115,6 +124,7 @@ function toClaimRow(row: Omit<ClaimRow, 'status'> & { status: string }): ClaimRo
     daysAR: row.daysAR,
     balanceCents: row.balanceCents,
     status: claimRowStatusSchema.parse(row.status),
+    frequencyCode: frequencyCodeOf(row.frequencyCode),
     reason: row.reason,
     denialDescription: row.denialDescription,
   };
@@ -405,7 +415,7 @@ export async function listClaims(db: Db, ctx: RequestContext, query: ClaimListQu
       ${providers.name} as provider, ${claims.payer} as payer, ${claims.serviceDate}::text as "serviceDate",
       ${claims.billedCents} as "billedCents", ${claims.paidCents} as "paidCents",
       ${daysInArSql(today(ctx.now))} as "daysAR", ${claimOpenBalanceSql()} as "balanceCents", ${shownStatusSql} as status, ${claims.reasonCode} as reason,
-      ${claims.denialDescription} as "denialDescription", ${claims.patientId} as "patientId", page.*
+      ${claims.frequencyCode} as "frequencyCode", ${claims.denialDescription} as "denialDescription", ${claims.patientId} as "patientId", page.*
       ${pageTotalColumn(count)}
     from (${pageKeysSql(ctx, query, cursor)}) page
     join ${claims} on ${claims.id} = page.id

@@ -84,7 +84,7 @@ describe('GET /api/claims', () => {
     if (!first) throw new Error('no claims');
     const [raw] = await sql<Record<string, unknown>>(
       `select c.account_number, c.procedure_code, c.payer, c.service_date::text, c.billed_cents, c.paid_cents,
-        c.status, c.reason_code, c.denial_description, p.name as patient, v.name as provider,
+        c.status, c.frequency_code, c.reason_code, c.denial_description, p.name as patient, v.name as provider,
         (coalesce(c.resolved_on, $2::date) - c.service_date) as days, ${BALANCE_SQL} as balance
        from claims c join patients p on p.id = c.patient_id join providers v on v.id = c.provider_id where c.id = $1`,
       [first.id, today(t.clock())],
@@ -102,6 +102,7 @@ describe('GET /api/claims', () => {
       daysAR: raw?.days,
       balanceCents: raw?.balance,
       status: raw?.status,
+      frequencyCode: raw?.frequency_code,
       reason: raw?.reason_code,
       denialDescription: raw?.denial_description,
     });

@@ -26,6 +26,7 @@ function claim(overrides: Partial<ClaimRow>): ClaimRow {
     daysAR: 144,
     balanceCents: 14_900,
     status: 'Denied',
+    frequencyCode: '1',
     reason: 'CO-197',
     denialDescription: 'Precertification or authorization was not obtained',
     ...overrides,
@@ -449,6 +450,32 @@ describe('ClaimsPage', () => {
       ['/api/claims/1/void', { reason: 'Wrong amount in the imported file' }],
     ]);
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('says when voiding here leaves the claim the payer has: a Draft replacement or void of it, not an original', async () => {
+    const drafts = [
+      claim({ id: 7, accountNumber: 'ACC-2026-100007', status: 'Draft', frequencyCode: '7' }),
+      claim({ id: 8, accountNumber: 'ACC-2026-100008', status: 'Draft', frequencyCode: '8' }),
+      claim({ id: 9, accountNumber: 'ACC-2026-100009', status: 'Draft', frequencyCode: '1' }),
+    ];
+    serve(drafts);
+    const user = userEvent.setup();
+    renderPage();
+    const described = async (account: string) => {
+      await user.click(await screen.findByRole('button', { name: `Void claim ${account}` }));
+      const dialog = await screen.findByRole('dialog', { name: `Void claim ${account}?` });
+      const text = dialog.textContent ?? '';
+      await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+      return text;
+    };
+    expect(await described('ACC-2026-100007')).toContain(
+      'Aetna is not told: the claim Aetna has, which this replacement was to correct, stays as it is.',
+    );
+    expect(await described('ACC-2026-100008')).toContain(
+      'Aetna is not told: the claim Aetna has, which this void was to cancel, stays as it is.',
+    );
+    expect(await described('ACC-2026-100009')).not.toContain('not told');
   });
 
   it('offers the import template with every column', async () => {

@@ -21,6 +21,7 @@ const row = (over: Partial<ClaimRow>): ClaimRow => ({
   daysAR: 30,
   balanceCents: 21_400,
   status: 'Denied',
+  frequencyCode: '1',
   reason: 'CO-16',
   denialDescription: 'Claim lacks information',
   ...over,
