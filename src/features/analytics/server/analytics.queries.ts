@@ -71,7 +71,8 @@ const OPEN_DENIAL_STATUSES = sql`('Denied', 'Appealed')`;
 /**
  * OUTSTANDING A/R, defined once and used by Days in A/R, AR aging, provider Days in A/R and Revenue at
  * Risk. A claim is an open receivable when it has been submitted, is not resolved (resolved_on is null)
- * and is neither a Draft nor Written Off. Its outstanding amount is
+ * and is not Written Off: a submitted claim reopened as a Draft (to be corrected, or voided at the payer) is
+ * still owed until the payer answers. Its outstanding amount is
  *
  *   what is left of its charge (claimChargeLeftSql) − patient payments received (patient and guest)
  *
@@ -90,7 +91,7 @@ export function outstandingArRowsSql(): SQL {
       greatest(0, ${claimChargeLeftSql()} - ${patientPaidCents})::bigint as outstanding_cents
     from ${claims}
     where ${claims.resolvedOn} is null and ${claims.submittedOn} is not null and ${notVoidedSql}
-      and ${claims.status} not in ('Draft', 'Written Off')
+      and ${claims.status} <> 'Written Off'
   ) receivable where outstanding_cents > 0`;
 }
 

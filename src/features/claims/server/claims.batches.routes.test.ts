@@ -60,6 +60,12 @@ function upload(text: string, contentType = 'text/plain') {
   });
 }
 
+/** Outstanding A/R as of today, as the KPIs give it. */
+async function outstandingAr(): Promise<number> {
+  const res = await biller.request({ method: 'GET', url: '/api/claims/analytics/kpis?periodDays=30' });
+  return res.json<{ outstandingArCents: number }>().outstandingArCents;
+}
+
 async function detail(claimId: number): Promise<ClaimDetail> {
   const res = await biller.request({ method: 'GET', url: `/api/claims/${claimId}` });
   expect(res.statusCode).toBe(200);
@@ -694,9 +700,12 @@ describe('correcting a claim the payer has', () => {
   it('reopens a denied claim as a Draft replacement of the payer’s number, and sends it as one, filed when it was first', async () => {
     // Sent on 1 October, denied by Aetna for missing information (CO-16) under its claim number ICN-CORR-1.
     const claim = await deniedAtAetna('ICN-CORR-1', 'CORR-1');
+    const owed = await outstandingAr();
 
     const res = await correct(claim.id, { reason: 'Referring provider was missing' });
     expect(res.statusCode, res.body).toBe(200);
+    // Reopened as a Draft, the claim is still owed: it stays in A/R while it is corrected.
+    expect(await outstandingAr()).toBe(owed);
     expect(res.json<ClaimRow>()).toMatchObject({ id: claim.id, status: 'Draft' });
     expect(await detail(claim.id)).toMatchObject({
       status: 'Draft',
@@ -853,10 +862,13 @@ describe('voiding a claim at its payer', () => {
   it('sends a void of the payer’s number, keeps the claim in A/R until the payer takes it, then voids it', async () => {
     const claim = await deniedAtAetna('ICN-VOID-1', 'VOID-1');
     const [user] = await sql<{ id: number }>(`select id from users where email = 'billing.admin@healthcare.demo'`);
+    const owed = await outstandingAr();
 
     const res = await voidAtPayer(claim.id, { reason: 'Billed under the wrong patient' });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json<ClaimRow>()).toMatchObject({ id: claim.id, status: 'Draft' });
+    // A Draft again, but filed and owed until the payer takes the void: still in A/R.
+    expect(await outstandingAr()).toBe(owed);
     expect(await detail(claim.id)).toMatchObject({
       status: 'Draft',
       frequencyCode: '8',
@@ -912,6 +924,7 @@ describe('voiding a claim at its payer', () => {
       void_reason: 'Billed under the wrong patient',
     });
     expect((await detail(claim.id)).balanceCents).toBe(claim.billed);
+    expect(await outstandingAr()).toBe(owed);
 
     // The payer takes the void (277CA A2): the claim is voided, its balance leaves A/R, and the acceptance says so.
     const ack = await upload(
@@ -928,6 +941,7 @@ describe('voiding a claim at its payer', () => {
     });
     const voided = await detail(claim.id);
     expect(voided).toMatchObject({ status: 'Voided', balanceCents: 0 });
+    expect(await outstandingAr()).toBe(owed - claim.billed);
     const [accepted] = await sql<{ detail: string }>(
       `select detail from audit_log where resource = $1 and action = 'claim.accept' order by id desc limit 1`,
       [`claim/${claim.id}`],

@@ -1,4 +1,4 @@
--- The current definition of analytics_claims_rollup, last (re)defined by drizzle/0060_claims_closed_when_settled.sql.
+-- The current definition of analytics_claims_rollup, last (re)defined by drizzle/0062_ar_keeps_reopened_claims.sql.
 -- A migration that changes it copies this statement, and this file changes with it (docs/database-functions.md).
 CREATE OR REPLACE FUNCTION analytics_claims_rollup() RETURNS trigger
 LANGUAGE plpgsql AS $fn$
@@ -19,10 +19,10 @@ BEGIN
     -- A claim whose only change is its status changes one figure when the other rollups cannot tell the two
     -- statuses apart: its count per status (claims_status_rollup). The other rollups read the status only as
     -- Paid, Closed or Partially Paid (charges), Paid or Closed (claims per day), Written Off (revenue lost,
-    -- open A/R), Denied or Appealed (open denials) and Draft (open A/R, which reads only claims submitted): a
-    -- move that keeps every one of those the same (an appeal, Denied to Appealed; a clearinghouse acceptance,
-    -- Submitted to Accepted; the scrub's Draft to Ready of a claim never submitted; a paid claim settled, Paid
-    -- to Closed) moves the claim there alone.
+    -- open A/R) and Denied or Appealed (open denials): a move that keeps every one of those the same (an
+    -- appeal, Denied to Appealed; a clearinghouse acceptance, Submitted to Accepted; the scrub's Draft to
+    -- Ready; a claim reopened as a Draft to be corrected; a paid claim settled, Paid to Closed) moves the claim
+    -- there alone.
     EXECUTE $q$
       SELECT array_agg(k.id) FILTER (WHERE k.kind = 'rollups'), array_agg(k.id) FILTER (WHERE k.kind = 'status'),
         coalesce(bool_or(k.moved_provider), false), coalesce(bool_or(k.moved_payer), false)
@@ -39,11 +39,10 @@ BEGIN
               o.handed_on_cents, o.prior_payers_cents, o.primary_claim_id,
               o.clean_submission AND (o.submitted_on IS NOT NULL OR o.adjudicated_on IS NOT NULL)) THEN 'rollups'
           WHEN n.status = o.status THEN NULL
-          -- submitted_on is the same in both rows here (the test above).
           WHEN (n.status IN ('Paid', 'Closed', 'Partially Paid'), n.status IN ('Paid', 'Closed'), n.status = 'Written Off',
-              n.status IN ('Denied', 'Appealed'), n.status = 'Draft' AND n.submitted_on IS NOT NULL)
+              n.status IN ('Denied', 'Appealed'))
             = (o.status IN ('Paid', 'Closed', 'Partially Paid'), o.status IN ('Paid', 'Closed'), o.status = 'Written Off',
-              o.status IN ('Denied', 'Appealed'), o.status = 'Draft' AND o.submitted_on IS NOT NULL) THEN 'status'
+              o.status IN ('Denied', 'Appealed')) THEN 'status'
           ELSE 'rollups'
         END AS kind
         FROM new_rows n JOIN old_rows o ON o.id = n.id

@@ -1,4 +1,4 @@
--- The current definition of analytics_rollup_delta_sql, last (re)defined by drizzle/0060_claims_closed_when_settled.sql.
+-- The current definition of analytics_rollup_delta_sql, last (re)defined by drizzle/0062_ar_keeps_reopened_claims.sql.
 -- A migration that changes it copies this statement, and this file changes with it (docs/database-functions.md).
 --
 -- A statement's claims (`source`: rows of claims with a sign, + new, − old) as the SQL that adds their
@@ -75,10 +75,11 @@ daily as (
 ),
 open_ar as (
   -- Outstanding A/R (outstandingArRowsSql): open receivables, by service date (aged at query time) and by provider.
+  -- A submitted claim reopened as a Draft (to be corrected or voided at the payer) is still owed.
   select sign, service_date, provider_id, status,
     greatest(0, billed_cents - paid_cents - greatest(contractual_adjustment_cents, prior_payers_cents)
       - handed_on_cents - pp)::bigint as outstanding
-  from s where resolved_on is null and submitted_on is not null and status not in ('Draft', 'Written Off')
+  from s where resolved_on is null and submitted_on is not null and status <> 'Written Off'
 ),
 receivables as (
   insert into analytics_ar_daily as t (service_date, outstanding_cents, open_denials_cents)
