@@ -28,7 +28,8 @@ export function VoidClaimDialog({ claim, onClose }: { claim: ClaimRow; onClose: 
             A voided claim stays in the list as Voided and in the audit trail, and no KPI or total counts it.
             {canVoidAtPayer(claim.status)
               ? ` ${claim.payer} is not told: to cancel the claim ${claim.payer} has, open it and use Void at payer.`
-              : claim.frequencyCode !== '1' &&
+              : (claim.status === 'Draft' || claim.status === 'Ready') &&
+                claim.frequencyCode !== '1' &&
                 ` ${claim.payer} is not told: the claim ${claim.payer} has, which this ${claim.frequencyCode === '7' ? 'replacement was to correct' : 'void was to cancel'}, stays as it is.`}
           </>
         ),
