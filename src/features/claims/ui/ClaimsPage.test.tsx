@@ -457,6 +457,8 @@ describe('ClaimsPage', () => {
       claim({ id: 7, accountNumber: 'ACC-2026-100007', status: 'Draft', frequencyCode: '7' }),
       claim({ id: 8, accountNumber: 'ACC-2026-100008', status: 'Draft', frequencyCode: '8' }),
       claim({ id: 9, accountNumber: 'ACC-2026-100009', status: 'Draft', frequencyCode: '1' }),
+      // Sent: the payer has the replacement itself now.
+      claim({ id: 10, accountNumber: 'ACC-2026-100010', status: 'Submitted', frequencyCode: '7' }),
     ];
     serve(drafts);
     const user = userEvent.setup();
@@ -476,6 +478,7 @@ describe('ClaimsPage', () => {
       'Aetna is not told: the claim Aetna has, which this void was to cancel, stays as it is.',
     );
     expect(await described('ACC-2026-100009')).not.toContain('not told');
+    expect(await described('ACC-2026-100010')).not.toContain('not told');
   });
 
   it('offers the import template with every column', async () => {
