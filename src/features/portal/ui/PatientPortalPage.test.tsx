@@ -125,10 +125,26 @@ describe('PatientPortalPage', () => {
       ['October 5, 2026', '80053', 'Dr. Samuel Okoye', '$1,234.56', '$0.00', 'Denied'],
     ]);
     expect(within(rows[1]!).getByText('Denied').className).toContain('bg-destructive');
+    // The billing office's statuses in the patient's words: those the claims show, in the order they appear.
+    expect(screen.getByRole('heading', { name: 'What the statuses mean', level: 3 })).toBeTruthy();
+    expect(screen.getAllByRole('term').map((t) => t.textContent)).toEqual(['Paid:', 'Denied:']);
+    expect(screen.getAllByRole('definition').map((d) => d.textContent)).toEqual([
+      'Your insurer has paid its part; what you owe, if anything, is on your statement.',
+      'Your insurer declined to pay; the clinic is reviewing it and will let you know what happens next.',
+    ]);
     // The statement and Pay Balance live in My Billing, a sub-path of the portal.
     expect(screen.getByRole('link', { name: 'View statement and pay' }).getAttribute('href')).toBe(
       '/patient-portal/billing',
     );
+  });
+
+  it('tells a closed claim (nothing owed) from a paid one (a share may be owed), each status once', async () => {
+    const closed = (id: number): PortalClaim => ({ ...CLAIMS[0]!, id, status: 'Closed', paidCents: 14_900 });
+    serve(VISITS, [closed(4), CLAIMS[0]!, closed(5)]);
+    renderPage();
+    await screen.findByRole('table', { name: 'My claims' });
+    expect(screen.getAllByRole('term').map((t) => t.textContent)).toEqual(['Closed:', 'Paid:']);
+    expect(screen.getAllByRole('definition')[0]?.textContent).toBe('Settled: nothing is owed on this claim.');
   });
 
   it('says when no visit is ahead, above the past ones', async () => {

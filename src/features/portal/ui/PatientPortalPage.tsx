@@ -11,6 +11,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/cli
 import { statusVariant } from '@/client/lib/status-variant';
 import { formatTime12 } from '@/features/appointments/appointments.schema';
 import { useSession } from '@/features/auth/ui/auth.api';
+import type { ClaimStatus } from '@/features/claims/claims.schema';
 import type { PortalAppointment, PortalClaim } from '../portal.schema';
 import { splitVisits } from '../portal.visits';
 import { usePortalAppointments, usePortalClaims } from './portal.api';
@@ -143,6 +144,43 @@ const CLAIM_COLUMNS: ColumnDef<PortalClaim, string | number>[] = [
   },
 ];
 
+/**
+ * What each claim status means for the patient, in their words: the statuses are the billing office's, and
+ * "Paid" (the insurer is done, a share may still be the patient's) and "Closed" (nothing is owed) read alike.
+ */
+const STATUS_MEANINGS: Record<ClaimStatus, string> = {
+  Draft: 'The clinic is preparing the claim; it has not been sent to your insurer yet.',
+  Ready: 'The clinic has checked the claim; it has not been sent to your insurer yet.',
+  Submitted: 'Sent to your insurer, which has not answered yet.',
+  Accepted: 'Your insurer has received the claim and is reviewing it.',
+  Rejected: 'Your insurer could not process the claim; the clinic will correct it and send it again.',
+  Pending: 'Your insurer is reviewing the claim.',
+  Paid: 'Your insurer has paid its part; what you owe, if anything, is on your statement.',
+  'Partially Paid': 'Your insurer paid part of the claim; the clinic is following up on the rest.',
+  Denied: 'Your insurer declined to pay; the clinic is reviewing it and will let you know what happens next.',
+  Appealed: 'The clinic has asked your insurer to reconsider the claim.',
+  'Written Off': 'The clinic will not collect the unpaid amount of this claim.',
+  Closed: 'Settled: nothing is owed on this claim.',
+};
+
+/** The meanings of the statuses the patient's claims show, in the order they first appear. */
+function StatusMeanings({ claims }: { claims: readonly PortalClaim[] }) {
+  const shown = [...new Set(claims.map((c) => c.status))];
+  return (
+    <div className="mt-4 grid gap-1 text-sm">
+      <h3 className="font-semibold">What the statuses mean</h3>
+      <dl className="grid gap-1 text-muted-foreground">
+        {shown.map((status) => (
+          <div key={status} className="flex flex-wrap gap-x-2">
+            <dt className="font-medium text-foreground">{status}:</dt>
+            <dd>{STATUS_MEANINGS[status]}</dd>
+          </div>
+        ))}
+      </dl>
+    </div>
+  );
+}
+
 function MyClaims() {
   const claims = usePortalClaims();
   return (
@@ -173,13 +211,16 @@ function MyClaims() {
         ) : (claims.data ?? []).length === 0 ? (
           <p className="text-muted-foreground">No claims found</p>
         ) : (
-          <DataTable
-            label="My claims"
-            columns={CLAIM_COLUMNS}
-            data={claims.data ?? []}
-            getRowId={(claim) => String(claim.id)}
-            footer={(shown) => `Showing your ${shown} most recent claims`}
-          />
+          <>
+            <DataTable
+              label="My claims"
+              columns={CLAIM_COLUMNS}
+              data={claims.data ?? []}
+              getRowId={(claim) => String(claim.id)}
+              footer={(shown) => `Showing your ${shown} most recent claims`}
+            />
+            <StatusMeanings claims={claims.data ?? []} />
+          </>
         )}
       </CardContent>
     </Card>
