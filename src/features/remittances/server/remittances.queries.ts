@@ -21,6 +21,7 @@ import { openWorkItems, type OpenWorkItem } from '@/features/workqueue/server/wo
 import type { WorkSource } from '@/features/workqueue/workqueue.schema';
 import { X12Error } from '@/features/x12/x12.parse';
 import { today } from '@/shared/api';
+import { dayInZone } from '@/shared/practice-zone';
 import type { RequestContext } from '@/server/context';
 import { decodeCursor, encodeCursor } from '@/server/db/keyset';
 import { rawRows, rowText, rowTextOrNull, type RawRow } from '@/server/db/sql-helpers';
@@ -174,6 +175,45 @@ const textArray = (values: readonly string[]) =>
 
 function addTo(totals: ClaimTotals, bucket: LedgerBucket, cents: number): ClaimTotals {
   return { ...totals, [bucket]: totals[bucket] + cents };
+}
+
+/** A claim voided here that a remittance names: said in the exception, since the payer was not always told. */
+interface VoidedClaim {
+  id: number;
+  patientId: number;
+  payer: string;
+  serviceDate: string;
+  voidedOn: string;
+  reason: string | null;
+}
+
+/**
+ * The voided claims among those the file's patient control numbers name (an account number is never reused, so a
+ * number names a live claim or a voided one): a payer that was not asked to void the claim (the Claims list's
+ * Void) still answers for it, and the person who settles that payment needs to know which claim it was.
+ */
+async function loadVoidedClaims(tx: Tx, era: Era): Promise<Map<string, VoidedClaim>> {
+  const numbers = [...new Set(era.claims.map((c) => c.patientControlNumber))];
+  const voided = new Map<string, VoidedClaim>();
+  if (numbers.length === 0) return voided;
+  const rows = await rawRows(
+    tx,
+    sql`select id, patient_id, account_number, payer, service_date::text as service_date,
+          (extract(epoch from voided_at) * 1000)::bigint as voided_ms, void_reason
+        from claims where account_number = any(${textArray(numbers)}) and voided_at is not null`,
+  );
+  for (const r of rows) {
+    voided.set(rowText(r.account_number), {
+      id: Number(r.id),
+      patientId: Number(r.patient_id),
+      payer: rowText(r.payer),
+      serviceDate: rowText(r.service_date),
+      // The practice's day it was voided on, as every day the app shows.
+      voidedOn: dayInZone(new Date(Number(r.voided_ms))),
+      reason: rowTextOrNull(r.void_reason),
+    });
+  }
+  return voided;
 }
 
 /** The claims named by the file's patient control numbers, locked, with their lines and ledger state. */
@@ -459,6 +499,7 @@ async function importOne(
   }
   const remittanceId = Number(inserted.id);
   const { claims, states } = await loadClaims(tx, era);
+  const voidedClaims = await loadVoidedClaims(tx, era);
 
   const ids = await rawRows(
     tx,
@@ -476,6 +517,7 @@ async function importOne(
     const seq = index + 1;
     const candidate = claims.get(claim.patientControlNumber) ?? null;
     const matched = candidate && paysFor(candidate, payerName) ? candidate : null;
+    const voided = candidate ? undefined : voidedClaims.get(claim.patientControlNumber);
     const outcome: ClaimOutcome = {
       id,
       seq,
@@ -494,17 +536,18 @@ async function importOne(
     ) => {
       outcome.exceptionSource = source;
       outcome.exceptionReason = reason;
+      const about = candidate ?? voided;
       work.push({
         source,
         sourceKey: sourceKey(seq),
-        claimId: candidate?.id ?? null,
-        patientId: candidate?.patientId ?? null,
+        claimId: about?.id ?? null,
+        patientId: about?.patientId ?? null,
         accountNumber: claim.patientControlNumber,
-        payer: candidate?.payer ?? payerName,
+        payer: about?.payer ?? payerName,
         carc: reasonOf(adjustmentsOfClaim(claim)),
         reason,
         dollarsAtRiskCents: dollarsAtRisk,
-        serviceDate: candidate?.serviceDate ?? null,
+        serviceDate: about?.serviceDate ?? null,
         decidedOn: postedOn,
       });
     };
@@ -514,7 +557,10 @@ async function importOne(
         candidate
           ? `CLP01 ${claim.patientControlNumber} (segment ${claim.position}) is a claim billed to ${candidate.payer}; ` +
               `${payerName} is not its payer nor a payer of the patient's coverages`
-          : `CLP01 ${claim.patientControlNumber} (segment ${claim.position}) matches no claim`,
+          : voided
+            ? `CLP01 ${claim.patientControlNumber} (segment ${claim.position}) is a claim voided here on ` +
+              `${voided.voidedOn}${voided.reason ? ` (${voided.reason})` : ''}: nothing is posted to a voided claim`
+            : `CLP01 ${claim.patientControlNumber} (segment ${claim.position}) matches no claim`,
       );
       return;
     }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { amt, eraFile, eraFileOfSets, eraHeader } from '@/testing/era-files';
+import { today } from '@/shared/api';
 import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
 import type { RemittanceDetail, RemittanceImport, RemittanceSummary } from '../remittances.schema';
 
@@ -634,6 +635,39 @@ describe('importing an 835', () => {
       const { paid } = simpleClaim(k, '1');
       expect(await ledgerOf(k.id)).toEqual({ paid, contractual: k.billed - paid });
     }
+  });
+
+  it('names a claim voided here when a remittance pays it: nothing posted, the work item on that claim', async () => {
+    // An unanswered claim voided here (the Claims list's Void, which does not tell the payer); the payer pays it.
+    const [pick] = await query<{ id: number }>(
+      `select c.id from claims c
+       where c.status in ('Submitted', 'Pending') and c.paid_cents = 0 and c.voided_at is null
+         and c.id <> all($1) and not exists (select 1 from payments p where p.claim_id = c.id)
+       order by c.id desc limit 1`,
+      [pending.map((k) => k.id)],
+    );
+    const [k] = (await claimsWithLines([pick!.id])) as [Claim];
+    const voided = await billing.request({
+      method: 'POST',
+      url: `/api/claims/${k.id}/void`,
+      payload: { reason: 'Entered twice by the import' },
+    });
+    expect(voided.statusCode, voided.body).toBe(200);
+
+    const answer = await upload(eraFile(paidInFull(k, 'EFT-9201')));
+    expect(answer.statusCode, answer.body).toBe(201);
+    const refused = only(answer);
+    expect([refused.claimsPosted, refused.claimsExceptions]).toEqual([0, 1]);
+    expect(await ledgerOf(k.id)).toEqual({});
+    const [item] = await query<{ source: string; claim_id: number; patient_id: number; reason: string }>(
+      `select source, claim_id, patient_id, reason from work_items where account_number = $1`,
+      [k.account],
+    );
+    expect(item).toMatchObject({ source: 'unmatched_claim', claim_id: k.id, patient_id: k.patientId });
+    expect(item!.reason).toBe(
+      `CLP01 ${k.account} (segment 13) is a claim voided here on ${today(t.clock())} (Entered twice by the import): ` +
+        'nothing is posted to a voided claim',
+    );
   });
 
   it("posts a claim payment only from the claim's payer or a payer of the patient's coverages", async () => {
