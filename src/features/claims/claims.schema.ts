@@ -172,6 +172,12 @@ export const reasonFilterSchema = z
   });
 
 /** A claim as the Claims table shows it. Money is integer cents. */
+/** X12 CLM05-3, the claim frequency: 1 an original claim, 7 a replacement, 8 a void (of the payer's claim). */
+export const CLAIM_FREQUENCY_CODES = ['1', '7', '8'] as const;
+export const claimFrequencySchema = z.enum(CLAIM_FREQUENCY_CODES, {
+  error: 'must be 1 (original), 7 (replacement) or 8 (void)',
+});
+
 export const claimRowSchema = z.object({
   id: z.number().int(),
   patient: z.string(),
@@ -195,7 +201,7 @@ export const claimRowSchema = z.object({
    * X12 CLM05-3: 1 an original claim, 7 a replacement or 8 a void of the claim the payer already has (a claim
    * reopened to be corrected or voided at the payer), which voiding it here does not touch.
    */
-  frequencyCode: z.enum(['1', '7', '8']),
+  frequencyCode: claimFrequencySchema,
   /** The denial or main adjustment CARC code; null when nothing was adjusted. */
   reason: z.string().nullable(),
   denialDescription: z.string().nullable(),
@@ -654,7 +660,7 @@ export const claimDraftSchema = z
       .trim()
       .regex(/^\d{2}$/, 'must be a 2-digit place-of-service code such as 11')
       .default('11'),
-    frequencyCode: z.enum(['1', '7', '8'], { error: 'must be 1 (original), 7 (replacement) or 8 (void)' }).default('1'),
+    frequencyCode: claimFrequencySchema.default('1'),
     originalClaimNumber: z.string().trim().max(50, 'must be at most 50 characters').nullable().default(null),
     /** Who referred the patient for the service (X12 loop 2310A), when someone did. */
     referringProvider: referringProviderSchema.nullable().default(null),

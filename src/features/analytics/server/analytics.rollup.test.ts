@@ -401,8 +401,8 @@ describe('analytics rollups equal the raw reference', () => {
     expect(await rollupSnapshot()).not.toEqual(before);
     await expectRollupsEqualRaw('after an update where some claims change rollup columns');
 
-    // The scrub's move of claims never submitted between Draft and Ready (the trigger's short path), both
-    // ways in one statement, with a voided Draft among them and one submitted Draft that takes the long path.
+    // The scrub's move between Draft and Ready (the trigger's short path), both ways in one statement, with a
+    // voided Draft among them and a submitted one (reopened to be corrected: owed, in open A/R either way).
     await exec(`update claims set voided_at = timestamptz '2026-11-22 10:00Z'
       where id = (select min(id) from claims where status = 'Draft' and voided_at is null)`);
     await exec(`update claims set status = 'Draft', submitted_on = date '2026-11-20'

@@ -31,6 +31,7 @@ import {
   DENIAL_DESCRIPTIONS,
   TOP_DENIAL_REASONS,
   TREND_WEEKS,
+  claimFrequencySchema,
   claimRowStatusSchema,
   APPEALABLE_STATUSES,
   CORRECTABLE_STATUSES,
@@ -97,12 +98,6 @@ function rowColumns(ctx: RequestContext) {
 /** The status the list shows: Voided for a voided claim, else the stored one. */
 const shownStatusSql = sql<string>`case when ${claims.voidedAt} is not null then 'Voided' else ${claims.status} end`;
 
-/** The stored frequency (claims_frequency_check holds it to these three). */
-function frequencyCodeOf(code: string): ClaimRow['frequencyCode'] {
-  if (code === '1' || code === '7' || code === '8') return code;
-  throw new Error(`claim frequency code ${code} is not 1, 7 or 8`);
-}
-
 /**
  * A claims list row. Each field is named rather than spread from the query's row: a list or an export
  * builds one per claim, and V8 copies a spread with an added field through a slow generic path
@@ -124,7 +119,7 @@ function toClaimRow(
     daysAR: row.daysAR,
     balanceCents: row.balanceCents,
     status: claimRowStatusSchema.parse(row.status),
-    frequencyCode: frequencyCodeOf(row.frequencyCode),
+    frequencyCode: claimFrequencySchema.parse(row.frequencyCode),
     reason: row.reason,
     denialDescription: row.denialDescription,
   };

@@ -188,50 +188,40 @@ interface VoidedClaim {
 }
 
 /**
- * The voided claims among those the file's patient control numbers name (an account number is never reused, so a
- * number names a live claim or a voided one): a payer that was not asked to void the claim (the Claims list's
- * Void) still answers for it, and the person who settles that payment needs to know which claim it was.
+ * The claims named by the file's patient control numbers, locked, with their lines and ledger state; and apart, the
+ * voided ones among them (an account number is never reused, so a number names a live claim or a voided one),
+ * which match nothing: a payer that was not asked to void the claim (the Claims list's Void) still answers for it,
+ * and the person who settles that payment needs to know which claim it was.
  */
-async function loadVoidedClaims(tx: Tx, era: Era): Promise<Map<string, VoidedClaim>> {
-  const numbers = [...new Set(era.claims.map((c) => c.patientControlNumber))];
-  const voided = new Map<string, VoidedClaim>();
-  if (numbers.length === 0) return voided;
-  const rows = await rawRows(
-    tx,
-    sql`select id, patient_id, account_number, payer, service_date::text as service_date,
-          (extract(epoch from voided_at) * 1000)::bigint as voided_ms, void_reason
-        from claims where account_number = any(${textArray(numbers)}) and voided_at is not null`,
-  );
-  for (const r of rows) {
-    voided.set(rowText(r.account_number), {
-      id: Number(r.id),
-      patientId: Number(r.patient_id),
-      payer: rowText(r.payer),
-      serviceDate: rowText(r.service_date),
-      // The practice's day it was voided on, as every day the app shows.
-      voidedOn: dayInZone(new Date(Number(r.voided_ms))),
-      reason: rowTextOrNull(r.void_reason),
-    });
-  }
-  return voided;
-}
-
-/** The claims named by the file's patient control numbers, locked, with their lines and ledger state. */
 async function loadClaims(tx: Tx, era: Era) {
   const numbers = [...new Set(era.claims.map((c) => c.patientControlNumber))];
   const claims = new Map<string, MatchedClaim>();
   const states = new Map<number, ClaimState>();
-  if (numbers.length === 0) return { claims, states };
+  const voided = new Map<string, VoidedClaim>();
+  if (numbers.length === 0) return { claims, states, voided };
   const headers = await rawRows(
     tx,
     sql`select id, patient_id, account_number, billed_cents, paid_cents, contractual_adjustment_cents,
           patient_responsibility_cents, payer, service_date::text as service_date,
           array(select distinct v.payer from coverages v where v.patient_id = claims.patient_id) as coverage_payers,
-          primary_claim_id is not null as billed_after_another
-        from claims where account_number = any(${textArray(numbers)}) and voided_at is null
+          primary_claim_id is not null as billed_after_another,
+          (extract(epoch from voided_at) * 1000)::bigint as voided_ms, void_reason
+        from claims where account_number = any(${textArray(numbers)})
         order by id for update`,
   );
   for (const h of headers) {
+    if (h.voided_ms !== null) {
+      voided.set(rowText(h.account_number), {
+        id: Number(h.id),
+        patientId: Number(h.patient_id),
+        payer: rowText(h.payer),
+        serviceDate: rowText(h.service_date),
+        // The practice's day it was voided on, as every day the app shows.
+        voidedOn: dayInZone(new Date(Number(h.voided_ms))),
+        reason: rowTextOrNull(h.void_reason),
+      });
+      continue;
+    }
     claims.set(rowText(h.account_number), {
       id: Number(h.id),
       patientId: Number(h.patient_id),
@@ -249,7 +239,7 @@ async function loadClaims(tx: Tx, era: Era) {
   }
   const byId = new Map([...claims.values()].map((c) => [c.id, c]));
   const ids = [...byId.keys()];
-  if (ids.length === 0) return { claims, states };
+  if (ids.length === 0) return { claims, states, voided };
   const lines = await rawRows(
     tx,
     sql`select id, claim_id, line_control_number, procedure_code, modifiers, charge_cents
@@ -321,7 +311,7 @@ async function loadClaims(tx: Tx, era: Era) {
       });
     }
   }
-  return { claims, states };
+  return { claims, states, voided };
 }
 
 /** The claim's line for a service line: by REF*6R, else by procedure code, modifiers and charge. */
@@ -498,8 +488,7 @@ async function importOne(
     return summary;
   }
   const remittanceId = Number(inserted.id);
-  const { claims, states } = await loadClaims(tx, era);
-  const voidedClaims = await loadVoidedClaims(tx, era);
+  const { claims, states, voided: voidedClaims } = await loadClaims(tx, era);
 
   const ids = await rawRows(
     tx,
