@@ -48,6 +48,30 @@ describe('PrefetchedLines', () => {
     expect(made).toBe(400);
   });
 
+  it('holds the other generators while one is being streamed, and resumes them after', async () => {
+    let madeBeside = 0;
+    function* counted(): Generator<string> {
+      for (let i = 0; i < 200; i += 1) {
+        madeBeside += 1;
+        yield `${i}\n`;
+      }
+    }
+    const streamed = new PrefetchedLines(Array.from({ length: 10 }, (_, i) => `${i}\n`));
+    await streamed.done;
+    const reader = streamed[Symbol.asyncIterator]();
+    await reader.next();
+    // The COPY has taken its first chunk and waits on the database: the next table's lines are not made now.
+    const beside = new PrefetchedLines(counted());
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(madeBeside).toBe(0);
+    for (let next = await reader.next(); !next.done; next = await reader.next()) {
+      // read to the end
+    }
+    await beside.done;
+    expect(madeBeside).toBe(200);
+    expect(await collect(beside)).toBe(Array.from({ length: 200 }, (_, i) => `${i}\n`).join(''));
+  });
+
   it('fails the reader when the generator throws (the COPY, and its transaction, fail with it)', async () => {
     function* broken(): Generator<string> {
       yield 'first\n';

@@ -49,9 +49,17 @@ function* chunks(lines: Iterable<string>): Generator<string> {
  * the database works alone on something else (a set-based insert, an index build), the COPY later only
  * waits for PostgreSQL. The lines are kept as ~256 KB chunks (a few hundred strings, not a million) and
  * each is released once streamed.
+ *
+ * While one of them is being streamed into a COPY, the others wait: the COPY gets a chunk from this process
+ * only between two slices of generation, and PostgreSQL takes a chunk in a few milliseconds, so a slice of
+ * the next table's rows made meanwhile left it idle more than half the time (the scale seed's claims COPY
+ * took 6.6 s with the audit entries made beside it, docs/performance.md).
  */
 export class PrefetchedLines implements AsyncIterable<string | Buffer> {
+  /** How many PrefetchedLines are being streamed right now. */
+  private static streaming = 0;
   private readonly ready: (string | Buffer | undefined)[] = [];
+  private streamed = false;
   private finished = false;
   private failure: Error | null = null;
   private wake: (() => void) | null = null;
@@ -67,6 +75,10 @@ export class PrefetchedLines implements AsyncIterable<string | Buffer> {
     let pendingSize = 0;
     let binary = false;
     const step = () => {
+      if (PrefetchedLines.streaming > 0 && !this.streamed) {
+        setTimeout(step, 2);
+        return;
+      }
       try {
         const until = performance.now() + sliceMs;
         for (let made = 0; ; made += 1) {
@@ -109,17 +121,24 @@ export class PrefetchedLines implements AsyncIterable<string | Buffer> {
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<string | Buffer> {
-    for (let at = 0; ;) {
-      if (at < this.ready.length) {
-        const chunk = this.ready[at] ?? '';
-        this.ready[at] = undefined;
-        at += 1;
-        yield chunk;
-        continue;
+    this.streamed = true;
+    PrefetchedLines.streaming += 1;
+    try {
+      for (let at = 0; ;) {
+        if (at < this.ready.length) {
+          const chunk = this.ready[at] ?? '';
+          this.ready[at] = undefined;
+          at += 1;
+          yield chunk;
+          continue;
+        }
+        if (this.failure !== null) throw this.failure;
+        if (this.finished) return;
+        await new Promise<void>((resolve) => (this.wake = resolve));
       }
-      if (this.failure !== null) throw this.failure;
-      if (this.finished) return;
-      await new Promise<void>((resolve) => (this.wake = resolve));
+    } finally {
+      this.streamed = false;
+      PrefetchedLines.streaming -= 1;
     }
   }
 }
