@@ -45,10 +45,10 @@ function cases(): SortCase[] {
   const claimsFrom = 'claims c join patients p on p.id = c.patient_id join providers v on v.id = c.provider_id';
   const claimSorts: Record<string, { keys: string[]; order: string[] }> = {
     serviceDate: { keys: ['c.service_date::text'], order: ['c.service_date'] },
-    patient: { keys: ['p.name', 'p.id'], order: ['p.name', 'p.id'] },
+    patient: { keys: ['p.name', 'p.id', 'c.service_date::text'], order: ['p.name', 'p.id', 'c.service_date'] },
     accountNumber: { keys: ['c.account_number'], order: ['c.account_number'] },
     procedure: { keys: ['c.procedure_code'], order: ['c.procedure_code'] },
-    provider: { keys: ['v.name'], order: ['v.name'] },
+    provider: { keys: ['v.name', 'c.service_date::text'], order: ['v.name', 'c.service_date'] },
     payer: { keys: ['c.payer', 'c.service_date::text'], order: ['c.payer', 'c.service_date'] },
     billedCents: { keys: ['c.billed_cents'], order: ['c.billed_cents'] },
     paidCents: { keys: ['c.paid_cents'], order: ['c.paid_cents'] },

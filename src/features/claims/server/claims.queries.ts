@@ -154,10 +154,10 @@ function orderBy(ctx: RequestContext, sort: ClaimSortKey, dir: 'asc' | 'desc'): 
 /** The kinds of a cursor's key values for each sort (the claim id always ends the cursor). */
 const CLAIM_KEY_KINDS: Record<ClaimSortKey, KeyKind[]> = {
   serviceDate: ['date'],
-  patient: ['text', 'int'],
+  patient: ['text', 'int', 'date'],
   accountNumber: ['text'],
   procedure: ['text'],
-  provider: ['text'],
+  provider: ['text', 'date'],
   payer: ['text', 'date'],
   billedCents: ['int'],
   paidCents: ['int'],
@@ -203,8 +203,9 @@ function toPageKeys(rows: Record<string, unknown>[], arity: number): PageKey[] {
  * Each sort's query walks an index from the cursor, so page N costs what page 1 does:
  * - the claim's own columns: a range scan of the (key…, id) index;
  * - patient and provider names: the people in name order (patients_name_id_idx, or the small providers
- *   table), and for each, its claims by id (claims_patient_idx / claims_provider_idx), at most one page's
- *   worth each; a search instead finds its matches through the trigram indexes and sorts those;
+ *   table), and for each, its claims by service date (claims_patient_idx / claims_provider_service_date_idx,
+ *   the indexes the patient and provider filters use), at most one page's worth each; a search instead finds
+ *   its matches through the trigram indexes and sorts those;
  * - days in A/R: see `daysArPageIds`.
  */
 function pageKeysSql(ctx: RequestContext, query: ClaimListQuery, cursor: Keyset | null): SQL {
@@ -236,7 +237,9 @@ function pageKeysSql(ctx: RequestContext, query: ClaimListQuery, cursor: Keyset 
   } else if (query.search !== '') {
     const person = query.sort === 'patient' ? patients : providers;
     const personKeys =
-      query.sort === 'patient' ? [sql`${patients.name}`, sql`${patients.id}`] : [sql`${providers.name}`];
+      query.sort === 'patient'
+        ? [sql`${patients.name}`, sql`${patients.id}`, sql`${claims.serviceDate}`]
+        : [sql`${providers.name}`, sql`${claims.serviceDate}`];
     const after = cursor ? afterCursor(personKeys, sql`${claims.id}`, kinds, query.dir, cursor) : undefined;
     const fk = query.sort === 'patient' ? claims.patientId : claims.providerId;
     statement = sql`select ${claims.id} as id, ${keyColumns(personKeys, kinds)} from ${claims}
@@ -254,9 +257,10 @@ function pageKeysSql(ctx: RequestContext, query: ClaimListQuery, cursor: Keyset 
 }
 
 /**
- * Claims in (person name[, person id], claim id) order without a search: the people walked in name order
- * through their index, and for each person its claims by id through the claims index, at most a page's
- * worth each, so reaching the page after any cursor reads about a page of rows whatever its depth.
+ * Claims in (person name[, person id], service date, claim id) order without a search: the people walked in
+ * name order through their index, and for each person its claims by service date through the claims index
+ * the person's filter uses, at most a page's worth each, so reaching the page after any cursor reads about a
+ * page of rows whatever its depth. Within a person the claims follow the sort's direction, as within a status.
  */
 function byPersonPageIds(query: ClaimListQuery, where: SQL | undefined, cursor: Keyset | null): SQL {
   const dir = direction(query.dir);
@@ -270,25 +274,30 @@ function byPersonPageIds(query: ClaimListQuery, where: SQL | undefined, cursor: 
   let people = sql`true`;
   let within = sql`true`;
   if (cursor) {
-    const [name, personId] = cursor.values;
+    const claimAfter = (day: KeyValue | undefined) =>
+      sql`(${claims.serviceDate}, ${claims.id}) ${op} (${day}::date, ${cursor.id}::int)`;
     if (isPatient) {
+      const [name, personId, day] = cursor.values;
       people = sql`(${patients.name}, ${patients.id}) ${opOrEqual} (${name}::text, ${personId}::int)`;
-      within = sql`(person.id <> ${personId}::int or ${claims.id} ${op} ${cursor.id}::int)`;
+      within = sql`(person.id <> ${personId}::int or ${claimAfter(day)})`;
     } else {
+      const [name, day] = cursor.values;
       people = sql`${providers.name} ${opOrEqual} ${name}::text`;
-      within = sql`(person.name <> ${name}::text or ${claims.id} ${op} ${cursor.id}::int)`;
+      within = sql`(person.name <> ${name}::text or ${claimAfter(day)})`;
     }
   }
-  const personKeys = isPatient ? sql`person.name as k0, person.id as k1` : sql`person.name as k0`;
+  const personKeys = isPatient
+    ? sql`person.name as k0, person.id as k1, c.service_date::text as k2`
+    : sql`person.name as k0, c.service_date::text as k1`;
   const personOrder = isPatient ? sql`person.name ${dir}, person.id ${dir}` : sql`person.name ${dir}`;
   return sql`select c.id as id, ${personKeys}
     from (select ${person.id} as id, ${person.name} as name from ${person} where ${people}) person
     cross join lateral (
-      select ${claims.id} as id from ${claims}
+      select ${claims.id} as id, ${claims.serviceDate} as service_date from ${claims}
       where ${fk} = person.id and ${and(where, within) ?? sql`true`}
-      order by ${claims.id} ${dir} limit ${take}
+      order by ${claims.serviceDate} ${dir}, ${claims.id} ${dir} limit ${take}
     ) c
-    order by ${personOrder}, c.id ${dir}
+    order by ${personOrder}, c.service_date ${dir}, c.id ${dir}
     limit ${query.limit + 1} offset ${query.offset}`;
 }
 

@@ -261,10 +261,10 @@ describe('GET /api/claims', () => {
     const day = today(t.clock());
     const keys: Record<(typeof CLAIM_SORT_KEYS)[number], string[]> = {
       serviceDate: ['c.service_date'],
-      patient: ['p.name', 'p.id'],
+      patient: ['p.name', 'p.id', 'c.service_date'],
       accountNumber: ['c.account_number'],
       procedure: ['c.procedure_code'],
-      provider: ['v.name'],
+      provider: ['v.name', 'c.service_date'],
       payer: ['c.payer', 'c.service_date'],
       billedCents: ['c.billed_cents'],
       paidCents: ['c.paid_cents'],

@@ -153,9 +153,8 @@ export const claims = pgTable(
     index('claims_service_date_idx').on(t.serviceDate, t.id),
     index('claims_patient_idx').on(t.patientId, t.serviceDate, t.id),
     index('claims_payer_idx').on(t.payer, t.serviceDate, t.id),
-    index('claims_provider_idx').on(t.providerId, t.id),
     // The Claims list filtered by status or provider, in its default order (newest service date first), and
-    // sorted by status (then service date).
+    // sorted by status or provider name (then service date): one index per filter serves both.
     index('claims_status_service_date_idx').on(t.status, t.serviceDate, t.id),
     index('claims_provider_service_date_idx').on(t.providerId, t.serviceDate, t.id),
     // Scale (bench/results.md): the Claims list, overview and export filter and sort in the database on
