@@ -131,8 +131,20 @@ export const claims = pgTable(
       sql`${t.billedCents} >= 0 and ${t.paidCents} >= 0 and ${t.contractualAdjustmentCents} >= 0 and ${t.patientResponsibilityCents} >= 0`,
     ),
     check('claims_other_payers_check', sql`${t.handedOnCents} >= 0 and ${t.priorPayersCents} >= 0`),
-    check('claims_reason_check', sql`${t.reasonCode} is null or ${t.reasonCode} ~ '^(CO|PR|OA|PI|CR)-[A-Z0-9]{1,4}$'`),
-    check('claims_place_of_service_check', sql`${t.placeOfService} ~ '^[0-9]{2}$'`),
+    // A CARC group, a hyphen and 1–4 capital letters or digits (the pattern '^(CO|PR|OA|PI|CR)-[A-Z0-9]{1,4}$'),
+    // and two digits, written without regular expressions: every claim written is checked, and the two
+    // expressions cost ~1.3 s of the scale seed's million claims, these ~0.5 s (docs/performance.md). ltrim
+    // leaves nothing exactly when every character is one of those listed.
+    check(
+      'claims_reason_check',
+      sql`${t.reasonCode} is null or (left(${t.reasonCode}, 3) in ('CO-', 'PR-', 'OA-', 'PI-', 'CR-')
+        and octet_length(${t.reasonCode}) between 4 and 7
+        and ltrim(substr(${t.reasonCode}, 4), 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789') = '')`,
+    ),
+    check(
+      'claims_place_of_service_check',
+      sql`octet_length(${t.placeOfService}) = 2 and ltrim(${t.placeOfService}, '0123456789') = ''`,
+    ),
     check('claims_frequency_check', sql`${t.frequencyCode} in ('1', '7', '8')`),
     check(
       'claims_referring_provider_check',
