@@ -23,9 +23,7 @@ async function accepted(name: string, column: string, values: readonly string[])
   );
   const definition = found.rows[0]?.def;
   if (!definition) throw new Error(`no constraint ${name}`);
-  const expression = definition
-    .replace(/^CHECK \(/, '(')
-    .replace(new RegExp(`\\b${column}\\b`, 'g'), 'v.value');
+  const expression = definition.replace(/^CHECK \(/, '(').replace(new RegExp(`\\b${column}\\b`, 'g'), 'v.value');
   const result = await database.pool.query<{ ok: boolean | null }>(
     `select (${expression}) as ok from unnest($1::text[]) with ordinality as v(value, n) order by n`,
     [values],
