@@ -128,25 +128,26 @@ function toClaimRow(
 /**
  * The claims list's order for each sort: the key columns then the claim id, all in one direction, so
  * keyset paging can resume after any row and one btree index (read forwards or backwards) serves it.
- * - payer: ties by service date (claims_payer_idx is (payer, service_date, id));
- * - patient: by name, then the patient (names repeat), then the claim;
- * - provider: names are unique, so by name then the claim;
+ * - payer and status: ties by service date (claims_payer_idx, claims_status_service_date_idx);
+ * - patient: by name, then the patient (names repeat), then the claim's service date;
+ * - provider: names are unique, so by name then the claim's service date;
  * - daysAR: the days-in-A/R number, then the claim (served by the streams of `daysArPageIds`).
- * The export uses the same order, so the CSV lists the claims as the screen pages them.
+ * The export uses the same order, so the CSV lists the claims as the screen pages them (CLAIM_KEY_KINDS
+ * and pageKeysSql say the same keys for the pages).
  */
 function orderBy(ctx: RequestContext, sort: ClaimSortKey, dir: 'asc' | 'desc'): SQL[] {
   const order = dir === 'asc' ? asc : desc;
   const keys: (SQL | AnyPgColumn)[] = {
     serviceDate: [claims.serviceDate],
-    patient: [patients.name, patients.id],
+    patient: [patients.name, patients.id, claims.serviceDate],
     accountNumber: [claims.accountNumber],
     procedure: [claims.procedureCode],
-    provider: [providers.name],
+    provider: [providers.name, claims.serviceDate],
     payer: [claims.payer, claims.serviceDate],
     billedCents: [claims.billedCents],
     paidCents: [claims.paidCents],
     daysAR: [daysInArSql(today(ctx.now))],
-    status: [claims.status],
+    status: [claims.status, claims.serviceDate],
   }[sort];
   return [...keys.map((key) => order(key)), order(claims.id)];
 }

@@ -339,6 +339,15 @@ describe('GET /api/claims', () => {
           for (const dir of ['asc', 'desc'] as const) {
             const walked = await walk(`${query}&sort=${sort}&dir=${dir}`, 97);
             expect(walked, `${query} ${sort} ${dir}`).toEqual(await referenceIds(where, sort, dir));
+            // The CSV lists the claims as the screen pages them.
+            const exported = await biller.request({
+              method: 'GET',
+              url: `/api/claims/export${query}&sort=${sort}&dir=${dir}`,
+            });
+            expect(
+              exported.json<ClaimExport>().items.map((c) => c.id),
+              `export ${query} ${sort} ${dir}`,
+            ).toEqual(walked);
           }
         }
       }
