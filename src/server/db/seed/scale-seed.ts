@@ -16,9 +16,9 @@
  * Speed: tables are loaded with their secondary indexes and foreign keys set aside (the claims' primary key
  * too; rebuilt once at the end), the claims and payments rollup triggers off, and the visits rollup's insert
  * triggers on appointments and claims (the rollups are rebuilt once at the end, ~10 s at 1M, instead of ~39 s
- * of trigger work in the two COPYs), synchronous_commit off. When the caller cleared the tables in the same transaction (the CLI does:
- * clear, demo clinic and scale in one transaction) and the server runs with wal_level=minimal (the
- * embedded one does), PostgreSQL writes those tables and their rebuilt indexes without WAL.
+ * of trigger work in the two COPYs), synchronous_commit off. When the caller cleared the tables in the same
+ * transaction (the CLI does: clear, demo clinic and scale in one transaction) and the server runs with
+ * wal_level=minimal (the embedded one does), PostgreSQL writes those tables and their rebuilt indexes without WAL.
  */
 import os from 'node:os';
 import { sql } from 'drizzle-orm';
