@@ -32,9 +32,21 @@ export function setServerTime(serverTime: string, receivedAt: number = Date.now(
   if (!Number.isNaN(at)) serverClockOffsetMs = at - receivedAt;
 }
 
-/** The practice's "now": this process's clock corrected by the server's (see setServerTime). */
+/**
+ * The server's own clock, once the server has registered it (usePracticeClock): what fills in a row's
+ * creation time when a write leaves it out, so that no time is ever the database's own now() or this
+ * machine's clock while the app runs on another (a test server started at a chosen moment).
+ */
+let registeredClock: (() => Date) | null = null;
+
+/** The server registers its clock (src/server/app-clock.ts) at start; the browser never does. */
+export function usePracticeClock(clock: () => Date): void {
+  registeredClock = clock;
+}
+
+/** The practice's "now": the server's registered clock, or this process's corrected by the server's (setServerTime). */
 export function practiceNow(): Date {
-  return new Date(Date.now() + serverClockOffsetMs);
+  return registeredClock ? registeredClock() : new Date(Date.now() + serverClockOffsetMs);
 }
 
 /** An IANA zone name this runtime knows. */

@@ -4,6 +4,7 @@ import { oneOf } from '@/server/db/sql-helpers';
 import { APPOINTMENT_STATUSES } from '../appointments.schema';
 import { patients } from '@/features/patients/server/patients.table';
 import { providers } from '@/features/providers/server/providers.table';
+import { practiceNow } from '@/shared/practice-zone';
 
 export const appointments = pgTable(
   'appointments',
@@ -21,7 +22,7 @@ export const appointments = pgTable(
     /** The visit's length, the practice's appointment length when it was booked (Settings → Practice). */
     durationMinutes: integer('duration_minutes').notNull().default(30),
     status: text('status').notNull().default('Scheduled'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow().$defaultFn(practiceNow),
   },
   (t) => [
     check('appointments_status_check', oneOf(t.status, APPOINTMENT_STATUSES)),

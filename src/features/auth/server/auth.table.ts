@@ -3,6 +3,7 @@ import { pgTable, integer, text, timestamp, boolean, index, check } from 'drizzl
 import { ROLES } from '@/shared/access';
 import { oneOf } from '@/server/db/sql-helpers';
 import { patients } from '@/features/patients/server/patients.table';
+import { practiceNow } from '@/shared/practice-zone';
 
 export const users = pgTable(
   'users',
@@ -26,7 +27,7 @@ export const users = pgTable(
     mfaLastStep: integer('mfa_last_step'),
     /** Set for an admin-created temporary password: it must be changed before anything else, and expires. */
     temporaryPasswordExpiresAt: timestamp('temporary_password_expires_at', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow().$defaultFn(practiceNow),
   },
   (t) => [
     check('users_role_check', oneOf(t.role, ROLES)),

@@ -5,6 +5,7 @@ import { AUTHORIZATION_STATUSES } from '../authorizations.schema';
 import { PAYERS } from '@/features/claims/claims.schema';
 import { patients } from '@/features/patients/server/patients.table';
 import { users } from '@/features/auth/server/auth.table';
+import { practiceNow } from '@/shared/practice-zone';
 
 /** Prior authorizations; age in days is computed from requested_on, never stored. */
 export const authorizations = pgTable(
@@ -26,7 +27,7 @@ export const authorizations = pgTable(
     validFrom: date('valid_from', { mode: 'string' }),
     validTo: date('valid_to', { mode: 'string' }),
     denialReason: text('denial_reason'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow().$defaultFn(practiceNow),
   },
   (t) => [
     check('authorizations_status_check', oneOf(t.status, AUTHORIZATION_STATUSES)),

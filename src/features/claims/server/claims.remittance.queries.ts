@@ -68,11 +68,18 @@ export interface PayerPayment {
 }
 
 /** The payer's payments (source 'payer'), one per claim posting: collections and Payer Performance count them. */
-export async function insertPayerPayments(tx: Tx, userId: number | null, rows: readonly PayerPayment[]): Promise<void> {
+export async function insertPayerPayments(
+  tx: Tx,
+  actor: { userId: number | null; now: Date },
+  rows: readonly PayerPayment[],
+): Promise<void> {
   const paying = rows.filter((r) => r.amountCents !== 0);
   if (paying.length === 0) return;
-  await tx.execute(sql`insert into payments (patient_id, claim_id, amount_cents, source, received_on, reference, created_by)
-    select x."patientId", x."claimId", x."amountCents", 'payer', x."receivedOn", x.reference, ${userId}::int
+  // created_at from the app's clock, never the column's default (the database's now()).
+  await tx.execute(sql`insert into payments (patient_id, claim_id, amount_cents, source, received_on, reference, created_by,
+      created_at)
+    select x."patientId", x."claimId", x."amountCents", 'payer', x."receivedOn", x.reference, ${actor.userId}::int,
+      ${actor.now.toISOString()}::timestamptz
     from jsonb_to_recordset(${JSON.stringify(paying)}::jsonb)
       as x("patientId" int, "claimId" int, "amountCents" int, "receivedOn" date, reference text)`);
 }

@@ -18,6 +18,7 @@ import { patients } from '@/features/patients/server/patients.table';
 import { providers } from '@/features/providers/server/providers.table';
 import { users } from '@/features/auth/server/auth.table';
 import { coverages } from '@/features/coverage/server/coverage.table';
+import { practiceNow } from '@/shared/practice-zone';
 
 /**
  * The claim's own searchable codes: account number, procedure and reason code, one per line so a search
@@ -76,7 +77,7 @@ export const claims = pgTable(
     cleanSubmission: boolean('clean_submission').notNull().default(true),
     /** The first adjudication was a denial (later appeals do not change this fact). */
     deniedOnFirstAdjudication: boolean('denied_on_first_adjudication').notNull().default(false),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow().$defaultFn(practiceNow),
     /**
      * A claim entered by mistake (a bad import) is voided, not deleted: it stays in the list as Voided and in
      * the audit trail, and no KPI, rollup or balance counts it (docs/payers.md).
@@ -254,7 +255,7 @@ export const claimScrubs = pgTable(
     claimId: integer('claim_id')
       .notNull()
       .references(() => claims.id, { onDelete: 'cascade' }),
-    scrubbedAt: timestamp('scrubbed_at', { withTimezone: true }).notNull().defaultNow(),
+    scrubbedAt: timestamp('scrubbed_at', { withTimezone: true }).notNull().defaultNow().$defaultFn(practiceNow),
     scrubbedBy: integer('scrubbed_by').references(() => users.id),
     /** No error. */
     clean: boolean('clean').notNull(),
@@ -298,7 +299,7 @@ export const claimAppeals = pgTable(
     decidedOn: date('decided_on', { mode: 'string' }),
     decidedBy: integer('decided_by').references(() => users.id),
     createdBy: integer('created_by').references(() => users.id),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow().$defaultFn(practiceNow),
   },
   (t) => [
     index('claim_appeals_claim_idx').on(t.claimId),
@@ -325,7 +326,7 @@ export const payments = pgTable(
     receivedOn: date('received_on', { mode: 'string' }).notNull(),
     reference: text('reference').notNull().default(''),
     createdBy: integer('created_by').references(() => users.id),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow().$defaultFn(practiceNow),
   },
   (t) => [
     // A payer's reversal of an earlier remittance (X12 835 CLP02 22) takes its payment back: a negative payer

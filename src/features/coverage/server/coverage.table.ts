@@ -9,6 +9,7 @@ import {
   type MedicareSecondaryType,
   type SubscriberRelationship,
 } from '../coverage.schema';
+import { practiceNow } from '@/shared/practice-zone';
 
 /**
  * A patient's insurance policies over time (the payer's view of the patient: X12 837P loops 2000B/2010BA
@@ -35,7 +36,7 @@ export const coverages = pgTable(
     endOn: date('end_on', { mode: 'string' }),
     /** Why Medicare pays after another payer (X12 SBR05), on a Medicare policy that is not primary. */
     medicareSecondaryType: text('medicare_secondary_type').$type<MedicareSecondaryType>(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow().$defaultFn(practiceNow),
   },
   (t) => [
     index('coverages_patient_idx').on(t.patientId, t.priority),

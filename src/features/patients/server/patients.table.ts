@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { pgTable, integer, text, date, timestamp, index, check } from 'drizzle-orm/pg-core';
+import { practiceNow } from '@/shared/practice-zone';
 
 export const patients = pgTable(
   'patients',
@@ -32,7 +33,7 @@ export const patients = pgTable(
      * the Patients list sorts and pages on it through an index. docs/paging.md "Next visit".
      */
     nextVisit: date('next_visit', { mode: 'string' }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow().$defaultFn(practiceNow),
   },
   (t) => [
     check('patients_sex_check', sql`${t.sex} in ('F', 'M', 'U')`),

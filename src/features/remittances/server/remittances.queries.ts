@@ -755,7 +755,7 @@ async function importOne(
     ctx,
     finals.map((f) => f.claimId),
   );
-  await insertPayerPayments(tx, ctx.user.id, payments);
+  await insertPayerPayments(tx, { userId: ctx.user.id, now: ctx.now }, payments);
   await openWorkItems(tx, ctx, work);
 
   const posted = outcomes.filter((o) => o.outcome === 'posted');

@@ -4,6 +4,7 @@ import { oneOf } from '@/server/db/sql-helpers';
 import { users } from '@/features/auth/server/auth.table';
 import { claimLines, claims } from '@/features/claims/server/claims.table';
 import { LEDGER_BUCKETS, LEDGER_KINDS, REMITTANCE_CLAIM_OUTCOMES } from '../remittances.schema';
+import { practiceNow } from '@/shared/practice-zone';
 
 /**
  * One imported 835 (ASC X12 005010X221A1): the payment (BPR), its trace (TRN) and what the import did. The
@@ -41,7 +42,7 @@ export const remittances = pgTable(
     fileSha256: text('file_sha256').notNull(),
     fileBytes: integer('file_bytes').notNull(),
     importedBy: integer('imported_by').references(() => users.id),
-    importedAt: timestamp('imported_at', { withTimezone: true }).notNull().defaultNow(),
+    importedAt: timestamp('imported_at', { withTimezone: true }).notNull().defaultNow().$defaultFn(practiceNow),
   },
   (t) => [
     uniqueIndex('remittances_payer_trace_uq').on(t.payerKey, t.traceNumber),
@@ -115,7 +116,7 @@ export const remittanceLedger = pgTable(
     /** Signed: a reversal posts the negation of what it reverses. */
     amountCents: integer('amount_cents').notNull(),
     postedOn: date('posted_on', { mode: 'string' }).notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow().$defaultFn(practiceNow),
   },
   (t) => [
     check('remittance_ledger_kind_check', oneOf(t.kind, LEDGER_KINDS)),

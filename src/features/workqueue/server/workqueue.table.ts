@@ -4,6 +4,7 @@ import { oneOf } from '@/server/db/sql-helpers';
 import { users } from '@/features/auth/server/auth.table';
 import { patients } from '@/features/patients/server/patients.table';
 import { WORK_CATEGORIES, WORK_OUTCOMES, WORK_PRIORITIES, WORK_SOURCES } from '../workqueue.schema';
+import { practiceNow } from '@/shared/practice-zone';
 
 /**
  * What needs a person (docs/work-queue.md): a denial, a claim that does not balance or match, a 277CA
@@ -32,7 +33,7 @@ export const workItems = pgTable(
     dueOn: date('due_on', { mode: 'string' }).notNull(),
     priority: text('priority').notNull(),
     assigneeId: integer('assignee_id').references(() => users.id),
-    openedAt: timestamp('opened_at', { withTimezone: true }).notNull().defaultNow(),
+    openedAt: timestamp('opened_at', { withTimezone: true }).notNull().defaultNow().$defaultFn(practiceNow),
     openedBy: integer('opened_by').references(() => users.id),
     resolvedAt: timestamp('resolved_at', { withTimezone: true }),
     resolvedBy: integer('resolved_by').references(() => users.id),
@@ -71,7 +72,7 @@ export const workItemNotes = pgTable(
       .references(() => workItems.id, { onDelete: 'cascade' }),
     authorId: integer('author_id').references(() => users.id),
     body: text('body').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow().$defaultFn(practiceNow),
   },
   (t) => [index('work_item_notes_item_idx').on(t.workItemId, t.id)],
 );
