@@ -1,18 +1,62 @@
 import { describe, expect, it } from 'vitest';
 import { eraFile, eraFileOfSets, eraHeader } from '@/testing/era-files';
-import { centsOf, claimImbalance, EraError, fileImbalance, readEras } from './remittances.era';
+import {
+  centsOf,
+  claimImbalance,
+  dateOf,
+  EraError,
+  fileImbalance,
+  MAX_CLAIM_AMOUNT_CENTS,
+  readEras,
+} from './remittances.era';
 import { bucketOf, reasonOf, statusAfter } from './remittances.posting';
 
 describe('amounts in cents', () => {
   it('reads decimal text exactly, never through a float', () => {
     expect(
-      ['100', '100.5', '-25.00', '.07', '0.10', '1.000', '-0', '19.99', '123456789.01'].map((v) => centsOf(v, 'X', 1)),
-    ).toEqual([10000, 10050, -2500, 7, 10, 100, 0, 1999, 12345678901]);
+      ['100', '100.5', '-25.00', '.07', '0.10', '1.000', '-0', '19.99', '10000000.00'].map((v) => centsOf(v, 'X', 1)),
+    ).toEqual([10000, 10050, -2500, 7, 10, 100, 0, 1999, MAX_CLAIM_AMOUNT_CENTS]);
+    // A whole payment (BPR02) may be larger: it is kept in 64-bit cents.
+    expect(centsOf('123456789.01', 'BPR02', 1, Number.MAX_SAFE_INTEGER)).toBe(12345678901);
+  });
+  it("refuses a claim's amount the database could not keep, naming the element", () => {
+    expect(() => centsOf('10000000.01', 'CLP03', 7)).toThrow(
+      'CLP03: "10000000.01" is more than 10000000.00, the largest amount accepted (segment 7)',
+    );
+    expect(() => centsOf('-21474836.48', 'CAS03', 9)).toThrow('CAS03: "-21474836.48" is more than');
   });
   it('refuses what is not an amount, or a fraction of a cent', () => {
     for (const bad of ['', '-', '.', '1.005', '1,00', '1e3', ' 1', '+1']) {
       expect(() => centsOf(bad, 'CLP04', 7), bad).toThrow(EraError);
     }
+  });
+});
+
+describe('dates', () => {
+  it('reads a calendar day, leap days included', () => {
+    expect(['20261118', '20240229', '20001231', ''].map((v) => dateOf(v, 'DTM02', 4))).toEqual([
+      '2026-11-18',
+      '2024-02-29',
+      '2000-12-31',
+      null,
+    ]);
+  });
+  it('refuses a day that is not on the calendar, naming the segment and element', () => {
+    for (const bad of [
+      '20002316',
+      '20260230',
+      '20250229',
+      '20261300',
+      '20261100',
+      '20261131',
+      '00000101',
+      '30000101',
+    ]) {
+      expect(() => dateOf(bad, 'BPR16', 3), bad).toThrow(
+        `BPR16: "${bad}" is not a calendar date CCYYMMDD between 1900 and 2999 (segment 3)`,
+      );
+    }
+    expect(() => dateOf('2026-11-18', 'PLB02', 30)).toThrow('PLB02: "2026-11-18" is not a date CCYYMMDD (segment 30)');
   });
 });
 

@@ -137,7 +137,20 @@ export interface Era {
  * A decimal amount (X12 data type R: optional sign, digits, optional point) as integer cents, exactly: the
  * digits are read as text, never through a float. A fraction of a cent is refused unless its digits are 0.
  */
-export function centsOf(value: string, where: string, position: number): number {
+/**
+ * The largest amount of one claim, line, adjustment or provider adjustment: $10,000,000.00. Those amounts are
+ * kept in 32-bit integer cents (at most $21,474,836.47), and a claim's own amounts are added together, so a
+ * larger one is refused as the payer's error here rather than by the database. BPR02, the whole payment of
+ * every claim of the file, is kept in 64-bit cents and may have up to 15 digits.
+ */
+export const MAX_CLAIM_AMOUNT_CENTS = 1_000_000_000;
+
+export function centsOf(
+  value: string,
+  where: string,
+  position: number,
+  maxCents: number = MAX_CLAIM_AMOUNT_CENTS,
+): number {
   const match = /^(-?)(\d*)(?:\.(\d*))?$/.exec(value);
   if (!match || (match[2] === '' && (match[3] ?? '') === '')) {
     throw new EraError('BAD_AMOUNT', position, `${where}: "${value}" is not an amount (segment ${position})`);
@@ -151,6 +164,13 @@ export function centsOf(value: string, where: string, position: number): number 
     throw new EraError('BAD_AMOUNT', position, `${where}: "${value}" is too large (segment ${position})`);
   }
   const cents = Number(digits);
+  if (cents > maxCents) {
+    throw new EraError(
+      'BAD_AMOUNT',
+      position,
+      `${where}: "${value}" is more than ${dollars(maxCents)}, the largest amount accepted (segment ${position})`,
+    );
+  }
   return sign === '-' && cents !== 0 ? -cents : cents;
 }
 
@@ -160,12 +180,30 @@ export function dollars(cents: number): string {
   return `${cents < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
 }
 
-function dateOf(value: string, where: string, position: number): string | null {
+/** The years a date of an 835 may fall in: wider than any real remittance, and every one a PostgreSQL date. */
+const FIRST_YEAR = 1900;
+const LAST_YEAR = 2999;
+
+/**
+ * An X12 date (data type DT, CCYYMMDD) as an ISO day, checked to be a day of the calendar: 20002316 (month 23)
+ * or 20260230 is the payer's error, named by its element, not a value for the database to refuse.
+ */
+export function dateOf(value: string, where: string, position: number): string | null {
   if (value === '') return null;
-  if (!/^\d{8}$/.test(value)) {
+  const match = /^(\d{4})(\d{2})(\d{2})$/.exec(value);
+  if (!match) {
     throw new EraError('BAD_VALUE', position, `${where}: "${value}" is not a date CCYYMMDD (segment ${position})`);
   }
-  return `${value.slice(0, 4)}-${value.slice(4, 6)}-${value.slice(6, 8)}`;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth || year < FIRST_YEAR || year > LAST_YEAR) {
+    throw new EraError(
+      'BAD_VALUE',
+      position,
+      `${where}: "${value}" is not a calendar date CCYYMMDD between ${FIRST_YEAR} and ${LAST_YEAR} (segment ${position})`,
+    );
+  }
+  return `${match[1]}-${match[2]}-${match[3]}`;
 }
 
 /** CAS: up to six reason/amount/quantity triplets after the group code. */
@@ -268,7 +306,7 @@ function readSet(segments: readonly X12Segment[], delimiters: X12Delimiters, con
     switch (s.id) {
       case 'BPR':
         era.handling = e(1);
-        era.paymentCents = centsOf(e(2), 'BPR02', s.position);
+        era.paymentCents = centsOf(e(2), 'BPR02', s.position, Number.MAX_SAFE_INTEGER);
         era.creditDebit = e(3);
         era.method = e(4);
         // BPR03 D: the payer takes money back (the amount is written unsigned).

@@ -465,6 +465,47 @@ describe('acknowledgements', () => {
     expect(row!.status).toBe('Submitted');
   });
 
+  it('refuses a 999 or 277CA element the database could not keep, naming it, and writes nothing', async () => {
+    const before = await sql<{ n: number }>(
+      `select (select count(*) from claim_acknowledgements) + (select count(*) from claim_batches where acknowledged_at is not null)
+         + (select count(*) from claim_batch_claims where answered_by is not null) as n`,
+    );
+    const groupOf = (gcn: string) =>
+      ack999({
+        interchangeControlNumber: 910,
+        groupControlNumber: 1,
+        sets: [{ controlNumber: '0001', code: 'A' }],
+      }).replace('AK1*HC*1*', `AK1*HC*${gcn}*`);
+    // A group control number is at most 9 digits (X12 GS06): a longer one, or letters, never reach the query.
+    for (const gcn of ['12345678901', '12A']) {
+      const res = await upload(groupOf(gcn));
+      expect(res.statusCode, gcn).toBe(422);
+      expect(res.json<{ error: { message: string } }>().error.message).toContain(`AK1-02 '${gcn}'`);
+    }
+    const badCode = await upload(
+      ack999({
+        interchangeControlNumber: 911,
+        groupControlNumber: sent.groupControlNumber,
+        sets: [{ controlNumber: '0001', code: 'Q' }],
+      }),
+    );
+    expect(badCode.statusCode).toBe(422);
+    expect(badCode.json<{ error: { message: string } }>().error.message).toMatch(/IK5-01 'Q'/);
+    const badCategory = await upload(
+      ack277CA({
+        interchangeControlNumber: 912,
+        claims: [{ accountNumber: 'ANY-1', status: 'Z9:20:PR', billedCents: 100 }],
+      }),
+    );
+    expect(badCategory.statusCode).toBe(422);
+    expect(badCategory.json<{ error: { message: string } }>().error.message).toMatch(/STC01-1 'Z9'/);
+    const after = await sql<{ n: number }>(
+      `select (select count(*) from claim_acknowledgements) + (select count(*) from claim_batches where acknowledged_at is not null)
+         + (select count(*) from claim_batch_claims where answered_by is not null) as n`,
+    );
+    expect(after).toEqual(before);
+  });
+
   it('applies a 999 that accepts the batch, and refuses the same file twice', async () => {
     const file = ack999({
       interchangeControlNumber: 902,
