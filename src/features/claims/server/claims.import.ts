@@ -154,6 +154,14 @@ const displayDate = (day: string) => format(parseISO(day), 'MMM d, yyyy');
 export const UNKNOWN_REFERENCE = 'does not match a record this import can use';
 
 /**
+ * What a role that sees MRNs masked is told instead, once for the whole file and only when nothing else is
+ * wrong with it: which row's MRN (or account number) matched nothing would tell which MRNs exist, since a row
+ * whose MRN is a patient's gets no such answer.
+ */
+export const UNKNOWN_REFERENCES_IN_FILE =
+  'names a patient MRN or an account number that this import cannot use: MRNs are masked for your role, so someone who sees them must check the file';
+
+/**
  * The checks that need the database's answers: the MRN and provider exist, the payer is one of the
  * practice's active payers, the account number is new (in the database and earlier in the file), the
  * service date is neither in the future nor older than the payer's timely-filing limit. They run on every
@@ -164,17 +172,28 @@ export function resolveImportRows(
   rows: readonly ParsedRow[],
   refs: ImportReferences,
   day: string,
-): { values: (typeof claims.$inferInsert)[]; errors: ImportError[]; warnings: ImportError[] } {
+  /** False for a role that sees MRNs masked: unknown MRNs and taken account numbers are counted, not listed. */
+  namesReferenceRows = true,
+): {
+  values: (typeof claims.$inferInsert)[];
+  errors: ImportError[];
+  warnings: ImportError[];
+  /** Rows whose MRN or account number matched nothing usable, when they are not listed in `errors`. */
+  unlistedReferenceRows: number;
+} {
   const errors: ImportError[] = [];
   const warnings: ImportError[] = [];
   const values: (typeof claims.$inferInsert)[] = [];
   const firstRowOfAccount = new Map<string, number>();
+  let unlistedReferenceRows = 0;
   for (const { row, raw, value, fields, badFields } of rows) {
     const problems: ImportError[] = [];
+    const unlisted: ImportError[] = [];
+    const references = namesReferenceRows ? problems : unlisted;
     const checks = (field: ClaimImportColumn) => !badFields.has(field) && raw[field] !== '';
     const patientId = refs.patientIdByMrn.get(raw.patientMrn);
     if (checks('patientMrn') && patientId === undefined) {
-      problems.push({ row, field: 'patientMrn', message: UNKNOWN_REFERENCE });
+      references.push({ row, field: 'patientMrn', message: UNKNOWN_REFERENCE });
     }
     const providerId = refs.providerIdByName.get(raw.provider.toLowerCase());
     if (checks('provider') && providerId === undefined) {
@@ -192,7 +211,7 @@ export function resolveImportRows(
       } else {
         firstRowOfAccount.set(raw.accountNumber, row);
         if (refs.takenAccounts.has(raw.accountNumber)) {
-          problems.push({ row, field: 'accountNumber', message: UNKNOWN_REFERENCE });
+          references.push({ row, field: 'accountNumber', message: UNKNOWN_REFERENCE });
         }
       }
     }
@@ -221,7 +240,9 @@ export function resolveImportRows(
       }
     }
     errors.push(...problems);
-    if (!value || problems.length > 0 || patientId === undefined || providerId === undefined || !payer) continue;
+    if (unlisted.length > 0) unlistedReferenceRows += 1;
+    if (!value || problems.length > 0 || unlisted.length > 0) continue;
+    if (patientId === undefined || providerId === undefined || !payer) continue;
     const denied = value.status === 'Denied';
     values.push({
       patientId,
@@ -241,7 +262,7 @@ export function resolveImportRows(
       deniedOnFirstAdjudication: denied,
     });
   }
-  return { values, errors, warnings };
+  return { values, errors, warnings, unlistedReferenceRows };
 }
 
 /** Problems in file order: by row, then in the template's column order. */

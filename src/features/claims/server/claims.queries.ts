@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, isNotNull, lte, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { maskText } from '@/shared/access';
+import { maskText, seesField } from '@/shared/access';
 import { formatCents, formatDollars, today } from '@/shared/api';
 import { resolveClaimWorkItems } from '@/features/workqueue/server/workqueue.queries';
 import { WORK_SOURCES } from '@/features/workqueue/workqueue.schema';
@@ -62,7 +62,13 @@ import {
   type VoidClaim,
   type WriteOffClaim,
 } from '../claims.schema';
-import { parseClaimsCsv, resolveImportRows, sortImportErrors, type ImportReferences } from './claims.import';
+import {
+  parseClaimsCsv,
+  resolveImportRows,
+  sortImportErrors,
+  UNKNOWN_REFERENCES_IN_FILE,
+  type ImportReferences,
+} from './claims.import';
 import { chargeCeilings, claimAppeals, claimLines, claims, payments } from './claims.table';
 import { users } from '@/features/auth/server/auth.table';
 import { claimsDailyRollup, claimsStatusRollup } from './claims.rollup.table';
@@ -1282,8 +1288,15 @@ export async function importClaims(db: Db, ctx: RequestContext, csv: string): Pr
     accountNumbers: [...new Set(parsed.rows.map((r) => r.raw.accountNumber).filter(Boolean))],
     procedureCodes: [...new Set(parsed.rows.map((r) => r.fields.procedureCode).filter((c) => c !== undefined))],
   });
-  const resolved = resolveImportRows(parsed.rows, refs, today(ctx.now));
+  const namesReferenceRows = seesField(ctx.user.role, 'mrn');
+  const resolved = resolveImportRows(parsed.rows, refs, today(ctx.now), namesReferenceRows);
   const errors = [...parsed.errors, ...resolved.errors];
+  // A role that sees MRNs masked hears of unknown MRNs and taken account numbers only once the file is otherwise
+  // right, and then for the file as a whole: row by row (or only beside other problems) the answer would tell
+  // which of the file's MRNs belong to a patient.
+  if (errors.length === 0 && resolved.unlistedReferenceRows > 0) {
+    errors.push({ row: 1, field: 'csv', message: UNKNOWN_REFERENCES_IN_FILE });
+  }
   const warnings = sortImportErrors(resolved.warnings);
   if (errors.length > 0) {
     // Repeated refused files are how references would be probed: each is audited, with counts and no values.

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rolesWith, ROLES } from '@/shared/access';
 import { formatDollars, today } from '@/shared/api';
 import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
+import { UNKNOWN_REFERENCES_IN_FILE } from './claims.import';
 import {
   CLAIM_CSV_COLUMNS,
   CLAIM_EXPORT_MAX_ROWS,
@@ -860,6 +861,8 @@ describe('POST /api/claims/import', () => {
 
   it('checks MRNs, providers, account numbers (in the file and already stored) and dates against the database', async () => {
     const { mrn, taken } = await fixtures();
+    // The admin sees MRNs, so is told row by row which match no patient (a billing admin is not: below).
+    const admin = await signInAs(t.app, 'admin');
     const csv = [
       header,
       `IMP-0101,MRN-NOPE,99213,Dr. Sarah Mitchell,Aetna,2026-11-02,149.00,Submitted,`,
@@ -876,7 +879,7 @@ describe('POST /api/claims/import', () => {
       `IMP-0111,MRN-NOPE,99213,Dr. Nobody,Aetna,2026-13-01,149.00,Submitted,`,
     ].join('\n');
     const claims = await claimCount();
-    const res = await importCsv(csv);
+    const res = await importCsv(csv, admin);
     expect(res.statusCode).toBe(400);
     expect(res.json<ImportRejected>().errors).toEqual([
       { row: 2, field: 'patientMrn', message: 'does not match a record this import can use' },
@@ -902,37 +905,38 @@ describe('POST /api/claims/import', () => {
     expect(await claimCount()).toBe(claims);
   });
 
-  it('answers alike for an unknown and a stored MRN or account number, never echoing a value, and audits the refusal', async () => {
+  it('tells a role that sees MRNs masked nothing of which MRNs exist: not by row, not beside other problems', async () => {
     const { mrn, taken } = await fixtures();
-    // The billing admin sees MRNs masked: the import must not tell them which MRNs or account numbers exist.
-    const answer = async (accountNumber: string, patientMrn: string) => {
-      const res = await importCsv(
-        [header, `${accountNumber},${patientMrn},99213,Dr. Sarah Mitchell,Aetna,2026-11-02,149.00,Submitted,`].join(
-          '\n',
-        ),
-      );
+    const row = (accountNumber: string, patientMrn: string, serviceDate = '2026-11-02') =>
+      `${accountNumber},${patientMrn},99213,Dr. Sarah Mitchell,Aetna,${serviceDate},149.00,Submitted,`;
+    const answer = async (...rows: string[]) => {
+      const res = await importCsv([header, ...rows].join('\n'));
       expect(res.statusCode).toBe(400);
-      expect(res.body).not.toContain(patientMrn);
-      expect(res.body).not.toContain(accountNumber);
-      return res.json<ImportRejected>().errors;
+      return res;
     };
+    const fileLevel = [{ row: 1, field: 'csv', message: UNKNOWN_REFERENCES_IN_FILE }];
     const audits = await auditCount();
-    const unknownMrn = await answer('IMP-0901', 'MRN-999999');
-    const takenAccount = await answer(taken, 'MRN-999998');
-    expect(unknownMrn).toEqual([
-      { row: 2, field: 'patientMrn', message: 'does not match a record this import can use' },
-    ]);
-    expect(takenAccount).toEqual([
-      { row: 2, field: 'accountNumber', message: 'does not match a record this import can use' },
-      { row: 2, field: 'patientMrn', message: 'does not match a record this import can use' },
-    ]);
-    expect((await answer(taken, mrn))[0]?.message).toBe(unknownMrn[0]?.message);
+    // A file refused for another reason says nothing of its MRNs: the answers for a patient's MRN and an unknown
+    // one beside the same problem are the same.
+    const beside = async (patientMrn: string) =>
+      (await answer(row('IMP-0901', patientMrn, '2099-01-01'), row('IMP-0902', mrn))).json<ImportRejected>().errors;
+    expect(await beside('MRN-999999')).toEqual([{ row: 2, field: 'serviceDate', message: 'cannot be in the future' }]);
+    expect(await beside(mrn)).toEqual(await beside('MRN-999999'));
+    // Otherwise right, it is refused for the file as a whole: which row, and whether the MRN or the account
+    // number, goes unsaid; no value is echoed.
+    const unknownMrn = await answer(row('IMP-0903', mrn), row('IMP-0904', 'MRN-999998'));
+    const takenAccount = await answer(row(taken, mrn), row('IMP-0905', mrn));
+    for (const res of [unknownMrn, takenAccount]) {
+      expect(res.json<ImportRejected>().errors).toEqual(fileLevel);
+      expect(res.body).not.toContain('MRN-');
+      expect(res.body).not.toContain(taken);
+    }
     const refusals = await sql<{ action: string; actor: string; detail: string }>(
-      `select action, actor, detail from audit_log where id > (select max(id) - 3 from audit_log) order by id`,
+      `select action, actor, detail from audit_log where id > (select max(id) - 5 from audit_log) order by id`,
     );
-    expect(await auditCount()).toBe(audits + 3);
-    expect(refusals.map((r) => r.action)).toEqual(Array(3).fill('claims.import.refused'));
-    expect(refusals.map((r) => r.actor)).toEqual(Array(3).fill('billing.admin@healthcare.demo'));
+    expect(await auditCount()).toBe(audits + 5);
+    expect(refusals.map((r) => r.action)).toEqual(Array(5).fill('claims.import.refused'));
+    expect(refusals.map((r) => r.actor)).toEqual(Array(5).fill('billing.admin@healthcare.demo'));
     for (const r of refusals) {
       expect(r.detail).not.toContain('MRN-');
       expect(r.detail).not.toContain(taken);
@@ -961,7 +965,8 @@ describe('POST /api/claims/import', () => {
       header,
       // A bad amount, a future date and a Denied claim without a reason, all in one row.
       `IMP-0301,${mrn},99213,Dr. Sarah Mitchell,Aetna,2099-01-01,abc,Denied,`,
-      // An unknown MRN beside a denial code on a claim that is not denied.
+      // An unknown MRN beside a denial code on a claim that is not denied: the billing admin, who sees MRNs
+      // masked, is told of the code only.
       `IMP-0302,MRN-NOPE,99213,Dr. Sarah Mitchell,Aetna,2026-11-02,149.00,Pending,CO-16`,
     ].join('\n');
     const res = await importCsv(csv);
@@ -970,7 +975,6 @@ describe('POST /api/claims/import', () => {
       { row: 2, field: 'serviceDate', message: 'cannot be in the future' },
       { row: 2, field: 'billedAmount', message: 'must be an amount in dollars such as 149.00' },
       { row: 2, field: 'reasonCode', message: 'is required for a denied claim' },
-      { row: 3, field: 'patientMrn', message: 'does not match a record this import can use' },
       { row: 3, field: 'reasonCode', message: 'is only given for a denied claim' },
     ]);
   });
