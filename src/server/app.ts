@@ -41,11 +41,11 @@ import { registerAnswerEncoding } from './plugins/answer-encoding';
 import { answerSerializerCompiler } from './plugins/answer-serializer';
 import { frameworkErrors, registerErrorHandling, sendError } from './plugins/errors';
 import { registerSecurityHeaders } from './plugins/security-headers';
-import { usePracticeClock } from '@/shared/practice-zone';
+import { registerPracticeClock } from '@/shared/practice-zone';
 import { applyPracticeTimeZone } from '@/features/settings/server/practice-zone.sync';
 
 export async function buildApp(deps: AppDeps, logger?: FastifyBaseLogger): Promise<FastifyInstance> {
-  usePracticeClock(deps.clock);
+  registerPracticeClock(deps.clock);
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: false }),
     // Behind HTTPS the app sits behind a load balancer / reverse proxy on a private network (docs/deploy.md):

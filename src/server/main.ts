@@ -8,7 +8,7 @@ import { openDatabase, projectRoot } from './db/client';
 import { auditHmacKey } from './db/secrets';
 import { anchorAuditChain, useAuditHmacKey } from '@/features/audit/server/audit.queries';
 import { loadMfaKey } from '@/features/auth/server/auth.mfa-crypto';
-import { usePracticeClock } from '@/shared/practice-zone';
+import { registerPracticeClock } from '@/shared/practice-zone';
 import { seedOnFirstStart, warnIfDemoModeExposed } from './startup';
 
 async function main() {
@@ -22,7 +22,7 @@ async function main() {
   const config = configFromEnv(process.env); // before the database starts: a bad setting stops us at once
   const clock = appClockFromEnv(process.env);
   // Before the seed and the app: every time a write leaves out comes from this clock too.
-  usePracticeClock(clock);
+  registerPracticeClock(clock);
   const dataDir = process.env.DATA_DIR ?? path.join(projectRoot(), 'data');
   useAuditHmacKey(await auditHmacKey(process.env, dataDir));
   const mfaKey = await loadMfaKey(process.env, dataDir);

@@ -33,14 +33,14 @@ export function setServerTime(serverTime: string, receivedAt: number = Date.now(
 }
 
 /**
- * The server's own clock, once the server has registered it (usePracticeClock): what fills in a row's
+ * The server's own clock, once the server has registered it (registerPracticeClock): what fills in a row's
  * creation time when a write leaves it out, so that no time is ever the database's own now() or this
  * machine's clock while the app runs on another (a test server started at a chosen moment).
  */
 let registeredClock: (() => Date) | null = null;
 
 /** The server registers its clock (src/server/app-clock.ts) at start; the browser never does. */
-export function usePracticeClock(clock: () => Date): void {
+export function registerPracticeClock(clock: () => Date): void {
   registeredClock = clock;
 }
 

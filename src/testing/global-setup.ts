@@ -11,7 +11,7 @@ import { poolFor, prepareDatabase, startEmbeddedPostgres } from '@/server/db/cli
 import { TEST_AUDIT_HMAC_KEY } from './api-setup';
 import { seedDemoClinic } from '@/server/db/seed/demo-seed';
 import { testClock, TEST_TODAY } from './test-clock';
-import { usePracticeClock } from '@/shared/practice-zone';
+import { registerPracticeClock } from '@/shared/practice-zone';
 import { timeInZone } from '@/shared/practice-zone';
 import { hashTestPassword } from './test-passwords';
 
@@ -77,7 +77,7 @@ async function startTemplateServer(): Promise<TemplateServer> {
   const db = drizzle(pool);
   // The template is seeded at the tests' clock, as a server seeds at its own: rows it writes are dated then.
   const clock = testClock();
-  usePracticeClock(clock);
+  registerPracticeClock(clock);
   await seedDemoClinic(db, { today: TEST_TODAY, time: timeInZone(clock()), hashPassword: hashTestPassword });
   // A template database must have no open connections when it is cloned.
   await pool.end();

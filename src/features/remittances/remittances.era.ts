@@ -134,10 +134,6 @@ export interface Era {
 }
 
 /**
- * A decimal amount (X12 data type R: optional sign, digits, optional point) as integer cents, exactly: the
- * digits are read as text, never through a float. A fraction of a cent is refused unless its digits are 0.
- */
-/**
  * The largest amount of one claim, line, adjustment or provider adjustment: $10,000,000.00. Those amounts are
  * kept in 32-bit integer cents (at most $21,474,836.47), and a claim's own amounts are added together, so a
  * larger one is refused as the payer's error here rather than by the database. BPR02, the whole payment of
@@ -145,6 +141,11 @@ export interface Era {
  */
 export const MAX_CLAIM_AMOUNT_CENTS = 1_000_000_000;
 
+/**
+ * A decimal amount (X12 data type R: optional sign, digits, optional point) as integer cents, exactly: the
+ * digits are read as text, never through a float. A fraction of a cent is refused unless its digits are 0,
+ * and so is an amount above `maxCents`.
+ */
 export function centsOf(
   value: string,
   where: string,
