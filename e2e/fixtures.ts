@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { test as base } from '@playwright/test';
 import pg from 'pg';
@@ -47,6 +48,42 @@ async function waitForHealth(url: string, child: ChildProcess, output: () => str
 }
 
 /**
+ * The worker's port must be free before its server starts: the server listens only after migrating and seeding,
+ * and meanwhile another process answering there (a server left over from an earlier run, another checkout's)
+ * would pass the health check, and the tests would run against its data and its clock.
+ */
+async function assertPortFree(port: number): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', (err) =>
+      reject(
+        new Error(
+          `port ${port} is already in use (${err.message}): the browser tests would run against whatever serves ` +
+            'there. Stop it, or set E2E_PORT to the first of two free ports.',
+        ),
+      ),
+    );
+    probe.listen(port, () => probe.close(() => resolve()));
+  });
+}
+
+/**
+ * The server that answers is this worker's, on the tests' clock: its "now" is E2E_CLOCK_START plus the few
+ * minutes since it started, whatever the real date (docs/clock.md). A server on another clock fails here, at
+ * once, rather than as a screen showing another "today".
+ */
+async function assertPinnedClock(url: string, startedAt: number): Promise<void> {
+  const session = (await (await fetch(`${url}/api/auth/session`)).json()) as { serverTime?: string };
+  const serverNow = Date.parse(session.serverTime ?? '');
+  const expected = E2E_CLOCK_START.getTime() + (Date.now() - startedAt);
+  if (!(Math.abs(serverNow - expected) < 5 * 60_000)) {
+    throw new Error(
+      `the app server at ${url} says it is ${session.serverTime ?? 'no time'}, not the tests' ${E2E_CLOCK_START.toISOString()}`,
+    );
+  }
+}
+
+/**
  * Each Playwright worker has its own app server on its own fresh, seeded embedded database, so workers run
  * side by side without seeing each other's rows (a file's tests still run in order, on one worker).
  */
@@ -60,6 +97,8 @@ export const test = base.extend<{ withDatabase: WithDatabase }, { appServer: App
       const port = E2E_BASE_PORT + workerInfo.parallelIndex;
       const dataDir = path.resolve('.e2e-data', `worker-${port}`);
       rmSync(dataDir, { recursive: true, force: true });
+      await assertPortFree(port);
+      const startedAt = Date.now();
       const child = spawn(process.execPath, [server], {
         env: {
           ...process.env,
@@ -83,6 +122,7 @@ export const test = base.extend<{ withDatabase: WithDatabase }, { appServer: App
       const url = `http://localhost:${port}`;
       try {
         await waitForHealth(url, child, () => output);
+        await assertPinnedClock(url, startedAt);
         workerServerUrl = url;
         await use({ url, dataDir });
       } finally {
