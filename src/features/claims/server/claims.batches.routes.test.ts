@@ -466,10 +466,13 @@ describe('acknowledgements', () => {
   });
 
   it('refuses a 999 or 277CA element the database could not keep, naming it, and writes nothing', async () => {
-    const before = await sql<{ n: number }>(
-      `select (select count(*) from claim_acknowledgements) + (select count(*) from claim_batches where acknowledged_at is not null)
-         + (select count(*) from claim_batch_claims where answered_by is not null) as n`,
-    );
+    // What applying an acknowledgement writes: its row, the batch's acknowledgement, the claims' answers.
+    const written = () =>
+      sql<{ n: number }>(
+        `select (select count(*) from claim_acknowledgements) + (select count(*) from claim_batches where acknowledged_at is not null)
+           + (select count(*) from claim_batch_claims where answered_by is not null) as n`,
+      );
+    const before = await written();
     const groupOf = (gcn: string) =>
       ack999({
         interchangeControlNumber: 910,
@@ -499,11 +502,7 @@ describe('acknowledgements', () => {
     );
     expect(badCategory.statusCode).toBe(422);
     expect(badCategory.json<{ error: { message: string } }>().error.message).toMatch(/STC01-1 'Z9'/);
-    const after = await sql<{ n: number }>(
-      `select (select count(*) from claim_acknowledgements) + (select count(*) from claim_batches where acknowledged_at is not null)
-         + (select count(*) from claim_batch_claims where answered_by is not null) as n`,
-    );
-    expect(after).toEqual(before);
+    expect(await written()).toEqual(before);
   });
 
   it('applies a 999 that accepts the batch, and refuses the same file twice', async () => {
