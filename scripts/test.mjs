@@ -72,9 +72,9 @@ const steps = [
   {
     // The benchmark harness at 10,000 claims with short durations, into a throwaway folder and results
     // file (bench/results.md keeps the full run's figures): it proves `npm run bench` still works end to
-    // end; its figures are not goals here, and a missed goal does not fail this step. Every part but the
-    // client's (Lighthouse in a Chromium of its own, a quarter of this step's CPU, 55 -> 41 CPU s measured
-    // alone), which the browser tests' own screens already load: `npm run bench` runs it.
+    // end; its figures are not goals here, and a missed goal does not fail this step. It runs every part but
+    // the client's, Lighthouse in a Chromium of its own (a quarter of this step's CPU: 55 -> 41 CPU s measured
+    // alone); `npm run bench` still runs that one.
     name: 'benchmark harness (npm run bench at 10,000 claims, quick)',
     after: ['build'],
     background: true,

@@ -53,7 +53,7 @@ describe('one clock: an app whose clock is years behind the machine', () => {
     expect(row!.n).toBeGreaterThan(0);
     expect(body.stats.todaysAppointments).toBe(row!.n);
 
-    // Appointments opens on today: the seeded day has visits, and none of the demo clinic's lies after its history.
+    // Appointments opens on the app's today (its list with no date asked): that day's seeded visits only.
     const day = (await admin.request({ method: 'GET', url: '/api/appointments' })).json<{
       items: { date: string }[];
     }>();
