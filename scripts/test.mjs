@@ -2,7 +2,7 @@
 // (see `steps` below). Ends with a table of each step's wall and CPU time and one line "N passed, N failed" counting
 // the unit, API and browser tests that ran. A browser test that passed only on a retry counts as failed.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureChromium } from './ensure-chromium.mjs';
@@ -14,43 +14,31 @@ rmSync(VITEST_JSON, { force: true });
 rmSync(PLAYWRIGHT_JSON, { force: true });
 mkdirSync('test-results', { recursive: true });
 
-/**
- * The headless shell for the browser tests and the quick bench's browser parts (scripts/ensure-chromium.mjs),
- * found or installed once: both steps start when the build ends, and two apt-get runs at once would fight over
- * dpkg's lock.
- */
-let testBrowser;
-const browserForTests = () => (testBrowser ??= ensureChromium({ headlessShell: true }));
+/** The headless shell for the browser tests (scripts/ensure-chromium.mjs), found or installed when they start. */
+const browserForTests = () => ensureChromium({ headlessShell: true });
 
 /**
  * Why this order: every step starts as soon as what it needs has passed, so the two cores are never left
  * with one step's work. Lint, format and type check each keep one core busy for a minute or two and need
  * nothing; the unit and API tests need nothing either and are the longest step, so they start at once too
  * (they waited for the static checks once, and for the 30-60 s that ESLint ran alone after the others had
- * ended, one core stood idle). The browser tests and the benchmark harness serve the built app, so they
- * wait for the build. A step whose prerequisite failed is not run. Each step's output is printed whole when
- * it ends, so outputs do not interleave. The suites' timeouts are guards against hangs, with room for a
- * busier machine; the quick bench's figures are not goals here.
+ * ended, one core stood idle). The browser tests serve the built app, so they wait for the build. A step
+ * whose prerequisite failed is not run. Each step's output is printed whole when it ends, so outputs do not
+ * interleave. The suites' timeouts are guards against hangs, with room for a
+ * busier machine.
  *
  * Why some steps run niced (`background`): the tests wait on round trips (test to server to PostgreSQL and
- * back, thousands of times), while lint, format, type check and the bench's load generators only want CPU.
+ * back, thousands of times), while lint, format and type check only want CPU.
  * With everything at one priority, on a slower 2-core machine (an AMD EPYC at 2.1 GHz) each round trip
  * waited its turn behind a dozen runnable processes: the API fuzzing that takes 20 s alone took 490 s and the
  * run ~17 minutes. Niced, the CPU-only steps take what the waiting tests leave instead of delaying them
  * (~15 minutes there, every test passing).
+ *
+ * Why the benchmark harness is not a step: `npm run bench` is the command for performance figures, and its
+ * quick run (10,000 claims) cost a twentieth of this run's CPU (62 CPU s of 1,278) to prove only that the
+ * harness still ran, while lint and the type check cover its code. Run `npm run bench -- --claims 10000
+ * --quick` after changing bench/ or a path it measures (docs/performance.md).
  */
-/** bench/run.ts's parts that the quick run checks (see its step below). */
-const QUICK_BENCH_PARTS = [
-  'throughput',
-  'analytics',
-  'paging',
-  'mixed-load',
-  'scrub',
-  'claim-batches',
-  'remittances',
-  'serializer',
-];
-
 const steps = [
   {
     name: 'unit and API tests (Vitest, real PostgreSQL)',
@@ -68,25 +56,6 @@ const steps = [
     skip: skipE2e,
     prepare: async () => ({ CHROMIUM_PATH: await browserForTests(), PLAYWRIGHT_JSON_OUTPUT_NAME: PLAYWRIGHT_JSON }),
     cmd: ['npx', 'playwright', 'test', '--reporter=list,json'],
-  },
-  {
-    // The benchmark harness at 10,000 claims with short durations, into a throwaway folder and results
-    // file (bench/results.md keeps the full run's figures): it proves `npm run bench` still works end to
-    // end; its figures are not goals here, and a missed goal does not fail this step. It runs every part but
-    // the client's, Lighthouse in a Chromium of its own (a quarter of this step's CPU: 55 -> 41 CPU s measured
-    // alone); `npm run bench` still runs that one.
-    name: 'benchmark harness (npm run bench at 10,000 claims, quick)',
-    after: ['build'],
-    background: true,
-    prepare: async () => ({
-      BENCH_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'clinic-bench-')),
-      CHROMIUM_PATH: await browserForTests(),
-    }),
-    cleanup: (env) => rmSync(env.BENCH_DATA_DIR, { recursive: true, force: true }),
-    cmd: [
-      ...['npx', 'tsx', 'bench/run.ts', '--claims', '10000', '--quick', '--out', 'test-results/bench-quick.md'],
-      ...QUICK_BENCH_PARTS.flatMap((part) => ['--only', part]),
-    ],
   },
 ];
 
