@@ -15,7 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import pg from 'pg';
 import { Pool as HttpPool } from 'undici';
-import { x12Amount } from '../src/features/claims/claims.837p';
+import { x12Amount } from '@/features/x12/x12.837p';
 import { eraFile, eraHeader } from '../src/testing/era-files';
 import type { BenchContext, BenchFigure, BenchPart } from './bench.types';
 import { completeTimeReport, describeTimeReport, watchWhereTimeGoes, type PoolReading } from './where-time-goes';

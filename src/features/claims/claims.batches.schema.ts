@@ -17,12 +17,6 @@ export type ClaimBatchStatus = (typeof CLAIM_BATCH_STATUSES)[number];
 /** At most this many claims go in one batch (the bench's 10,000 and a margin). */
 export const MAX_CLAIMS_PER_BATCH = 20_000;
 
-/**
- * ASC X12 005010X222A1 recommends at most 5,000 CLM segments in one transaction set (ST…SE): a larger batch is
- * written as several sets in the one functional group, each with its own ST control number.
- */
-export const MAX_CLAIMS_PER_TRANSACTION_SET = 5_000;
-
 /** An acknowledgement file may be this large (a 277CA for a 20,000-claim batch is about 5 MB). */
 export const ACKNOWLEDGEMENT_MAX_BYTES = 10 * 1024 * 1024;
 

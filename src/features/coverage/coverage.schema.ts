@@ -2,17 +2,11 @@ import { z } from 'zod';
 import { isoDateSchema } from '@/shared/api';
 
 /**
- * How the patient is related to the policy's subscriber, with the X12 individual relationship code an
- * 837P carries (SBR02 18 when the patient is the subscriber, PAT01 otherwise).
+ * How the patient is related to the policy's subscriber: the relationships X12 names with an individual
+ * relationship code (features/x12/x12.837p.ts writes them: SBR02 18 for self, PAT01 otherwise).
  */
 export const SUBSCRIBER_RELATIONSHIPS = ['self', 'spouse', 'child', 'other'] as const;
 export type SubscriberRelationship = (typeof SUBSCRIBER_RELATIONSHIPS)[number];
-export const X12_RELATIONSHIP_CODES: Record<SubscriberRelationship, string> = {
-  self: '18',
-  spouse: '01',
-  child: '19',
-  other: 'G8',
-};
 
 /** Which payer pays first: 1 primary, 2 secondary, 3 tertiary (X12 SBR01 P, S, T). */
 export const COVERAGE_PRIORITIES = [1, 2, 3] as const;

@@ -4,7 +4,7 @@
  * and which line or claim a person must look at.
  */
 import type { ClaimStatus } from '@/features/claims/claims.schema';
-import type { CasGroup, EraAdjustment, EraClaim } from './remittances.era';
+import type { CasGroup, EraAdjustment, EraClaim } from '@/features/x12/x12.835';
 import type { LedgerBucket } from './remittances.schema';
 
 /** CLP02 codes the import posts; others (23 not our claim, 25 predetermination) go to the work queue. */

@@ -14,13 +14,10 @@ import type { RequestContext } from '@/server/context';
 import type { Db, Tx } from '@/server/db/types';
 import { HttpError } from '@/server/plugins/errors';
 import { rawRows, rowText, uniqueViolationOf, type RawRow } from '@/server/db/sql-helpers';
-import {
-  AcknowledgementFormatError,
-  readAcknowledgement,
-  type Ack277CA,
-  type Ack999,
-  type Ack999Group,
-} from '../claims.acks';
+import { AcknowledgementFormatError } from '@/features/x12/x12.acknowledgement';
+import { readAcknowledgement } from '@/features/x12/x12.acknowledgement-file';
+import type { Ack999, Ack999Group } from '@/features/x12/x12.999';
+import type { Ack277CA } from '@/features/x12/x12.277ca';
 import type { AcknowledgementError, AcknowledgementResult, ClaimBatchStatus } from '../claims.batches.schema';
 import { setControlNumberText } from './claims.batches.queries';
 

@@ -29,7 +29,7 @@ import {
   type Claim837,
   type Envelope837,
   type Payer837,
-} from '../claims.837p';
+} from '@/features/x12/x12.837p';
 import {
   batchFileName,
   claimBatchSchema,

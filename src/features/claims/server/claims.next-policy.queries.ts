@@ -17,7 +17,7 @@ import type { Db, DbOrTx, Tx } from '@/server/db/types';
 import { HttpError } from '@/server/plugins/errors';
 import { executePrepared } from '@/server/db/prepared';
 import { rawRows, rowText, rowTextOrNull, type RawRow } from '@/server/db/sql-helpers';
-import type { Adjustment837, LineAdjudication837, PriorAdjudication837 } from '../claims.837p';
+import type { Adjustment837, LineAdjudication837, PriorAdjudication837 } from '@/features/x12/x12.837p';
 import type { ClaimDraft, ClaimNextPolicy, ClaimLink } from '../claims.schema';
 import { insertDraftClaim, totalOf } from './claims.draft.queries';
 import { PAID_STATUSES_SQL } from './claims.formulas';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { amt, eraFile, eraHeader } from '@/testing/era-files';
 import { ack277CA } from '@/testing/x12-acknowledgements';
 import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
-import { x12Amount } from '../claims.837p';
+import { x12Amount } from '@/features/x12/x12.837p';
 import type { CreatedClaimBatches } from '../claims.batches.schema';
 import type { ClaimDetail, ClaimScrubResult } from '../claims.schema';
 import type { Statement } from '@/features/billing/billing.schema';

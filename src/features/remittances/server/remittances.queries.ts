@@ -36,7 +36,7 @@ import {
   type Era,
   type EraClaim,
   type EraLine,
-} from '../remittances.era';
+} from '@/features/x12/x12.835';
 import {
   adjustmentsOfClaim,
   bucketOf,

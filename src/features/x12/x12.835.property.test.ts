@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { centsOf, dollars, MAX_CLAIM_AMOUNT_CENTS } from './remittances.era';
+import { centsOf, dollars, MAX_CLAIM_AMOUNT_CENTS } from './x12.835';
 
 describe('amounts in cents (property)', () => {
   it('reads back every amount as written, with or without trailing zeros, signs and leading zeros', () => {

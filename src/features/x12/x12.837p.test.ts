@@ -12,8 +12,8 @@ import {
   type Claim837,
   type PersonName837,
   type PriorAdjudication837,
-} from './claims.837p';
-import { MAX_CLAIMS_PER_TRANSACTION_SET } from './claims.batches.schema';
+  MAX_CLAIMS_PER_TRANSACTION_SET,
+} from './x12.837p';
 
 /**
  * Golden files: each file under golden/ was written by hand from the structure of ASC X12 005010X222A1 (loops

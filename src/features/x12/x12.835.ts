@@ -12,7 +12,7 @@ import {
   transactionSetsOf,
   type X12Delimiters,
   type X12Segment,
-} from '@/features/x12/x12.parse';
+} from './x12.parse';
 
 /** The implementation guide this reader follows (GS08 and ST03). */
 export const ERA_IMPLEMENTATION = '005010X221A1';

@@ -1,14 +1,24 @@
 /**
  * The ASC X12 837P (005010X222A1, health care claim: professional) of a batch of claims, as a pure function of
- * plain data: the database layer (server/claims.batches.queries.ts) reads and keeps that data, and this writes
- * the file through the X12 writer (features/x12). The same input always gives the same bytes. Loop by loop:
+ * plain data: the claim submission feature (features/submission) reads and keeps that data, and this writes
+ * the file through the X12 writer (x12.serialize.ts). The same input always gives the same bytes. Loop by loop:
  * docs/x12-837.md.
  */
-import { X12_DEFAULT_DELIMITERS } from '@/features/x12/x12.parse';
-import { envelope, serializeSegments, x12Text, type X12SegmentInput } from '@/features/x12/x12.serialize';
-import { X12_RELATIONSHIP_CODES, type SubscriberRelationship } from '@/features/coverage/coverage.schema';
-import type { PatientSex } from '@/features/patients/patients.schema';
-import { MAX_CLAIMS_PER_TRANSACTION_SET } from './claims.batches.schema';
+import { X12_DEFAULT_DELIMITERS } from './x12.parse';
+import { envelope, serializeSegments, x12Text, type X12SegmentInput } from './x12.serialize';
+
+/**
+ * ASC X12 005010X222A1 recommends at most 5,000 CLM segments in one transaction set (ST…SE): a larger batch is
+ * written as several sets in the one functional group, each with its own ST control number.
+ */
+export const MAX_CLAIMS_PER_TRANSACTION_SET = 5_000;
+
+/** The individual relationship codes (SBR02, PAT01) of the relationships a patient has to a policy's subscriber. */
+export const X12_RELATIONSHIP_CODES = { self: '18', spouse: '01', child: '19', other: 'G8' } as const;
+export type X12Relationship = keyof typeof X12_RELATIONSHIP_CODES;
+
+/** DMG03, administrative gender: female, male, unknown. */
+export type X12Sex = 'F' | 'M' | 'U';
 
 /** ASC X12 005010X222A1: GS08, ST03. */
 export const IMPLEMENTATION_837P = '005010X222A1';
@@ -147,7 +157,7 @@ export interface OtherCoverage837 {
   medicareSecondaryType: string | null;
   memberId: string;
   groupNumber: string | null;
-  relationship: SubscriberRelationship;
+  relationship: X12Relationship;
   /** The policy holder: the patient's own name when the relationship is self. */
   subscriber: PersonName837;
   payer: Payer837;
@@ -172,7 +182,7 @@ export interface Claim837 {
     /** YYYY-MM-DD. */
     dob: string;
     /** DMG03: F, M or U (unknown). */
-    sex: PatientSex;
+    sex: X12Sex;
     address: Address837;
   };
   /** The policy billed (2000B/2010BA). */
@@ -183,7 +193,7 @@ export interface Claim837 {
     medicareSecondaryType: string | null;
     memberId: string;
     groupNumber: string | null;
-    relationship: SubscriberRelationship;
+    relationship: X12Relationship;
     /** The policy holder when not the patient (null for self). */
     subscriber: PersonName837 | null;
   };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ack277CA, ack999 } from '@/testing/x12-acknowledgements';
-import { AcknowledgementFormatError, readAcknowledgement } from './claims.acks';
+import { AcknowledgementFormatError } from './x12.acknowledgement';
+import { readAcknowledgement } from './x12.acknowledgement-file';
 
 /** A 999 rejecting transaction set 0301 of group 201, written out whole (ASC X12 005010X231A1). */
 const REJECTING_999 = [
