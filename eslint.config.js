@@ -55,6 +55,8 @@ const FEATURE_ORDER = [
   'worklist',
   'workqueue',
   'claims',
+  'coordination',
+  'submission',
   'remittances',
   'authorizations',
   'analytics',

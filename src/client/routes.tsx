@@ -24,7 +24,7 @@ const SCREEN_MODULES: Record<ScreenPath, () => ScreenModule> = {
   '/patients': () => import('./pages/PatientsRoute'),
   '/appointments': () => import('@/features/appointments/ui/AppointmentsPage'),
   '/overdue-followups': () => import('@/features/worklist/ui/OverdueFollowupsPage'),
-  '/claims': () => import('@/features/claims/ui/ClaimsPage'),
+  '/claims': () => import('@/client/pages/ClaimsRoute'),
   '/remittances': () => import('@/features/remittances/ui/RemittancesPage'),
   '/work-queue': () => import('./pages/WorkQueueRoute'),
   '/kpis': () => import('@/features/analytics/ui/KpisPage'),

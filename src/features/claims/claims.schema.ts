@@ -43,7 +43,7 @@ export function statusWhenSettled(status: string, resolved: boolean): string {
   return status;
 }
 
-/** One finding of the claim scrubber (claims.scrubber.ts): an error holds the claim, a warning needs a reason. */
+/** One finding of the claim scrubber (features/submission/submission.scrubber.ts): an error holds the claim, a warning needs a reason. */
 export const scrubEditSchema = z.object({
   code: z.string(),
   severity: z.enum(['error', 'warning']),

@@ -30,19 +30,14 @@ import {
   writeOffClaimSchema,
   correctClaimSchema,
   voidAtPayerSchema,
-  batchScrubResultSchema,
   claimDetailSchema,
   claimDraftSchema,
-  claimScrubResultSchema,
-  scrubRequestSchema,
   type ImportRejected,
 } from '../claims.schema';
-import { scrubDraftClaims, scrubOneClaim } from './claims.scrub.queries';
 import { getClaimDetail } from './claims.detail.queries';
 import { listPatientNames } from '@/features/patients/server/patients.queries';
 import { patientOptionSchema } from '@/features/patients/patients.schema';
 import { createDraftClaim, updateDraftClaim } from './claims.draft.queries';
-import { billNextPolicy } from './claims.next-policy.queries';
 import {
   appealClaim,
   claimsOverview,
@@ -199,35 +194,6 @@ export function claimsRoutes(deps: AppDeps) {
       },
     );
     api.post(
-      '/api/claims/:id/scrub',
-      {
-        config: { permission: 'claims:write' },
-        schema: {
-          tags: ['claims'],
-          description:
-            'Runs the claim scrubber on a Draft or Ready claim: each finding with its code, severity and field. ' +
-            'A clean claim becomes Ready; warnings need an override reason (audited); errors keep it Draft.',
-          params: idParamsSchema,
-          body: scrubRequestSchema,
-          response: { 200: claimScrubResultSchema, ...errors },
-        },
-      },
-      (request) =>
-        scrubOneClaim(deps.db, requestContext(request, deps), request.params.id, request.body.overrideReason ?? null),
-    );
-    api.post(
-      '/api/claims/scrub',
-      {
-        config: { permission: 'claims:write' },
-        schema: {
-          tags: ['claims'],
-          description: 'Scrubs every Draft claim at once: the clean ones become Ready, the others stay Draft.',
-          response: { 200: batchScrubResultSchema, ...errors },
-        },
-      },
-      (request) => scrubDraftClaims(deps.db, requestContext(request, deps)),
-    );
-    api.post(
       '/api/claims/:id/appeals',
       {
         config: { permission: 'claims:write' },
@@ -239,27 +205,6 @@ export function claimsRoutes(deps: AppDeps) {
         },
       },
       (request) => appealClaim(deps.db, requestContext(request, deps), request.params.id, request.body),
-    );
-    api.post(
-      '/api/claims/:id/next-policy',
-      {
-        config: { permission: 'claims:write' },
-        schema: {
-          tags: ['claims'],
-          description:
-            "Bills the claim's balance to the patient's next policy in force on the service date (secondary after " +
-            'primary): a new Draft claim with its diagnoses and lines, linked to it, whose 837P reports the earlier ' +
-            "payer's adjudication. 409 when the payer has not adjudicated it, left nothing, forwarded it itself, or " +
-            'it is billed there already. Audited.',
-          params: idParamsSchema,
-          response: { 201: claimDetailSchema, ...errors },
-        },
-      },
-      async (request, reply) => {
-        const ctx = requestContext(request, deps);
-        const id = await billNextPolicy(deps.db, ctx, request.params.id);
-        return reply.code(201).send(await getClaimDetail(deps.db, ctx, id));
-      },
     );
     api.get(
       '/api/claims/:id/appeals',

@@ -245,7 +245,7 @@ export const claimLines = pgTable(
 );
 
 /**
- * Every scrub of a claim: what the scrubber found (claims.scrubber.ts edits), and, when someone sent the
+ * Every scrub of a claim: what the scrubber found (features/submission/submission.scrubber.ts edits), and, when someone sent the
  * claim on despite warnings, who and why. Kept, so a claim's history shows each run.
  */
 export const claimScrubs = pgTable(

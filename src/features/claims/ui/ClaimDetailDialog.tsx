@@ -29,7 +29,8 @@ import { ClaimFormDialog } from './ClaimFormDialog';
 import { CorrectClaimDialog } from './CorrectClaimDialog';
 import { VoidAtPayerDialog } from './VoidAtPayerDialog';
 import { WriteOffClaimDialog } from './WriteOffClaimDialog';
-import { frequencyText, momentText, placeOfServiceText, priorityText } from './claim-format';
+import { momentText } from '@/client/lib/moment-text';
+import { frequencyText, placeOfServiceText, priorityText } from './claim-format';
 import { useBillNextPolicy, useClaimDetail, useScrubClaim } from './claims.api';
 
 type ScrubEdit = ClaimScrubResult['edits'][number];

@@ -91,7 +91,7 @@ function serve(items: ClaimRow[] = ITEMS, overview: ClaimOverview = OVERVIEW, mo
 }
 
 function renderPage(route = '/claims', role: 'billing_admin' | 'doctor' = 'billing_admin') {
-  return renderWithApp(<ClaimsPage role={role} />, { route });
+  return renderWithApp(<ClaimsPage role={role} batchesView={null} />, { route });
 }
 
 const calls = (api: FakeApi) => api.requests.map((r) => r.url);

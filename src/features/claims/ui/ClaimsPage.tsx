@@ -60,9 +60,6 @@ const ClaimDetailDialog = lazy(() =>
   import('./ClaimDetailDialog').then((module) => ({ default: module.ClaimDetailDialog })),
 );
 const ClaimFormDialog = lazy(() => import('./ClaimFormDialog').then((module) => ({ default: module.ClaimFormDialog })));
-// The Batches view is billing's: fetched when opened.
-const ClaimBatchesView = lazy(() => import('./ClaimBatchesView'));
-
 const BATCHES_PATH = '/claims/batches';
 
 function isSortKey(id: string | undefined): id is ClaimSortKey {
@@ -282,9 +279,9 @@ function ClaimsViews({ batches }: { batches: boolean }) {
 
 /**
  * The Claims screen: the claims list, and for those who send claims (`claims:submit`) the Batches view at
- * /claims/batches.
+ * /claims/batches, which the claim submission feature draws (assembled in src/client/pages/ClaimsRoute.tsx).
  */
-export default function ClaimsPage({ role }: { role: Role }) {
+export default function ClaimsPage({ role, batchesView }: { role: Role; batchesView: ReactNode }) {
   const location = useLocation();
   const canSubmit = can(role, 'claims:submit');
   const batches = canSubmit && location.pathname.replace(/\/+$/, '') === BATCHES_PATH;
@@ -294,9 +291,7 @@ export default function ClaimsPage({ role }: { role: Role }) {
     <section>
       <PageHeader title="Claims" subtitle="Batches sent to payers and their acknowledgements" />
       {views}
-      <Suspense fallback={<Skeleton className="h-64 w-full" aria-label="Loading batches" />}>
-        <ClaimBatchesView />
-      </Suspense>
+      <Suspense fallback={<Skeleton className="h-64 w-full" aria-label="Loading batches" />}>{batchesView}</Suspense>
     </section>
   );
 }

@@ -13,10 +13,8 @@ import {
   type PayerPayment,
   type PostedClaimTotals,
 } from '@/features/claims/server/claims.remittance.queries';
-import {
-  billNextPoliciesAfterPosting,
-  followHandedOnBalances,
-} from '@/features/claims/server/claims.next-policy.queries';
+import { followHandedOnBalances } from '@/features/claims/server/claims.next-policy.queries';
+import { billNextPoliciesAfterPosting } from '@/features/coordination/server/coordination.queries';
 import { openWorkItems, type OpenWorkItem } from '@/features/workqueue/server/workqueue.queries';
 import type { WorkSource } from '@/features/workqueue/workqueue.schema';
 import { X12Error } from '@/features/x12/x12.parse';

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rolesWith, ROLES } from '@/shared/access';
 import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
 import { verifyChain } from '@/features/audit/server/audit.queries';
-import type { BatchScrubResult, ClaimScrubResult } from '../claims.schema';
-import type { ScrubCode, ScrubEdit } from '../claims.scrubber';
-import { holdCategory } from './claims.scrub.queries';
+import type { BatchScrubResult, ClaimScrubResult } from '@/features/claims/claims.schema';
+import type { ScrubCode, ScrubEdit } from '../submission.scrubber';
+import { holdCategory } from './submission.scrub.queries';
 
 let t: TestApp;
 let biller: SignedIn;

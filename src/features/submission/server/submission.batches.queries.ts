@@ -16,8 +16,8 @@ import type { RequestContext } from '@/server/context';
 import type { Db, Tx } from '@/server/db/types';
 import { HttpError, invalidField } from '@/server/plugins/errors';
 import { rawRows, rowText, rowTextOrNull, type RawRow } from '@/server/db/sql-helpers';
-import { serviceLineOf } from './claims.line-rows';
-import { priorAdjudications } from './claims.next-policy.queries';
+import { serviceLineOf } from '@/features/claims/server/claims.line-rows.queries';
+import { priorAdjudications } from '@/features/coordination/server/coordination.queries';
 import {
   build837,
   claimsPerSet,
@@ -39,7 +39,7 @@ import {
   type CreatedClaimBatches,
   type NewClaimBatch,
   type ReadyPayer,
-} from '../claims.batches.schema';
+} from '../submission.schema';
 
 /** CLM01 holds at most 20 characters (005010X222A1); the 277CA answers by it. */
 const MAX_PATIENT_CONTROL_NUMBER = 20;

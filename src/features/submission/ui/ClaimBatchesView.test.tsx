@@ -3,8 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { apiError, fakeApi } from '@/testing/fake-api';
 import { renderWithApp } from '@/testing/ui-render';
-import type { AcknowledgementResult, ClaimBatch, CreatedClaimBatches } from '../claims.batches.schema';
-import ClaimsPage from './ClaimsPage';
+import type { AcknowledgementResult, ClaimBatch, CreatedClaimBatches } from '../submission.schema';
+import ClaimsRoute from '@/client/pages/ClaimsRoute';
 
 function batch(overrides: Partial<ClaimBatch> = {}): ClaimBatch {
   return {
@@ -33,7 +33,7 @@ const READY = { items: [{ payer: 'Cigna', payerId: '62308', claims: 2, totalCent
 describe('the Batches view', () => {
   it('is a view of the Claims screen for those who send claims, with its empty state', async () => {
     fakeApi({ 'GET /api/claim-batches': { items: [] }, 'GET /api/claim-batches/ready': { items: [] } });
-    renderWithApp(<ClaimsPage role="billing_admin" />, { route: '/claims/batches' });
+    renderWithApp(<ClaimsRoute role="billing_admin" />, { route: '/claims/batches' });
     expect(screen.getByRole('link', { name: 'Batches' }).getAttribute('aria-current')).toBe('page');
     expect(await screen.findByText('No batches yet')).toBeTruthy();
     expect(await screen.findByText('No claims are Ready to send.')).toBeTruthy();
@@ -46,7 +46,7 @@ describe('the Batches view', () => {
       },
       'GET /api/claim-batches/ready': READY,
     });
-    renderWithApp(<ClaimsPage role="admin" />, { route: '/claims/batches' });
+    renderWithApp(<ClaimsRoute role="admin" />, { route: '/claims/batches' });
     const table = await screen.findByRole('table', { name: 'Batches' });
     await within(table).findAllByText('Aetna');
     const rows = within(table).getAllByRole('row').slice(1);
@@ -66,7 +66,7 @@ describe('the Batches view', () => {
       } satisfies CreatedClaimBatches,
     });
     const user = userEvent.setup();
-    renderWithApp(<ClaimsPage role="billing_admin" />, { route: '/claims/batches' });
+    renderWithApp(<ClaimsRoute role="billing_admin" />, { route: '/claims/batches' });
     await user.click(await screen.findByRole('button', { name: 'Create batch for Cigna' }));
     // The toast's own description (its live-region announcement may hold the same words for a moment).
     const title = await screen.findByText('Batch created');
@@ -95,7 +95,7 @@ describe('the Batches view', () => {
       'POST /api/acknowledgements': () => answer,
     });
     const user = userEvent.setup();
-    renderWithApp(<ClaimsPage role="billing_admin" />, { route: '/claims/batches' });
+    renderWithApp(<ClaimsRoute role="billing_admin" />, { route: '/claims/batches' });
     await user.click(await screen.findByRole('button', { name: 'Upload acknowledgement' }));
     const dialog = await screen.findByRole('dialog', { name: 'Upload acknowledgement' });
     const file = new File(['ISA*00*…~'], '277ca.txt', { type: 'text/plain' });
@@ -122,7 +122,7 @@ describe('the Batches view', () => {
       },
       'GET /api/claims/providers': [],
     });
-    renderWithApp(<ClaimsPage role="doctor" />, { route: '/claims/batches' });
+    renderWithApp(<ClaimsRoute role="doctor" />, { route: '/claims/batches' });
     expect(await screen.findByRole('table', { name: 'All Claims' })).toBeTruthy();
     expect(screen.queryByRole('link', { name: 'Batches' })).toBeNull();
   });

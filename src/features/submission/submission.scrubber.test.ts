@@ -9,7 +9,7 @@ import {
   type ScrubEdit,
   type ScrubInput,
   type ScrubLine,
-} from './claims.scrubber';
+} from './submission.scrubber';
 
 const BILLING_NPI = makeNpi('123456789');
 const RENDERING_NPI = makeNpi('198765432');

@@ -14,8 +14,8 @@ import { FormField } from '@/client/components/ui/form-field';
 import { Input } from '@/client/components/ui/input';
 import { toast } from '@/client/components/ui/toast';
 import { ApiError } from '@/client/lib/api-client';
-import { ACKNOWLEDGEMENT_MAX_BYTES } from '../claims.batches.schema';
-import { useApplyAcknowledgement } from './claims.batches.api';
+import { ACKNOWLEDGEMENT_MAX_BYTES } from '../submission.schema';
+import { useApplyAcknowledgement } from './submission.api';
 
 /**
  * Upload acknowledgement: a 999 or 277CA file as the clearinghouse sent it, applied whole or refused whole with

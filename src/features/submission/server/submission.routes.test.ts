@@ -5,13 +5,8 @@ import { TEST_TODAY } from '@/testing/test-clock';
 import { amt, eraFile, eraHeader } from '@/testing/era-files';
 import { ack277CA, ack999 } from '@/testing/x12-acknowledgements';
 import { claimsReadBack } from '@/testing/x12-837-read';
-import type {
-  AcknowledgementResult,
-  ClaimBatch,
-  ClaimBatchDetail,
-  CreatedClaimBatches,
-} from '../claims.batches.schema';
-import type { ClaimDetail, ClaimRow } from '../claims.schema';
+import type { AcknowledgementResult, ClaimBatch, ClaimBatchDetail, CreatedClaimBatches } from '../submission.schema';
+import type { ClaimDetail, ClaimRow } from '@/features/claims/claims.schema';
 
 let t: TestApp;
 let biller: SignedIn;

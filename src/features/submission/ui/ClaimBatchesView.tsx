@@ -11,15 +11,15 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } f
 import { Skeleton } from '@/client/components/ui/skeleton';
 import { toast } from '@/client/components/ui/toast';
 import { errorTextFor } from '@/client/lib/error-text';
-import type { ClaimBatch, ClaimBatchStatus, ReadyPayer } from '../claims.batches.schema';
-import { momentText } from './claim-format';
+import type { ClaimBatch, ClaimBatchStatus, ReadyPayer } from '../submission.schema';
+import { momentText } from '@/client/lib/moment-text';
 import {
   batchFileUrl,
   useClaimBatchDetail,
   useClaimBatches,
   useCreateClaimBatch,
   useReadyPayers,
-} from './claims.batches.api';
+} from './submission.api';
 import { UploadAcknowledgementDialog } from './UploadAcknowledgementDialog';
 
 const BATCH_STATUS_VARIANT: Record<ClaimBatchStatus, 'default' | 'secondary' | 'destructive' | 'warning'> = {

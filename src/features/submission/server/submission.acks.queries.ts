@@ -18,8 +18,8 @@ import { AcknowledgementFormatError } from '@/features/x12/x12.acknowledgement';
 import { readAcknowledgement } from '@/features/x12/x12.acknowledgement-file';
 import type { Ack999, Ack999Group } from '@/features/x12/x12.999';
 import type { Ack277CA } from '@/features/x12/x12.277ca';
-import type { AcknowledgementError, AcknowledgementResult, ClaimBatchStatus } from '../claims.batches.schema';
-import { setControlNumberText } from './claims.batches.queries';
+import type { AcknowledgementError, AcknowledgementResult, ClaimBatchStatus } from '../submission.schema';
+import { setControlNumberText } from './submission.batches.queries';
 
 /**
  * A claim's filing day once a clearinghouse turns its sending away: an original was not filed, so it has none; a

@@ -1,5 +1,5 @@
 /**
- * Running the scrubber (claims.scrubber.ts) on stored claims: the inputs of many claims are read in a few
+ * Running the scrubber (submission.scrubber.ts) on stored claims: the inputs of many claims are read in a few
  * set-wise queries, each claim's result is kept in claim_scrubs, a clean Draft becomes Ready (a Ready claim
  * that no longer scrubs clean goes back to Draft), and each scrub is audited in the same transaction.
  */
@@ -11,12 +11,12 @@ import type { RequestContext } from '@/server/context';
 import type { Db, Tx } from '@/server/db/types';
 import { HttpError } from '@/server/plugins/errors';
 import { rawRows, rowText, rowTextOrNull, type RawRow } from '@/server/db/sql-helpers';
-import type { BatchScrubResult, ClaimScrubResult, ClaimStatus } from '../claims.schema';
-import { isScrubClean, scrubClaim, type ScrubCode, type ScrubEdit, type ScrubInput } from '../claims.scrubber';
+import type { BatchScrubResult, ClaimScrubResult, ClaimStatus } from '@/features/claims/claims.schema';
+import { isScrubClean, scrubClaim, type ScrubCode, type ScrubEdit, type ScrubInput } from '../submission.scrubber';
 import { openWorkItems, resolveWorkItemsBySource } from '@/features/workqueue/server/workqueue.queries';
 import type { WorkCategory } from '@/features/workqueue/workqueue.schema';
-import { serviceLineOf } from './claims.line-rows';
-import { priorAdjudications } from './claims.next-policy.queries';
+import { serviceLineOf } from '@/features/claims/server/claims.line-rows.queries';
+import { priorAdjudications } from '@/features/coordination/server/coordination.queries';
 
 /**
  * The work queue's category of a hold, by the code of its first error (docs/work-queue.md): who fixes it.

@@ -14,8 +14,8 @@ import {
 import { users } from '@/features/auth/server/auth.table';
 import { payers } from '@/features/payers/server/payers.table';
 import { oneOf } from '@/server/db/sql-helpers';
-import { CLAIM_BATCH_STATUSES, CLAIM_OUTCOMES } from '../claims.batches.schema';
-import { claims } from './claims.table';
+import { CLAIM_BATCH_STATUSES, CLAIM_OUTCOMES } from '../submission.schema';
+import { claims } from '@/features/claims/server/claims.table';
 
 /**
  * The last ISA13, GS06 and ST02 control numbers written (ASC X12 005010: unique per sender, so the clearinghouse's
@@ -58,7 +58,7 @@ export const claimBatches = pgTable(
     setCount: integer('set_count').notNull(),
     claimCount: integer('claim_count').notNull(),
     totalCents: bigint('total_cents', { mode: 'number' }).notNull(),
-    /** The envelope, submitter, receiver, billing provider and payer as written (claims.837p.ts Batch837). */
+    /** The envelope, submitter, receiver, billing provider and payer as written (features/x12/x12.837p.ts Batch837). */
     envelope: jsonb('envelope').notNull(),
     /** The 999: when it came, its IK5/AK9 code and its errors in words. */
     acknowledgedAt: timestamp('acknowledged_at', { withTimezone: true }),
@@ -75,7 +75,7 @@ export const claimBatches = pgTable(
 );
 
 /**
- * The claims of a batch, in file order, each as it was written (`sent`, claims.837p.ts Claim837), and the answer
+ * The claims of a batch, in file order, each as it was written (`sent`, features/x12/x12.837p.ts Claim837), and the answer
  * the clearinghouse or payer gave it. A claim's rows over its batches are its filing history: a rejected
  * submission stays here but does not count as filed (claims.submitted_on is cleared).
  */

@@ -7,8 +7,8 @@ import type {
   CreatedClaimBatches,
   NewClaimBatch,
   ReadyPayer,
-} from '../claims.batches.schema';
-import { claimKeys } from './claims.api';
+} from '../submission.schema';
+import { crossFeatureKeys } from '@/client/lib/cross-feature-keys';
 
 export const BATCHES_PATH = '/api/claim-batches';
 
@@ -59,7 +59,7 @@ function useRefreshBatches() {
     void queryClient.invalidateQueries({ refetchType: 'none' });
     await Promise.all([
       queryClient.invalidateQueries({ queryKey: batchKeys.all }),
-      queryClient.invalidateQueries({ queryKey: claimKeys.all }),
+      queryClient.invalidateQueries({ queryKey: crossFeatureKeys.claims }),
     ]);
   };
 }

@@ -13,25 +13,57 @@ import {
   createdClaimBatchesSchema,
   newClaimBatchSchema,
   readyPayerListSchema,
-} from '../claims.batches.schema';
-import { applyAcknowledgement } from './claims.acks.queries';
+} from '../submission.schema';
+import { batchScrubResultSchema, claimScrubResultSchema, scrubRequestSchema } from '@/features/claims/claims.schema';
+import { scrubDraftClaims, scrubOneClaim } from './submission.scrub.queries';
+import { applyAcknowledgement } from './submission.acks.queries';
 import {
   claimBatch837Download,
   createClaimBatches,
   getClaimBatchDetail,
   listClaimBatches,
   listReadyPayers,
-} from './claims.batches.queries';
+} from './submission.batches.queries';
 
 const errors = { 400: errorEnvelopeSchema, 404: errorEnvelopeSchema, 409: errorEnvelopeSchema };
 
 /**
- * Claim batches and acknowledgements (docs/x12-837.md): the Claims screen's Batches view, billing staff only
- * (`claims:submit`).
+ * Claim submission: scrubbing claims before they are sent (claims:write, from the claim form and the Claims list),
+ * and claim batches and their acknowledgements (docs/x12-837.md): the Claims screen's Batches view, billing staff
+ * only (`claims:submit`).
  */
-export function claimBatchesRoutes(deps: AppDeps) {
+export function submissionRoutes(deps: AppDeps) {
   return async function plugin(app: FastifyInstance) {
     const api = app.withTypeProvider<ZodTypeProvider>();
+    api.post(
+      '/api/claims/:id/scrub',
+      {
+        config: { permission: 'claims:write' },
+        schema: {
+          tags: ['claims'],
+          description:
+            'Runs the claim scrubber on a Draft or Ready claim: each finding with its code, severity and field. ' +
+            'A clean claim becomes Ready; warnings need an override reason (audited); errors keep it Draft.',
+          params: idParamsSchema,
+          body: scrubRequestSchema,
+          response: { 200: claimScrubResultSchema, ...errors },
+        },
+      },
+      (request) =>
+        scrubOneClaim(deps.db, requestContext(request, deps), request.params.id, request.body.overrideReason ?? null),
+    );
+    api.post(
+      '/api/claims/scrub',
+      {
+        config: { permission: 'claims:write' },
+        schema: {
+          tags: ['claims'],
+          description: 'Scrubs every Draft claim at once: the clean ones become Ready, the others stay Draft.',
+          response: { 200: batchScrubResultSchema, ...errors },
+        },
+      },
+      (request) => scrubDraftClaims(deps.db, requestContext(request, deps)),
+    );
     api.get(
       '/api/claim-batches',
       {

@@ -3,8 +3,8 @@ import { amt, eraFile, eraHeader } from '@/testing/era-files';
 import { ack277CA } from '@/testing/x12-acknowledgements';
 import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
 import { x12Amount } from '@/features/x12/x12.837p';
-import type { CreatedClaimBatches } from '../claims.batches.schema';
-import type { ClaimDetail, ClaimScrubResult } from '../claims.schema';
+import type { CreatedClaimBatches } from '@/features/submission/submission.schema';
+import type { ClaimDetail, ClaimScrubResult } from '@/features/claims/claims.schema';
 import type { Statement } from '@/features/billing/billing.schema';
 
 /**
