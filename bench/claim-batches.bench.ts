@@ -10,7 +10,7 @@
  */
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { sql } from 'drizzle-orm';
-import { claimBatch837Text, createClaimBatches } from '@/features/claims/server/claims.batches.queries';
+import { claimBatch837Text, createClaimBatches } from '@/features/submission/server/submission.batches.queries';
 import type { RequestContext } from '@/server/context';
 import { poolFor } from '@/server/db/client';
 import type { BenchContext, BenchFigure, BenchPart } from './bench.types';

@@ -10,8 +10,8 @@
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { sql } from 'drizzle-orm';
 import { appendStagedNow } from '@/features/audit/server/audit.queries';
-import { loadClaimsToScrub, scrubLoaded } from '@/features/claims/server/claims.scrub.queries';
-import { scrubClaim } from '@/features/claims/claims.scrubber';
+import { loadClaimsToScrub, scrubLoaded } from '@/features/submission/server/submission.scrub.queries';
+import { scrubClaim } from '@/features/submission/submission.scrubber';
 import { today } from '@/shared/api';
 import type { RequestContext } from '@/server/context';
 import { poolFor } from '@/server/db/client';
