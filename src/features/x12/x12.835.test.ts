@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { eraFile, eraFileOfSets, eraHeader } from '@/testing/era-files';
-import {
-  centsOf,
-  claimImbalance,
-  dateOf,
-  EraError,
-  fileImbalance,
-  MAX_CLAIM_AMOUNT_CENTS,
-  readEras,
-} from './x12.835';
+import { centsOf, claimImbalance, dateOf, EraError, fileImbalance, MAX_CLAIM_AMOUNT_CENTS, readEras } from './x12.835';
 
 describe('amounts in cents', () => {
   it('reads decimal text exactly, never through a float', () => {

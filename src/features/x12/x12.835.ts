@@ -5,14 +5,7 @@
  * the header (BPR, TRN, DTM*405, N1*PR/PE), the claim payment loop 2100 (CLP, CAS, NM1, MOA, REF, DTM) with
  * its service payment loop 2110 (SVC, DTM*472, CAS, REF*6R, AMT, LQ), and the provider adjustments (PLB).
  */
-import {
-  components,
-  elementOf,
-  parseX12,
-  transactionSetsOf,
-  type X12Delimiters,
-  type X12Segment,
-} from './x12.parse';
+import { components, elementOf, parseX12, transactionSetsOf, type X12Delimiters, type X12Segment } from './x12.parse';
 
 /** The implementation guide this reader follows (GS08 and ST03). */
 export const ERA_IMPLEMENTATION = '005010X221A1';
