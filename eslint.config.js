@@ -58,7 +58,6 @@ const FEATURE_ORDER = [
   'coordination',
   'submission',
   'remittances',
-  'clearinghouse',
   'authorizations',
   'analytics',
   'billing',
