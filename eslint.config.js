@@ -58,6 +58,7 @@ const FEATURE_ORDER = [
   'coordination',
   'submission',
   'remittances',
+  'clearinghouse',
   'authorizations',
   'analytics',
   'billing',
