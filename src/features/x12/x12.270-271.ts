@@ -16,6 +16,7 @@ import {
   type X12Segment,
 } from './x12.parse';
 import { envelope, x12Text, type X12SegmentInput } from './x12.serialize';
+import { formatX12Date, NOT_A_CALENDAR_DATE, parseX12Amount, parseX12Date, personNm1 } from './x12.values';
 
 /** ASC X12 005010X279A1: GS08 and ST03 of both the 270 and the 271. */
 export const IMPLEMENTATION_270_271 = '005010X279A1';
@@ -43,10 +44,6 @@ export const DEFAULT_SERVICE_TYPE_CODE = '30';
  * desk. Kept in cents it is still a safe integer.
  */
 export const MAX_BENEFIT_AMOUNT_CENTS = 100_000_000_000;
-
-/** The years a date of a 270/271 may fall in, as the 835 reader: wider than any real coverage. */
-const FIRST_YEAR = 1900;
-const LAST_YEAR = 2999;
 
 export type EligibilityErrorCode =
   /** Writing: a value the 270 cannot carry (missing member id, bad date, service type code…). */
@@ -349,25 +346,21 @@ export function rejectionReason(code: string): string {
 // Shared checks
 // ---------------------------------------------------------------------------------------------------------------
 
-function isCalendarDay(year: number, month: number, day: number): boolean {
-  if (year < FIRST_YEAR || year > LAST_YEAR || month < 1 || month > 12 || day < 1) return false;
-  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
-}
-
 /**
  * An X12 date (data type DT, CCYYMMDD) as an ISO day, checked to be a day of the calendar between 1900 and 2999:
  * 20261332 or 20260230 is the payer's error, named by its element, not a date to show.
  */
 function dateOf(value: string, where: string, position: number): string {
-  const match = /^(\d{4})(\d{2})(\d{2})$/.exec(value);
-  if (!match || !isCalendarDay(Number(match[1]), Number(match[2]), Number(match[3]))) {
+  const date = parseX12Date(value);
+  // One message for both problems: a 271's dates are always CCYYMMDD, so either is "not a calendar date".
+  if (!date.ok) {
     throw new EligibilityError(
       'BAD_DATE',
       position,
-      `${where}: "${value}" is not a calendar date CCYYMMDD between ${FIRST_YEAR} and ${LAST_YEAR} (segment ${position})`,
+      `${where}: "${value}" ${NOT_A_CALENDAR_DATE} (segment ${position})`,
     );
   }
-  return `${match[1]}-${match[2]}-${match[3]}`;
+  return date.value;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -529,14 +522,9 @@ function freeText(where: string, element: string, value: string, max: number, re
 
 /** YYYY-MM-DD as CCYYMMDD, checked to be a day of the calendar between 1900 and 2999. */
 function inputDay(where: string, element: string, value: string): string {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (!match || !isCalendarDay(Number(match[1]), Number(match[2]), Number(match[3]))) {
-    throw inputError(
-      where,
-      `${element} "${value}" is not a calendar date YYYY-MM-DD between ${FIRST_YEAR} and ${LAST_YEAR}`,
-    );
-  }
-  return `${match[1]}${match[2]}${match[3]}`;
+  const day = formatX12Date(value);
+  if (!day.ok) throw inputError(where, `${element} "${value}" ${day.problem}`);
+  return day.value;
 }
 
 /** The NPI check digit: Luhn over the 10 digits prefixed by 80840, as CMS defines it. */
@@ -557,15 +545,11 @@ function isNpi(value: string): boolean {
 
 function personName(where: string, role: string, name: PersonName270) {
   return {
-    last: freeText(where, `NM103 (${role} last name)`, name.lastName, 60, true),
-    first: freeText(where, `NM104 (${role} first name)`, name.firstName, 35, true),
-    middle: freeText(where, `NM105 (${role} middle name)`, name.middleName ?? '', 25, false),
+    lastName: freeText(where, `NM103 (${role} last name)`, name.lastName, 60, true),
+    firstName: freeText(where, `NM104 (${role} first name)`, name.firstName, 35, true),
+    middleName: freeText(where, `NM105 (${role} middle name)`, name.middleName ?? '', 25, false),
     suffix: freeText(where, `NM107 (${role} suffix)`, name.suffix ?? '', 10, false),
   };
-}
-
-function personNm1(entity: string, name: ReturnType<typeof personName>, qualifier = '', id = ''): X12SegmentInput {
-  return { id: 'NM1', elements: [entity, '1', name.last, name.first, name.middle, '', name.suffix, qualifier, id] };
 }
 
 function dmg(where: string, role: string, dob: string | null, sex: X12Sex | null): X12SegmentInput | null {
@@ -580,8 +564,7 @@ function dmg(where: string, role: string, dob: string | null, sex: X12Sex | null
 /** Checks what `envelope` does not: a real day and time, and BHT03. Returns the file's date, CCYYMMDD. */
 function checkedEnvelope(env: Envelope270): string {
   const where = 'Envelope';
-  const date = /^(\d{4})(\d{2})(\d{2})$/.exec(env.date);
-  if (!date || !isCalendarDay(Number(date[1]), Number(date[2]), Number(date[3]))) {
+  if (!parseX12Date(env.date).ok) {
     throw inputError(where, `date "${env.date}" (GS04, BHT04) is not a calendar date CCYYMMDD`);
   }
   const time = /^(\d{2})(\d{2})$/.exec(env.time);
@@ -1052,31 +1035,17 @@ function badValue(position: number, message: string): EligibilityError {
  * negative) and one above MAX_BENEFIT_AMOUNT_CENTS.
  */
 function benefitCents(value: string, where: string, position: number): number {
-  const match = /^(-?)(\d*)(?:\.(\d*))?$/.exec(value);
-  if (value.length > 18 || !match || (match[2] === '' && (match[3] ?? '') === '')) {
-    throw new EligibilityError('BAD_AMOUNT', position, `${where}: "${value}" is not an amount (segment ${position})`);
+  const amount = parseX12Amount(value, {
+    maxCents: MAX_BENEFIT_AMOUNT_CENTS,
+    sign: 'refused',
+    maxLength: 18,
+    limitName: 'benefit amount',
+    overlong: 'limit',
+  });
+  if (!amount.ok) {
+    throw new EligibilityError('BAD_AMOUNT', position, `${where}: "${value}" ${amount.problem} (segment ${position})`);
   }
-  const [, sign, whole = '', fraction = ''] = match;
-  if (/[1-9]/.test(fraction.slice(2))) {
-    throw new EligibilityError(
-      'BAD_AMOUNT',
-      position,
-      `${where}: "${value}" has a fraction of a cent (segment ${position})`,
-    );
-  }
-  const digits = (whole.replace(/^0+/, '') || '0') + fraction.slice(0, 2).padEnd(2, '0');
-  const cents = digits.length > 15 ? Infinity : Number(digits);
-  if (sign === '-' && cents !== 0) {
-    throw new EligibilityError('BAD_AMOUNT', position, `${where}: "${value}" is negative (segment ${position})`);
-  }
-  if (cents > MAX_BENEFIT_AMOUNT_CENTS) {
-    throw new EligibilityError(
-      'BAD_AMOUNT',
-      position,
-      `${where}: "${value}" is more than 1000000000.00, the largest benefit amount accepted (segment ${position})`,
-    );
-  }
-  return cents;
+  return amount.value;
 }
 
 /** EB08: a decimal from 0 to 1 (X12 sends a percent as a fraction: .2 is 20%). */

@@ -16,6 +16,13 @@ import {
   type X12Segment,
 } from './x12.parse';
 import { envelope, x12Text, type X12SegmentInput, type X12WriteOptions } from './x12.serialize';
+import {
+  formatX12Amount,
+  formatX12Date,
+  parseX12Amount,
+  parseX12Date,
+  personNm1 as personNm1Segment,
+} from './x12.values';
 
 /** ASC X12 005010X212: GS08 and ST03 of both the 276 and the 277 claim status response. */
 export const CLAIM_STATUS_IMPLEMENTATION = '005010X212';
@@ -496,74 +503,39 @@ function lookup<T>(table: Readonly<Record<string, T>>, code: string): T | undefi
  * Values
  * ------------------------------------------------------------------------------------------------------------- */
 
-/** The years a date may fall in: wider than any real claim, and every one a PostgreSQL date (as the 835 reader). */
-const FIRST_YEAR = 1900;
-const LAST_YEAR = 2999;
-
-function isCalendarDay(year: number, month: number, day: number): boolean {
-  if (year < FIRST_YEAR || year > LAST_YEAR || month < 1 || month > 12 || day < 1) return false;
-  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
-}
-
 /**
  * An X12 date (data type DT, CCYYMMDD) as an ISO day, checked against the calendar: 20260230 is the payer's error,
  * named by its element, not a value for the database to refuse. '' is null.
  */
 function dateOf(value: string, element: string, position: number): string | null {
   if (value === '') return null;
-  const match = /^(\d{4})(\d{2})(\d{2})$/.exec(value);
-  if (!match) {
-    throw new ClaimStatusError(
-      'BAD_DATE',
-      position,
-      `${element}: "${value}" is not a date CCYYMMDD (segment ${position})`,
-    );
+  const date = parseX12Date(value);
+  if (!date.ok) {
+    throw new ClaimStatusError('BAD_DATE', position, `${element}: "${value}" ${date.problem} (segment ${position})`);
   }
-  if (!isCalendarDay(Number(match[1]), Number(match[2]), Number(match[3]))) {
-    throw new ClaimStatusError(
-      'BAD_DATE',
-      position,
-      `${element}: "${value}" is not a calendar date CCYYMMDD between ${FIRST_YEAR} and ${LAST_YEAR} (segment ${position})`,
-    );
-  }
-  return `${match[1]}-${match[2]}-${match[3]}`;
-}
-
-/** Cents as dollars for a message: 1000000000 → "10000000.00". */
-function dollars(cents: number): string {
-  const abs = Math.abs(cents);
-  return `${cents < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+  return date.value;
 }
 
 /**
- * A decimal amount (X12 data type R) as integer cents, read as text and never through a float, so 0.1 + 0.2 never
- * happens. A fraction of a cent is refused unless its digits are 0, and so is an amount above $10,000,000.00. A
- * sign is taken only where a negative amount means something (a payment taken back); '' is null.
+ * A decimal amount (X12 data type R) as integer cents, read as text and never through a float. A fraction of a
+ * cent is refused unless its digits are 0, and so is an amount above $10,000,000.00. A sign is taken only where a
+ * negative amount means something (a payment taken back); '' is null.
  */
 function centsOf(value: string, element: string, position: number, signed: boolean): number | null {
   if (value === '') return null;
-  const match = /^(-?)(\d*)(?:\.(\d*))?$/.exec(value);
-  if (!match || (match[2] === '' && (match[3] ?? '') === '') || (match[1] === '-' && !signed)) {
-    throw new ClaimStatusError('BAD_AMOUNT', position, `${element}: "${value}" is not an amount (segment ${position})`);
-  }
-  const [, sign, whole = '', fraction = ''] = match;
-  if (/[1-9]/.test(fraction.slice(2))) {
+  const amount = parseX12Amount(value, {
+    maxCents: MAX_STATUS_AMOUNT_CENTS,
+    sign: signed ? 'allowed' : 'unsigned',
+    overlong: 'limit',
+  });
+  if (!amount.ok) {
     throw new ClaimStatusError(
       'BAD_AMOUNT',
       position,
-      `${element}: "${value}" has a fraction of a cent (segment ${position})`,
+      `${element}: "${value}" ${amount.problem} (segment ${position})`,
     );
   }
-  const digits = (whole.replace(/^0+/, '') || '0') + fraction.slice(0, 2).padEnd(2, '0');
-  const cents = digits.length > 15 ? Number.POSITIVE_INFINITY : Number(digits);
-  if (cents > MAX_STATUS_AMOUNT_CENTS) {
-    throw new ClaimStatusError(
-      'BAD_AMOUNT',
-      position,
-      `${element}: "${value}" is more than ${dollars(MAX_STATUS_AMOUNT_CENTS)}, the largest amount accepted (segment ${position})`,
-    );
-  }
-  return sign === '-' && cents !== 0 ? -cents : cents;
+  return amount.value;
 }
 
 /* ---------------------------------------------------------------------------------------------------------------
@@ -712,11 +684,9 @@ function cleanText(element: string, value: string, what: string, max: number, wh
 
 /** YYYY-MM-DD as CCYYMMDD, checked to be a day of the calendar. */
 function x12Day(element: string, value: string, what: string, where: string): string {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (!match || !isCalendarDay(Number(match[1]), Number(match[2]), Number(match[3]))) {
-    throw inputError(element, `${what} "${value}" is not a calendar date YYYY-MM-DD between 1900 and 2999`, where);
-  }
-  return `${match[1]}${match[2]}${match[3]}`;
+  const day = formatX12Date(value);
+  if (!day.ok) throw inputError(element, `${what} "${value}" ${day.problem}`, where);
+  return day.value;
 }
 
 /**
@@ -724,13 +694,9 @@ function x12Day(element: string, value: string, what: string, where: string): st
  * dollars (19550 → '195.5', 11000 → '110', 5 → '.05', 0 → '0').
  */
 function amountText(element: string, cents: number, where: string): string {
-  if (!Number.isSafeInteger(cents) || cents < 0 || cents > MAX_STATUS_AMOUNT_CENTS) {
-    throw inputError(element, `${cents} is not whole cents from 0 to ${MAX_STATUS_AMOUNT_CENTS}`, where);
-  }
-  const whole = Math.floor(cents / 100);
-  const rest = cents % 100;
-  if (rest === 0) return String(whole);
-  return `${whole === 0 ? '' : String(whole)}.${String(rest).padStart(2, '0').replace(/0$/, '')}`;
+  const amount = formatX12Amount(cents, { maxCents: MAX_STATUS_AMOUNT_CENTS });
+  if (!amount.ok) throw inputError(element, amount.problem, where);
+  return amount.value;
 }
 
 const SEXES: ReadonlySet<string> = new Set(['F', 'M', 'U']);
@@ -742,6 +708,7 @@ function sexOf(element: string, value: string | null, where: string): string {
   return value;
 }
 
+/** NM1 of a person: the last name is required, the other parts are cleaned free text. */
 function personNm1(
   entity: string,
   name: PersonName276,
@@ -750,20 +717,13 @@ function personNm1(
   idQualifier = '',
   id = '',
 ): X12SegmentInput {
-  return {
-    id: 'NM1',
-    elements: [
-      entity,
-      '1',
-      cleanText('NM103', name.lastName, 'the last name', 60, where, d),
-      x12Text(name.firstName, d),
-      x12Text(name.middleName, d),
-      '',
-      x12Text(name.suffix, d),
-      idQualifier,
-      id,
-    ],
+  const parts = {
+    lastName: cleanText('NM103', name.lastName, 'the last name', 60, where, d),
+    firstName: x12Text(name.firstName, d),
+    middleName: x12Text(name.middleName, d),
+    suffix: x12Text(name.suffix, d),
   };
+  return personNm1Segment(entity, parts, idQualifier, id);
 }
 
 function organizationNm1(entity: string, name: string, idQualifier: string, id: string): X12SegmentInput {
@@ -811,8 +771,7 @@ export function build276(input: ClaimStatusRequest276, options: Build276Options 
   const d = options.delimiters ?? X12_DEFAULT_DELIMITERS;
   const env = input.envelope;
   if (input.claims.length === 0) throw inputError('TRN', 'a 276 needs at least one claim to ask about', 'loop 2200D');
-  const day = /^(\d{4})(\d{2})(\d{2})$/.exec(env.date);
-  if (!day || !isCalendarDay(Number(day[1]), Number(day[2]), Number(day[3]))) {
+  if (!parseX12Date(env.date).ok) {
     throw inputError('BHT04', `the date "${env.date}" is not a calendar date CCYYMMDD`, 'envelope');
   }
   if (!/^([01]\d|2[0-3])[0-5]\d$/.test(env.time)) {

@@ -6,6 +6,7 @@
  * its service payment loop 2110 (SVC, DTM*472, CAS, REF*6R, AMT, LQ), and the provider adjustments (PLB).
  */
 import { components, elementOf, parseX12, transactionSetsOf, type X12Delimiters, type X12Segment } from './x12.parse';
+import { dollars as dollarsText, parseX12Amount, parseX12Date } from './x12.values';
 
 /** The implementation guide this reader follows (GS08 and ST03). */
 export const ERA_IMPLEMENTATION = '005010X221A1';
@@ -145,38 +146,17 @@ export function centsOf(
   position: number,
   maxCents: number = MAX_CLAIM_AMOUNT_CENTS,
 ): number {
-  const match = /^(-?)(\d*)(?:\.(\d*))?$/.exec(value);
-  if (!match || (match[2] === '' && (match[3] ?? '') === '')) {
-    throw new EraError('BAD_AMOUNT', position, `${where}: "${value}" is not an amount (segment ${position})`);
+  const amount = parseX12Amount(value, { maxCents });
+  if (!amount.ok) {
+    throw new EraError('BAD_AMOUNT', position, `${where}: "${value}" ${amount.problem} (segment ${position})`);
   }
-  const [, sign, whole = '', fraction = ''] = match;
-  if (/[1-9]/.test(fraction.slice(2))) {
-    throw new EraError('BAD_AMOUNT', position, `${where}: "${value}" has a fraction of a cent (segment ${position})`);
-  }
-  const digits = (whole.replace(/^0+/, '') || '0') + fraction.slice(0, 2).padEnd(2, '0');
-  if (digits.length > 15) {
-    throw new EraError('BAD_AMOUNT', position, `${where}: "${value}" is too large (segment ${position})`);
-  }
-  const cents = Number(digits);
-  if (cents > maxCents) {
-    throw new EraError(
-      'BAD_AMOUNT',
-      position,
-      `${where}: "${value}" is more than ${dollars(maxCents)}, the largest amount accepted (segment ${position})`,
-    );
-  }
-  return sign === '-' && cents !== 0 ? -cents : cents;
+  return amount.value;
 }
 
 /** Cents as the dollars an error message or a CSV shows: -1234 → "-12.34". */
 export function dollars(cents: number): string {
-  const abs = Math.abs(cents);
-  return `${cents < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+  return dollarsText(cents);
 }
-
-/** The years a date of an 835 may fall in: wider than any real remittance, and every one a PostgreSQL date. */
-const FIRST_YEAR = 1900;
-const LAST_YEAR = 2999;
 
 /**
  * An X12 date (data type DT, CCYYMMDD) as an ISO day, checked to be a day of the calendar: 20002316 (month 23)
@@ -184,20 +164,11 @@ const LAST_YEAR = 2999;
  */
 export function dateOf(value: string, where: string, position: number): string | null {
   if (value === '') return null;
-  const match = /^(\d{4})(\d{2})(\d{2})$/.exec(value);
-  if (!match) {
-    throw new EraError('BAD_VALUE', position, `${where}: "${value}" is not a date CCYYMMDD (segment ${position})`);
+  const date = parseX12Date(value);
+  if (!date.ok) {
+    throw new EraError('BAD_VALUE', position, `${where}: "${value}" ${date.problem} (segment ${position})`);
   }
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth || year < FIRST_YEAR || year > LAST_YEAR) {
-    throw new EraError(
-      'BAD_VALUE',
-      position,
-      `${where}: "${value}" is not a calendar date CCYYMMDD between ${FIRST_YEAR} and ${LAST_YEAR} (segment ${position})`,
-    );
-  }
-  return `${match[1]}-${match[2]}-${match[3]}`;
+  return date.value;
 }
 
 /** CAS: up to six reason/amount/quantity triplets after the group code. */

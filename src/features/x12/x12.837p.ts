@@ -6,6 +6,7 @@
  */
 import { X12_DEFAULT_DELIMITERS } from './x12.parse';
 import { envelope, serializeSegments, x12Text, type X12SegmentInput } from './x12.serialize';
+import { formatX12Amount, personNm1 } from './x12.values';
 
 /**
  * ASC X12 005010X222A1 recommends at most 5,000 CLM segments in one transaction set (ST…SE): a larger batch is
@@ -290,12 +291,9 @@ function casSegments(adjustments: readonly Adjustment837[]): X12SegmentInput[] {
  * no leading zero (15000 → '150', 15050 → '150.5', 15025 → '150.25', 5 → '.05', 0 → '0').
  */
 export function x12Amount(cents: number): string {
-  if (!Number.isSafeInteger(cents) || cents < 0) throw new Error(`an amount must be whole cents, not ${cents}`);
-  const dollars = Math.floor(cents / 100);
-  const rest = cents % 100;
-  const whole = dollars === 0 && rest !== 0 ? '' : String(dollars);
-  if (rest === 0) return whole;
-  return `${whole}.${String(rest).padStart(2, '0').replace(/0$/, '')}`;
+  const amount = formatX12Amount(cents);
+  if (!amount.ok) throw new Error(`an amount must be whole cents, not ${cents}`);
+  return amount.value;
 }
 
 /** YYYY-MM-DD as CCYYMMDD (X12 date, format qualifier D8). */
@@ -328,13 +326,6 @@ export function splitPersonName(full: string): PersonName837 {
     firstName: words[0]!,
     middleName: words.slice(1, -1).join(' '),
     suffix,
-  };
-}
-
-function personNm1(entity: string, name: PersonName837, idQualifier = '', id = ''): X12SegmentInput {
-  return {
-    id: 'NM1',
-    elements: [entity, '1', name.lastName, name.firstName, name.middleName, '', name.suffix, idQualifier, id],
   };
 }
 
