@@ -1241,7 +1241,10 @@ export function read271(text: string, options: Read271Options = {}): Eligibility
     for (const interchange of document.interchanges) {
       for (const group of interchange.groups) for (const set of group.transactionSets) held.add(set.id);
     }
-    const what = [...held].map((id) => TRANSACTION_NAMES[id] ?? `a ${id} transaction set`);
+    // An own entry only: ST01 'constructor' must not print Object.prototype's.
+    const what = [...held].map((id) =>
+      Object.hasOwn(TRANSACTION_NAMES, id) ? TRANSACTION_NAMES[id] : `a ${id} transaction set`,
+    );
     throw new EligibilityError(
       'NOT_271',
       0,

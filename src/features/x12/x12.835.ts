@@ -11,6 +11,16 @@ import { dollars as dollarsText, parseX12Amount, parseX12Date } from './x12.valu
 /** The implementation guide this reader follows (GS08 and ST03). */
 export const ERA_IMPLEMENTATION = '005010X221A1';
 
+/** What a file holds instead of an 835, for the refusal: staff upload the wrong file more often than a bad one. */
+const TRANSACTION_NAMES: Readonly<Record<string, string>> = {
+  '270': 'an eligibility inquiry (270)',
+  '271': 'an eligibility response (271)',
+  '276': 'a claim status request (276)',
+  '277': 'a claim status response or acknowledgment (277)',
+  '837': 'a health care claim (837)',
+  '999': 'an implementation acknowledgment (999)',
+};
+
 /** Claim adjustment group codes (CAS01): contractual, payer initiated, other, patient responsibility. */
 export const CAS_GROUPS = ['CO', 'PI', 'OA', 'PR', 'CR'] as const;
 export type CasGroup = (typeof CAS_GROUPS)[number];
@@ -222,7 +232,20 @@ function procedureOf(value: string, delimiters: X12Delimiters) {
 export function readEras(text: string): Era[] {
   const document = parseX12(text);
   const sets = transactionSetsOf(document, '835');
-  if (sets.length === 0) throw new EraError('NOT_835', 0, 'The file holds no 835 (remittance) transaction set.');
+  if (sets.length === 0) {
+    const held = new Set<string>();
+    for (const interchange of document.interchanges) {
+      for (const group of interchange.groups) for (const set of group.transactionSets) held.add(set.id);
+    }
+    const what = [...held].map((id) =>
+      Object.hasOwn(TRANSACTION_NAMES, id) ? TRANSACTION_NAMES[id] : `a ${id} transaction set`,
+    );
+    throw new EraError(
+      'NOT_835',
+      0,
+      `The file holds no 835 (remittance) transaction set: it holds ${what.length > 0 ? what.join(' and ') : 'no transaction set at all'}.`,
+    );
+  }
   return sets.map(({ group, set, interchange }) => {
     if (group.version !== ERA_IMPLEMENTATION) {
       throw new EraError(

@@ -24,7 +24,7 @@ export function readAcknowledgement(text: string): Ack999 | Ack277CA {
     );
   }
   if (acks999.length > 0) {
-    const groups = acks999.map(({ set, group }) => {
+    const groups = acks999.map(({ set, group, interchange: { delimiters } }) => {
       const where = `999 ${set.controlNumber}`;
       if (group.functionalId !== 'FA') {
         throw new AcknowledgementFormatError(
@@ -32,12 +32,12 @@ export function readAcknowledgement(text: string): Ack999 | Ack277CA {
           `${where}: its functional group is '${group.functionalId}', not FA`,
         );
       }
-      return read999Set(set.segments, document.delimiters, where);
+      return read999Set(set.segments, delimiters, where);
     });
     return { kind: '999', interchange, groups };
   }
   if (acks277.length > 0) {
-    const claims = acks277.flatMap(({ set, group }) => {
+    const claims = acks277.flatMap(({ set, group, interchange: { delimiters } }) => {
       const version = set.implementation || group.version;
       if (!version.startsWith('005010X214')) {
         throw new AcknowledgementFormatError(
@@ -45,7 +45,8 @@ export function readAcknowledgement(text: string): Ack999 | Ack277CA {
           `277 ${set.controlNumber} is implementation '${version}', not a 277CA claim acknowledgement (005010X214)`,
         );
       }
-      return read277Set(set.segments, document.delimiters, `277CA ${set.controlNumber}`);
+      // Each interchange declares its own delimiters: a composite is split by its own, not the file's first.
+      return read277Set(set.segments, delimiters, `277CA ${set.controlNumber}`);
     });
     if (claims.length === 0) {
       throw new AcknowledgementFormatError(

@@ -115,6 +115,8 @@ export type X12ErrorCode =
   | 'ISA_VERSION'
   /** A segment id that is not 2–3 uppercase letters or digits (an empty segment included). */
   | 'SEGMENT_ID'
+  /** A control character (NUL, tab, DEL…) in a segment that is not one of the interchange's delimiters. */
+  | 'BAD_CHARACTER'
   /** The text ends inside a segment, with no terminator. */
   | 'UNTERMINATED'
   /** Something other than another ISA follows an IEA. */
@@ -232,6 +234,24 @@ function skipLineBreaks(text: string, at: number): number {
   return i;
 }
 
+/**
+ * Control characters other than line breaks: X12 data is text, so one in a segment means a damaged or binary file,
+ * and a NUL could not even be kept in a PostgreSQL text column. Delimiters may themselves be control characters
+ * (FS, GS, RS are common), so those are let through.
+ */
+function isControl(code: number): boolean {
+  return (code < 32 && code !== CR && code !== LF) || (code >= 127 && code < 160);
+}
+
+function controlCharacterAt(raw: string, delimiters: X12Delimiters): number {
+  for (let i = 0; i < raw.length; i++) {
+    if (!isControl(raw.charCodeAt(i))) continue;
+    const char = raw.charAt(i);
+    if (char !== delimiters.element && char !== delimiters.repetition && char !== delimiters.component) return i;
+  }
+  return -1;
+}
+
 /** A short, printable quotation of raw text for error messages. */
 function quote(raw: string): string {
   const shown = raw.length > 40 ? `${raw.slice(0, 40)}…` : raw;
@@ -346,6 +366,20 @@ export function tokenizeX12(text: string): { segments: X12Segment[]; delimiters:
           'SEGMENT_ID',
           position,
           `Segment ${position} ${quote(text.slice(at, end))} does not start with a segment id (2–3 uppercase letters or digits)`,
+        );
+      }
+      const bad = controlCharacterAt(text.slice(at, end), isa.delimiters);
+      if (bad >= 0) {
+        const code = text
+          .charCodeAt(at + bad)
+          .toString(16)
+          .toUpperCase()
+          .padStart(4, '0');
+        throw new X12Error(
+          'BAD_CHARACTER',
+          position,
+          `Segment ${position} (${id}) holds a control character (U+${code}) at its character ${bad + 1}; X12 data ` +
+            'is text, so the file is damaged or not X12',
         );
       }
       const elements = idEnd < 0 || idEnd > end ? [] : text.slice(idEnd + 1, end).split(element);
