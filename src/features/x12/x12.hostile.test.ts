@@ -74,14 +74,9 @@ function x12File(parts: FileParts, fault: Fault = {}): string {
     'T',
     d.component,
   ].join(d.element);
+  // One pass, so that a delimiter changed to another standard one (a ':' repetition separator) is not changed twice.
   const own = (text: string) =>
-    text
-      .replaceAll('*', '\u0001')
-      .replaceAll('^', '\u0002')
-      .replaceAll(':', '\u0003')
-      .replaceAll('\u0001', d.element)
-      .replaceAll('\u0002', d.repetition)
-      .replaceAll('\u0003', d.component);
+    text.replace(/[*^:]/g, (c) => (c === '*' ? d.element : c === '^' ? d.repetition : d.component));
   const set = [`ST*${parts.st01}*${st02}*${parts.version}`, ...parts.body];
   set.push(`SE*${set.length + 1 + (fault.se01Off ?? 0)}*${fault.se02 ?? st02}`);
   const segments = [
