@@ -127,6 +127,10 @@ export function claimStatusRoutes(deps: AppDeps) {
                 .trim()
                 .min(1, 'must not be empty')
                 .max(255, 'must be at most 255 characters')
+                .regex(
+                  /^[\w .()-]+$/,
+                  'must be a file name: letters, digits, spaces, dots, dashes, underscores and parentheses',
+                )
                 .default('277'),
             }),
             response: {

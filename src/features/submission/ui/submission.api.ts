@@ -145,11 +145,14 @@ export function useApplyClaimStatusResponse() {
   const refreshBatches = useRefreshBatches();
   return useMutation({
     mutationFn: ({ text, fileName }: { text: string; fileName: string }) =>
-      apiFetch<ClaimStatusResponseResult>(`/api/claims/status-responses?fileName=${encodeURIComponent(fileName)}`, {
-        method: 'POST',
-        text,
-        contentType: 'text/plain',
-      }),
+      apiFetch<ClaimStatusResponseResult>(
+        `/api/claims/status-responses?fileName=${encodeURIComponent(fileName.replace(/[^\w .()-]/g, '_').slice(0, 255) || '277')}`,
+        {
+          method: 'POST',
+          text,
+          contentType: 'text/plain',
+        },
+      ),
     onSuccess: async () => {
       await Promise.all([refresh(), refreshBatches()]);
     },
