@@ -140,8 +140,9 @@ async function practiceEnvelope(tx: Tx) {
     );
   }
   const submitterId = text('edi_submitter_id') || text('tax_id');
+  const usage: 'P' | 'T' = text('edi_usage') === 'P' ? 'P' : 'T';
   return {
-    usage: text('edi_usage') === 'P' ? 'P' : 'T',
+    usage,
     submitter: { id: submitterId, qualifier: text('edi_submitter_id') ? 'ZZ' : '30' },
     receiver: { id: text('edi_receiver_id'), qualifier: 'ZZ' },
     informationReceiver: { name: text('billing_name'), id: submitterId, idQualifier: '46' as const },
