@@ -97,8 +97,14 @@ describe('PayersTab', () => {
     expect(await screen.findByText('Payer updated')).toBeTruthy();
     await waitFor(() =>
       expect(api.sent('PATCH /api/admin/payers/:id').map((r) => [r.path, r.body])).toEqual([
-        ['/api/admin/payers/2', { payerId: '60054', timelyFilingDays: 120, claimStatusAfterDays: null, claimFilingIndicator: '12' }],
-        ['/api/admin/payers/2', { payerId: '60054', timelyFilingDays: 120, claimStatusAfterDays: null, claimFilingIndicator: '12' }],
+        [
+          '/api/admin/payers/2',
+          { payerId: '60054', timelyFilingDays: 120, claimStatusAfterDays: null, claimFilingIndicator: '12' },
+        ],
+        [
+          '/api/admin/payers/2',
+          { payerId: '60054', timelyFilingDays: 120, claimStatusAfterDays: null, claimFilingIndicator: '12' },
+        ],
       ]),
     );
   });
