@@ -70,7 +70,7 @@ test.describe('claim batches', () => {
     await page.getByRole('button', { name: 'Upload acknowledgement' }).click();
     const dialog = page.getByRole('dialog', { name: 'Upload acknowledgement' });
     await dialog
-      .getByLabel('999 or 277CA file')
+      .getByLabel('999, 277CA or 277 file')
       .setInputFiles({ name: '277ca.txt', mimeType: 'text/plain', buffer: Buffer.from(ack) });
     await dialog.getByRole('button', { name: 'Apply' }).click();
     await expect(page.getByText('277CA: 2 claims accepted, 1 claim rejected', { exact: true })).toBeVisible();

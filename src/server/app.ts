@@ -14,6 +14,7 @@ import { authRoutes } from '@/features/auth/server/auth.routes';
 import { authorizationsRoutes } from '@/features/authorizations/server/authorizations.routes';
 import { billingRoutes } from '@/features/billing/server/billing.routes';
 import { submissionRoutes } from '@/features/submission/server/submission.routes';
+import { claimStatusRoutes } from '@/features/submission/server/submission.claim-status.routes';
 import { coordinationRoutes } from '@/features/coordination/server/coordination.routes';
 import { claimsRoutes } from '@/features/claims/server/claims.routes';
 import { rescrubHeldClaimsOf } from '@/features/submission/server/submission.scrub.queries';
@@ -122,6 +123,7 @@ export async function buildApp(deps: AppDeps, logger?: FastifyBaseLogger): Promi
   await app.register(claimsRoutes(deps));
   await app.register(coordinationRoutes(deps));
   await app.register(submissionRoutes(deps));
+  await app.register(claimStatusRoutes(deps));
   await app.register(remittancesRoutes(deps));
   await app.register(workqueueRoutes(deps));
   await app.register(auditRoutes(deps));

@@ -1,11 +1,25 @@
 import { lazy } from 'react';
-import type { Role } from '@/shared/access';
+import { can, type Role } from '@/shared/access';
 import ClaimsPage from '@/features/claims/ui/ClaimsPage';
+import { ClaimStatusPanel } from '@/features/submission/ui/ClaimStatusPanel';
 
 // The Batches view is billing's: fetched when opened (ClaimsPage holds it in a Suspense).
 const ClaimBatchesView = lazy(() => import('@/features/submission/ui/ClaimBatchesView'));
 
-/** '/claims': the claims feature's screen with the claim submission feature's Batches view assembled in. */
+/**
+ * '/claims': the claims feature's screen with the claim submission feature's Batches view, and the payer status of
+ * a claim in its view, assembled in for those who send claims.
+ */
 export default function ClaimsRoute({ role }: { role: Role }) {
-  return <ClaimsPage role={role} batchesView={<ClaimBatchesView />} />;
+  return (
+    <ClaimsPage
+      role={role}
+      batchesView={<ClaimBatchesView />}
+      statusView={
+        can(role, 'claims:submit')
+          ? (claim) => <ClaimStatusPanel key={`${claim.id}-${claim.status}`} claimId={claim.id} />
+          : undefined
+      }
+    />
+  );
 }

@@ -16,6 +16,7 @@ describe('WorkQueueRoute', () => {
       'GET /api/work-queue/assignees': { items: [] },
       'GET /api/payers': [{ name: 'Aetna', claimFilingIndicator: 'CI' }],
       'GET /api/claims/7': claimDetail({ status: 'Denied', reason: 'CO-197' }),
+      'GET /api/claims/7/status': { latest: null, askable: false },
       'POST /api/claims/7/appeals': { id: 7, accountNumber: 'ACC-2026-100007', status: 'Appealed' },
       'GET /api/work-items/5': {
         ...ITEM,

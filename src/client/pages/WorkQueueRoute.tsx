@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { can, type Role } from '@/shared/access';
 import WorkQueuePage from '@/features/workqueue/ui/WorkQueuePage';
+import { ClaimStatusPanel } from '@/features/submission/ui/ClaimStatusPanel';
 
 const ClaimDetailDialog = lazy(() =>
   import('@/features/claims/ui/ClaimDetailDialog').then((module) => ({ default: module.ClaimDetailDialog })),
@@ -23,6 +24,11 @@ export default function WorkQueueRoute({ role }: { role: Role }) {
                   accountNumber={claim.accountNumber}
                   canWrite={can(role, 'claims:write')}
                   onClose={onClose}
+                  statusView={
+                    can(role, 'claims:submit')
+                      ? (shown) => <ClaimStatusPanel key={`${shown.id}-${shown.status}`} claimId={shown.id} />
+                      : undefined
+                  }
                 />
               </Suspense>
             )

@@ -63,6 +63,8 @@ export const payerRecordSchema = z.object({
   appealDays: z.number().int(),
   claimFilingIndicator: claimFilingIndicatorSchema,
   active: z.boolean(),
+  /** Days after sending with no adjudication before the payer is asked for the claim's status (276); null: never. */
+  claimStatusAfterDays: z.number().int().nullable(),
 });
 export type PayerRecord = z.infer<typeof payerRecordSchema>;
 export const payerListSchema = z.object({ items: z.array(payerRecordSchema) });
@@ -90,6 +92,14 @@ const timelyFilingDaysSchema = z
   .min(1, 'must be at least 1 day')
   .max(3650, 'must be at most 3650 days');
 const appealDaysSchema = timelyFilingDaysSchema;
+/** The default of payers.claim_status_after_days. */
+export const DEFAULT_CLAIM_STATUS_AFTER_DAYS = 30;
+const claimStatusAfterDaysSchema = z
+  .number({ error: 'must be a whole number of days, or null to never ask' })
+  .int('must be a whole number of days')
+  .min(1, 'must be at least 1 day')
+  .max(365, 'must be at most 365 days')
+  .nullable();
 
 export const newPayerSchema = z
   .object({
@@ -97,6 +107,7 @@ export const newPayerSchema = z
     payerId: payerIdSchema.default(null),
     timelyFilingDays: timelyFilingDaysSchema,
     appealDays: appealDaysSchema.default(180),
+    claimStatusAfterDays: claimStatusAfterDaysSchema.default(DEFAULT_CLAIM_STATUS_AFTER_DAYS),
     claimFilingIndicator: claimFilingIndicatorSchema.default('CI'),
   })
   .strict();
@@ -108,6 +119,7 @@ export const payerPatchSchema = z
     payerId: payerIdSchema,
     timelyFilingDays: timelyFilingDaysSchema,
     appealDays: appealDaysSchema,
+    claimStatusAfterDays: claimStatusAfterDaysSchema,
     claimFilingIndicator: claimFilingIndicatorSchema,
     active: z.boolean(),
   })

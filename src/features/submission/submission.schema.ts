@@ -151,3 +151,108 @@ export type AcknowledgementResult = z.infer<typeof acknowledgementResultSchema>;
 export function batchFileName(batchId: number, interchangeControlNumber: number): string {
   return `837P-batch-${batchId}-${String(interchangeControlNumber).padStart(9, '0')}.txt`;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Claim status: the 276 request and the 277 response (ASC X12 005010X212, docs/x12-claim-status.md)
+
+/** `POST /api/claims/status-requests`: without claimIds, the rule (each payer's days); with them, those claims now. */
+export const newClaimStatusRequestSchema = z
+  .object({
+    claimIds: z
+      .array(
+        z
+          .number({ error: 'must be a claim id' })
+          .int('must be a claim id')
+          .positive('must be a claim id')
+          .max(MAX_ROW_ID, 'is not a known claim id'),
+      )
+      .min(1, 'must name at least one claim')
+      .max(MAX_CLAIMS_PER_BATCH, `may name at most ${MAX_CLAIMS_PER_BATCH.toLocaleString('en-US')} claims`)
+      .refine((ids) => new Set(ids).size === ids.length, 'must not name a claim twice')
+      .optional(),
+  })
+  .strict();
+export type NewClaimStatusRequest = z.infer<typeof newClaimStatusRequestSchema>;
+
+/** What asking did: one 276 per payer (a 276's information source loop names one payer). */
+export const claimStatusRequestResultSchema = z.object({
+  /** The first request made (the only one when the claims have one payer); null when no claim was due. */
+  requestId: z.number().int().nullable(),
+  requestIds: z.array(z.number().int()),
+  /** Claims asked about. */
+  claims: z.number().int(),
+});
+export type ClaimStatusRequestResult = z.infer<typeof claimStatusRequestResultSchema>;
+
+/** A 276 as the status requests list shows it. */
+export const claimStatusRequestSchema = z.object({
+  id: z.number().int(),
+  payer: z.string(),
+  createdAt: z.string(),
+  /** Null when the scheduled rule asked. */
+  createdBy: z.string().nullable(),
+  claimCount: z.number().int(),
+  /** Claims whose 277 answer has come. */
+  answeredClaims: z.number().int(),
+  interchangeControlNumber: z.number().int(),
+  fileName: z.string(),
+  /** When the mailbox put it in the clearinghouse's mailbox; null while it waits. */
+  mailedAt: z.string().nullable(),
+});
+export type ClaimStatusRequest = z.infer<typeof claimStatusRequestSchema>;
+export const claimStatusRequestListSchema = z.object({ items: z.array(claimStatusRequestSchema) });
+export type ClaimStatusRequestList = z.infer<typeof claimStatusRequestListSchema>;
+
+/** `POST /api/claims/status-responses`: what a 277 changed. */
+export const claimStatusResponseResultSchema = z.object({
+  responseId: z.number().int(),
+  /** Claims answered. */
+  answered: z.number().int(),
+  /** Of them, those a person must act on (a work item each). */
+  needsAction: z.number().int(),
+  /** One line for the toast: '3 claims answered: 1 accepted, 1 pending, 1 rejected back to Draft'. */
+  summary: z.string(),
+});
+export type ClaimStatusResponseResult = z.infer<typeof claimStatusResponseResultSchema>;
+
+/** A claim's latest status inquiry and the payer's answer, as the claim's view shows it. */
+export const claimStatusAnswerSchema = z.object({
+  askedAt: z.string(),
+  answeredAt: z.string().nullable(),
+  /** STC01-1 and -2, e.g. F1 and 65; null before the answer. */
+  categoryCode: z.string().nullable(),
+  statusCode: z.string().nullable(),
+  /** The status in plain words. */
+  message: z.string().nullable(),
+  effectiveOn: z.string().nullable(),
+  needsAction: z.boolean().nullable(),
+});
+export type ClaimStatusAnswer = z.infer<typeof claimStatusAnswerSchema>;
+
+/** `GET /api/claims/:id/status`: the latest answer, and whether the payer can be asked now. */
+export const claimStatusViewSchema = z.object({
+  latest: claimStatusAnswerSchema.nullable(),
+  /** The claim was sent and is awaiting the payer's decision (Submitted, Accepted or Pending). */
+  askable: z.boolean(),
+});
+export type ClaimStatusView = z.infer<typeof claimStatusViewSchema>;
+
+/** The 276's download name, e.g. `276-request-4-000000046.txt`. */
+export function statusRequestFileName(requestId: number, interchangeControlNumber: number): string {
+  return `276-request-${requestId}-${String(interchangeControlNumber).padStart(9, '0')}.txt`;
+}
+
+/**
+ * Whether X12 text is a 277 claim status response (GS08 005010X212) rather than a 999 or 277CA: the upload sends it
+ * to the claim status route. Reads only the GS segments, with the delimiters ISA gives.
+ */
+export function isClaimStatusResponse(text: string): boolean {
+  const start = text.indexOf('ISA');
+  if (start < 0 || text.length < start + 106) return false;
+  const element = text.charAt(start + 3);
+  const segment = text.charAt(start + 105);
+  return text
+    .split(segment)
+    .map((s) => s.trim())
+    .some((s) => s.startsWith(`GS${element}`) && (s.split(element)[8] ?? '').startsWith('005010X212'));
+}

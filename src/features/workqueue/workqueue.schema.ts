@@ -21,6 +21,7 @@ export const WORK_SOURCES = [
   'review',
   'rejection',
   'scrubber',
+  'claim_status',
 ] as const;
 export type WorkSource = (typeof WORK_SOURCES)[number];
 export const WORK_SOURCE_LABELS: Record<WorkSource, string> = {
@@ -31,6 +32,7 @@ export const WORK_SOURCE_LABELS: Record<WorkSource, string> = {
   review: 'Needs review',
   rejection: 'Rejected (277CA)',
   scrubber: 'Scrubber hold',
+  claim_status: 'Claim status (277)',
 };
 
 export const WORK_CATEGORIES = [
@@ -81,13 +83,18 @@ export function categoryOfCarc(carc: string | null | undefined): WorkCategory {
 export const WORK_PRIORITIES = ['high', 'normal', 'low'] as const;
 export type WorkPriority = (typeof WORK_PRIORITIES)[number];
 
-export const WORK_OUTCOMES = ['appealed', 'corrected_resubmitted', 'written_off', 'patient_billed'] as const;
+/** The outcomes a person chooses when resolving an item. */
+export const WORK_RESOLUTIONS = ['appealed', 'corrected_resubmitted', 'written_off', 'patient_billed'] as const;
+export type WorkResolution = (typeof WORK_RESOLUTIONS)[number];
+/** …and the one the app writes itself: a claim status item the payer's later 277 answer made moot. */
+export const WORK_OUTCOMES = [...WORK_RESOLUTIONS, 'payer_answered'] as const;
 export type WorkOutcome = (typeof WORK_OUTCOMES)[number];
 export const WORK_OUTCOME_LABELS: Record<WorkOutcome, string> = {
   appealed: 'Appealed',
   corrected_resubmitted: 'Corrected and resubmitted',
   written_off: 'Written off',
   patient_billed: 'Patient billed',
+  payer_answered: 'Answered by the payer',
 };
 
 export const workNoteSchema = z.object({
@@ -154,7 +161,7 @@ export type WorkNoteInput = z.infer<typeof workNoteInputSchema>;
 
 export const resolveWorkItemSchema = z
   .object({
-    outcome: z.enum(WORK_OUTCOMES, { message: `must be one of: ${WORK_OUTCOMES.join(', ')}` }),
+    outcome: z.enum(WORK_RESOLUTIONS, { message: `must be one of: ${WORK_RESOLUTIONS.join(', ')}` }),
     note: z.string().trim().max(2000, 'must be at most 2000 characters').default(''),
   })
   .strict()

@@ -45,7 +45,8 @@ export const auditLog = pgTable(
       .where(
         sql.raw(
           `action in ('claim.void', 'claim.update', 'claim.create', 'claim.appeal.outcome', 'claim.write_off', ` +
-            `'claim.correct', 'claim.void_at_payer', 'claim.remittance.post', 'claim.next_policy.follow')`,
+            `'claim.correct', 'claim.void_at_payer', 'claim.remittance.post', 'claim.next_policy.follow', ` +
+            `'claim.status.request', 'claim.status.answer')`,
         ),
       ),
   ],

@@ -42,6 +42,8 @@ export const CLAIM_HISTORY_ACTIONS = [
   'claim.void_at_payer',
   'claim.remittance.post',
   'claim.next_policy.follow',
+  'claim.status.request',
+  'claim.status.answer',
 ] as const;
 
 /** In the statement's text, not a parameter: only then can a generic plan use the partial index. */

@@ -578,6 +578,9 @@ function Loading() {
   );
 }
 
+/** Draws the payer status section of the claim's view (src/client/pages assembles it in). */
+export type ClaimStatusSlot = (claim: { id: number; status: string }) => ReactNode;
+
 /**
  * One claim as the payer will see it: header, coverage, diagnoses, lines, the scrubber's findings and the
  * history. Those who may change claims edit and scrub it here while it is Draft or Ready. Mounted while open.
@@ -587,11 +590,14 @@ export function ClaimDetailDialog({
   accountNumber,
   canWrite,
   onClose,
+  statusView,
 }: {
   claimId: number;
   accountNumber: string;
   canWrite: boolean;
   onClose: () => void;
+  /** The payer's claim status answers, drawn by the claim submission feature for those who send claims. */
+  statusView?: ClaimStatusSlot;
 }) {
   // Another claim of the visit (across the patient's policies) opens in this same view.
   const [shown, setShown] = useState({ id: claimId, accountNumber });
@@ -698,6 +704,7 @@ export function ClaimDetailDialog({
             <LinesSection claim={claim} />
             <ScrubSection key={`${shown.id}-${saves}`} claim={claim} canScrub={changeable} />
             <SubmissionsSection submissions={claim.submissions} />
+            {statusView?.({ id: claim.id, status: claim.status })}
             <Section id="claim-view-history" title="History">
               {claim.history.length === 0 ? (
                 <p className="text-sm text-muted-foreground">No events recorded.</p>

@@ -1,4 +1,5 @@
 import { lazy, Suspense, useDeferredValue, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import type { ClaimStatusSlot } from './ClaimDetailDialog';
 import { Link, useLocation } from 'react-router';
 import type { ColumnDef, SortingState } from '@tanstack/react-table';
 import { AlertOctagon, Clock, Download, Plus } from 'lucide-react';
@@ -281,12 +282,20 @@ function ClaimsViews({ batches }: { batches: boolean }) {
  * The Claims screen: the claims list, and for those who send claims (`claims:submit`) the Batches view at
  * /claims/batches, which the claim submission feature draws (assembled in src/client/pages/ClaimsRoute.tsx).
  */
-export default function ClaimsPage({ role, batchesView }: { role: Role; batchesView: ReactNode }) {
+export default function ClaimsPage({
+  role,
+  batchesView,
+  statusView,
+}: {
+  role: Role;
+  batchesView: ReactNode;
+  statusView?: ClaimStatusSlot;
+}) {
   const location = useLocation();
   const canSubmit = can(role, 'claims:submit');
   const batches = canSubmit && location.pathname.replace(/\/+$/, '') === BATCHES_PATH;
   const views = canSubmit ? <ClaimsViews batches={batches} /> : null;
-  if (!batches) return <ClaimsList role={role} views={views} />;
+  if (!batches) return <ClaimsList role={role} views={views} statusView={statusView} />;
   return (
     <section>
       <PageHeader title="Claims" subtitle="Batches sent to payers and their acknowledgements" />
@@ -297,7 +306,7 @@ export default function ClaimsPage({ role, batchesView }: { role: Role; batchesV
 }
 
 /** Denials, aging and appeals, filtered, sorted and paged by the server; the view is kept in the address. */
-function ClaimsList({ role, views }: { role: Role; views: ReactNode }) {
+function ClaimsList({ role, views, statusView }: { role: Role; views: ReactNode; statusView?: ClaimStatusSlot }) {
   const [view, setView] = useClaimsView();
   const [reasonText, setReasonText] = useState(view.reason);
   const [appealing, setAppealing] = useState<ClaimRow | null>(null);
@@ -602,6 +611,7 @@ function ClaimsList({ role, views }: { role: Role; views: ReactNode }) {
             accountNumber={viewing.accountNumber}
             canWrite={canWrite}
             onClose={() => setViewing(null)}
+            statusView={statusView}
           />
         )}
         {creating && (

@@ -13,6 +13,7 @@ const columns = {
   payerId: payers.payerId,
   timelyFilingDays: payers.timelyFilingDays,
   appealDays: payers.appealDays,
+  claimStatusAfterDays: payers.claimStatusAfterDays,
   claimFilingIndicator: payers.claimFilingIndicator,
   active: payers.active,
 };
@@ -57,7 +58,11 @@ function conflict(err: unknown): HttpError | null {
 }
 
 function describe(p: PayerRecord): string {
-  return `payer id ${p.payerId ?? 'none'}, timely filing ${p.timelyFilingDays} days, appeals ${p.appealDays} days, filing indicator ${p.claimFilingIndicator}`;
+  return `payer id ${p.payerId ?? 'none'}, timely filing ${p.timelyFilingDays} days, appeals ${p.appealDays} days, ${statusAfter(p.claimStatusAfterDays)}, filing indicator ${p.claimFilingIndicator}`;
+}
+
+function statusAfter(days: number | null): string {
+  return days === null ? 'no status requests' : `status request after ${days} days`;
 }
 
 export async function createPayer(db: Db, ctx: RequestContext, value: NewPayer): Promise<PayerRecord> {
@@ -93,6 +98,9 @@ export async function updatePayer(db: Db, ctx: RequestContext, id: number, patch
       }
       if (row.appealDays !== current.appealDays) {
         changes.push(`appeals ${current.appealDays} -> ${row.appealDays} days`);
+      }
+      if (row.claimStatusAfterDays !== current.claimStatusAfterDays) {
+        changes.push(`${statusAfter(current.claimStatusAfterDays)} -> ${statusAfter(row.claimStatusAfterDays)}`);
       }
       if (row.claimFilingIndicator !== current.claimFilingIndicator) {
         changes.push(`filing indicator ${current.claimFilingIndicator} -> ${row.claimFilingIndicator}`);

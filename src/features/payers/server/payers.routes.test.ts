@@ -64,7 +64,7 @@ describe('payers maintained by the admin', () => {
     expect(rename.statusCode).toBe(400);
 
     expect((await auditOf('payer.create')).map((e) => e.detail)).toEqual([
-      'added Molina Healthcare (payer id MOL01, timely filing 120 days, appeals 180 days, filing indicator CI)',
+      'added Molina Healthcare (payer id MOL01, timely filing 120 days, appeals 180 days, status request after 30 days, filing indicator CI)',
     ]);
     expect((await auditOf('payer.update')).map((e) => e.detail)).toEqual([
       'Molina Healthcare: timely filing 120 -> 180 days, filing indicator CI -> MC, deactivated',
@@ -95,5 +95,41 @@ describe('payers maintained by the admin', () => {
     expect(zero.json<{ error: { fields: { field: string }[] } }>().error.fields[0]?.field).toBe('timelyFilingDays');
     const billing = await signInAs(t.app, 'billing_admin');
     expect((await billing.request({ method: 'GET', url: '/api/admin/payers' })).statusCode).toBe(403);
+  });
+
+  it('sets, turns off and refuses out of range the days before a claim status request', async () => {
+    const admin = await signInAs(t.app, 'admin');
+    const list = (await admin.request({ method: 'GET', url: '/api/admin/payers' })).json<{ items: PayerRecord[] }>();
+    const aetna = list.items.find((p) => p.name === 'Aetna')!;
+    expect(aetna.claimStatusAfterDays).toBe(30);
+    const off = await admin.request({
+      method: 'PATCH',
+      url: `/api/admin/payers/${aetna.id}`,
+      payload: { claimStatusAfterDays: null },
+    });
+    expect(off.json<PayerRecord>().claimStatusAfterDays).toBeNull();
+    for (const bad of [0, 366, 1.5, '30']) {
+      const refused = await admin.request({
+        method: 'PATCH',
+        url: `/api/admin/payers/${aetna.id}`,
+        payload: { claimStatusAfterDays: bad },
+      });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json<{ error: { fields: { field: string }[] } }>().error.fields[0]?.field).toBe(
+        'claimStatusAfterDays',
+      );
+    }
+    const on = await admin.request({
+      method: 'PATCH',
+      url: `/api/admin/payers/${aetna.id}`,
+      payload: { claimStatusAfterDays: 45 },
+    });
+    expect(on.json<PayerRecord>().claimStatusAfterDays).toBe(45);
+    expect((await auditOf('payer.update')).map((e) => e.detail)).toEqual(
+      expect.arrayContaining([
+        'Aetna: status request after 30 days -> no status requests',
+        'Aetna: no status requests -> status request after 45 days',
+      ]),
+    );
   });
 });

@@ -24,6 +24,11 @@ export const payers = pgTable(
      * work queue's due date is the earlier of this and timely filing (docs/work-queue.md).
      */
     appealDays: integer('appeal_days').notNull().default(180),
+    /**
+     * Days after a claim is sent with no adjudication before the payer is asked where it stands (an ASC X12
+     * 005010X212 276), and again as long as it stays unanswered; null: never ask (docs/payers.md).
+     */
+    claimStatusAfterDays: integer('claim_status_after_days').default(30),
   },
   (t) => [
     uniqueIndex('payers_payer_id_unique')
@@ -31,6 +36,10 @@ export const payers = pgTable(
       .where(sql`${t.payerId} is not null`),
     check('payers_timely_filing_check', sql`${t.timelyFilingDays} between 1 and 3650`),
     check('payers_appeal_days_check', sql`${t.appealDays} between 1 and 3650`),
+    check(
+      'payers_claim_status_after_days_check',
+      sql`${t.claimStatusAfterDays} is null or ${t.claimStatusAfterDays} between 1 and 365`,
+    ),
     check('payers_claim_filing_indicator_check', oneOf(t.claimFilingIndicator, CLAIM_FILING_INDICATORS)),
   ],
 );

@@ -12,6 +12,7 @@ const medicare: PayerRecord = {
   payerId: null,
   timelyFilingDays: 365,
   appealDays: 180,
+  claimStatusAfterDays: 30,
   claimFilingIndicator: 'MB',
   active: true,
 };
@@ -21,6 +22,7 @@ const aetna: PayerRecord = {
   payerId: '60054',
   timelyFilingDays: 120,
   appealDays: 180,
+  claimStatusAfterDays: null,
   claimFilingIndicator: 'CI',
   active: true,
 };
@@ -58,7 +60,14 @@ describe('PayersTab', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Add payer' }));
     expect(await screen.findByText('Payer added')).toBeTruthy();
     expect(api.sent('POST /api/admin/payers').map((r) => r.body)).toEqual([
-      { name: 'Texas Medicaid', payerId: null, timelyFilingDays: 365, appealDays: 180, claimFilingIndicator: 'MC' },
+      {
+        name: 'Texas Medicaid',
+        payerId: null,
+        timelyFilingDays: 365,
+        appealDays: 180,
+        claimStatusAfterDays: 30,
+        claimFilingIndicator: 'MC',
+      },
     ]);
   });
 
@@ -88,9 +97,40 @@ describe('PayersTab', () => {
     expect(await screen.findByText('Payer updated')).toBeTruthy();
     await waitFor(() =>
       expect(api.sent('PATCH /api/admin/payers/:id').map((r) => [r.path, r.body])).toEqual([
-        ['/api/admin/payers/2', { payerId: '60054', timelyFilingDays: 120, claimFilingIndicator: '12' }],
-        ['/api/admin/payers/2', { payerId: '60054', timelyFilingDays: 120, claimFilingIndicator: '12' }],
+        [
+          '/api/admin/payers/2',
+          { payerId: '60054', timelyFilingDays: 120, claimStatusAfterDays: null, claimFilingIndicator: '12' },
+        ],
+        [
+          '/api/admin/payers/2',
+          { payerId: '60054', timelyFilingDays: 120, claimStatusAfterDays: null, claimFilingIndicator: '12' },
+        ],
       ]),
     );
+  });
+
+  it('shows when each payer is asked for claim status, and sets it or turns it off', async () => {
+    const api = fakeApi({
+      'GET /api/admin/payers': { items: [aetna, medicare] },
+      'PATCH /api/admin/payers/:id': (r) => ({ ...medicare, ...(r.body as object) }),
+    });
+    const user = userEvent.setup();
+    renderWithApp(<PayersTab />, { route: '/settings' });
+    const aetnaRow = (await screen.findByRole('cell', { name: 'Aetna' })).closest('tr')!;
+    expect(within(aetnaRow).getByRole('cell', { name: 'Never' })).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: /^Edit\s*Medicare$/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Medicare' });
+    const field = within(dialog).getByLabelText('Ask for claim status after (days)');
+    expect((field as HTMLInputElement).value).toBe('30');
+    await user.clear(field);
+    await user.type(field, '400');
+    await user.click(within(dialog).getByRole('button', { name: 'Save payer' }));
+    expect(await within(dialog).findByText(/must be at most 365 days/)).toBeTruthy();
+    await user.clear(field);
+    await user.click(within(dialog).getByRole('button', { name: 'Save payer' }));
+    expect(await screen.findByText('Payer updated')).toBeTruthy();
+    expect(api.sent('PATCH /api/admin/payers/:id').map((r) => r.body)).toEqual([
+      { payerId: null, timelyFilingDays: 365, claimStatusAfterDays: null, claimFilingIndicator: 'MB' },
+    ]);
   });
 });

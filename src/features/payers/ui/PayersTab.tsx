@@ -19,6 +19,7 @@ import { toast } from '@/client/components/ui/toast';
 import { ApiError } from '@/client/lib/api-client';
 import {
   CLAIM_FILING_INDICATORS,
+  DEFAULT_CLAIM_STATUS_AFTER_DAYS,
   claimFilingIndicatorLabel,
   newPayerSchema,
   payerPatchSchema,
@@ -32,9 +33,20 @@ import {
   activeStatusColumn,
 } from '@/client/components/data-table/active-record';
 
-type Field = 'name' | 'payerId' | 'timelyFilingDays' | 'claimFilingIndicator';
+type Field = 'name' | 'payerId' | 'timelyFilingDays' | 'claimStatusAfterDays' | 'claimFilingIndicator';
 type FieldErrors = Partial<Record<Field, string>>;
-const FIELDS: readonly string[] = ['name', 'payerId', 'timelyFilingDays', 'claimFilingIndicator'];
+const FIELDS: readonly string[] = [
+  'name',
+  'payerId',
+  'timelyFilingDays',
+  'claimStatusAfterDays',
+  'claimFilingIndicator',
+];
+
+/** The status field's text as the schema takes it: empty means never ask. */
+function statusDaysOf(text: string): number | null {
+  return text.trim() === '' ? null : Number(text);
+}
 
 function failure(error: unknown): string {
   return error instanceof ApiError && error.serverMessage ? error.serverMessage : 'Please try again.';
@@ -56,6 +68,13 @@ function PayerDialog({ editing, onClose }: { editing: PayerRecord | null; onClos
   const [name, setName] = useState(editing?.name ?? '');
   const [payerId, setPayerId] = useState(editing?.payerId ?? '');
   const [days, setDays] = useState(String(editing?.timelyFilingDays ?? 365));
+  const [statusDays, setStatusDays] = useState(
+    editing
+      ? editing.claimStatusAfterDays === null
+        ? ''
+        : String(editing.claimStatusAfterDays)
+      : String(DEFAULT_CLAIM_STATUS_AFTER_DAYS),
+  );
   const [indicator, setIndicator] = useState<ClaimFilingIndicator>(editing?.claimFilingIndicator ?? 'CI');
   const [errors, setErrors] = useState<FieldErrors>({});
   const pending = create.isPending || update.isPending;
@@ -74,12 +93,24 @@ function PayerDialog({ editing, onClose }: { editing: PayerRecord | null; onClos
 
   const submit = () => {
     const timelyFilingDays = days.trim() === '' ? Number.NaN : Number(days);
+    const claimStatusAfterDays = statusDaysOf(statusDays);
     if (editing) {
-      const checked = payerPatchSchema.safeParse({ payerId, timelyFilingDays, claimFilingIndicator: indicator });
+      const checked = payerPatchSchema.safeParse({
+        payerId,
+        timelyFilingDays,
+        claimStatusAfterDays,
+        claimFilingIndicator: indicator,
+      });
       if (!checked.success) return setErrors(collect(checked.error.issues));
       update.mutate({ id: editing.id, patch: checked.data }, { onSuccess: done('Payer updated'), onError });
     } else {
-      const checked = newPayerSchema.safeParse({ name, payerId, timelyFilingDays, claimFilingIndicator: indicator });
+      const checked = newPayerSchema.safeParse({
+        name,
+        payerId,
+        timelyFilingDays,
+        claimStatusAfterDays,
+        claimFilingIndicator: indicator,
+      });
       if (!checked.success) return setErrors(collect(checked.error.issues));
       create.mutate(checked.data, { onSuccess: done('Payer added'), onError });
     }
@@ -129,6 +160,24 @@ function PayerDialog({ editing, onClose }: { editing: PayerRecord | null; onClos
                 max={3650}
                 value={days}
                 onChange={(e) => setDays(e.target.value)}
+              />
+            )}
+          </FormField>
+          <FormField
+            id="payer-status-days"
+            label="Ask for claim status after (days)"
+            hint="Days after sending with no payment or denial before the payer is asked where the claim stands; leave empty to never ask."
+            error={errors.claimStatusAfterDays}
+          >
+            {(control) => (
+              <Input
+                {...control}
+                type="number"
+                inputMode="numeric"
+                min={1}
+                max={365}
+                value={statusDays}
+                onChange={(e) => setStatusDays(e.target.value)}
               />
             )}
           </FormField>
@@ -199,6 +248,12 @@ export function PayersTab() {
       cell: ({ row }) => row.original.payerId ?? '—',
     },
     { accessorKey: 'timelyFilingDays', header: 'Timely filing (days)' },
+    {
+      id: 'claimStatusAfterDays',
+      accessorFn: (p) => p.claimStatusAfterDays ?? '',
+      header: 'Status request after (days)',
+      cell: ({ row }) => row.original.claimStatusAfterDays ?? 'Never',
+    },
     {
       id: 'claimFilingIndicator',
       accessorFn: (p) => claimFilingIndicatorLabel(p.claimFilingIndicator),

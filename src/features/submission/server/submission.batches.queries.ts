@@ -557,7 +557,7 @@ async function claimsToSend(tx: Tx, body: NewClaimBatch): Promise<{ ids: number[
  * counter rows are locked in a fixed order (FOR UPDATE) and updated in this transaction, so a concurrent batch
  * waits for this one to commit and then takes the numbers after; a rollback leaves no gap.
  */
-async function nextControlNumbers(tx: Tx, sets: number): Promise<{ isa: number; gs: number; firstSt: number }> {
+export async function nextControlNumbers(tx: Tx, sets: number): Promise<{ isa: number; gs: number; firstSt: number }> {
   await tx.execute(sql`select name from x12_control_numbers order by name for update`);
   const rows = await rawRows(
     tx,

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { formatDollars } from '@/shared/api';
 import type { ColumnDef } from '@tanstack/react-table';
-import { Download, Send } from 'lucide-react';
+import { Download, Search, Send } from 'lucide-react';
 import { countOf } from '@/shared/plural';
 import { DataTable } from '@/client/components/data-table/DataTable';
 import { Badge } from '@/client/components/ui/badge';
@@ -11,12 +11,15 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } f
 import { Skeleton } from '@/client/components/ui/skeleton';
 import { toast } from '@/client/components/ui/toast';
 import { errorTextFor } from '@/client/lib/error-text';
-import type { ClaimBatch, ClaimBatchStatus, ReadyPayer } from '../submission.schema';
+import type { ClaimBatch, ClaimBatchStatus, ClaimStatusRequest, ReadyPayer } from '../submission.schema';
 import { momentText } from '@/client/lib/moment-text';
 import {
   batchFileUrl,
+  statusRequestFileUrl,
+  useAskClaimStatus,
   useClaimBatchDetail,
   useClaimBatches,
+  useClaimStatusRequests,
   useCreateClaimBatch,
   useReadyPayers,
 } from './submission.api';
@@ -224,6 +227,115 @@ function BatchDialog({ batch, onClose }: { batch: ClaimBatch; onClose: () => voi
 }
 
 /**
+ * The claim status requests (276) sent to payers: each payer's claims it has had for its days (Settings → Payers)
+ * without deciding, asked about with a click; their 277 answers are uploaded with the acknowledgements.
+ */
+function StatusRequests() {
+  const requests = useClaimStatusRequests();
+  const ask = useAskClaimStatus();
+  const columns = useMemo<ColumnDef<ClaimStatusRequest>[]>(
+    () => [
+      { id: 'id', accessorKey: 'id', header: 'Request', meta: { className: 'tabular-nums' } },
+      { id: 'payer', accessorKey: 'payer', header: 'Payer', meta: { className: 'whitespace-nowrap font-medium' } },
+      {
+        id: 'claimCount',
+        accessorKey: 'claimCount',
+        header: 'Claims',
+        meta: { align: 'right', className: 'tabular-nums' },
+        cell: ({ row }) => row.original.claimCount.toLocaleString('en-US'),
+      },
+      {
+        id: 'answeredClaims',
+        accessorKey: 'answeredClaims',
+        header: 'Answered',
+        meta: { align: 'right', className: 'tabular-nums' },
+        cell: ({ row }) => row.original.answeredClaims.toLocaleString('en-US'),
+      },
+      {
+        id: 'createdAt',
+        accessorKey: 'createdAt',
+        header: 'Created',
+        meta: { className: 'whitespace-nowrap' },
+        cell: ({ row }) => momentText(row.original.createdAt),
+      },
+      {
+        id: 'mailedAt',
+        accessorKey: 'mailedAt',
+        header: 'Sent to the mailbox',
+        cell: ({ row }) => (row.original.mailedAt ? momentText(row.original.mailedAt) : 'Not yet'),
+      },
+      {
+        id: 'actions',
+        header: 'Actions',
+        enableSorting: false,
+        meta: { align: 'right' },
+        cell: ({ row }) => (
+          <Button size="sm" variant="outline" asChild>
+            <a
+              href={statusRequestFileUrl(row.original.id)}
+              download={row.original.fileName}
+              aria-label={`Download the 276 of status request ${row.original.id}`}
+            >
+              <Download className="size-4" aria-hidden="true" /> 276
+            </a>
+          </Button>
+        ),
+      },
+    ],
+    [],
+  );
+  const askNow = () =>
+    ask.mutate(undefined, {
+      onSuccess: (result) =>
+        toast({
+          title: result.claims === 0 ? 'No claims to ask about' : 'Status requested',
+          description:
+            result.claims === 0
+              ? "No sent claim has waited its payer's days without an answer."
+              : `${countOf(result.claims, 'claim')} asked about in ${countOf(result.requestIds.length, 'request')}.`,
+        }),
+      onError: (error) =>
+        toast({ title: 'Status not requested', description: errorTextFor(error), variant: 'destructive' }),
+    });
+  return (
+    <Card className="mt-6">
+      <CardHeader className="flex flex-row flex-wrap items-start justify-between gap-4">
+        <div className="grid gap-1.5">
+          <CardTitle as="h2">Status requests</CardTitle>
+          <CardDescription>
+            Each request is one 276 file asking a payer where sent claims stand. Claims are due once their payer has had
+            them for its days (Settings → Payers) without paying or denying them.
+          </CardDescription>
+        </div>
+        <Button variant="outline" onClick={askNow} disabled={ask.isPending}>
+          <Search className="size-4" aria-hidden="true" /> {ask.isPending ? 'Asking…' : 'Ask payers now'}
+        </Button>
+      </CardHeader>
+      <CardContent>
+        {requests.isError && !requests.data ? (
+          <div role="alert">
+            <p className="mb-3">The status requests could not be loaded.</p>
+            <Button variant="outline" onClick={() => void requests.refetch()}>
+              Try again
+            </Button>
+          </div>
+        ) : (
+          <DataTable
+            label="Status requests"
+            columns={columns}
+            data={requests.data?.items ?? []}
+            getRowId={(r) => String(r.id)}
+            loading={requests.isPending}
+            emptyMessage="No status requests yet"
+            footer={(shown) => `Showing ${countOf(shown, 'request')}`}
+          />
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+/**
  * The Claims screen's Batches view: claims Ready to send by payer, the batches sent (payer, claim count, total,
  * created, status, the 837 to download) and the upload of the clearinghouse's 999 and 277CA files.
  */
@@ -309,7 +421,8 @@ export default function ClaimBatchesView() {
           <div className="grid gap-1.5">
             <CardTitle as="h2">Batches</CardTitle>
             <CardDescription>
-              Each batch is one 837P file to its payer. Upload the clearinghouse&apos;s 999 and 277CA files here.
+              Each batch is one 837P file to its payer. Upload the clearinghouse&apos;s 999 and 277CA files, and the
+              payers&apos; 277 status answers, here.
             </CardDescription>
           </div>
           <UploadAcknowledgementDialog />
@@ -335,6 +448,7 @@ export default function ClaimBatchesView() {
           )}
         </CardContent>
       </Card>
+      <StatusRequests />
       {viewing && <BatchDialog key={viewing.id} batch={viewing} onClose={() => setViewing(null)} />}
     </>
   );

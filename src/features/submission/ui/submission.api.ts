@@ -2,6 +2,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/client/lib/api-client';
 import type {
   AcknowledgementResult,
+  ClaimStatusRequestList,
+  ClaimStatusRequestResult,
+  ClaimStatusResponseResult,
+  ClaimStatusView,
   ClaimBatchDetail,
   ClaimBatchList,
   CreatedClaimBatches,
@@ -80,5 +84,77 @@ export function useApplyAcknowledgement() {
     mutationFn: (text: string) =>
       apiFetch<AcknowledgementResult>('/api/acknowledgements', { method: 'POST', text, contentType: 'text/plain' }),
     onSuccess: refresh,
+  });
+}
+
+export const STATUS_REQUESTS_PATH = '/api/claims/status-requests';
+
+const statusKeys = {
+  all: [STATUS_REQUESTS_PATH] as const,
+  list: [STATUS_REQUESTS_PATH, 'list'] as const,
+  claim: (id: number) => [STATUS_REQUESTS_PATH, 'claim', id] as const,
+};
+
+/** Where the browser downloads a status request's 276 (the server names the file). */
+export function statusRequestFileUrl(requestId: number): string {
+  return `${STATUS_REQUESTS_PATH}/${requestId}/file`;
+}
+
+/** The newest claim status requests (276) first. */
+export function useClaimStatusRequests() {
+  return useQuery({
+    queryKey: statusKeys.list,
+    queryFn: ({ signal }) => apiFetch<ClaimStatusRequestList>(STATUS_REQUESTS_PATH, { signal }),
+  });
+}
+
+/** A claim's latest status answer, and whether its payer can be asked now. */
+export function useClaimStatus(claimId: number) {
+  return useQuery({
+    queryKey: statusKeys.claim(claimId),
+    queryFn: ({ signal }) => apiFetch<ClaimStatusView>(`/api/claims/${claimId}/status`, { signal }),
+  });
+}
+
+function useRefreshStatus() {
+  const queryClient = useQueryClient();
+  return async () => {
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: statusKeys.all }),
+      queryClient.invalidateQueries({ queryKey: crossFeatureKeys.claims }),
+    ]);
+  };
+}
+
+/** Asks the payers: every claim due by its payer's days, or the chosen claims now. */
+export function useAskClaimStatus() {
+  const refresh = useRefreshStatus();
+  return useMutation({
+    mutationFn: (claimIds?: number[]) =>
+      apiFetch<ClaimStatusRequestResult>(STATUS_REQUESTS_PATH, {
+        method: 'POST',
+        body: claimIds ? { claimIds } : {},
+      }),
+    onSuccess: refresh,
+  });
+}
+
+/** Posts a 277 claim status response's text as it came. */
+export function useApplyClaimStatusResponse() {
+  const refresh = useRefreshStatus();
+  const refreshBatches = useRefreshBatches();
+  return useMutation({
+    mutationFn: ({ text, fileName }: { text: string; fileName: string }) =>
+      apiFetch<ClaimStatusResponseResult>(
+        `/api/claims/status-responses?fileName=${encodeURIComponent(fileName.replace(/[^\w .()-]/g, '_').slice(0, 255) || '277')}`,
+        {
+          method: 'POST',
+          text,
+          contentType: 'text/plain',
+        },
+      ),
+    onSuccess: async () => {
+      await Promise.all([refresh(), refreshBatches()]);
+    },
   });
 }

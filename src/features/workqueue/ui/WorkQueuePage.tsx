@@ -21,11 +21,11 @@ import { ApiError } from '@/client/lib/api-client';
 import {
   WORK_CATEGORIES,
   WORK_CATEGORY_LABELS,
-  WORK_OUTCOMES,
+  WORK_RESOLUTIONS,
   WORK_OUTCOME_LABELS,
   WORK_SOURCE_LABELS,
   type WorkItem,
-  type WorkOutcome,
+  type WorkResolution,
 } from '../workqueue.schema';
 import { can, type Role } from '@/shared/access';
 import { AssignmentRules } from './AssignmentRules';
@@ -103,7 +103,7 @@ function WorkItemDialog({
   const refresh = useWorkItemRefresh();
   const [claimOpen, setClaimOpen] = useState(false);
   const [note, setNote] = useState('');
-  const [outcome, setOutcome] = useState<WorkOutcome | ''>('');
+  const [outcome, setOutcome] = useState<WorkResolution | ''>('');
   const [resolution, setResolution] = useState('');
   const [shown, setShown] = useState<WorkItem | null>(null);
   const current = shown && item && shown.id === item.id ? shown : item;
@@ -239,12 +239,12 @@ function WorkItemDialog({
               <section aria-label="Resolve" className="grid gap-2">
                 <h3 className="font-medium">Resolve</h3>
                 <Label htmlFor="work-outcome">Outcome</Label>
-                <Select value={outcome} onValueChange={(v) => setOutcome(v as WorkOutcome)}>
+                <Select value={outcome} onValueChange={(v) => setOutcome(v as WorkResolution)}>
                   <SelectTrigger id="work-outcome" aria-label="Outcome">
                     <SelectValue placeholder="Choose an outcome" />
                   </SelectTrigger>
                   <SelectContent>
-                    {WORK_OUTCOMES.map((o) => (
+                    {WORK_RESOLUTIONS.map((o) => (
                       <SelectItem key={o} value={o}>
                         {WORK_OUTCOME_LABELS[o]}
                       </SelectItem>

@@ -74,6 +74,7 @@ export async function clearClinicData(tx: Tx): Promise<void> {
     'claim_batch_claims',
     'claim_batches',
     'claim_acknowledgements',
+    ...CLAIM_STATUS_TABLES,
     ...REMITTANCE_TABLES,
     'work_assignment_rules',
     'claim_appeals',
@@ -127,6 +128,9 @@ const REMITTANCE_TABLES = [
   'work_items',
 ] as const;
 
+/** Claim status requests and answers (docs/x12-claim-status.md): they name claims and patients, emptied with them. */
+const CLAIM_STATUS_TABLES = ['claim_status_inquiries', 'claim_status_responses', 'claim_status_requests'] as const;
+
 /**
  * The clinic's records that a re-seed replaces and a global reset clears, children before parents. The
  * providers and payers stay (admins maintain them in Settings): without a provider no appointment could be
@@ -165,12 +169,12 @@ export async function deleteClinicRecords(tx: Tx): Promise<Record<(typeof CLINIC
   // patients, which is deleted (users keep a foreign key to it).
   // One statement: the remittance tables refer to claims and their lines, the batches to claims.
   await tx.execute(
-    sql.raw(`truncate table ${REMITTANCE_TABLES.join(', ')},
+    sql.raw(`truncate table ${REMITTANCE_TABLES.join(', ')}, ${CLAIM_STATUS_TABLES.join(', ')},
     claim_batch_claims, claim_batches, claim_acknowledgements, claim_appeals, claim_scrubs, claim_lines, payments,
     claims, coverages, appointments, authorizations, encounters,
     operating_expenses, billing_staff_hours`),
   );
-  await restartIdentities(tx, REMITTANCE_TABLES);
+  await restartIdentities(tx, [...REMITTANCE_TABLES, ...CLAIM_STATUS_TABLES]);
   await tx.execute(sql`delete from patients`);
   await restartIdentities(tx, CLINIC_RECORD_TABLES);
   return Object.fromEntries(CLINIC_RECORD_TABLES.map((t) => [t, Number(row[t] ?? 0)])) as Record<
