@@ -21,6 +21,7 @@ export const WORK_SOURCES = [
   'review',
   'rejection',
   'scrubber',
+  'mailbox',
 ] as const;
 export type WorkSource = (typeof WORK_SOURCES)[number];
 export const WORK_SOURCE_LABELS: Record<WorkSource, string> = {
@@ -31,6 +32,7 @@ export const WORK_SOURCE_LABELS: Record<WorkSource, string> = {
   review: 'Needs review',
   rejection: 'Rejected (277CA)',
   scrubber: 'Scrubber hold',
+  mailbox: 'Clearinghouse mailbox',
 };
 
 export const WORK_CATEGORIES = [
@@ -81,13 +83,15 @@ export function categoryOfCarc(carc: string | null | undefined): WorkCategory {
 export const WORK_PRIORITIES = ['high', 'normal', 'low'] as const;
 export type WorkPriority = (typeof WORK_PRIORITIES)[number];
 
-export const WORK_OUTCOMES = ['appealed', 'corrected_resubmitted', 'written_off', 'patient_billed'] as const;
+export const WORK_OUTCOMES = ['appealed', 'corrected_resubmitted', 'written_off', 'patient_billed', 'fixed'] as const;
 export type WorkOutcome = (typeof WORK_OUTCOMES)[number];
 export const WORK_OUTCOME_LABELS: Record<WorkOutcome, string> = {
   appealed: 'Appealed',
   corrected_resubmitted: 'Corrected and resubmitted',
   written_off: 'Written off',
   patient_billed: 'Patient billed',
+  /** No claim changes: the problem itself went away (the clearinghouse mailbox answers again). */
+  fixed: 'Problem fixed',
 };
 
 export const workNoteSchema = z.object({
