@@ -25,6 +25,7 @@ import { payersRoutes } from '@/features/payers/server/payers.routes';
 import { portalRoutes } from '@/features/portal/server/portal.routes';
 import { providersRoutes } from '@/features/providers/server/providers.routes';
 import { remittancesRoutes } from '@/features/remittances/server/remittances.routes';
+import { clearinghouseRoutes } from '@/features/clearinghouse/server/clearinghouse.routes';
 import { registrationRoutes } from '@/features/users/server/users.registration.routes';
 import { rtmRoutes } from '@/features/rtm/server/rtm.routes';
 import { searchRoutes } from '@/features/search/server/search.routes';
@@ -123,6 +124,7 @@ export async function buildApp(deps: AppDeps, logger?: FastifyBaseLogger): Promi
   await app.register(coordinationRoutes(deps));
   await app.register(submissionRoutes(deps));
   await app.register(remittancesRoutes(deps));
+  await app.register(clearinghouseRoutes(deps));
   await app.register(workqueueRoutes(deps));
   await app.register(auditRoutes(deps));
   await app.register(complianceRoutes(deps));
