@@ -46,11 +46,16 @@ export function detectInboundKind(content: Buffer): DetectedFile {
   } catch (error) {
     if (!(error instanceof X12Error)) throw error;
     const why =
-      error.code === 'ISA_DELIMITERS' ? 'its delimiters are unusable' : error.code === 'NOT_X12' ? 'not X12' : 'not valid X12';
+      error.code === 'ISA_DELIMITERS'
+        ? 'its delimiters are unusable'
+        : error.code === 'NOT_X12'
+          ? 'not X12'
+          : 'not valid X12';
     return { kind: 'unknown', reason: `${why}: ${error.message}` };
   }
   const [kind, ...others] = [...kinds];
   if (!kind) return { kind: 'unknown', reason: 'it holds no transaction set' };
-  if (others.length > 0) return { kind: 'unknown', reason: `it mixes kinds (${[...kinds].join(', ')}): one kind a file` };
+  if (others.length > 0)
+    return { kind: 'unknown', reason: `it mixes kinds (${[...kinds].join(', ')}): one kind a file` };
   return { kind, text };
 }

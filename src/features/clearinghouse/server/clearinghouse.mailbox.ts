@@ -338,4 +338,3 @@ export async function testMailbox(
     await connection?.close();
   }
 }
-

@@ -32,6 +32,11 @@ const WORK_KEY = 'clearinghouse-mailbox';
 const iso = (v: unknown): string | null =>
   v instanceof Date ? v.toISOString() : typeof v === 'string' ? new Date(v).toISOString() : null;
 
+function dateOrNull(v: unknown): Date | null {
+  const text = iso(v);
+  return text === null ? null : new Date(text);
+}
+
 function settingsOf(row: RawRow | undefined): MailboxSettings {
   return mailboxSettingsSchema.parse({
     enabled: row?.enabled === true,
@@ -78,7 +83,10 @@ export async function saveMailboxSettings(
   key: Buffer | undefined,
 ): Promise<MailboxSettings> {
   return db.transaction(async (tx) => {
-    const [current] = await rawRows(tx, sql`select auth, secret_sealed from clearinghouse_mailbox where id = 1 for update`);
+    const [current] = await rawRows(
+      tx,
+      sql`select auth, secret_sealed from clearinghouse_mailbox where id = 1 for update`,
+    );
     const stored = rowTextOrNull(current?.secret_sealed);
     const authChanged = current !== undefined && rowText(current.auth) !== input.auth;
     let sealed = stored;
@@ -116,8 +124,7 @@ export async function saveMailboxSettings(
             updated_by = excluded.updated_by
           returning *`,
     );
-    const secretNote =
-      input.secret !== '' ? 'secret replaced' : sealed === null ? 'no secret stored' : 'secret kept';
+    const secretNote = input.secret !== '' ? 'secret replaced' : sealed === null ? 'no secret stored' : 'secret kept';
     await record(tx, {
       ...actorOf(ctx),
       action: 'clearinghouse_mailbox.update',
@@ -152,8 +159,8 @@ export async function loadMailbox(db: DbOrTx, key: Buffer | undefined): Promise<
   return {
     ...settings,
     secret: sealed === null ? null : openSecret(requireKey(key), sealed, SECRET_AAD),
-    lastRunAt: row?.last_run_at instanceof Date ? row.last_run_at : null,
-    sendFromDate: row?.send_from instanceof Date ? row.send_from : null,
+    lastRunAt: dateOrNull(row?.last_run_at),
+    sendFromDate: dateOrNull(row?.send_from),
     actor:
       row?.actor_id === null || row?.actor_id === undefined
         ? null
@@ -222,7 +229,14 @@ export async function noteMailboxFailure(db: DbOrTx, ctx: RequestContext, messag
 export async function beginOutboundFile(
   db: DbOrTx,
   ctx: RequestContext,
-  file: { sourceKind: string; sourceId: number; remoteName: string; kind: MailboxFileKind; bytes: number; sha256: string },
+  file: {
+    sourceKind: string;
+    sourceId: number;
+    remoteName: string;
+    kind: MailboxFileKind;
+    bytes: number;
+    sha256: string;
+  },
 ): Promise<{ id: number; status: string }> {
   const now = ctx.now.toISOString();
   await db.execute(
@@ -274,10 +288,7 @@ export async function failMailboxFile(
 
 /** The status of an inbound file seen before (by its hash), or null. */
 export async function inboundStatusBySha(db: DbOrTx, sha256: string): Promise<string | null> {
-  const [row] = await rawRows(
-    db,
-    sql`select status from mailbox_files where direction = 'in' and sha256 = ${sha256}`,
-  );
+  const [row] = await rawRows(db, sql`select status from mailbox_files where direction = 'in' and sha256 = ${sha256}`);
   return rowTextOrNull(row?.status);
 }
 
@@ -302,7 +313,12 @@ export async function logInboundRefusal(
   return rows.length > 0;
 }
 
-export type InboundReader = (db: DbOrTx, ctx: RequestContext, text: string, fileName: string) => Promise<{ summary: string }>;
+export type InboundReader = (
+  db: DbOrTx,
+  ctx: RequestContext,
+  text: string,
+  fileName: string,
+) => Promise<{ summary: string }>;
 
 export type InboundOutcome =
   | { status: 'posted'; detail: string }
@@ -393,10 +409,7 @@ export async function listMailboxFiles(db: DbOrTx, query: MailboxFilesQuery): Pr
   if (q.status) where.push(sql`status = ${q.status}`);
   const filter = sql.join(where, sql` and `);
   const page = q.cursor === undefined ? filter : sql`${filter} and id < ${Number(q.cursor)}`;
-  const rows = await rawRows(
-    db,
-    sql`select * from mailbox_files where ${page} order by id desc limit ${q.limit + 1}`,
-  );
+  const rows = await rawRows(db, sql`select * from mailbox_files where ${page} order by id desc limit ${q.limit + 1}`);
   const [count] = await rawRows(db, sql`select count(*)::int as n from mailbox_files where ${filter}`);
   const items = rows.slice(0, q.limit).map(fileOf);
   const last = items[items.length - 1];

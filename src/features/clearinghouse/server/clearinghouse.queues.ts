@@ -17,5 +17,12 @@ export const EVENING_QUEUE = 'clearinghouse-evening';
  */
 export const MAILBOX_QUEUES: readonly PgBoss.Queue[] = [
   { name: SYNC_QUEUE, policy: 'singleton', retryLimit: 3, retryDelay: 60, retryBackoff: true, expireInSeconds: 1800 },
-  { name: EVENING_QUEUE, policy: 'singleton', retryLimit: 5, retryDelay: 120, retryBackoff: true, expireInSeconds: 1800 },
+  {
+    name: EVENING_QUEUE,
+    policy: 'singleton',
+    retryLimit: 5,
+    retryDelay: 120,
+    retryBackoff: true,
+    expireInSeconds: 1800,
+  },
 ];

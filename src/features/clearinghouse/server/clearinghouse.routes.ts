@@ -43,12 +43,7 @@ export function clearinghouseRoutes(deps: AppDeps) {
         },
       },
       (request) =>
-        saveMailboxSettings(
-          deps.db,
-          requestContext(request, deps),
-          request.body,
-          deps.config.mfaEncryptionKey,
-        ),
+        saveMailboxSettings(deps.db, requestContext(request, deps), request.body, deps.config.mfaEncryptionKey),
     );
     api.post(
       '/api/clearinghouse/mailbox/test',

@@ -56,7 +56,10 @@ export const clearinghouseMailbox = pgTable(
       sql`${t.pollMinutes} between ${sql.raw(String(MIN_POLL_MINUTES))} and ${sql.raw(String(MAX_POLL_MINUTES))}`,
     ),
     check('clearinghouse_mailbox_evening_check', sql`${t.eveningTime} ~ '^([01][0-9]|2[0-3]):[0-5][0-9]$'`),
-    check('clearinghouse_mailbox_failures_check', sql`${t.maxFailures} between 1 and 100 and ${t.consecutiveFailures} >= 0`),
+    check(
+      'clearinghouse_mailbox_failures_check',
+      sql`${t.maxFailures} between 1 and 100 and ${t.consecutiveFailures} >= 0`,
+    ),
   ],
 );
 
