@@ -57,4 +57,10 @@ CREATE UNIQUE INDEX "mailbox_files_source_uq" ON "mailbox_files" USING btree ("s
 CREATE UNIQUE INDEX "mailbox_files_inbound_sha256_uq" ON "mailbox_files" USING btree ("sha256") WHERE "mailbox_files"."direction" = 'in' and "mailbox_files"."sha256" is not null;--> statement-breakpoint
 CREATE UNIQUE INDEX "mailbox_files_inbound_unread_uq" ON "mailbox_files" USING btree ("remote_name") WHERE "mailbox_files"."direction" = 'in' and "mailbox_files"."sha256" is null;--> statement-breakpoint
 ALTER TABLE "work_items" ADD CONSTRAINT "work_items_source_check" CHECK ("work_items"."source" in ('denial', 'balancing', 'unmatched_claim', 'unmatched_line', 'review', 'rejection', 'scrubber', 'mailbox'));--> statement-breakpoint
-ALTER TABLE "work_items" ADD CONSTRAINT "work_items_outcome_check" CHECK ("work_items"."outcome" is null or "work_items"."outcome" in ('appealed', 'corrected_resubmitted', 'written_off', 'patient_billed', 'fixed'));
+ALTER TABLE "work_items" ADD CONSTRAINT "work_items_outcome_check" CHECK ("work_items"."outcome" is null or "work_items"."outcome" in ('appealed', 'corrected_resubmitted', 'written_off', 'patient_billed', 'fixed'));--> statement-breakpoint
+-- docs/caching.md: every table notifies its committed changes (migration 0012). The clearinghouse mailbox's
+-- settings row and its file log (docs/clearinghouse.md), created by the mailbox branch's migration.
+CREATE TRIGGER clearinghouse_mailbox_notify_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON clearinghouse_mailbox
+  FOR EACH STATEMENT EXECUTE FUNCTION notify_data_change();--> statement-breakpoint
+CREATE TRIGGER mailbox_files_notify_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON mailbox_files
+  FOR EACH STATEMENT EXECUTE FUNCTION notify_data_change();

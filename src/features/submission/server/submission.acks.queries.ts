@@ -309,7 +309,11 @@ async function apply277(tx: Tx, ctx: RequestContext, ack: Ack277CA): Promise<App
 // ---------------------------------------------------------------------------------------------
 
 /** `POST /api/acknowledgements`: a 999 or 277CA as text; refused whole (4xx naming the problem) or applied whole. */
-export async function applyAcknowledgement(db: DbOrTx, ctx: RequestContext, text: string): Promise<AcknowledgementResult> {
+export async function applyAcknowledgement(
+  db: DbOrTx,
+  ctx: RequestContext,
+  text: string,
+): Promise<AcknowledgementResult> {
   if (text.trim() === '') throw refused(400, 'VALIDATION_FAILED', 'is empty: send the 999 or 277CA file as it came');
   let ack: Ack999 | Ack277CA;
   try {
