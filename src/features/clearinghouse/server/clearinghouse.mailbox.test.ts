@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CreatedClaimBatches } from '@/features/submission/submission.schema';
 import { pendingClaimBatches } from '@/features/submission/server/submission.batches.queries';
 import { ack999 } from '@/testing/x12-acknowledgements';
+import { amt, eraFile, eraHeader } from '@/testing/era-files';
 import { startSftpServer, type SftpTestServer } from '@/testing/sftp-server';
 import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
 import type { RequestContext } from '@/server/context';
@@ -217,6 +218,33 @@ describe('the mailbox run', () => {
       batch.id,
     ])) as [{ status: string }];
     expect(status).toBe('Accepted');
+  });
+
+  it('imports an 835 through the remittances feature, and refuses a re-delivery of its payments', async () => {
+    // One payment for a claim we never sent: posted as an unmatched claim, for the work queue.
+    const body = [
+      ...eraHeader({ paid: amt(5000), trace: 'MBX-835-1' }),
+      'CLP*NOT-OURS-1*1*100.00*50.00**12*PAYER-ICN-1',
+      'CAS*CO*45*50.00',
+    ];
+    await inbound('era-1.835', eraFile(body, { controlNumber: 8001 }));
+    const first = await run();
+    expect(first).toMatchObject({ ok: true, posted: 1, refused: 0 });
+    const [row] = (await inboundRows()).filter((r) => r.remote_name === 'era-1.835');
+    expect(row).toMatchObject({ kind: '835', status: 'posted', detail: '835: 1 remittance imported' });
+    const imported = await sql<{ n: string }>(`select count(*) as n from remittances where trace_number = 'MBX-835-1'`);
+    expect(Number(imported[0]!.n)).toBe(1);
+
+    // The same payment in another interchange: other bytes, so another hash, but the payer's trace was posted.
+    await inbound('era-1-again.835', eraFile(body, { controlNumber: 8002 }));
+    expect(await run()).toMatchObject({ ok: true, posted: 0, refused: 1 });
+    const [again] = (await inboundRows()).filter((r) => r.remote_name === 'era-1-again.835');
+    expect(again).toMatchObject({ status: 'refused', detail: 'every remittance in this 835 was imported before' });
+    expect(
+      Number(
+        (await sql<{ n: string }>(`select count(*) as n from remittances where trace_number = 'MBX-835-1'`))[0]!.n,
+      ),
+    ).toBe(1);
   });
 
   it('refuses what it cannot read, each logged once with its reason, and posts nothing', async () => {
