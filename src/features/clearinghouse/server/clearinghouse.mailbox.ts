@@ -175,6 +175,8 @@ export async function fetchInbound(
     try {
       content = await mailbox.fetch(file.name, { maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES });
     } catch (error) {
+      // Gone between the listing and the fetch (the clearinghouse took it back): nothing to read this time.
+      if (error instanceof MailboxError && error.kind === 'not_found') continue;
       if (!(error instanceof MailboxError) || error.kind !== 'too_large') throw error;
       await logInboundRefusal(db, ctx, {
         remoteName: file.name,
@@ -271,6 +273,10 @@ export async function runMailbox(
 ): Promise<MailboxRunResult> {
   const counts = noCounts();
   if (!mailbox.enabled) return { ok: false, message: 'The mailbox is turned off.', ...counts };
+  if (mailbox.secretProblem !== null) {
+    const failures = await noteMailboxFailure(db, ctx, mailbox.secretProblem);
+    return { ok: false, message: `${mailbox.secretProblem} (${countOf(failures, 'failure')} in a row)`, ...counts };
+  }
   if (mailbox.secret === null || mailbox.hostKeySha256 === '') {
     return { ok: false, message: 'The mailbox needs its password or key and its pinned host key.', ...counts };
   }
@@ -317,6 +323,9 @@ export async function testMailbox(
 ): Promise<{ ok: boolean; message: string; hostKeySha256: string | null; inboundFiles: number | null }> {
   if (mailbox.host === '' || mailbox.username === '') {
     return { ok: false, message: 'Save the host and user name first.', hostKeySha256: null, inboundFiles: null };
+  }
+  if (mailbox.secretProblem !== null) {
+    return { ok: false, message: mailbox.secretProblem, hostKeySha256: null, inboundFiles: null };
   }
   if (mailbox.secret === null) {
     return { ok: false, message: 'Save the password or key first.', hostKeySha256: null, inboundFiles: null };

@@ -142,6 +142,8 @@ export async function saveMailboxSettings(
 export interface StoredMailbox extends MailboxSettings {
   auth: MailboxAuthMethod;
   secret: string | null;
+  /** Why the stored secret could not be opened (the install's key changed): a run cannot sign in until it is given again. */
+  secretProblem: string | null;
   lastRunAt: Date | null;
   sendFromDate: Date | null;
   actor: AuthUser | null;
@@ -156,9 +158,21 @@ export async function loadMailbox(db: DbOrTx, key: Buffer | undefined): Promise<
   );
   const settings = settingsOf(row);
   const sealed = rowTextOrNull(row?.secret_sealed);
+  let secret: string | null = null;
+  let secretProblem: string | null = null;
+  if (sealed !== null) {
+    try {
+      secret = openSecret(requireKey(key), sealed, SECRET_AAD);
+    } catch (error) {
+      if (error instanceof HttpError) throw error;
+      secretProblem =
+        "The stored password or key does not open with this server's encryption key (was MFA_ENCRYPTION_KEY changed?): enter it again in the settings.";
+    }
+  }
   return {
     ...settings,
-    secret: sealed === null ? null : openSecret(requireKey(key), sealed, SECRET_AAD),
+    secret,
+    secretProblem,
     lastRunAt: dateOrNull(row?.last_run_at),
     sendFromDate: dateOrNull(row?.send_from),
     actor:

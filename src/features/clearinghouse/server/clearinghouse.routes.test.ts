@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sshFingerprint, sshKeyPair, startSftpServer, type SftpTestServer } from '@/testing/sftp-server';
 import { createTestApp, signInAs, type SignedIn, type TestApp } from '@/testing/test-app';
-import { openSecret } from '@/server/secret-box';
+import { openSecret, sealSecret } from '@/server/secret-box';
 import type {
   MailboxFilePage,
   MailboxRunResult,
@@ -146,6 +146,22 @@ describe('the mailbox settings', () => {
     ).json<MailboxTestResult>();
     expect(wrongKey).toMatchObject({ ok: false, inboundFiles: null });
     expect(wrongKey.message).toMatch(/^The server's host key is not the pinned one: not signed in: /);
+
+    // A secret sealed under another key (the install's key was replaced) is reported, not a crash.
+    const [{ secret_sealed: sealed }] = (await sql<{ secret_sealed: string }>(
+      'select secret_sealed from clearinghouse_mailbox',
+    )) as [{ secret_sealed: string }];
+    await sql(`update clearinghouse_mailbox set secret_sealed = $1`, [
+      sealSecret(randomBytes(32), PASSWORD, 'clearinghouse-mailbox'),
+    ]);
+    const unreadable = (
+      await admin.request({ method: 'POST', url: '/api/clearinghouse/mailbox/test' })
+    ).json<MailboxTestResult>();
+    expect(unreadable).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/does not open with this server's encryption key/) as string,
+    });
+    await sql(`update clearinghouse_mailbox set secret_sealed = $1`, [sealed]);
 
     // Signing in by key: the key is sealed like the password.
     await put(input({ auth: 'key', secret: clientKey.privateKey }));
