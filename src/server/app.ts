@@ -26,6 +26,7 @@ import { payersRoutes } from '@/features/payers/server/payers.routes';
 import { portalRoutes } from '@/features/portal/server/portal.routes';
 import { providersRoutes } from '@/features/providers/server/providers.routes';
 import { remittancesRoutes } from '@/features/remittances/server/remittances.routes';
+import { clearinghouseRoutes } from '@/features/clearinghouse/server/clearinghouse.routes';
 import { registrationRoutes } from '@/features/users/server/users.registration.routes';
 import { rtmRoutes } from '@/features/rtm/server/rtm.routes';
 import { searchRoutes } from '@/features/search/server/search.routes';
@@ -125,6 +126,7 @@ export async function buildApp(deps: AppDeps, logger?: FastifyBaseLogger): Promi
   await app.register(submissionRoutes(deps));
   await app.register(claimStatusRoutes(deps));
   await app.register(remittancesRoutes(deps));
+  await app.register(clearinghouseRoutes(deps));
   await app.register(workqueueRoutes(deps));
   await app.register(auditRoutes(deps));
   await app.register(complianceRoutes(deps));

@@ -8,6 +8,7 @@ import { openDatabase, projectRoot } from './db/client';
 import { auditHmacKey } from './db/secrets';
 import { anchorAuditChain, useAuditHmacKey } from '@/features/audit/server/audit.queries';
 import { loadMfaKey } from '@/features/auth/server/auth.mfa-crypto';
+import { startMailboxJobs } from '@/features/clearinghouse/server/clearinghouse.jobs';
 import { registerPracticeClock } from '@/shared/practice-zone';
 import { seedOnFirstStart, warnIfDemoModeExposed } from './startup';
 
@@ -67,6 +68,18 @@ async function main() {
   await app.listen({ port, host });
   log.info(`Healthcare RCM is serving on http://localhost:${port} (demo mode ${config.demoMode ? 'on' : 'off'})`);
   warnIfDemoModeExposed({ info: (m) => log.info(m), warn: (m) => log.warn(m) }, config.demoMode, host);
+  // Here and not in buildApp: test apps and the access matrix start no worker (docs/clearinghouse.md).
+  // MAILBOX_JOBS=off leaves this server out of the job queue (another server runs the jobs).
+  const jobs =
+    process.env.MAILBOX_JOBS === 'off'
+      ? undefined
+      : await startMailboxJobs({
+          db: database.db,
+          clock,
+          key: config.mfaEncryptionKey,
+          connectionString: database.connectionString,
+          log: { info: (m) => log.info(m), warn: (m) => log.warn(m) },
+        });
 
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -74,6 +87,7 @@ async function main() {
     log.info(`${signal}: finishing in-flight requests, then stopping`);
     try {
       await app.close();
+      await jobs?.stop();
       await changes?.close();
       await database.close();
       log.info('stopped cleanly');

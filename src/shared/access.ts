@@ -183,6 +183,10 @@ const PERMISSION_RULES = {
   /** Giving an account a patient record hands it that record's PHI: an admin's audited act, never automatic. */
   'users:link_patient': { roles: ['admin'] },
   'system:admin': { roles: ['admin'] },
+  /** The clearinghouse mailbox's address, sign-in and schedule (docs/clearinghouse.md): an admin's setting. */
+  'clearinghouse:manage': { roles: ['admin'] },
+  /** The mailbox's log of files sent and received: what billing checks when a 999 or 835 is missing. */
+  'clearinghouse:read': { roles: ['billing_admin', 'admin'] },
 } as const satisfies Record<
   string,
   { screens: readonly ScreenPath[]; except?: readonly Role[] } | { roles: readonly Role[] }

@@ -1,13 +1,14 @@
 import { can, type Role } from '@/shared/access';
 import { ChargeCeilingsTab } from '@/features/claims/ui/ChargeCeilingsTab';
+import { ClearinghouseTab } from '@/features/clearinghouse/ui/ClearinghouseTab';
 import { PayersTab } from '@/features/payers/ui/PayersTab';
 import { ProvidersTab } from '@/features/providers/ui/ProvidersTab';
 import SettingsPage from '@/features/settings/ui/SettingsPage';
 import { UsersTab } from '@/features/users/ui/UsersTab';
 
 /**
- * '/settings': the settings feature's tabs with the users feature's Users tab and the Providers, Payers and
- * Charge ceilings tabs (admins only) assembled in.
+ * '/settings': the settings feature's tabs with the users feature's Users tab and the Providers, Payers, Charge
+ * ceilings and Clearinghouse tabs (admins only) assembled in.
  */
 export default function SettingsRoute({ role }: { role: Role }) {
   // The same permissions the tabs' routes declare (src/shared/access.ts), so no tab is built for a role
@@ -20,6 +21,7 @@ export default function SettingsRoute({ role }: { role: Role }) {
       providersTab={maintains ? <ProvidersTab /> : null}
       payersTab={maintains ? <PayersTab /> : null}
       chargesTab={maintains ? <ChargeCeilingsTab /> : null}
+      clearinghouseTab={can(role, 'clearinghouse:manage') ? <ClearinghouseTab /> : null}
     />
   );
 }

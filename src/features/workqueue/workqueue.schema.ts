@@ -22,6 +22,7 @@ export const WORK_SOURCES = [
   'rejection',
   'scrubber',
   'claim_status',
+  'mailbox',
 ] as const;
 export type WorkSource = (typeof WORK_SOURCES)[number];
 export const WORK_SOURCE_LABELS: Record<WorkSource, string> = {
@@ -33,6 +34,7 @@ export const WORK_SOURCE_LABELS: Record<WorkSource, string> = {
   rejection: 'Rejected (277CA)',
   scrubber: 'Scrubber hold',
   claim_status: 'Claim status (277)',
+  mailbox: 'Clearinghouse mailbox',
 };
 
 export const WORK_CATEGORIES = [
@@ -84,7 +86,13 @@ export const WORK_PRIORITIES = ['high', 'normal', 'low'] as const;
 export type WorkPriority = (typeof WORK_PRIORITIES)[number];
 
 /** The outcomes a person chooses when resolving an item. */
-export const WORK_RESOLUTIONS = ['appealed', 'corrected_resubmitted', 'written_off', 'patient_billed'] as const;
+export const WORK_RESOLUTIONS = [
+  'appealed',
+  'corrected_resubmitted',
+  'written_off',
+  'patient_billed',
+  'fixed',
+] as const;
 export type WorkResolution = (typeof WORK_RESOLUTIONS)[number];
 /** …and the one the app writes itself: a claim status item the payer's later 277 answer made moot. */
 export const WORK_OUTCOMES = [...WORK_RESOLUTIONS, 'payer_answered'] as const;
@@ -95,6 +103,8 @@ export const WORK_OUTCOME_LABELS: Record<WorkOutcome, string> = {
   written_off: 'Written off',
   patient_billed: 'Patient billed',
   payer_answered: 'Answered by the payer',
+  /** No claim changes: the problem itself went away (the clearinghouse mailbox answers again). */
+  fixed: 'Problem fixed',
 };
 
 export const workNoteSchema = z.object({

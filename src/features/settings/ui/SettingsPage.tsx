@@ -15,6 +15,7 @@ const TAB_LABELS = {
   providers: 'Providers',
   payers: 'Payers',
   charges: 'Charge ceilings',
+  clearinghouse: 'Clearinghouse',
   notifications: 'Notifications',
   integrations: 'Integrations',
   security: 'Security',
@@ -24,7 +25,7 @@ type Tab = keyof typeof TAB_LABELS;
 /**
  * The Settings tabs from the one policy: a tab shows when the role holds the permission behind it (a guest
  * sees Display and Notifications only, a patient Security too); Users shows to staff, enabled for admins;
- * Providers, Payers and Charge ceilings show to admins, who maintain them.
+ * Providers, Payers, Charge ceilings and Clearinghouse show to admins, who maintain them.
  */
 const TAB_PERMISSION: Partial<Record<Tab, Permission>> = {
   practice: 'settings:practice',
@@ -32,6 +33,7 @@ const TAB_PERMISSION: Partial<Record<Tab, Permission>> = {
   providers: 'system:admin',
   payers: 'system:admin',
   charges: 'system:admin',
+  clearinghouse: 'clearinghouse:manage',
   integrations: 'settings:practice',
   security: 'account:password',
 };
@@ -46,7 +48,7 @@ export function visibleTabs(role: Role): { tab: Tab; disabled: boolean }[] {
 }
 
 /**
- * The Settings screen. The Users, Providers, Payers and Charge ceilings tabs belong to their features, so the client shell
+ * The Settings screen. The Users, Providers, Payers, Charge ceilings and Clearinghouse tabs belong to their features, so the client shell
  * passes them in (src/client/pages/SettingsRoute.tsx); a feature's screens never import another feature's
  * screens.
  */
@@ -56,12 +58,14 @@ export default function SettingsPage({
   providersTab,
   payersTab,
   chargesTab,
+  clearinghouseTab,
 }: {
   role: Role;
   usersTab?: ReactNode;
   providersTab?: ReactNode;
   payersTab?: ReactNode;
   chargesTab?: ReactNode;
+  clearinghouseTab?: ReactNode;
 }) {
   const tabs = visibleTabs(role);
   const content: Record<Tab, ReactNode> = {
@@ -71,6 +75,7 @@ export default function SettingsPage({
     providers: providersTab ?? null,
     payers: payersTab ?? null,
     charges: chargesTab ?? null,
+    clearinghouse: clearinghouseTab ?? null,
     notifications: <NotificationsTab />,
     integrations: <IntegrationsTab />,
     security: <SecurityTab />,

@@ -11,7 +11,7 @@ import { openWorkItems } from '@/features/workqueue/server/workqueue.queries';
 import type { WorkCategory } from '@/features/workqueue/workqueue.schema';
 import { countOf } from '@/shared/plural';
 import type { RequestContext } from '@/server/context';
-import type { Db, Tx } from '@/server/db/types';
+import type { DbOrTx, Tx } from '@/server/db/types';
 import { HttpError } from '@/server/plugins/errors';
 import { rawRows, rowText, uniqueViolationOf, type RawRow } from '@/server/db/sql-helpers';
 import { AcknowledgementFormatError } from '@/features/x12/x12.acknowledgement';
@@ -309,7 +309,11 @@ async function apply277(tx: Tx, ctx: RequestContext, ack: Ack277CA): Promise<App
 // ---------------------------------------------------------------------------------------------
 
 /** `POST /api/acknowledgements`: a 999 or 277CA as text; refused whole (4xx naming the problem) or applied whole. */
-export async function applyAcknowledgement(db: Db, ctx: RequestContext, text: string): Promise<AcknowledgementResult> {
+export async function applyAcknowledgement(
+  db: DbOrTx,
+  ctx: RequestContext,
+  text: string,
+): Promise<AcknowledgementResult> {
   if (text.trim() === '') throw refused(400, 'VALIDATION_FAILED', 'is empty: send the 999 or 277CA file as it came');
   let ack: Ack999 | Ack277CA;
   try {

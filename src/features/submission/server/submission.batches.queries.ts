@@ -193,6 +193,42 @@ export async function claimBatch837Download(
   return { fileName: batch.fileName, text };
 }
 
+/**
+ * The clearinghouse mailbox's outbound source of 837P files (docs/clearinghouse.md): batches created at or after
+ * `since` and not mailed yet, oldest first, each with its file as the download gives it. `fileName` is
+ * `837P_<ISA13>_<yyyymmddhhmm of its creation in the practice's zone>.x12`: digits only, so safe as a remote name,
+ * and the same on every attempt, so a put that was cut off is recognised on the next one.
+ */
+export async function pendingClaimBatches(
+  db: Db | Tx,
+  since: Date,
+): Promise<{ sourceId: number; fileName: string; text: string }[]> {
+  const rows = await rawRows(
+    db,
+    sql`select id, interchange_control_number, created_at from claim_batches
+        where mailed_at is null and created_at >= ${since.toISOString()}::timestamptz
+        order by created_at, id`,
+  );
+  const pending: { sourceId: number; fileName: string; text: string }[] = [];
+  for (const row of rows) {
+    const id = Number(row.id);
+    const text = await claimBatch837Text(db, id);
+    if (text === null) continue;
+    const created = row.created_at instanceof Date ? row.created_at : new Date(rowText(row.created_at));
+    const stamp = `${dayInZone(created).replaceAll('-', '')}${timeInZone(created).slice(0, 5).replace(':', '')}`;
+    const control = String(Number(row.interchange_control_number)).padStart(9, '0');
+    pending.push({ sourceId: id, fileName: `837P_${control}_${stamp}.x12`, text });
+  }
+  return pending;
+}
+
+/** The batch's file is in the clearinghouse's outbound folder (the mailbox's put succeeded); in its transaction. */
+export async function markClaimBatchMailed(tx: Tx, batchId: number, at: Date): Promise<void> {
+  await tx.execute(
+    sql`update claim_batches set mailed_at = ${at.toISOString()}::timestamptz where id = ${batchId} and mailed_at is null`,
+  );
+}
+
 // ---------------------------------------------------------------------------------------------
 // Creating
 

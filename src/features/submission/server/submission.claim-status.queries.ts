@@ -157,7 +157,7 @@ async function practiceEnvelope(tx: Tx) {
  * audited, all in one transaction. Nothing due: no file, `requestId` null.
  */
 export async function requestClaimStatus(
-  db: Db,
+  db: DbOrTx,
   ctx: RequestContext,
   options: { today?: string; claimIds?: number[] } = {},
 ): Promise<ClaimStatusRequestResult> {
@@ -418,7 +418,7 @@ function read(text: string): ClaimStatusFile277 {
  * no 276 of the practice sent.
  */
 export async function post277(
-  db: Db,
+  db: DbOrTx,
   ctx: RequestContext,
   text: string,
   fileName: string,

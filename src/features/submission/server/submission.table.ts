@@ -66,6 +66,8 @@ export const claimBatches = pgTable(
     acknowledgementErrors: jsonb('acknowledgement_errors')
       .notNull()
       .default(sql`'[]'::jsonb`),
+    /** When the clearinghouse mailbox put the file in its outbound folder; null while it has not (or by hand). */
+    mailedAt: timestamp('mailed_at', { withTimezone: true }),
   },
   (t) => [
     check('claim_batches_status_check', oneOf(t.status, CLAIM_BATCH_STATUSES)),

@@ -71,6 +71,9 @@ export async function isDatabaseEmpty(db: Db): Promise<boolean> {
  */
 export async function clearClinicData(tx: Tx): Promise<void> {
   const tables = [
+    // The mailbox's log names batches and acknowledgements emptied here, and its settings name a user.
+    'mailbox_files',
+    'clearinghouse_mailbox',
     'claim_batch_claims',
     'claim_batches',
     'claim_acknowledgements',
