@@ -131,6 +131,18 @@ export type EligibilityBrief = z.infer<typeof eligibilityBriefSchema>;
 
 export type EligibilityState = 'active' | 'inactive' | 'rejected' | 'unknown';
 
+/**
+ * AAA03 codes by which the payer says it does not know the patient under the policy asked about (the subscriber,
+ * the patient or the member id not found, or not in the group): a claim to it would be denied like one for an
+ * inactive policy. Other rejections (the payer's system down, a provider problem) say nothing of the policy.
+ */
+export const NOT_FOUND_REJECTIONS: ReadonlySet<string> = new Set(['67', '72', '75', '77', '78']);
+
+/** Whether a Rejected answer is one of NOT_FOUND_REJECTIONS. */
+export function rejectedAsNotFound(summary: EligibilitySummary | null): boolean {
+  return (summary?.rejections ?? []).some((r) => NOT_FOUND_REJECTIONS.has(r.code));
+}
+
 /** The rejection in words: the first AAA's reason and what to do. */
 export function rejectionText(summary: EligibilitySummary | null): string | null {
   const first = summary?.rejections[0];

@@ -35,6 +35,7 @@ import { HttpError, invalidField } from '@/server/plugins/errors';
 import { priorityLabel } from '../coverage.schema';
 import {
   eligibilityStateOf,
+  rejectedAsNotFound,
   type CoverageEligibility,
   type EligibilityCheck,
   type EligibilityReason,
@@ -174,6 +175,8 @@ export interface EligibilityOn {
   /** When the payer answered, ISO; null when never checked for the day. */
   checkedAt: string | null;
   detail: string | null;
+  /** A rejection by which the payer does not know the patient under the policy (NOT_FOUND_REJECTIONS). */
+  notFound: boolean;
 }
 
 /**
@@ -197,11 +200,14 @@ export async function eligibilityOnDays(
   );
   for (const r of rows) {
     const serviceDate = rowText(r.service_date);
-    const { state, detail } = eligibilityStateOf(
-      { status: rowText(r.status) as EligibilityStatus, summary: (r.summary as EligibilitySummary | null) ?? null },
-      serviceDate,
-    );
-    result.set(`${Number(r.coverage_id)}|${serviceDate}`, { state, checkedAt: isoOf(r.answered_at), detail });
+    const summary = (r.summary as EligibilitySummary | null) ?? null;
+    const { state, detail } = eligibilityStateOf({ status: rowText(r.status) as EligibilityStatus, summary }, serviceDate);
+    result.set(`${Number(r.coverage_id)}|${serviceDate}`, {
+      state,
+      checkedAt: isoOf(r.answered_at),
+      detail,
+      notFound: state === 'rejected' && rejectedAsNotFound(summary),
+    });
   }
   return result;
 }
@@ -209,7 +215,7 @@ export async function eligibilityOnDays(
 /** For the scrubber and the claim form: what the latest answered check of the policy says of the day of service. */
 export async function coverageEligibleOn(db: DbOrTx, coverageId: number, serviceDate: string): Promise<EligibilityOn> {
   const found = await eligibilityOnDays(db, [{ coverageId, serviceDate }]);
-  return found.get(`${coverageId}|${serviceDate}`) ?? { state: 'unknown', checkedAt: null, detail: null };
+  return found.get(`${coverageId}|${serviceDate}`) ?? { state: 'unknown', checkedAt: null, detail: null, notFound: false };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
