@@ -11,20 +11,15 @@ import {
   getPracticeHours,
 } from '@/features/settings/server/settings.queries';
 import {
-  isoOf,
+  eligibilityBriefOf,
   requestEligibility,
   type EligibilitySender,
 } from '@/features/coverage/server/coverage.eligibility.queries';
-import {
-  eligibilityStateOf,
-  type EligibilityBrief,
-  type EligibilityStatus,
-  type EligibilitySummary,
-} from '@/features/coverage/coverage.eligibility.schema';
+import type { EligibilityBrief } from '@/features/coverage/coverage.eligibility.schema';
 import { today } from '@/shared/api';
 import type { RequestContext } from '@/server/context';
 import type { Db, DbOrTx } from '@/server/db/types';
-import { rawRows, rowText, rowTextOrNull, type RawRow } from '@/server/db/sql-helpers';
+import { rawRows, rowText, rowTextOrNull } from '@/server/db/sql-helpers';
 import { SLOT_FREEING_STATUSES } from '../appointments.schema';
 
 /** The practice as the sender of a 270: its billing identity and clearinghouse (Settings → Practice). */
@@ -157,21 +152,6 @@ export function primaryEligibilitySql(patientId: SQL, date: SQL): SQL {
     where v.patient_id = ${patientId} and v.priority = 1 and v.effective_on <= ${date}
       and (v.end_on is null or v.end_on >= ${date})
     order by v.effective_on desc, v.id limit 1`;
-}
-
-/** A row of primaryEligibilitySql as the schedule shows it. */
-export function eligibilityBriefOf(row: RawRow, day: string): EligibilityBrief {
-  if (row.coverage_id === null || row.coverage_id === undefined) {
-    return { state: 'unknown', checkedAt: null, detail: 'No primary policy in force on the day' };
-  }
-  const status = rowTextOrNull(row.status) as EligibilityStatus | null;
-  if (status === null) return { state: 'unknown', checkedAt: null, detail: 'Not checked for the day' };
-  if (status === 'Awaiting') return { state: 'awaiting', checkedAt: null, detail: "Awaiting the payer's answer" };
-  const { state, detail } = eligibilityStateOf(
-    { status, summary: (row.summary as EligibilitySummary | null) ?? null },
-    day,
-  );
-  return { state, checkedAt: isoOf(row.answered_at), detail };
 }
 
 /** The primary policy's eligibility of each patient for a day: one statement for a page of the schedule. */

@@ -37,6 +37,7 @@ import {
   eligibilityStateOf,
   rejectedAsNotFound,
   type CoverageEligibility,
+  type EligibilityBrief,
   type EligibilityCheck,
   type EligibilityReason,
   type EligibilityState,
@@ -210,6 +211,24 @@ export async function eligibilityOnDays(
     });
   }
   return result;
+}
+
+/**
+ * A coverage's latest check for a day as a list shows it (the schedule, the claim view): `row` has coverage_id (null:
+ * no policy), status (null: never asked), summary and answered_at.
+ */
+export function eligibilityBriefOf(row: RawRow, day: string): EligibilityBrief {
+  if (row.coverage_id === null || row.coverage_id === undefined) {
+    return { state: 'unknown', checkedAt: null, detail: 'No primary policy in force on the day' };
+  }
+  const status = rowTextOrNull(row.status) as EligibilityStatus | null;
+  if (status === null) return { state: 'unknown', checkedAt: null, detail: 'Not checked for the day' };
+  if (status === 'Awaiting') return { state: 'awaiting', checkedAt: null, detail: "Awaiting the payer's answer" };
+  const { state, detail } = eligibilityStateOf(
+    { status, summary: (row.summary as EligibilitySummary | null) ?? null },
+    day,
+  );
+  return { state, checkedAt: isoOf(row.answered_at), detail };
 }
 
 /** For the scrubber and the claim form: what the latest answered check of the policy says of the day of service. */

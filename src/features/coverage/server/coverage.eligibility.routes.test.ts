@@ -207,7 +207,7 @@ describe('asking (270)', () => {
         { coverageIds: [c!.id, 99_999_999], serviceDate: TEST_TODAY, reason: 'manual' },
         SENDER,
       ),
-    ).rejects.toMatchObject({ statusCode: 400, message: expect.stringMatching(/^coverageIds: 99999999 is no coverage/) });
+    ).rejects.toMatchObject({ statusCode: 400, message: expect.stringMatching(/^coverageIds: 99999999 is no coverage/) as string });
     await expect(
       requestEligibility(
         t.database.db,
