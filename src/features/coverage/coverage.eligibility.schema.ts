@@ -171,3 +171,21 @@ export function eligibilityStateOf(
   }
   return { state: 'active', detail: check.summary?.planName ?? null };
 }
+
+/** How staff name a check's status. */
+export function eligibilityStatusLabel(status: EligibilityStatus | null): string {
+  if (status === null) return 'Not checked';
+  return status === 'Awaiting' ? 'Awaiting answer' : status;
+}
+
+/** How staff name what a check says of a day (the schedule, the claim view). */
+export const ELIGIBILITY_STATE_LABELS: Record<EligibilityBrief['state'], string> = {
+  active: 'Active',
+  inactive: 'Inactive',
+  rejected: 'Rejected',
+  awaiting: 'Awaiting answer',
+  unknown: 'Not checked',
+};
+
+/** The largest 271 a hand upload takes (the route's body limit). */
+export const ELIGIBILITY_RESPONSE_MAX_BYTES = 10 * 1024 * 1024;

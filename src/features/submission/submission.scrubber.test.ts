@@ -701,8 +701,7 @@ const CASES: EditCase[] = [
     },
     pass: {
       'never checked': (i) => (i.eligibility = null),
-      'checked, unknown': (i) =>
-        (i.eligibility = { state: 'unknown', checkedAt: null, detail: null, notFound: false }),
+      'checked, unknown': (i) => (i.eligibility = { state: 'unknown', checkedAt: null, detail: null, notFound: false }),
       'answered active': (i) =>
         (i.eligibility = { state: 'active', checkedAt: '2026-03-01T14:00:00.000Z', detail: null, notFound: false }),
       // The payer's system was down: that says nothing of the policy.

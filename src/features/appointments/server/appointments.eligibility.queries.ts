@@ -5,11 +5,7 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { WEEKDAYS, type PracticeHours } from '@/features/settings/practice.schema';
-import {
-  getBillingIdentity,
-  getClearinghouse,
-  getPracticeHours,
-} from '@/features/settings/server/settings.queries';
+import { getBillingIdentity, getClearinghouse, getPracticeHours } from '@/features/settings/server/settings.queries';
 import {
   eligibilityBriefOf,
   requestEligibility,

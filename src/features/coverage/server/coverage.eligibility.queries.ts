@@ -202,7 +202,10 @@ export async function eligibilityOnDays(
   for (const r of rows) {
     const serviceDate = rowText(r.service_date);
     const summary = (r.summary as EligibilitySummary | null) ?? null;
-    const { state, detail } = eligibilityStateOf({ status: rowText(r.status) as EligibilityStatus, summary }, serviceDate);
+    const { state, detail } = eligibilityStateOf(
+      { status: rowText(r.status) as EligibilityStatus, summary },
+      serviceDate,
+    );
     result.set(`${Number(r.coverage_id)}|${serviceDate}`, {
       state,
       checkedAt: isoOf(r.answered_at),
@@ -234,7 +237,9 @@ export function eligibilityBriefOf(row: RawRow, day: string): EligibilityBrief {
 /** For the scrubber and the claim form: what the latest answered check of the policy says of the day of service. */
 export async function coverageEligibleOn(db: DbOrTx, coverageId: number, serviceDate: string): Promise<EligibilityOn> {
   const found = await eligibilityOnDays(db, [{ coverageId, serviceDate }]);
-  return found.get(`${coverageId}|${serviceDate}`) ?? { state: 'unknown', checkedAt: null, detail: null, notFound: false };
+  return (
+    found.get(`${coverageId}|${serviceDate}`) ?? { state: 'unknown', checkedAt: null, detail: null, notFound: false }
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -330,7 +335,8 @@ function inquiryOf(c: CoverageToAsk, traceNumber: string, serviceDate: string, s
 
 function senderProblems(s: EligibilitySender): { field: string; message: string }[] {
   const missing: { field: string; message: string }[] = [];
-  if (!s.billingName?.trim()) missing.push({ field: 'billingName', message: 'is not set: the provider asking (2100B)' });
+  if (!s.billingName?.trim())
+    missing.push({ field: 'billingName', message: 'is not set: the provider asking (2100B)' });
   if (!s.billingNpi?.trim()) missing.push({ field: 'billingNpi', message: "is not set: the provider's NPI (2100B)" });
   if (!/^\d{9}$/.test(s.taxId ?? '')) {
     missing.push({ field: 'taxId', message: "is not set: the EIN the 270's trace numbers carry (TRN03)" });
@@ -402,7 +408,10 @@ export async function requestEligibility(
     const found = await coveragesToAsk(tx, ids);
     const unknown = ids.filter((id) => !found.some((c) => c.id === id));
     if (unknown.length > 0) {
-      throw invalidField('coverageIds', `${listed(unknown.map(String))} ${unknown.length === 1 ? 'is' : 'are'} no coverage`);
+      throw invalidField(
+        'coverageIds',
+        `${listed(unknown.map(String))} ${unknown.length === 1 ? 'is' : 'are'} no coverage`,
+      );
     }
     const outOfDates = found.filter(
       (c) => input.serviceDate < c.effectiveOn || (c.endOn !== null && input.serviceDate > c.endOn),
@@ -420,7 +429,10 @@ export async function requestEligibility(
     }
     const noPayerId = [...new Set(found.filter((c) => !c.payerId).map((c) => c.payer))];
     if (noPayerId.length > 0) {
-      throw invalidField('coverageIds', `${listed(noPayerId)}: no payer id on file, the 270 cannot name the payer (Settings → Payers)`);
+      throw invalidField(
+        'coverageIds',
+        `${listed(noPayerId)}: no payer id on file, the 270 cannot name the payer (Settings → Payers)`,
+      );
     }
     const [numbers] = await rawRows(tx, sql`select nextval('eligibility_control_number_seq') as n`);
     const control = Number(numbers?.n);
@@ -664,10 +676,14 @@ export async function post271(
     people = read271(text).flatMap((set) => set.people.filter((p) => p.patient));
   } catch (error) {
     if (!(error instanceof EligibilityError) && !(error instanceof X12Error)) throw error;
-    throw refused('X12_INVALID', `is not a 271 that can be read: ${error.message}`, 400);
+    throw refused('X12_INVALID', `this file is not a 271 that can be read: ${error.message}`, 400);
   }
   if (people.length === 0) {
-    throw refused('ELIGIBILITY_NO_ANSWER', 'holds no answer for a patient (no subscriber or dependent loop)', 422);
+    throw refused(
+      'ELIGIBILITY_NO_ANSWER',
+      'this 271 holds no answer for a patient (no subscriber or dependent loop)',
+      422,
+    );
   }
   const untraced = people.filter((p) => p.traceNumber === null);
   if (untraced.length > 0) {
@@ -690,7 +706,7 @@ export async function post271(
       if (seen) {
         throw refused(
           'ELIGIBILITY_FILE_SEEN',
-          `was received already on ${dayInZone(new Date(isoOf(seen.received_at) ?? 0))} as "${rowText(seen.file_name)}" (response ${Number(seen.id)}); nothing was changed`,
+          `this 271 was received already on ${formatDate(dayInZone(new Date(isoOf(seen.received_at) ?? 0)))} as "${rowText(seen.file_name)}" (response ${Number(seen.id)}); nothing was changed`,
         );
       }
       const asked = await rawRows(
@@ -720,7 +736,11 @@ export async function post271(
         }
       }
       if (problems.length > 0) throw refused('ELIGIBILITY_UNMATCHED', `${listed(problems)}; nothing was changed`);
-      const answers = people.map((p) => ({ person: p, ...eligibilitySummaryOf(p), check: byTrace.get(p.traceNumber!)! }));
+      const answers = people.map((p) => ({
+        person: p,
+        ...eligibilitySummaryOf(p),
+        check: byTrace.get(p.traceNumber!)!,
+      }));
       const count = (status: EligibilityStatus) => answers.filter((a) => a.status === status).length;
       const [response] = await rawRows(
         tx,
@@ -764,7 +784,7 @@ export async function post271(
   } catch (error) {
     // Two uploads of one file at once: the second waits on the first's unique SHA-256 and is refused as seen.
     if (uniqueViolationOf(error) === 'eligibility_responses_sha256_unique') {
-      throw refused('ELIGIBILITY_FILE_SEEN', 'was received already; nothing was changed');
+      throw refused('ELIGIBILITY_FILE_SEEN', 'this 271 was received already; nothing was changed');
     }
     throw error;
   }

@@ -207,7 +207,10 @@ describe('asking (270)', () => {
         { coverageIds: [c!.id, 99_999_999], serviceDate: TEST_TODAY, reason: 'manual' },
         SENDER,
       ),
-    ).rejects.toMatchObject({ statusCode: 400, message: expect.stringMatching(/^coverageIds: 99999999 is no coverage/) as string });
+    ).rejects.toMatchObject({
+      statusCode: 400,
+      message: expect.stringMatching(/^coverageIds: 99999999 is no coverage/) as string,
+    });
     await expect(
       requestEligibility(
         t.database.db,
@@ -232,13 +235,11 @@ describe('asking (270)', () => {
       [`eligibility_inquiry/${inquiryId}`],
     );
     expect(audit).toEqual([{ patient_id: c!.patient_id }]);
-    expect((await frontDesk.request({ method: 'GET', url: '/api/eligibility/inquiries/99999999/file' })).statusCode).toBe(
-      404,
-    );
+    expect(
+      (await frontDesk.request({ method: 'GET', url: '/api/eligibility/inquiries/99999999/file' })).statusCode,
+    ).toBe(404);
     expect((await ask(patient, c!.id)).statusCode).toBe(403);
-    expect((await patient.request({ method: 'GET', url: `/api/coverages/${c!.id}/eligibility` })).statusCode).toBe(
-      403,
-    );
+    expect((await patient.request({ method: 'GET', url: `/api/coverages/${c!.id}/eligibility` })).statusCode).toBe(403);
     const read = await doctor.request({ method: 'GET', url: `/api/coverages/${c!.id}/eligibility` });
     expect(read.statusCode).toBe(200);
     expect(read.json<CoverageEligibility>().latest).toMatchObject({ status: 'Awaiting', inquiryId });
@@ -301,7 +302,7 @@ describe('answers (271)', () => {
 
   it('refuses a file that is not X12 (broken delimiters) or not a 271', async () => {
     const good = file271([answerFor(subscriber, subscriberTrace, ACTIVE_BENEFITS)], { controlNumber: 804 });
-    await refusedWithNothingWritten(good.slice(0, 50), 400, /^file: is not a 271 that can be read/);
+    await refusedWithNothingWritten(good.slice(0, 50), 400, /^file: this file is not a 271 that can be read/);
     await refusedWithNothingWritten(good.replace(/\*/g, '|').replace(/^ISA\|/, 'ISA*'), 400, /^file: /);
     await refusedWithNothingWritten('hello', 400, /^file: /);
   });
@@ -335,7 +336,9 @@ describe('answers (271)', () => {
           expect.objectContaining({ amountCents: 6000, network: 'out' }),
         ],
         coinsurance: [expect.objectContaining({ percent: 0.2, network: 'in' })],
-        deductibles: [expect.objectContaining({ totalCents: 150_000, remainingCents: 123_456, period: 'Calendar year' })],
+        deductibles: [
+          expect.objectContaining({ totalCents: 150_000, remainingCents: 123_456, period: 'Calendar year' }),
+        ],
         outOfPocket: [expect.objectContaining({ totalCents: 600_000, remainingCents: 501_240 })],
         messages: ['COPAY WAIVED FOR PREVENTIVE VISITS'],
       },
@@ -364,7 +367,11 @@ describe('answers (271)', () => {
     expect(await coverageEligibleOn(t.database.db, subscriber.id, '2026-11-21')).toMatchObject({ state: 'unknown' });
 
     // The same file again, and another file answering what is answered already: refused, nothing written.
-    await refusedWithNothingWritten(text, 409, /^file: was received already on 2026-11-22 as "mailbox-805.271"/);
+    await refusedWithNothingWritten(
+      text,
+      409,
+      /^file: this 271 was received already on Nov 22, 2026 as "mailbox-805.271"/,
+    );
     await refusedWithNothingWritten(
       file271([answerFor(subscriber, subscriberTrace, INACTIVE_BENEFITS)], { controlNumber: 806 }),
       409,
@@ -395,7 +402,9 @@ describe('the mailbox’s side', () => {
     const at = new Date(`${TEST_TODAY}T16:00:00Z`);
     await markEligibilityInquiryMailed(t.database.db, first.id, at);
     await markEligibilityInquiryMailed(t.database.db, first.id, new Date(`${TEST_TODAY}T17:00:00Z`));
-    const [row] = await sql<{ mailed_at: Date }>(`select mailed_at from eligibility_inquiries where id = $1`, [first.id]);
+    const [row] = await sql<{ mailed_at: Date }>(`select mailed_at from eligibility_inquiries where id = $1`, [
+      first.id,
+    ]);
     expect(row!.mailed_at.toISOString()).toBe(at.toISOString());
     expect((await pendingEligibilityInquiries(t.database.db, since)).map((p) => p.id)).not.toContain(first.id);
   });

@@ -7,6 +7,7 @@ import { requestContext } from '@/server/request-context';
 import { acceptX12Body, X12_MEDIA_TYPES, x12BodyOf } from '@/server/plugins/x12-body';
 import { HttpError } from '@/server/plugins/errors';
 import {
+  ELIGIBILITY_RESPONSE_MAX_BYTES,
   coverageEligibilitySchema,
   newEligibilityCheckSchema,
   postedEligibilityResponseSchema,
@@ -20,9 +21,6 @@ import {
   requestEligibility,
   type LoadEligibilitySender,
 } from './coverage.eligibility.queries';
-
-/** A 271 for a day's schedule is a few hundred kilobytes; a clearinghouse's largest, a few megabytes. */
-export const ELIGIBILITY_RESPONSE_MAX_BYTES = 10 * 1024 * 1024;
 
 const fileNameQuerySchema = z
   .object({

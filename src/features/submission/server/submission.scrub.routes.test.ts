@@ -219,7 +219,7 @@ describe('POST /api/claims/:id/scrub', () => {
     expect((await stored(id))?.scrubs).toBe(2);
   });
 
-  it("holds a claim whose policy the payer answered inactive for the service date (a 271), not one never checked", async () => {
+  it('holds a claim whose policy the payer answered inactive for the service date (a 271), not one never checked', async () => {
     const id = await draftClaim('eligibility');
     expect((await scrub(id)).json<ClaimScrubResult>().edits.map((e) => e.code)).toEqual([]);
     const [claim] = await sql<{ coverage_id: number }>(`select coverage_id from claims where id = $1`, [id]);
