@@ -8,7 +8,7 @@ import {
   INACTIVE_BENEFITS,
   SUBSCRIBER_NOT_FOUND,
   type Answer271,
-} from '@/testing/x12-271-files';
+} from '@/server/db/seed/demo-eligibility';
 import type { RequestContext } from '@/server/context';
 import type {
   CoverageEligibility,

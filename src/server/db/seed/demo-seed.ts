@@ -48,6 +48,7 @@ import {
 } from './demo-clinical';
 import { seedClaimsAndFinances, type CompletedVisit } from './demo-claims';
 import { seedComplianceProgramme } from './compliance-data';
+import { seedDemoEligibility } from './demo-eligibility';
 import { insertRows } from './insert-rows';
 import { addDays, daysBetween, Random } from './random';
 
@@ -596,6 +597,7 @@ export async function seedDemoClinic(
       },
     });
     const { patientIds, claimIds } = clinic;
+    const eligibilityChecks = await seedDemoEligibility(tx, today);
 
     await insertRows(
       tx,
@@ -716,6 +718,7 @@ export async function seedDemoClinic(
       users: userRows.length,
       auditEntries: auditInputs.length,
       complianceGaps: COMPLIANCE_GAPS.length,
+      eligibilityChecks,
     };
   });
 }
