@@ -409,3 +409,20 @@ describe('the mailbox’s side', () => {
     expect((await pendingEligibilityInquiries(t.database.db, since)).map((p) => p.id)).not.toContain(first.id);
   });
 });
+
+describe('the demo seed', () => {
+  it('holds one Active answer with benefits, one Inactive and one Rejected (AAA 75) for today', async () => {
+    const rows = await sql<{ status: string; plan: string | null; code: string | null; mailed: boolean }>(
+      `select k.status, k.summary->>'planName' as plan, k.summary->'rejections'->0->>'code' as code,
+         i.mailed_at is not null as mailed
+       from eligibility_checks k join eligibility_inquiries i on i.id = k.inquiry_id
+       where k.service_date = $1::date and i.reason = 'evening' order by k.id limit 3`,
+      [TEST_TODAY],
+    );
+    expect(rows).toEqual([
+      { status: 'Active', plan: 'Gold PPO 1500', code: null, mailed: true },
+      { status: 'Inactive', plan: null, code: null, mailed: true },
+      { status: 'Rejected', plan: null, code: '75', mailed: true },
+    ]);
+  });
+});
