@@ -6,6 +6,7 @@
 import { formatDollars } from '@/shared/api';
 import { isValidEin, isValidMbi, isValidNpi } from '@/shared/billing-identifiers';
 import { formatDate } from '@/shared/dates';
+import { dayInZone } from '@/shared/practice-zone';
 import { countOf } from '@/shared/plural';
 
 export type ScrubSeverity = 'error' | 'warning';
@@ -679,7 +680,8 @@ function checkCoverage(input: ScrubInput, dates: readonly (string | null)[], edi
 function checkEligibility(input: ScrubInput, edits: Edits): void {
   const e = input.eligibility;
   if (!e) return;
-  const when = e.checkedAt ? ` on ${formatDate(e.checkedAt.slice(0, 10))}` : '';
+  // The day the payer answered, in the practice's time zone (an evening answer is still that evening's day).
+  const when = e.checkedAt ? ` on ${formatDate(dayInZone(new Date(e.checkedAt)))}` : '';
   if (e.state === 'inactive') {
     edits.error(
       'ELIGIBILITY_INACTIVE',
