@@ -102,9 +102,9 @@ const ask = (who: SignedIn, coverageId: number, body: object = {}) =>
 const upload = (text: string, fileName = 'answer.271') =>
   frontDesk.request({
     method: 'POST',
-    url: `/api/eligibility/responses?fileName=${encodeURIComponent(fileName)}`,
+    url: '/api/eligibility/responses',
     payload: text,
-    headers: { 'content-type': 'text/plain' },
+    headers: { 'content-type': 'text/plain', 'x-file-name': encodeURIComponent(fileName) },
   });
 
 beforeAll(async () => {
@@ -305,6 +305,21 @@ describe('answers (271)', () => {
     await refusedWithNothingWritten(good.slice(0, 50), 400, /^file: this file is not a 271 that can be read/);
     await refusedWithNothingWritten(good.replace(/\*/g, '|').replace(/^ISA\|/, 'ISA*'), 400, /^file: /);
     await refusedWithNothingWritten('hello', 400, /^file: /);
+  });
+
+  it('refuses a file name that is not one (X-File-Name), naming the header', async () => {
+    const before = await counts();
+    const res = await frontDesk.request({
+      method: 'POST',
+      url: '/api/eligibility/responses',
+      payload: file271([answerFor(subscriber, subscriberTrace, ACTIVE_BENEFITS)], { controlNumber: 808 }),
+      headers: { 'content-type': 'text/plain', 'x-file-name': encodeURIComponent('../../etc/passwd') },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json<{ error: { fields: { field: string }[] } }>().error.fields).toEqual([
+      expect.objectContaining({ field: 'x-file-name' }),
+    ]);
+    expect(await counts()).toEqual(before);
   });
 
   it('answers each check from one file: Active with benefits, Rejected with the reason in words; audited', async () => {

@@ -5,7 +5,7 @@ import { errorEnvelopeSchema, idParamsSchema, today } from '@/shared/api';
 import type { AppDeps } from '@/server/context';
 import { requestContext } from '@/server/request-context';
 import { acceptX12Body, X12_MEDIA_TYPES, x12BodyOf } from '@/server/plugins/x12-body';
-import { HttpError } from '@/server/plugins/errors';
+import { HttpError, invalidField } from '@/server/plugins/errors';
 import {
   ELIGIBILITY_RESPONSE_MAX_BYTES,
   coverageEligibilitySchema,
@@ -22,20 +22,31 @@ import {
   type LoadEligibilitySender,
 } from './coverage.eligibility.queries';
 
-const fileNameQuerySchema = z
-  .object({
-    /** The uploaded file's name, kept with it (the browser sends it; the body is the file). */
-    fileName: z
-      .string()
-      .trim()
-      .min(1, 'must not be blank')
-      .max(200, 'must be at most 200 characters')
-      .refine((name) => !/[/\\]/.test(name) && ![...name].some((c) => c.charCodeAt(0) < 32), {
-        message: 'must be a file name without slashes or control characters',
-      })
-      .optional(),
-  })
-  .strict();
+/**
+ * The uploaded file's name, kept with it: sent URI-encoded in the X-File-Name header, since the body is the file
+ * itself (a header, not the query, so that the file is the request's only input).
+ */
+const fileNameSchema = z
+  .string()
+  .trim()
+  .min(1, 'must not be blank')
+  .max(200, 'must be at most 200 characters')
+  .refine((name) => !/[/\\]/.test(name) && ![...name].some((c) => c.charCodeAt(0) < 32), {
+    message: 'must be a file name without slashes or control characters',
+  });
+
+function fileNameOf(header: string | string[] | undefined): string | null {
+  if (header === undefined) return null;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(Array.isArray(header) ? (header[0] ?? '') : header);
+  } catch {
+    throw invalidField('x-file-name', 'must be URI-encoded (encodeURIComponent)');
+  }
+  const parsed = fileNameSchema.safeParse(decoded);
+  if (!parsed.success) throw invalidField('x-file-name', parsed.error.issues[0]?.message ?? 'is not a file name');
+  return parsed.data;
+}
 
 /**
  * `loadSender`: the practice's billing identity and clearinghouse, from the settings feature (later than coverage
@@ -128,10 +139,9 @@ export function coverageEligibilityRoutes(deps: AppDeps, loadSender: LoadEligibi
             tags: ['coverage'],
             description:
               'Applies a 271 (005010X279A1) uploaded by hand: the body is the file as text/plain or ' +
-              'application/edi-x12. Each answer must match a check awaiting it by trace number and member id; ' +
+              'application/edi-x12, its name URI-encoded in X-File-Name. Each answer must match a check awaiting it by trace number and member id; ' +
               'otherwise, or for a file seen before, the whole file is refused and nothing is written. Audited.',
             consumes: X12_MEDIA_TYPES,
-            querystring: fileNameQuerySchema,
             response: {
               200: postedEligibilityResponseSchema,
               415: errorEnvelopeSchema,
@@ -142,7 +152,7 @@ export function coverageEligibilityRoutes(deps: AppDeps, loadSender: LoadEligibi
         },
         (request) => {
           const ctx = requestContext(request, deps);
-          const fileName = request.query.fileName ?? `271-upload-${today(ctx.now)}.txt`;
+          const fileName = fileNameOf(request.headers['x-file-name']) ?? `271-upload-${today(ctx.now)}.txt`;
           return post271(deps.db, ctx, x12BodyOf(request.body), fileName);
         },
       );

@@ -64,10 +64,11 @@ export function usePost271() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ text, fileName }: { text: string; fileName: string }) =>
-      apiFetch<PostedEligibilityResponse>(`/api/eligibility/responses?fileName=${encodeURIComponent(fileName)}`, {
+      apiFetch<PostedEligibilityResponse>('/api/eligibility/responses', {
         method: 'POST',
         text,
         contentType: 'text/plain',
+        headers: { 'X-File-Name': encodeURIComponent(fileName) },
       }),
     onSuccess: () =>
       Promise.all([
