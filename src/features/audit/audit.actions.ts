@@ -10,6 +10,7 @@ const ACTION_LABELS: Record<string, string> = {
   'appointment.export': 'Exported the call list',
   'appointment.update': 'Changed an appointment',
   'appointments.list.view': 'Viewed the appointments list',
+  'appointments.uncovered.view': "Viewed the next day's visits not known to be covered",
   'audit.hmac.anchor': 'Sealed the audit trail',
   'audit.verify': 'Verified the audit trail',
   'auth.locked': 'Sign-in locked after wrong codes',

@@ -4,6 +4,7 @@
  * knows before the doors open who is not covered.
  */
 import { sql, type SQL } from 'drizzle-orm';
+import { listReadEntry, recordRead } from '@/features/audit/server/audit.queries';
 import { WEEKDAYS, type PracticeHours } from '@/features/settings/practice.schema';
 import { getBillingIdentity, getClearinghouse, getPracticeHours } from '@/features/settings/server/settings.queries';
 import {
@@ -104,7 +105,7 @@ export interface UncoveredAppointment {
  * answer yet, never asked, or no policy at all. The Appointments screen's notice to the front desk.
  */
 export async function uncoveredNextWorkingDay(
-  db: DbOrTx,
+  db: Db,
   ctx: RequestContext,
 ): Promise<{ date: string | null; appointments: UncoveredAppointment[] }> {
   const hours = await getPracticeHours(db);
@@ -132,6 +133,17 @@ export async function uncoveredNextWorkingDay(
       eligibility: eligibilityBriefOf(r, day),
     }))
     .filter((a) => a.eligibility.state !== 'active');
+  // Names patients: an audited read, as the day's list is.
+  await recordRead(
+    db,
+    ctx,
+    listReadEntry(
+      'appointments.uncovered.view',
+      '/api/appointments/eligibility/next-day',
+      { date: day },
+      appointments.map((a) => a.patientId),
+    ),
+  );
   return { date: day, appointments };
 }
 
