@@ -55,4 +55,12 @@ CREATE INDEX "eligibility_checks_coverage_idx" ON "eligibility_checks" USING btr
 CREATE INDEX "eligibility_checks_coverage_day_idx" ON "eligibility_checks" USING btree ("coverage_id","service_date","id");--> statement-breakpoint
 CREATE INDEX "eligibility_checks_service_date_idx" ON "eligibility_checks" USING btree ("service_date","coverage_id");--> statement-breakpoint
 CREATE INDEX "eligibility_checks_inquiry_idx" ON "eligibility_checks" USING btree ("inquiry_id");--> statement-breakpoint
-CREATE INDEX "eligibility_inquiries_unmailed_idx" ON "eligibility_inquiries" USING btree ("created_at","id") WHERE "eligibility_inquiries"."mailed_at" is null;
+CREATE INDEX "eligibility_inquiries_unmailed_idx" ON "eligibility_inquiries" USING btree ("created_at","id") WHERE "eligibility_inquiries"."mailed_at" is null;--> statement-breakpoint
+-- docs/caching.md: every table notifies its committed changes (migration 0012), so the answer cache of the day's
+-- schedule (which shows each visit's eligibility) and of other reads drops what an eligibility write makes stale.
+CREATE TRIGGER eligibility_inquiries_notify_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON eligibility_inquiries
+  FOR EACH STATEMENT EXECUTE FUNCTION notify_data_change();--> statement-breakpoint
+CREATE TRIGGER eligibility_responses_notify_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON eligibility_responses
+  FOR EACH STATEMENT EXECUTE FUNCTION notify_data_change();--> statement-breakpoint
+CREATE TRIGGER eligibility_checks_notify_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON eligibility_checks
+  FOR EACH STATEMENT EXECUTE FUNCTION notify_data_change();
