@@ -19,6 +19,8 @@ import { coordinationRoutes } from '@/features/coordination/server/coordination.
 import { claimsRoutes } from '@/features/claims/server/claims.routes';
 import { rescrubHeldClaimsOf } from '@/features/submission/server/submission.scrub.queries';
 import { coverageRoutes } from '@/features/coverage/server/coverage.routes';
+import { coverageEligibilityRoutes } from '@/features/coverage/server/coverage.eligibility.routes';
+import { practiceEligibilitySender } from '@/features/appointments/server/appointments.eligibility.queries';
 import { complianceRoutes } from '@/features/compliance/server/compliance.routes';
 import { dashboardRoutes } from '@/features/dashboard/server/dashboard.routes';
 import { patientsRoutes } from '@/features/patients/server/patients.routes';
@@ -121,6 +123,8 @@ export async function buildApp(deps: AppDeps, logger?: FastifyBaseLogger): Promi
   await app.register(billingRoutes(deps));
   await app.register(analyticsRoutes(deps));
   await app.register(coverageRoutes(deps, rescrubHeldClaimsOf));
+  // A 270's sender is the practice's billing identity and clearinghouse, read through a later feature.
+  await app.register(coverageEligibilityRoutes(deps, practiceEligibilitySender));
   await app.register(claimsRoutes(deps));
   await app.register(coordinationRoutes(deps));
   await app.register(submissionRoutes(deps));

@@ -293,6 +293,10 @@ const FIELD_EXAMPLES: Record<string, unknown> = {
   category: 'coding',
   reqId: 'R 001',
   diagnoses: ['E11.9'],
+  hostKeySha256: `SHA256:${'A'.repeat(43)}`,
+  outboundDir: '/outbound',
+  inboundDir: '/inbound',
+  pollMinutes: 15,
   lines: [{ procedureCode: '99213', units: 1, chargeCents: 14900, diagnosisPointers: [1], serviceDate: '2026-11-20' }],
 };
 

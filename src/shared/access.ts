@@ -150,6 +150,11 @@ const PERMISSION_RULES = {
   'coverage:read': { screens: ['/patients', '/claims', '/billing'] },
   /** Not the doctor, who reads a patient's insurance but does not register or correct it. */
   'coverage:write': { screens: ['/patients', '/claims'], except: ['doctor'] },
+  /**
+   * Asking payers whether a policy is in force (an X12 270, docs/x12-eligibility.md) and posting their 271
+   * answers: the front desk before visits, billing before claims. Reading the answers is 'coverage:read'.
+   */
+  'eligibility:check': { screens: ['/patients', '/appointments', '/claims'] },
   /** Importing 835 remittances and reading what they posted (docs/remittances.md). */
   'remittances:read': { screens: ['/remittances'] },
   'remittances:write': { screens: ['/remittances'] },

@@ -93,10 +93,18 @@ function parseJson(text: string): unknown {
  */
 export async function apiFetch<T>(
   path: string,
-  init: { method?: string; body?: unknown; text?: string; contentType?: string; signal?: AbortSignal } = {},
+  init: {
+    method?: string;
+    body?: unknown;
+    text?: string;
+    contentType?: string;
+    /** More request headers (a file's name beside a body that is the file itself). */
+    headers?: Record<string, string>;
+    signal?: AbortSignal;
+  } = {},
 ): Promise<T> {
   const method = init.method ?? 'GET';
-  const headers: Record<string, string> = { 'X-User-Role': currentRole, Accept: 'application/json' };
+  const headers: Record<string, string> = { ...init.headers, 'X-User-Role': currentRole, Accept: 'application/json' };
   if (init.text !== undefined) headers['Content-Type'] = init.contentType ?? 'text/plain';
   else if (init.body !== undefined) headers['Content-Type'] = 'application/json';
   if (method !== 'GET' && csrfToken) headers['X-CSRF-Token'] = csrfToken;

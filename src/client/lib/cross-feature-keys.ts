@@ -14,4 +14,6 @@ export const crossFeatureKeys = {
   portalAppointments: ['/api/portal/appointments'] as const,
   portalClaims: ['/api/portal/claims'] as const,
   practiceHours: ['/api/appointments/practice-hours'] as const,
+  /** Every day's schedule and the next day's eligibility notice: a 271 posted on a patient's page answers them. */
+  appointments: ['/api/appointments'] as const,
 };

@@ -10,6 +10,8 @@ export const appointmentKeys = {
   day: (date: string) => [APPOINTMENTS, { date }] as const,
   /** Under `days`, so whatever refreshes the lists after a booking refreshes the free times too. */
   freeSlots: (query: Record<string, string>) => [APPOINTMENTS, 'free-slots', query] as const,
+  /** Under `days`: booking or cancelling a visit changes the next day's notice too. */
+  uncoveredNextDay: [APPOINTMENTS, 'eligibility', 'next-day'] as const,
   practiceHours: crossFeatureKeys.practiceHours,
   providers: ['/api/providers'] as const,
   patientNames: (search: string) => ['/api/patients/names', { search }] as const,

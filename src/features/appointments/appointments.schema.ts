@@ -3,6 +3,7 @@ import { MAX_ROW_ID, cursorPageShape, idSchema, isoDateSchema, timeSchema, today
 import { slotProblem, type PracticeHours } from '@/features/settings/practice.schema';
 import { timeInZone } from '@/shared/practice-zone';
 import { formatDate, formatTime12 } from '@/shared/dates';
+import { eligibilityBriefSchema } from '@/features/coverage/coverage.eligibility.schema';
 
 export const APPOINTMENT_STATUSES = ['Scheduled', 'Completed', 'Cancelled', 'No-Show', 'Rescheduled'] as const;
 export const appointmentStatusSchema = z.enum(APPOINTMENT_STATUSES);
@@ -47,8 +48,30 @@ export const appointmentSchema = z.object({
   date: z.string(),
   time: z.string(),
   status: appointmentStatusSchema,
+  /**
+   * The patient's primary policy's eligibility for the visit's day (docs/x12-eligibility.md): on a day's schedule
+   * only; absent from other answers.
+   */
+  eligibility: eligibilityBriefSchema.optional(),
 });
 export type Appointment = z.infer<typeof appointmentSchema>;
+
+/** `GET /api/appointments/eligibility/next-day`: the next working day's visits not known to be covered. */
+export const uncoveredAppointmentsSchema = z.object({
+  date: z.string().nullable(),
+  appointments: z.array(
+    z.object({
+      appointmentId: z.number().int(),
+      patientId: z.number().int(),
+      patient: z.string(),
+      time: z.string(),
+      provider: z.string(),
+      payer: z.string().nullable(),
+      eligibility: eligibilityBriefSchema,
+    }),
+  ),
+});
+export type UncoveredAppointments = z.infer<typeof uncoveredAppointmentsSchema>;
 
 /**
  * One day's schedule, keyset-paged by (time, id) (docs/paging.md): `cursor` is the `nextCursor` of the

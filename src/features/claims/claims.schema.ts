@@ -8,6 +8,7 @@ import {
   MAX_ROW_ID,
 } from '@/shared/api';
 import { npiValueSchema } from '@/shared/billing-identifiers.schema';
+import { eligibilityBriefSchema } from '@/features/coverage/coverage.eligibility.schema';
 
 /**
  * A claim's life cycle: Draft → Ready (scrubbed clean) → Submitted → Accepted or Rejected by the
@@ -482,6 +483,8 @@ export const claimCoverageSchema = z.object({
   subscriberName: z.string().nullable(),
   effectiveOn: z.string(),
   endOn: z.string().nullable(),
+  /** The policy's latest eligibility check (X12 271) for the claim's service date; absent where not read. */
+  eligibility: eligibilityBriefSchema.optional(),
 });
 
 /** One event of a claim's history, newest last. */

@@ -177,6 +177,8 @@ export const mailboxFilesQuerySchema = z
     cursor: z
       .string()
       .regex(/^[1-9]\d{0,9}$/, 'must be a cursor the previous page gave')
+      // A row id is a PostgreSQL integer: a larger number was never a cursor this server gave.
+      .refine((v) => Number(v) <= 2_147_483_647, 'must be a cursor the previous page gave')
       .optional(),
   })
   .strict();

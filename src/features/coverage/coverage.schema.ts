@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isoDateSchema } from '@/shared/api';
+import { eligibilityCheckSchema } from './coverage.eligibility.schema';
 
 /**
  * How the patient is related to the policy's subscriber: the relationships X12 names with an individual
@@ -46,6 +47,8 @@ export const coverageSchema = z.object({
   endOn: z.string().nullable(),
   /** On a Medicare policy that is not primary: why Medicare pays second (SBR05); null otherwise or not yet known. */
   medicareSecondaryType: z.enum(MEDICARE_SECONDARY_TYPES).nullable(),
+  /** The latest eligibility check (X12 270/271), null when never asked; on the patient's list only. */
+  eligibility: eligibilityCheckSchema.nullable().optional(),
 });
 export type Coverage = z.infer<typeof coverageSchema>;
 

@@ -680,6 +680,46 @@ const CASES: EditCase[] = [
     pass: { 'ending that day': (i) => (i.coverage!.endOn = '2026-03-02') },
   },
   {
+    code: 'ELIGIBILITY_INACTIVE',
+    severity: 'error',
+    field: 'coverage',
+    fail: {
+      'answered inactive for the day': (i) =>
+        (i.eligibility = {
+          state: 'inactive',
+          checkedAt: '2026-03-01T14:00:00.000Z',
+          detail: 'The payer says the policy is not active',
+          notFound: false,
+        }),
+      'rejected: the payer cannot find the subscriber': (i) =>
+        (i.eligibility = {
+          state: 'rejected',
+          checkedAt: '2026-03-01T14:00:00.000Z',
+          detail: 'The payer cannot find the subscriber',
+          notFound: true,
+        }),
+    },
+    pass: {
+      'never checked': (i) => (i.eligibility = null),
+      'checked, unknown': (i) => (i.eligibility = { state: 'unknown', checkedAt: null, detail: null, notFound: false }),
+      'answered active': (i) =>
+        (i.eligibility = { state: 'active', checkedAt: '2026-03-01T14:00:00.000Z', detail: null, notFound: false }),
+      // The payer's system was down: that says nothing of the policy.
+      'rejected for another reason': (i) =>
+        (i.eligibility = {
+          state: 'rejected',
+          checkedAt: '2026-03-01T14:00:00.000Z',
+          detail: 'The payer cannot answer at the moment',
+          notFound: false,
+        }),
+      'inactive, but a self-pay claim': (i) => {
+        i.payer = { name: 'Self-Pay', payerId: null, timelyFilingDays: 365, selfPay: true, medicare: false };
+        i.coverage = null;
+        i.eligibility = { state: 'inactive', checkedAt: null, detail: null, notFound: false };
+      },
+    },
+  },
+  {
     code: 'TIMELY_FILING_EXPIRED',
     severity: 'error',
     field: 'lines[0].serviceDate',
@@ -1081,6 +1121,22 @@ describe('scrubClaim on generated claims', () => {
         const errors = scrubClaim(input).filter((edit) => edit.severity === 'error');
         expect(errors).toEqual([]);
       }),
+    );
+  });
+});
+
+describe('ELIGIBILITY_INACTIVE message', () => {
+  it('says in plain words when the payer answered and what it said', () => {
+    const i = cleanInput();
+    i.eligibility = {
+      state: 'inactive',
+      checkedAt: '2026-03-01T14:00:00.000Z',
+      detail: 'The plan ended on Feb 28, 2026, before the day of service',
+      notFound: false,
+    };
+    expect(scrubClaim(i).find((e) => e.code === 'ELIGIBILITY_INACTIVE')?.message).toBe(
+      'The payer answered the eligibility check on Mar 1, 2026 that the policy was not active on the day of service ' +
+        "(The plan ended on Feb 28, 2026, before the day of service): the payer would deny the claim (CARC CO-27); check the patient's insurance",
     );
   });
 });

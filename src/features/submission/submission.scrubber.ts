@@ -6,6 +6,7 @@
 import { formatDollars } from '@/shared/api';
 import { isValidEin, isValidMbi, isValidNpi } from '@/shared/billing-identifiers';
 import { formatDate } from '@/shared/dates';
+import { dayInZone } from '@/shared/practice-zone';
 import { countOf } from '@/shared/plural';
 
 export type ScrubSeverity = 'error' | 'warning';
@@ -28,6 +29,7 @@ export const SCRUB_CODES = [
   'DIAGNOSIS_NOT_BILLABLE',
   'DIAGNOSIS_TOO_MANY',
   'DUPLICATE_SERVICE',
+  'ELIGIBILITY_INACTIVE',
   'LINES_MISSING',
   'LINES_TOO_MANY',
   'LINE_CHARGE_INVALID',
@@ -138,6 +140,18 @@ export interface ScrubInput {
    * reported in its 837P (loops 2320 and 2430), or null when it can. Absent for any other claim.
    */
   priorPayer?: { problem: string | null } | null;
+  /**
+   * What the latest answered eligibility check (X12 271) of the claim's coverage said of the claim's service date:
+   * inactive, rejected (notFound: the payer does not know the patient under the policy) or active; null or absent
+   * when never checked, which is no edit.
+   */
+  eligibility?: {
+    state: 'active' | 'inactive' | 'rejected' | 'unknown';
+    /** When the payer answered, ISO. */
+    checkedAt: string | null;
+    detail: string | null;
+    notFound: boolean;
+  } | null;
   /** The patient's prior authorizations on file. */
   authorizations: {
     procedureCode: string;
@@ -637,6 +651,7 @@ function checkCoverage(input: ScrubInput, dates: readonly (string | null)[], edi
         'pays second (the plan or insurance that pays first), or Medicare refuses the claim',
     );
   }
+  checkEligibility(input, edits);
   dates.forEach((date, i) => {
     if (date === null) return;
     const field = `lines[${i}].serviceDate`;
@@ -655,6 +670,33 @@ function checkCoverage(input: ScrubInput, dates: readonly (string | null)[], edi
       );
     }
   });
+}
+
+/**
+ * The payer said, answering a 270 for the claim's service date, that the policy was not in force or that it does not
+ * know the patient under it: the claim would be denied (CARC CO-27, or CO-31 patient not identified as insured).
+ * Never checked, or a rejection that says nothing of the policy (the payer's system down), is no edit.
+ */
+function checkEligibility(input: ScrubInput, edits: Edits): void {
+  const e = input.eligibility;
+  if (!e) return;
+  // The day the payer answered, in the practice's time zone (an evening answer is still that evening's day).
+  const when = e.checkedAt ? ` on ${formatDate(dayInZone(new Date(e.checkedAt)))}` : '';
+  if (e.state === 'inactive') {
+    edits.error(
+      'ELIGIBILITY_INACTIVE',
+      'coverage',
+      `The payer answered the eligibility check${when} that the policy was not active on the day of service` +
+        `${e.detail ? ` (${e.detail})` : ''}: the payer would deny the claim (CARC CO-27); check the patient's insurance`,
+    );
+  } else if (e.state === 'rejected' && e.notFound) {
+    edits.error(
+      'ELIGIBILITY_INACTIVE',
+      'coverage',
+      `The payer could not find the patient under this policy when eligibility was checked${when}` +
+        `${e.detail ? ` (${e.detail})` : ''}: correct the member id, name or birth date and check again`,
+    );
+  }
 }
 
 /** Days from the earliest service to today against the payer's limit (past it the payer denies: CARC CO-29). */

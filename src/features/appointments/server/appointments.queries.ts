@@ -40,6 +40,7 @@ import {
   type NewAppointment,
 } from '../appointments.schema';
 import { appointments } from './appointments.table';
+import { eligibilityOfPatientsOn } from './appointments.eligibility.queries';
 
 /** A day's order, the screen's and the call list's: time, then id (index appointments_date_time_id_idx). */
 const DAY_ORDER = 'time';
@@ -306,7 +307,17 @@ export async function listAppointmentsOn(
     sql`a.time, a.id`,
     { limit: query.limit + 1, count },
   );
-  const shown = rows.slice(0, query.limit);
+  const page = rows.slice(0, query.limit);
+  // The primary policy's eligibility for the day: one statement for the page (appointments.eligibility.queries.ts).
+  const eligibility = await eligibilityOfPatientsOn(
+    db,
+    page.map((r) => r.patientId),
+    day,
+  );
+  const shown = page.map((r) => {
+    const brief = eligibility.get(r.patientId);
+    return brief ? { ...r, eligibility: brief } : r;
+  });
   const last = shown[shown.length - 1];
   await recordRead(
     db,

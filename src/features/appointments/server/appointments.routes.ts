@@ -16,7 +16,10 @@ import {
   freeSlotsSchema,
   callListRowSchema,
   newAppointmentSchema,
+  uncoveredAppointmentsSchema,
 } from '../appointments.schema';
+import { nextDayEligibilitySchema } from '@/features/coverage/coverage.eligibility.schema';
+import { checkNextWorkingDay, uncoveredNextWorkingDay } from './appointments.eligibility.queries';
 import {
   createAppointment,
   exportCallList,
@@ -100,6 +103,34 @@ export function appointmentsRoutes(deps: AppDeps) {
         const created = await createAppointment(deps.db, requestContext(request, deps), request.body);
         return reply.code(201).send(created);
       },
+    );
+    api.get(
+      '/api/appointments/eligibility/next-day',
+      {
+        config: { permission: 'appointments:read' },
+        schema: {
+          tags: ['appointments'],
+          description:
+            "The next working day's booked visits whose primary policy is not known to be in force: inactive, " +
+            'rejected, awaiting an answer, never checked, or no policy. The front desk’s notice.',
+          response: { 200: uncoveredAppointmentsSchema, 400: errorEnvelopeSchema },
+        },
+      },
+      (request) => uncoveredNextWorkingDay(deps.db, requestContext(request, deps)),
+    );
+    api.post(
+      '/api/appointments/eligibility/next-day',
+      {
+        config: { permission: 'eligibility:check' },
+        schema: {
+          tags: ['appointments'],
+          description:
+            "Runs the evening eligibility batch now: one X12 270 asking about every policy of the next working day's " +
+            'booked visits not yet asked about for that day. Audited.',
+          response: { 200: nextDayEligibilitySchema, ...errors },
+        },
+      },
+      (request) => checkNextWorkingDay(deps.db, requestContext(request, deps)),
     );
     api.patch(
       '/api/appointments/:id',

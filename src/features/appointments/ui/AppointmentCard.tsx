@@ -1,6 +1,6 @@
 import { practiceNow } from '@/shared/practice-zone';
 import { useId, useState } from 'react';
-import { CalendarClock, Clock, Stethoscope, User } from 'lucide-react';
+import { CalendarClock, Clock, ShieldCheck, Stethoscope, User } from 'lucide-react';
 import { Badge } from '@/client/components/ui/badge';
 import { Button } from '@/client/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/client/components/ui/card';
@@ -17,10 +17,19 @@ import {
   type Appointment,
 } from '../appointments.schema';
 import { useUpdateStatus } from './appointments.api';
+import { ELIGIBILITY_STATE_LABELS, type EligibilityBrief } from '@/features/coverage/coverage.eligibility.schema';
 import { RescheduleDialog } from './RescheduleDialog';
 import { serverMessageOf } from './form-errors';
 
-/** One visit of the chosen day: time (12-hour), patient, provider, reason, status and its actions. */
+const ELIGIBILITY_VARIANT: Record<
+  EligibilityBrief['state'],
+  'info' | 'destructive' | 'warning' | 'secondary' | 'outline'
+> = { active: 'info', inactive: 'destructive', rejected: 'warning', awaiting: 'secondary', unknown: 'outline' };
+
+/**
+ * One visit of the chosen day: time (12-hour), patient, provider, reason, the primary policy's eligibility for the
+ * day, status and its actions.
+ */
 export function AppointmentCard({ appointment }: { appointment: Appointment }) {
   const titleId = useId();
   const statusId = useId();
@@ -77,6 +86,20 @@ export function AppointmentCard({ appointment }: { appointment: Appointment }) {
             <dt className="sr-only">Reason</dt>
             <dd className="text-muted-foreground">{appointment.reason}</dd>
           </div>
+          {appointment.eligibility && (
+            <div className="flex items-center gap-2">
+              <ShieldCheck className="size-4 text-muted-foreground" aria-hidden="true" />
+              <dt className="sr-only">Eligibility</dt>
+              <dd className="flex flex-wrap items-center gap-2">
+                <Badge variant={ELIGIBILITY_VARIANT[appointment.eligibility.state]}>
+                  {`Coverage: ${ELIGIBILITY_STATE_LABELS[appointment.eligibility.state]}`}
+                </Badge>
+                {appointment.eligibility.detail && (
+                  <span className="text-xs text-muted-foreground">{appointment.eligibility.detail}</span>
+                )}
+              </dd>
+            </div>
+          )}
         </dl>
         <div className="flex flex-wrap items-end gap-3">
           <div className="grid min-w-40 flex-1 gap-1.5">

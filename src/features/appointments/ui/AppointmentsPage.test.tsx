@@ -42,6 +42,7 @@ const VISITS: Appointment[] = [
 const baseHandlers: Record<string, Route> = {
   'GET /api/appointments': { items: VISITS, nextCursor: null, total: VISITS.length },
   'GET /api/appointments/practice-hours': DEFAULT_PRACTICE_HOURS,
+  'GET /api/appointments/eligibility/next-day': { date: '2026-11-23', appointments: [] },
   'GET /api/providers': [{ id: 2, name: 'Dr. Ana Gutierrez', specialty: 'Family Medicine' }],
   'GET /api/patients/names': [{ id: 10, name: 'Dmitri Young', dob: 'XX-XX-1958', mrn: 'MRN-100071' }],
   // The practice is closed on Saturdays; on other days the server leaves these times free.
@@ -54,7 +55,7 @@ const baseHandlers: Record<string, Route> = {
 const patched = ({ body }: FakeRequest) => ({ ...VISITS[0], ...(body as object) });
 
 function renderPage() {
-  return renderWithApp(<AppointmentsPage />, { route: '/appointments' });
+  return renderWithApp(<AppointmentsPage role="nurse_manager" />, { route: '/appointments' });
 }
 
 beforeEach(() => {
@@ -97,7 +98,7 @@ describe('AppointmentsPage', () => {
     const api = fakeApi(baseHandlers);
     renderWithApp(
       <>
-        <AppointmentsPage />
+        <AppointmentsPage role="nurse_manager" />
         <ShowLocation />
       </>,
       { route: `/appointments?date=${NEXT_MONDAY}` },
@@ -310,5 +311,110 @@ describe('AppointmentsPage', () => {
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     await waitFor(() => expect(document.activeElement).toBe(book));
+  });
+});
+
+describe('AppointmentsPage: who is not covered', () => {
+  const MONDAY = '2026-11-23';
+  const uncovered = {
+    date: MONDAY,
+    appointments: [
+      {
+        appointmentId: 31,
+        patientId: 10,
+        patient: 'Dmitri Young',
+        time: '08:30',
+        provider: 'Dr. Ana Gutierrez',
+        payer: 'Aetna',
+        eligibility: {
+          state: 'inactive',
+          checkedAt: '2026-11-21T23:00:00.000Z',
+          detail: 'The payer says the policy is not active',
+        },
+      },
+      {
+        appointmentId: 32,
+        patientId: 11,
+        patient: 'Hannah Silva',
+        time: '14:00',
+        provider: 'Dr. Kenji Watanabe',
+        payer: null,
+        eligibility: { state: 'unknown', checkedAt: null, detail: 'No primary policy in force on the day' },
+      },
+    ],
+  };
+
+  it("lists the next working day's visits not known to be covered, and opens that day", async () => {
+    const api = fakeApi({ ...baseHandlers, 'GET /api/appointments/eligibility/next-day': uncovered });
+    const user = userEvent.setup();
+    renderPage();
+    const notice = await screen.findByRole('region', { name: '2 visits on Nov 23, 2026 not known to be covered' });
+    const items = within(notice).getAllByRole('listitem');
+    expect(items.map((i) => i.textContent)).toEqual([
+      '8:30 AM Dmitri Young with Dr. Ana Gutierrez: Inactive (Aetna) — The payer says the policy is not active',
+      '2:00 PM Hannah Silva with Dr. Kenji Watanabe: Not checked — No primary policy in force on the day',
+    ]);
+    await user.click(within(notice).getByRole('button', { name: 'Open Nov 23, 2026' }));
+    await waitFor(() => expect(screen.getByLabelText<HTMLInputElement>('Date').value).toBe(MONDAY));
+    expect(api.sent('GET /api/appointments').at(-1)?.query.get('date')).toBe(MONDAY);
+  });
+
+  it('runs the eligibility check for the next day now, and says so', async () => {
+    const api = fakeApi({
+      ...baseHandlers,
+      'GET /api/appointments/eligibility/next-day': uncovered,
+      'POST /api/appointments/eligibility/next-day': {
+        inquiryId: 7,
+        appointments: 14,
+        coverages: 12,
+        serviceDate: MONDAY,
+      },
+    });
+    const user = userEvent.setup();
+    renderPage();
+    await user.click(await screen.findByRole('button', { name: 'Check eligibility for Nov 23, 2026' }));
+    expect(await screen.findByText("12 policies of Nov 23, 2026's visits sent to the payers")).toBeTruthy();
+    expect(api.sent('POST /api/appointments/eligibility/next-day')).toHaveLength(1);
+  });
+
+  it('says when every visit is covered, and when the notice could not be loaded', async () => {
+    const api = fakeApi(baseHandlers);
+    const { unmount } = renderPage();
+    expect(
+      await screen.findByRole('region', { name: 'Every visit on Nov 23, 2026 is covered by an active policy' }),
+    ).toBeTruthy();
+    unmount();
+    api.on(
+      'GET /api/appointments/eligibility/next-day',
+      apiError(500, 'INTERNAL', 'The server could not complete the request.'),
+    );
+    renderPage();
+    expect((await screen.findByRole('alert')).textContent).toContain("The next day's coverage could not be loaded");
+  });
+
+  it("shows each card's coverage for the day", async () => {
+    fakeApi({
+      ...baseHandlers,
+      'GET /api/appointments': {
+        items: [
+          {
+            ...VISITS[0],
+            eligibility: { state: 'active', checkedAt: '2026-11-21T23:00:00.000Z', detail: 'Gold PPO 1500' },
+          },
+          {
+            ...VISITS[1],
+            eligibility: { state: 'rejected', checkedAt: null, detail: 'The payer cannot find the subscriber' },
+          },
+        ],
+        nextCursor: null,
+        total: 2,
+      },
+    });
+    renderPage();
+    const cards = await screen.findAllByRole('article');
+    expect(within(cards[0]!).getByText('Coverage: Active')).toBeTruthy();
+    expect(within(cards[0]!).getByText('Gold PPO 1500')).toBeTruthy();
+    expect(within(cards[1]!).getByText('Coverage: Rejected')).toBeTruthy();
+    expect(within(cards[1]!).getByText('The payer cannot find the subscriber')).toBeTruthy();
   });
 });

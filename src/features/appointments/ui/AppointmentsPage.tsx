@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { CalendarPlus, Download } from 'lucide-react';
+import type { Role } from '@/shared/access';
 import { today } from '@/shared/api';
 import { formatDate } from '@/shared/dates';
 import { PageHeader } from '@/client/components/layout/PageHeader';
@@ -13,6 +14,7 @@ import { useUrlState } from '@/client/lib/url-state';
 import { formatTime12, type CallListRow } from '../appointments.schema';
 import { fetchCallList, useAppointments } from './appointments.api';
 import { AppointmentCard } from './AppointmentCard';
+import { UncoveredVisitsNotice } from './UncoveredVisitsNotice';
 import { NewAppointmentDialog } from './NewAppointmentDialog';
 import { serverMessageOf } from './form-errors';
 
@@ -39,10 +41,11 @@ function CardSkeletons() {
 }
 
 /**
- * One day's appointments as cards, with booking, status, reschedule and the call list. The day lives in the
+ * One day's appointments as cards, with booking, status, reschedule and the call list, under the notice of the
+ * next working day's visits not known to be covered. The day lives in the
  * address (`?date=YYYY-MM-DD`, today when absent), so a search hit, a reload or Back shows that day.
  */
-export default function AppointmentsPage() {
+export default function AppointmentsPage({ role }: { role: Role }) {
   const view = useUrlState({ date: today() });
   const date = view.values.date;
   const setDate = (day: string) => view.set({ date: day });
@@ -82,6 +85,7 @@ export default function AppointmentsPage() {
           </>
         }
       />
+      <UncoveredVisitsNotice role={role} onOpenDay={setDate} />
       <div className="mb-6 grid max-w-xs gap-1.5">
         <Label htmlFor="appointments-date">Date</Label>
         <Input id="appointments-date" type="date" value={date} onChange={(event) => setDate(event.target.value)} />

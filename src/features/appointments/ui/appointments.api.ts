@@ -11,7 +11,9 @@ import type {
   FreeSlots,
   NewAppointment,
   Reschedule,
+  UncoveredAppointments,
 } from '../appointments.schema';
+import type { NextDayEligibility } from '@/features/coverage/coverage.eligibility.schema';
 import { appointmentKeys } from '../appointments.query-keys';
 
 const APPOINTMENTS = '/api/appointments';
@@ -124,4 +126,21 @@ export function useCreateAppointment() {
 /** The call list as exported; the server records the export in the audit log. */
 export function fetchCallList(date: string) {
   return apiFetch<CallListRow[]>(`${APPOINTMENTS}/call-list-export`, { method: 'POST', body: { date } });
+}
+
+/** The next working day's visits not known to be covered (the front desk's notice). */
+export function useUncoveredNextDay() {
+  return useQuery({
+    queryKey: appointmentKeys.uncoveredNextDay,
+    queryFn: ({ signal }) => apiFetch<UncoveredAppointments>(`${APPOINTMENTS}/eligibility/next-day`, { signal }),
+  });
+}
+
+/** Runs the evening eligibility batch now: one 270 for the next working day's visits. */
+export function useCheckNextDay() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiFetch<NextDayEligibility>(`${APPOINTMENTS}/eligibility/next-day`, { method: 'POST' }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: appointmentKeys.days }),
+  });
 }

@@ -17,6 +17,7 @@ import { claimRowStatusSchema, scrubEditSchema, type ClaimDetail, type ClaimHist
 import { procedureDescription } from '../claims.procedures';
 import { claimOpenBalanceSql } from './claims.formulas';
 import { nextPolicyOf } from './claims.next-policy.queries';
+import { eligibilityBriefOf } from '@/features/coverage/server/coverage.eligibility.queries';
 
 async function preparedRows(db: Db, statement: SQL): Promise<RawRow[]> {
   return (await executePrepared<RawRow>(db, statement)).rows;
@@ -72,7 +73,10 @@ export async function getClaimDetail(db: Db, ctx: RequestContext, id: number): P
           p.name as patient_name, p.mrn, p.dob::text as dob, pr.name as provider_name, pr.npi as provider_npi,
           ${claimOpenBalanceSql()} as balance,
           v.payer as coverage_payer, v.priority, v.member_id, v.group_number, v.relationship, v.subscriber_name,
-          v.effective_on::text as effective_on, v.end_on::text as end_on
+          v.effective_on::text as effective_on, v.end_on::text as end_on,
+          (select row_to_json(e) from (select k.status, k.summary, k.answered_at from eligibility_checks k
+            where k.coverage_id = claims.coverage_id and k.service_date = claims.service_date
+            order by k.requested_at desc, k.id desc limit 1) e) as eligibility
         from claims
         join patients p on p.id = claims.patient_id
         join providers pr on pr.id = claims.provider_id
@@ -233,6 +237,11 @@ export async function getClaimDetail(db: Db, ctx: RequestContext, id: number): P
             subscriberName: rowTextOrNull(claim.subscriber_name),
             effectiveOn: rowText(claim.effective_on),
             endOn: rowTextOrNull(claim.end_on),
+            // The latest eligibility check (X12 271) of the policy for the claim's service date.
+            eligibility: eligibilityBriefOf(
+              { coverage_id: claim.coverage_id, ...((claim.eligibility as RawRow | null) ?? { status: null }) },
+              rowText(claim.service_day),
+            ),
           },
     placeOfService: rowText(claim.place_of_service),
     frequencyCode: rowText(claim.frequency_code),

@@ -166,6 +166,28 @@ describe('ClaimDetailDialog', () => {
     ]);
   });
 
+  it("shows what the latest eligibility check said of the claim's service date", async () => {
+    const base = claimDetail();
+    serve(
+      claimDetail({
+        coverage: {
+          ...base.coverage!,
+          eligibility: {
+            state: 'inactive',
+            checkedAt: '2026-06-30T20:00:00.000Z',
+            detail: 'The plan ended on Jun 15, 2026, before the day of service',
+          },
+        },
+      }),
+    );
+    renderView();
+    const dialog = await screen.findByRole('dialog', { name: 'Claim ACC-2026-100007' });
+    const coverage = await within(dialog).findByRole('region', { name: 'Coverage' });
+    expect(itemsOf(coverage)['Eligibility on the service date']).toBe(
+      'Inactive, checked Jun 30, 2026 (The plan ended on Jun 15, 2026, before the day of service)',
+    );
+  });
+
   it('shows a self-pay claim without coverage and a claim never scrubbed', async () => {
     serve(claimDetail({ coverage: null, payer: 'Self-Pay', lastScrub: null, history: [], frequencyCode: '1' }));
     renderView();

@@ -3,6 +3,7 @@ import { formatDollars } from '@/shared/api';
 import { Ban, CircleSlash, FilePen, FilePlus2, Gavel, Pencil, ShieldCheck } from 'lucide-react';
 import { countOf } from '@/shared/plural';
 import { formatDate } from '@/shared/dates';
+import { dayInZone } from '@/shared/practice-zone';
 import { Badge } from '@/client/components/ui/badge';
 import { Button } from '@/client/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/client/components/ui/dialog';
@@ -32,6 +33,7 @@ import { WriteOffClaimDialog } from './WriteOffClaimDialog';
 import { momentText } from '@/client/lib/moment-text';
 import { frequencyText, placeOfServiceText, priorityText } from './claim-format';
 import { useBillNextPolicy, useClaimDetail, useScrubClaim } from './claims.api';
+import { ELIGIBILITY_STATE_LABELS, type EligibilityBrief } from '@/features/coverage/coverage.eligibility.schema';
 
 type ScrubEdit = ClaimScrubResult['edits'][number];
 
@@ -137,6 +139,13 @@ function Header({ claim }: { claim: ClaimDetail }) {
   );
 }
 
+/** What the latest 271 said of the claim's service date, and when the payer answered. */
+function eligibilityText(e: EligibilityBrief): string {
+  const label = ELIGIBILITY_STATE_LABELS[e.state];
+  const checked = e.checkedAt ? `, checked ${formatDate(dayInZone(new Date(e.checkedAt)))}` : '';
+  return `${label}${checked}${e.detail ? ` (${e.detail})` : ''}`;
+}
+
 function CoverageSection({ coverage }: { coverage: ClaimDetail['coverage'] }) {
   return (
     <Section id="claim-view-coverage" title="Coverage">
@@ -154,6 +163,9 @@ function CoverageSection({ coverage }: { coverage: ClaimDetail['coverage'] }) {
           <Item term="Subscriber">
             {coverage.subscriberName ?? (coverage.relationship === 'self' ? 'The patient' : 'Not recorded')}
           </Item>
+          {coverage.eligibility && (
+            <Item term="Eligibility on the service date">{eligibilityText(coverage.eligibility)}</Item>
+          )}
         </dl>
       ) : (
         <p className="text-sm text-muted-foreground">Self-pay: no insurance is billed.</p>

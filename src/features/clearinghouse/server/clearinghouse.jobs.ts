@@ -4,6 +4,7 @@
  * route; startMailboxJobs only wires them to pg-boss, from src/server/main.ts, so test apps start no worker.
  */
 import PgBoss from 'pg-boss';
+import { checkNextWorkingDay } from '@/features/appointments/server/appointments.eligibility.queries';
 import { requestClaimStatus } from '@/features/submission/server/submission.claim-status.queries';
 import { countOf } from '@/shared/plural';
 import type { RequestContext } from '@/server/context';
@@ -25,6 +26,15 @@ export interface EveningTask {
   run(db: DbOrTx, ctx: RequestContext): Promise<string>;
 }
 export const EVENING_TASKS: readonly EveningTask[] = [
+  {
+    name: 'eligibility of the next working day',
+    run: async (db, ctx) => {
+      const checked = await checkNextWorkingDay(db, ctx);
+      return checked.inquiryId === null
+        ? `nothing to ask for ${checked.serviceDate} (${countOf(checked.appointments, 'appointment')})`
+        : `${countOf(checked.coverages, 'policy', 'policies')} asked about for ${checked.serviceDate} (${countOf(checked.appointments, 'appointment')})`;
+    },
+  },
   {
     name: 'claim status requests',
     run: async (db, ctx) => {

@@ -4,6 +4,11 @@
  * registries, so a kind is wired by adding one entry.
  */
 import { createHash } from 'node:crypto';
+import {
+  markEligibilityInquiryMailed,
+  pendingEligibilityInquiries,
+  post271,
+} from '@/features/coverage/server/coverage.eligibility.queries';
 import { importRemittances } from '@/features/remittances/server/remittances.queries';
 import { applyAcknowledgement } from '@/features/submission/server/submission.acks.queries';
 import { markClaimBatchMailed, pendingClaimBatches } from '@/features/submission/server/submission.batches.queries';
@@ -32,15 +37,10 @@ import {
 } from './clearinghouse.queries';
 import { connectMailbox, DEFAULT_MAX_BYTES, displayName, MailboxError, type Mailbox } from './clearinghouse.sftp';
 
-function notYet(kind: string): InboundReader {
-  return () =>
-    Promise.reject(new HttpError(422, 'NO_READER', `no reader for this kind yet: ${kind} files are not posted`));
-}
-
 /**
  * kind → the reader that posts it, in the owning feature's transaction (given as `db`). Each reader refuses a
  * file it posted before, by its hash or its control numbers, and the mailbox's unique hash index stops a second
- * posting even so. The 271 (coverage) and 277 (submission) readers are wired when those features provide them.
+ * posting even so.
  */
 export const INBOUND_READERS: Record<InboundKind, InboundReader> = {
   '999': async (db, ctx, text) => ({ summary: `999: ${(await applyAcknowledgement(db, ctx, text)).summary}` }),
@@ -52,7 +52,7 @@ export const INBOUND_READERS: Record<InboundKind, InboundReader> = {
     }
     return { summary: `835: ${countOf(result.remittances.length, 'remittance')} imported` };
   },
-  '271': notYet('271'),
+  '271': async (db, ctx, text, fileName) => ({ summary: `271: ${(await post271(db, ctx, text, fileName)).summary}` }),
   '277': async (db, ctx, text, fileName) => ({ summary: `277: ${(await post277(db, ctx, text, fileName)).summary}` }),
 };
 
@@ -79,6 +79,17 @@ export interface OutboundSource {
  */
 export const OUTBOUND_SOURCES: readonly OutboundSource[] = [
   { kind: '837P', sourceKind: 'claim_batch', pending: pendingClaimBatches, markMailed: markClaimBatchMailed },
+  {
+    kind: '270',
+    sourceKind: 'eligibility_inquiry',
+    pending: async (db, since) =>
+      (await pendingEligibilityInquiries(db, since)).map((r) => ({
+        sourceId: r.id,
+        fileName: r.fileName,
+        text: r.text,
+      })),
+    markMailed: markEligibilityInquiryMailed,
+  },
   {
     kind: '276',
     sourceKind: 'claim_status_request',

@@ -18,6 +18,7 @@ import {
   type NewCoverage,
 } from '../coverage.schema';
 import { coverages } from './coverage.table';
+import { latestEligibilityOf } from './coverage.eligibility.queries';
 
 const columns = {
   id: coverages.id,
@@ -53,13 +54,19 @@ export async function listPatientCoverages(db: Db, ctx: RequestContext, patientI
     .from(coverages)
     .where(eq(coverages.patientId, patientId))
     .orderBy(asc(coverages.priority), asc(coverages.effectiveOn), asc(coverages.id));
+  // Each policy's latest eligibility check, in one statement (coverage.eligibility.queries.ts).
+  const checks = await latestEligibilityOf(
+    db,
+    ctx.user.role,
+    found.map((c) => c.id),
+  );
   await recordRead(db, ctx, {
     action: 'coverage.list.view',
     resource: `patient/${patientId}`,
     detail: `listed ${found.length} coverage${found.length === 1 ? '' : 's'}`,
     patientId,
   });
-  return found.map((c) => shown(c, ctx.user.role));
+  return found.map((c) => ({ ...shown(c, ctx.user.role), eligibility: checks.get(c.id) ?? null }));
 }
 
 /** The coverage if it is this patient's, else null (a claim may only bill the patient's own policy). */

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { apiError, fakeApi, pending, reply, type FakeRequest } from '@/testing/fake-api';
 import { renderWithApp } from '@/testing/ui-render';
 import type { Coverage } from '../coverage.schema';
+import type { EligibilityCheck } from '../coverage.eligibility.schema';
 import { PatientCoverageSection } from './PatientCoverageSection';
 
 const LIST = 'GET /api/patients/:id/coverages';
@@ -236,5 +237,156 @@ describe('PatientCoverageSection', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Save insurance' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(api.sent('PATCH /api/coverages/:id')).toEqual([]);
+  });
+});
+
+const ANSWERED = '2026-11-21T15:30:00.000Z';
+const activeCheck: EligibilityCheck = {
+  id: 1,
+  coverageId: 11,
+  inquiryId: 4,
+  serviceDate: '2026-11-21',
+  traceNumber: '500000004-1',
+  status: 'Active',
+  requestedAt: '2026-11-21T15:00:00.000Z',
+  answeredAt: ANSWERED,
+  responseId: 9,
+  summary: {
+    memberId: 'W123456789',
+    planName: 'Gold PPO 1500',
+    insuranceType: 'PR',
+    groupNumber: 'GRP100200',
+    coverageBegin: '2026-01-01',
+    coverageEnd: '2026-12-31',
+    copays: [
+      { serviceTypes: ['98'], coverageLevel: 'IND', network: 'out', period: 'Visit', amountCents: 6000 },
+      { serviceTypes: ['98'], coverageLevel: 'IND', network: 'in', period: 'Visit', amountCents: 2500 },
+    ],
+    coinsurance: [{ serviceTypes: ['98'], coverageLevel: 'IND', network: 'in', period: 'Visit', percent: 0.2 }],
+    deductibles: [
+      {
+        serviceTypes: ['30'],
+        coverageLevel: 'IND',
+        network: 'in',
+        lifetime: false,
+        totalCents: 150_000,
+        period: 'Calendar year',
+        remainingCents: 123_456,
+        metCents: null,
+      },
+    ],
+    outOfPocket: [],
+    messages: [],
+    rejections: [],
+  },
+};
+const rejectedCheck: EligibilityCheck = {
+  ...activeCheck,
+  id: 2,
+  coverageId: 12,
+  status: 'Rejected',
+  summary: {
+    ...activeCheck.summary!,
+    planName: null,
+    copays: [],
+    coinsurance: [],
+    deductibles: [],
+    rejections: [
+      {
+        code: '75',
+        reason: 'The payer cannot find the subscriber',
+        followUp: 'Correct the request and send it again',
+        loop: '2100C',
+      },
+    ],
+  },
+};
+
+describe('PatientCoverageSection: eligibility', () => {
+  it('shows the latest answer of each policy: Active with its benefits, Rejected with the reason, or none', async () => {
+    const current = { ...cigna, endOn: null };
+    fakeApi({
+      [LIST]: [
+        { ...aetna, eligibility: activeCheck },
+        { ...current, eligibility: rejectedCheck },
+        { ...current, id: 13, payer: 'Humana', priority: 3, eligibility: null },
+      ],
+    });
+    renderWithApp(<PatientCoverageSection patientId={7} role="nurse_manager" />);
+    const active = await screen.findByRole('group', { name: 'Eligibility of Aetna (Primary)' });
+    expect(within(active).getByText('Active')).toBeTruthy();
+    expect(within(active).getByText(/^Checked Nov 21, 2026 at .+ for Nov 21, 2026$/)).toBeTruthy();
+    expect(within(active).getByText('Gold PPO 1500')).toBeTruthy();
+    expect(within(active).getByText('$25.00 in network')).toBeTruthy();
+    expect(within(active).getByText('20% in network')).toBeTruthy();
+    expect(within(active).getByText('$1,234.56 left of $1,500.00 in network')).toBeTruthy();
+    const rejected = screen.getByRole('group', { name: 'Eligibility of Cigna (Secondary)' });
+    expect(within(rejected).getByText('Rejected')).toBeTruthy();
+    expect(
+      within(rejected).getByText(
+        'Rejected: The payer cannot find the subscriber (Correct the request and send it again)',
+      ),
+    ).toBeTruthy();
+    const never = screen.getByRole('group', { name: 'Eligibility of Humana (Tertiary)' });
+    expect(within(never).getByText('Not checked')).toBeTruthy();
+    expect(within(never).getByText('Never checked with the payer')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Upload 271' })).toBeTruthy();
+  });
+
+  it('asks the payer with the button, then shows the check awaiting its answer; a refusal is said', async () => {
+    let asked = false;
+    const awaiting: EligibilityCheck = {
+      ...activeCheck,
+      status: 'Awaiting',
+      answeredAt: null,
+      summary: null,
+      responseId: null,
+    };
+    const api = fakeApi({
+      [LIST]: () => [{ ...aetna, eligibility: asked ? awaiting : null }],
+      'POST /api/coverages/:id/eligibility': () => {
+        asked = true;
+        return reply(201, { inquiryId: 4, checks: [awaiting] });
+      },
+    });
+    const user = userEvent.setup();
+    renderWithApp(<PatientCoverageSection patientId={7} role="nurse_manager" />);
+    await user.click(await screen.findByRole('button', { name: 'Check eligibility of Aetna (Primary)' }));
+    const group = screen.getByRole('group', { name: 'Eligibility of Aetna (Primary)' });
+    await waitFor(() => expect(within(group).getByText('Awaiting answer')).toBeTruthy());
+    expect(api.sent('POST /api/coverages/:id/eligibility').map((r) => [r.path, r.body])).toEqual([
+      ['/api/coverages/11/eligibility', {}],
+    ]);
+
+    api.on(
+      'POST /api/coverages/:id/eligibility',
+      apiError(409, 'PRACTICE_NOT_READY_TO_SEND', "The practice's billing settings are incomplete: taxId is not set."),
+    );
+    await user.click(screen.getByRole('button', { name: 'Check eligibility of Aetna (Primary)' }));
+    expect((await within(group).findByRole('alert')).textContent).toContain('Could not ask the payer');
+  });
+
+  it('uploads a 271 and shows why a file was refused', async () => {
+    const api = fakeApi({
+      [LIST]: [aetna],
+      'POST /api/eligibility/responses': apiError(
+        409,
+        'ELIGIBILITY_FILE_SEEN',
+        'file: this 271 was received already on Nov 21, 2026 as "a.271" (response 3); nothing was changed',
+      ),
+    });
+    const user = userEvent.setup();
+    renderWithApp(<PatientCoverageSection patientId={7} role="nurse_manager" />);
+    await user.click(await screen.findByRole('button', { name: 'Upload 271' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Upload 271' });
+    await user.click(within(dialog).getByRole('button', { name: 'Apply' }));
+    expect(await within(dialog).findByText(/choose the 271 file/)).toBeTruthy();
+    await user.upload(
+      within(dialog).getByLabelText('271 file'),
+      new File(['ISA*00*~'], 'a.271', { type: 'text/plain' }),
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Apply' }));
+    expect(await within(dialog).findByText(/^This 271 was received already on Nov 21, 2026/)).toBeTruthy();
+    expect(api.sent('POST /api/eligibility/responses').map((r) => r.body)).toEqual(['ISA*00*~']);
   });
 });

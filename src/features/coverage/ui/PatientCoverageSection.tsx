@@ -9,6 +9,8 @@ import { today } from '@/shared/api';
 import { formatDate } from '@/shared/dates';
 import { MEDICARE_SECONDARY_TYPE_LABELS, RELATIONSHIP_LABELS, priorityLabel, type Coverage } from '../coverage.schema';
 import { CoverageDialog } from './CoverageDialog';
+import { CoverageEligibility } from './CoverageEligibility';
+import { Upload271Dialog } from './Upload271Dialog';
 import { usePatientCoverages } from './coverage.api';
 
 function dates(c: Coverage): string {
@@ -31,13 +33,15 @@ function Detail({ term, children }: { term: string; children: string }) {
 }
 
 /**
- * A patient's insurance policies, primary first, with adding and correcting them for the roles that
- * register insurance (coverage:write). Self-contained: it loads its own data, so any screen that shows a
+ * A patient's insurance policies, primary first, each with its latest eligibility check, with adding and
+ * correcting them for the roles that register insurance (coverage:write) and checking eligibility and uploading a
+ * payer's 271 for those who may (eligibility:check). Self-contained: it loads its own data, so any screen that shows a
  * patient can place it.
  */
 export function PatientCoverageSection({ patientId, role }: { patientId: number; role: Role }) {
   const coverages = usePatientCoverages(patientId);
   const writes = can(role, 'coverage:write');
+  const checks = can(role, 'eligibility:check');
   const [dialog, setDialog] = useState<{ editing: Coverage | null } | null>(null);
   const headingId = useId();
   const day = today();
@@ -93,6 +97,13 @@ export function PatientCoverageSection({ patientId, role }: { patientId: number;
                   </Detail>
                 )}
               </dl>
+              <CoverageEligibility
+                patientId={patientId}
+                coverageId={c.id}
+                title={`${c.payer} (${priorityLabel(c.priority)})`}
+                check={c.eligibility ?? null}
+                canCheck={checks && !ended}
+              />
             </li>
           );
         })}
@@ -106,11 +117,14 @@ export function PatientCoverageSection({ patientId, role }: { patientId: number;
         <h3 id={headingId} className="text-sm font-semibold">
           Insurance
         </h3>
-        {writes && (
-          <Button size="sm" variant="outline" onClick={() => setDialog({ editing: null })}>
-            <Plus aria-hidden="true" className="size-4" /> Add insurance
-          </Button>
-        )}
+        <div className="flex flex-wrap gap-2">
+          {checks && <Upload271Dialog />}
+          {writes && (
+            <Button size="sm" variant="outline" onClick={() => setDialog({ editing: null })}>
+              <Plus aria-hidden="true" className="size-4" /> Add insurance
+            </Button>
+          )}
+        </div>
       </div>
       {body}
       {dialog && (

@@ -3,6 +3,11 @@ import { apiFetch } from '@/client/lib/api-client';
 import { crossFeatureKeys } from '@/client/lib/cross-feature-keys';
 import type { ActivePayer } from '@/features/payers/payers.schema';
 import type { Coverage, CoveragePatchInput, NewCoverageInput } from '../coverage.schema';
+import type {
+  NewEligibilityCheck,
+  PostedEligibilityResponse,
+  RequestedEligibility,
+} from '../coverage.eligibility.schema';
 
 /** The claim form reads the same list under this key, so a saved policy shows there at once. */
 export const patientCoveragesKey = (patientId: number) => ['/api/patients', 'coverages', patientId] as const;
@@ -40,6 +45,36 @@ export function useSaveCoverage(patientId: number) {
         queryClient.invalidateQueries({ queryKey: patientCoveragesKey(patientId) }),
         queryClient.invalidateQueries({ queryKey: crossFeatureKeys.claims }),
         queryClient.invalidateQueries({ queryKey: crossFeatureKeys.workQueue }),
+      ]),
+  });
+}
+
+/** Asks the payer about one policy (a 270); the list shows the check awaiting its answer. */
+export function useCheckEligibility(patientId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ coverageId, body }: { coverageId: number; body: NewEligibilityCheck }) =>
+      apiFetch<RequestedEligibility>(`/api/coverages/${coverageId}/eligibility`, { method: 'POST', body }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: patientCoveragesKey(patientId) }),
+  });
+}
+
+/** Posts a 271 file's text as it came; every patient's policies may have answers now. */
+export function usePost271() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ text, fileName }: { text: string; fileName: string }) =>
+      apiFetch<PostedEligibilityResponse>('/api/eligibility/responses', {
+        method: 'POST',
+        text,
+        contentType: 'text/plain',
+        headers: { 'X-File-Name': encodeURIComponent(fileName) },
+      }),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: ['/api/patients', 'coverages'] }),
+        queryClient.invalidateQueries({ queryKey: crossFeatureKeys.claims }),
+        queryClient.invalidateQueries({ queryKey: crossFeatureKeys.appointments }),
       ]),
   });
 }

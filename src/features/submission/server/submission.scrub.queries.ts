@@ -17,6 +17,7 @@ import { openWorkItems, resolveWorkItemsBySource } from '@/features/workqueue/se
 import type { WorkCategory } from '@/features/workqueue/workqueue.schema';
 import { serviceLineOf } from '@/features/claims/server/claims.line-rows.queries';
 import { priorAdjudications } from '@/features/coordination/server/coordination.queries';
+import { eligibilityOnDays } from '@/features/coverage/server/coverage.eligibility.queries';
 
 /**
  * The work queue's category of a hold, by the code of its first error (docs/work-queue.md): who fixes it.
@@ -38,6 +39,7 @@ const HOLD_CATEGORY: Record<ScrubCode, WorkCategory> = {
   DIAGNOSIS_NOT_BILLABLE: 'coding',
   DIAGNOSIS_TOO_MANY: 'coding',
   DUPLICATE_SERVICE: 'duplicate',
+  ELIGIBILITY_INACTIVE: 'eligibility',
   LINES_MISSING: 'coding',
   LINES_TOO_MANY: 'coding',
   LINE_CHARGE_INVALID: 'coding',
@@ -103,7 +105,8 @@ export async function loadClaimsToScrub(tx: Tx, claimIds: readonly number[], day
   const ids = sql`${`{${claimIds.join(',')}}`}::int[]`;
   const headers = await rawRows(
     tx,
-    sql`select c.id, c.account_number, c.status, c.patient_id, c.primary_claim_id, c.frequency_code, c.original_claim_number,
+    sql`select c.id, c.account_number, c.status, c.patient_id, c.coverage_id, c.service_date::text as service_date,
+          c.primary_claim_id, c.frequency_code, c.original_claim_number,
           c.place_of_service, c.diagnoses, c.billed_cents, p.dob::text as dob, p.address_line1, p.city, p.state,
           p.zip, pr.name as provider_name, pr.npi as provider_npi, coalesce(py.name, c.payer) as payer_name,
           py.payer_id, py.timely_filing_days,
@@ -195,10 +198,18 @@ export async function loadClaimsToScrub(tx: Tx, claimIds: readonly number[], day
     }
     return visit;
   };
+  // What the latest answered eligibility check of each claim's policy said of its service date (one statement).
+  const eligibility = await eligibilityOnDays(
+    tx,
+    headers
+      .filter((h) => h.coverage_id !== null && h.coverage_id !== undefined)
+      .map((h) => ({ coverageId: Number(h.coverage_id), serviceDate: rowText(h.service_date) })),
+  );
   return headers.map((h) => {
     const claimId = Number(h.id);
     const patientId = Number(h.patient_id);
     const indicator = rowText(h.claim_filing_indicator);
+    const checked = eligibility.get(`${Number(h.coverage_id)}|${rowText(h.service_date)}`) ?? null;
     // The same visit billed to the patient's other policies (the claim it bills after, those billed after it) is
     // not a duplicate of this claim: their lines are these lines by design.
     const visit = primaryOf.size === 0 ? null : sameVisitAs(claimId);
@@ -264,6 +275,7 @@ export async function loadClaimsToScrub(tx: Tx, claimIds: readonly number[], day
       },
       renderingProvider: { name: rowText(h.provider_name), npi: rowTextOrNull(h.provider_npi) },
       otherClaims,
+      eligibility: checked,
       ...(priors.has(claimId) ? { priorPayer: { problem: priors.get(claimId)?.problem ?? null } } : {}),
       authorizations: (authorizationsOf.get(patientId) ?? []).map((a) => ({
         procedureCode: rowText(a.procedure_code),

@@ -219,6 +219,41 @@ describe('POST /api/claims/:id/scrub', () => {
     expect((await stored(id))?.scrubs).toBe(2);
   });
 
+  it('holds a claim whose policy the payer answered inactive for the service date (a 271), not one never checked', async () => {
+    const id = await draftClaim('eligibility');
+    expect((await scrub(id)).json<ClaimScrubResult>().edits.map((e) => e.code)).toEqual([]);
+    const [claim] = await sql<{ coverage_id: number }>(`select coverage_id from claims where id = $1`, [id]);
+    const [inquiry] = await sql<{ id: number }>(
+      `insert into eligibility_inquiries (created_at, reason, text, interchange_control_number, group_control_number,
+          service_date, check_count)
+       values (timestamptz '2026-11-19 22:00Z', 'evening', 'ISA*', 900000001, 900000001, date '2026-11-20', 1)
+       returning id`,
+    );
+    const [response] = await sql<{ id: number }>(
+      `insert into eligibility_responses (received_at, sha256, file_name, text, answered_count, active_count,
+          inactive_count, rejected_count)
+       values (timestamptz '2026-11-19 23:00Z', repeat('a', 64), 'answer.271', 'ISA*', 1, 0, 1, 0) returning id`,
+    );
+    await sql(
+      `insert into eligibility_checks (coverage_id, inquiry_id, service_date, trace_number, member_id, status,
+          requested_at, answered_at, summary, response_id)
+       values ($1, $2, date '2026-11-20', 'T-ELIG-1', 'W1', 'Inactive', timestamptz '2026-11-19 22:00Z',
+          timestamptz '2026-11-19 23:00Z', null, $3)`,
+      [claim!.coverage_id, inquiry!.id, response!.id],
+    );
+    const held = (await scrub(id)).json<ClaimScrubResult>();
+    expect(held.edits).toEqual([
+      {
+        code: 'ELIGIBILITY_INACTIVE',
+        severity: 'error',
+        field: 'coverage',
+        message:
+          'The payer answered the eligibility check on Nov 19, 2026 that the policy was not active on the day of ' +
+          "service (The payer says the policy is not active): the payer would deny the claim (CARC CO-27); check the patient's insurance",
+      },
+    ]);
+  });
+
   it('lets a claim held for its coverage go once the front desk corrects the policy', async () => {
     const id = await draftClaim('coverage');
     const [claim] = await sql<{ coverage_id: number; end_on: string | null }>(
@@ -319,6 +354,7 @@ describe('the work queue category of a scrubber hold', () => {
       ['LINE_CHARGE_INVALID', 'coding'],
       ['PLACE_OF_SERVICE_UNKNOWN', 'coding'],
       ['COVERAGE_ENDED', 'eligibility'],
+      ['ELIGIBILITY_INACTIVE', 'eligibility'],
       ['MEMBER_ID_NOT_MBI', 'eligibility'],
       // Registration: the front desk fixes these as it fixes coverage.
       ['PATIENT_ADDRESS_INCOMPLETE', 'eligibility'],

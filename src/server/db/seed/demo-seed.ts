@@ -48,6 +48,7 @@ import {
 } from './demo-clinical';
 import { seedClaimsAndFinances, type CompletedVisit } from './demo-claims';
 import { seedComplianceProgramme } from './compliance-data';
+import { seedDemoEligibility } from './demo-eligibility';
 import { insertRows } from './insert-rows';
 import { addDays, daysBetween, Random } from './random';
 
@@ -85,6 +86,7 @@ export async function clearClinicData(tx: Tx): Promise<void> {
     'claim_lines',
     'payments',
     'claims',
+    ...ELIGIBILITY_TABLES,
     'coverages',
     'appointments',
     'authorizations',
@@ -117,6 +119,9 @@ async function restartIdentities(tx: Tx, tables: readonly string[]): Promise<voi
     sql.raw(`select restart_identity_of(t::regclass) from unnest(array[${tables.map((t) => `'${t}'`).join(', ')}]) t`),
   );
 }
+
+/** Eligibility checks and their 270 and 271 files: records of the coverages they ask about, emptied with them. */
+const ELIGIBILITY_TABLES = ['eligibility_checks', 'eligibility_responses', 'eligibility_inquiries'] as const;
 
 /**
  * Remittances, their postings and the work queue: clinic records that refer to claims, emptied with them (the
@@ -174,10 +179,10 @@ export async function deleteClinicRecords(tx: Tx): Promise<Record<(typeof CLINIC
   await tx.execute(
     sql.raw(`truncate table ${REMITTANCE_TABLES.join(', ')}, ${CLAIM_STATUS_TABLES.join(', ')},
     claim_batch_claims, claim_batches, claim_acknowledgements, claim_appeals, claim_scrubs, claim_lines, payments,
-    claims, coverages, appointments, authorizations, encounters,
+    claims, ${ELIGIBILITY_TABLES.join(', ')}, coverages, appointments, authorizations, encounters,
     operating_expenses, billing_staff_hours`),
   );
-  await restartIdentities(tx, [...REMITTANCE_TABLES, ...CLAIM_STATUS_TABLES]);
+  await restartIdentities(tx, [...REMITTANCE_TABLES, ...CLAIM_STATUS_TABLES, ...ELIGIBILITY_TABLES]);
   await tx.execute(sql`delete from patients`);
   await restartIdentities(tx, CLINIC_RECORD_TABLES);
   return Object.fromEntries(CLINIC_RECORD_TABLES.map((t) => [t, Number(row[t] ?? 0)])) as Record<
@@ -599,6 +604,7 @@ export async function seedDemoClinic(
       },
     });
     const { patientIds, claimIds } = clinic;
+    const eligibilityChecks = await seedDemoEligibility(tx, today);
 
     await insertRows(
       tx,
@@ -719,6 +725,7 @@ export async function seedDemoClinic(
       users: userRows.length,
       auditEntries: auditInputs.length,
       complianceGaps: COMPLIANCE_GAPS.length,
+      eligibilityChecks,
     };
   });
 }
