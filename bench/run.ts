@@ -8,7 +8,7 @@
  * starts from an empty data folder; --data-dir overrides BENCH_DATA_DIR), starts the built server on a free port, runs every
  * bench part that exists and prints one Markdown table (figure, goal, measured, pass/fail), written with the
  * machine's description to bench/results.md (or --out). `--only client` (repeatable: throughput, analytics, paging,
- * client, mixed-load, scrub, claim-batches, remittances, serializer) runs just those parts, e.g. to re-measure one of them; its table then holds only their rows. A missed goal is a FAIL row, not a failed run (except, in the quick run, a figure that is only to be reported and could not be): the
+ * client, mixed-load, scrub, claim-batches, remittances, serializer, eligibility) runs just those parts, e.g. to re-measure one of them; its table then holds only their rows. A missed goal is a FAIL row, not a failed run (except, in the quick run, a figure that is only to be reported and could not be): the
  * exit code is non-zero only when the harness itself breaks or refuses to replace a database seeded for another N.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -37,6 +37,7 @@ const OPTIONAL_PARTS = [
   'claim-batches.bench.ts',
   'remittances.bench.ts',
   'serializer.bench.ts',
+  'eligibility.bench.ts',
 ];
 const PART_NAMES = ['throughput', ...OPTIONAL_PARTS.map((file) => file.replace(/\.bench\.ts$/, ''))];
 
