@@ -49,6 +49,8 @@ const ACTION_LABELS: Record<string, string> = {
   'claim.acknowledge': 'Claim received by the clearinghouse or payer',
   'claim.status.request': "Asked the payer for a claim's status (276)",
   'claim.status.answer': "The payer's answer about a claim's status (277)",
+  'clearinghouse_file.send': 'Sent a file to the clearinghouse mailbox',
+  'clearinghouse_mailbox.update': 'Changed the clearinghouse mailbox',
   'claim_status_request.create': 'Created a claim status request (276)',
   'claim_status_request.export': 'Downloaded a claim status request file (276)',
   'claim_status_response.apply': 'Applied a claim status response (277)',

@@ -278,11 +278,19 @@ export async function finishOutboundFile(
   markMailed: (tx: Tx) => Promise<void>,
 ): Promise<void> {
   await db.transaction(async (tx) => {
-    await tx.execute(
+    const [row] = await rawRows(
+      tx,
       sql`update mailbox_files set status = 'sent', detail = ${detail}, updated_at = ${ctx.now.toISOString()}::timestamptz
-          where id = ${id}`,
+          where id = ${id} returning kind, remote_name`,
     );
     await markMailed(tx);
+    // The file holds PHI leaving the practice, as a download does: the audit trail records each one sent.
+    await record(tx, {
+      ...actorOf(ctx),
+      action: 'clearinghouse_file.send',
+      resource: `mailbox_file/${id}`,
+      detail: `${rowText(row?.kind)} ${rowText(row?.remote_name)} put in the clearinghouse mailbox: ${detail}`,
+    });
   });
 }
 
