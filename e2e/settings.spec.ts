@@ -149,12 +149,14 @@ test.describe('settings', () => {
       'Providers',
       'Payers',
       'Charge ceilings',
+      'Clearinghouse',
       'Notifications',
       'Integrations',
       'Security',
     ]) {
       await page.getByRole('tab', { name: tab }).click();
-      await expect(page.getByRole('heading', { name: tab, level: 2 })).toBeVisible();
+      const heading = tab === 'Clearinghouse' ? 'Clearinghouse mailbox' : tab;
+      await expect(page.getByRole('heading', { name: heading, level: 2 })).toBeVisible();
       await expect(page.getByRole('status', { name: /Loading/ })).toHaveCount(0);
       // The whole screen once; then each tab's panel, the only part a tab changes.
       const violations =

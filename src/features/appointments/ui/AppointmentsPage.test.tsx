@@ -373,7 +373,7 @@ describe('AppointmentsPage: who is not covered', () => {
     const user = userEvent.setup();
     renderPage();
     await user.click(await screen.findByRole('button', { name: 'Check eligibility for Nov 23, 2026' }));
-    expect(await screen.findByText("12 policies of Nov 23, 2026's visits sent to the payers")).toBeTruthy();
+    expect(await screen.findByText("A 270 asks the payers about 12 policies of Nov 23, 2026's visits")).toBeTruthy();
     expect(api.sent('POST /api/appointments/eligibility/next-day')).toHaveLength(1);
   });
 

@@ -45,7 +45,7 @@ export function UncoveredVisitsNotice({ role, onOpenDay }: { role: Role; onOpenD
           description:
             result.coverages === 0
               ? `Every policy of ${formatDate(result.serviceDate)}'s visits is asked about already`
-              : `${result.coverages} ${result.coverages === 1 ? 'policy' : 'policies'} of ${formatDate(result.serviceDate)}'s visits sent to the payers`,
+              : `A 270 asks the payers about ${result.coverages} ${result.coverages === 1 ? 'policy' : 'policies'} of ${formatDate(result.serviceDate)}'s visits`,
         }),
       onError: (error) =>
         toast({ title: 'Could not ask the payers', description: serverMessageOf(error), variant: 'destructive' }),

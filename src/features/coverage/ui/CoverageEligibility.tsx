@@ -129,6 +129,13 @@ export function CoverageEligibility({
           ))}
         </dl>
       )}
+      {check?.summary && check.summary.messages.length > 0 && (
+        <ul className="mt-2 space-y-0.5 text-xs text-muted-foreground" aria-label="The payer's messages">
+          {check.summary.messages.map((message, i) => (
+            <li key={i}>{message}</li>
+          ))}
+        </ul>
+      )}
       {ask.isError && (
         <p role="alert" className="mt-1 text-destructive">
           Could not ask the payer: {errorTextFor(ask.error)}

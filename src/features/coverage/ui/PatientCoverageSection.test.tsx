@@ -276,7 +276,7 @@ const activeCheck: EligibilityCheck = {
       },
     ],
     outOfPocket: [],
-    messages: [],
+    messages: ['COPAY WAIVED FOR PREVENTIVE VISITS'],
     rejections: [],
   },
 };
@@ -320,6 +320,8 @@ describe('PatientCoverageSection: eligibility', () => {
     expect(within(active).getByText('$25.00 in network')).toBeTruthy();
     expect(within(active).getByText('20% in network')).toBeTruthy();
     expect(within(active).getByText('$1,234.56 left of $1,500.00 in network')).toBeTruthy();
+    const messages = within(active).getByRole('list', { name: "The payer's messages" });
+    expect(within(messages).getByText('COPAY WAIVED FOR PREVENTIVE VISITS')).toBeTruthy();
     const rejected = screen.getByRole('group', { name: 'Eligibility of Cigna (Secondary)' });
     expect(within(rejected).getByText('Rejected')).toBeTruthy();
     expect(
