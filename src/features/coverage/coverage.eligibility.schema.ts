@@ -123,6 +123,8 @@ export type NextDayEligibility = z.infer<typeof nextDayEligibilitySchema>;
 
 /** What a list row carries of a coverage's eligibility for a day (appointments, the claim form). */
 export const eligibilityBriefSchema = z.object({
+  /** The policy the brief is of (the one a check from the schedule or the claim asks about); null: none in force. */
+  coverageId: z.number().int().nullable(),
   state: z.enum(['active', 'inactive', 'rejected', 'awaiting', 'unknown']),
   checkedAt: z.string().nullable(),
   detail: z.string().nullable(),

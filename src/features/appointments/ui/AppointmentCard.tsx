@@ -1,4 +1,5 @@
 import { practiceNow } from '@/shared/practice-zone';
+import { formatDate } from '@/shared/dates';
 import { useId, useState } from 'react';
 import { CalendarClock, Clock, ShieldCheck, Stethoscope, User } from 'lucide-react';
 import { Badge } from '@/client/components/ui/badge';
@@ -16,7 +17,7 @@ import {
   statusProblem,
   type Appointment,
 } from '../appointments.schema';
-import { useUpdateStatus } from './appointments.api';
+import { useCheckVisitEligibility, useUpdateStatus } from './appointments.api';
 import { ELIGIBILITY_STATE_LABELS, type EligibilityBrief } from '@/features/coverage/coverage.eligibility.schema';
 import { RescheduleDialog } from './RescheduleDialog';
 import { serverMessageOf } from './form-errors';
@@ -30,11 +31,35 @@ const ELIGIBILITY_VARIANT: Record<
  * One visit of the chosen day: time (12-hour), patient, provider, reason, the primary policy's eligibility for the
  * day, status and its actions.
  */
-export function AppointmentCard({ appointment }: { appointment: Appointment }) {
+export function AppointmentCard({
+  appointment,
+  canCheckEligibility = false,
+}: {
+  appointment: Appointment;
+  /** The role may ask payers about eligibility (eligibility:check). */
+  canCheckEligibility?: boolean;
+}) {
   const titleId = useId();
   const statusId = useId();
   const [rescheduling, setRescheduling] = useState(false);
   const update = useUpdateStatus();
+  const checkEligibility = useCheckVisitEligibility();
+  const eligibilityCoverage = appointment.eligibility?.coverageId ?? null;
+  const askPayer = () => {
+    if (eligibilityCoverage === null) return;
+    checkEligibility.mutate(
+      { coverageId: eligibilityCoverage, serviceDate: appointment.date },
+      {
+        onSuccess: () =>
+          toast({
+            title: 'Eligibility asked',
+            description: `A 270 asks the payer about ${appointment.patient}'s policy for ${formatDate(appointment.date)}`,
+          }),
+        onError: (error) =>
+          toast({ title: 'Could not ask the payer', description: serverMessageOf(error), variant: 'destructive' }),
+      },
+    );
+  };
   const time = formatTime12(appointment.time);
   // While a change is on its way the dropdown already shows it.
   const shownStatus = update.isPending ? update.variables.status : appointment.status;
@@ -97,6 +122,21 @@ export function AppointmentCard({ appointment }: { appointment: Appointment }) {
                 {appointment.eligibility.detail && (
                   <span className="text-xs text-muted-foreground">{appointment.eligibility.detail}</span>
                 )}
+                {canCheckEligibility &&
+                  eligibilityCoverage !== null &&
+                  appointment.eligibility.state !== 'awaiting' &&
+                  appointment.status !== 'Cancelled' && (
+                    <Button
+                      size="sm"
+                      variant="outline"
+                      className="h-7"
+                      aria-label={`Check eligibility for ${appointment.patient}'s visit at ${time}`}
+                      disabled={checkEligibility.isPending}
+                      onClick={askPayer}
+                    >
+                      {checkEligibility.isPending ? 'Asking…' : 'Check eligibility'}
+                    </Button>
+                  )}
               </dd>
             </div>
           )}

@@ -339,7 +339,12 @@ describe('AppointmentsPage: who is not covered', () => {
         time: '14:00',
         provider: 'Dr. Kenji Watanabe',
         payer: null,
-        eligibility: { state: 'unknown', checkedAt: null, detail: 'No primary policy in force on the day' },
+        eligibility: {
+          coverageId: null,
+          state: 'unknown',
+          checkedAt: null,
+          detail: 'No primary policy in force on the day',
+        },
       },
     ],
   };
@@ -399,11 +404,21 @@ describe('AppointmentsPage: who is not covered', () => {
         items: [
           {
             ...VISITS[0],
-            eligibility: { state: 'active', checkedAt: '2026-11-21T23:00:00.000Z', detail: 'Gold PPO 1500' },
+            eligibility: {
+              coverageId: 31,
+              state: 'active',
+              checkedAt: '2026-11-21T23:00:00.000Z',
+              detail: 'Gold PPO 1500',
+            },
           },
           {
             ...VISITS[1],
-            eligibility: { state: 'rejected', checkedAt: null, detail: 'The payer cannot find the subscriber' },
+            eligibility: {
+              coverageId: 32,
+              state: 'rejected',
+              checkedAt: null,
+              detail: 'The payer cannot find the subscriber',
+            },
           },
         ],
         nextCursor: null,
@@ -416,5 +431,57 @@ describe('AppointmentsPage: who is not covered', () => {
     expect(within(cards[0]!).getByText('Gold PPO 1500')).toBeTruthy();
     expect(within(cards[1]!).getByText('Coverage: Rejected')).toBeTruthy();
     expect(within(cards[1]!).getByText('The payer cannot find the subscriber')).toBeTruthy();
+  });
+
+  it("asks the payer about a visit's policy for the visit's day from its card, and says a refusal", async () => {
+    const api = fakeApi({
+      ...baseHandlers,
+      'GET /api/appointments': {
+        items: [
+          {
+            ...VISITS[0],
+            eligibility: { coverageId: 31, state: 'unknown', checkedAt: null, detail: 'Not checked for the day' },
+          },
+          {
+            ...VISITS[1],
+            eligibility: { coverageId: null, state: 'unknown', checkedAt: null, detail: 'No primary policy' },
+          },
+        ],
+        nextCursor: null,
+        total: 2,
+      },
+      'POST /api/coverages/31/eligibility': { inquiryId: 9, checks: [] },
+    });
+    const user = userEvent.setup();
+    renderPage();
+    const cards = await screen.findAllByRole('article');
+    // No policy in force: nothing to ask about.
+    expect(within(cards[1]!).queryByRole('button', { name: /Check eligibility/ })).toBeNull();
+    await user.click(within(cards[0]!).getByRole('button', { name: /^Check eligibility for .+'s visit at / }));
+    expect(await screen.findByText(/^A 270 asks the payer about .+'s policy for /)).toBeTruthy();
+    expect(api.sent('POST /api/coverages/31/eligibility').map((r) => r.body)).toEqual([
+      { serviceDate: VISITS[0]!.date },
+    ]);
+
+    api.on(
+      'POST /api/coverages/31/eligibility',
+      apiError(400, 'VALIDATION_FAILED', 'serviceDate: is outside the policy'),
+    );
+    await user.click(within(cards[0]!).getByRole('button', { name: /^Check eligibility for / }));
+    expect(await screen.findByText('Could not ask the payer')).toBeTruthy();
+  });
+
+  it('offers no eligibility check to a role that may not ask payers', async () => {
+    fakeApi({
+      ...baseHandlers,
+      'GET /api/appointments': {
+        items: [{ ...VISITS[0], eligibility: { coverageId: 31, state: 'unknown', checkedAt: null, detail: null } }],
+        nextCursor: null,
+        total: 1,
+      },
+    });
+    renderWithApp(<AppointmentsPage role="patient" />, { route: '/appointments' });
+    const [card] = await screen.findAllByRole('article');
+    expect(within(card!).queryByRole('button', { name: /Check eligibility/ })).toBeNull();
   });
 });

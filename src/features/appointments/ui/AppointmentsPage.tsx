@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { CalendarPlus, Download } from 'lucide-react';
-import type { Role } from '@/shared/access';
+import { can, type Role } from '@/shared/access';
 import { today } from '@/shared/api';
 import { formatDate } from '@/shared/dates';
 import { PageHeader } from '@/client/components/layout/PageHeader';
@@ -111,7 +111,11 @@ export default function AppointmentsPage({ role }: { role: Role }) {
         <>
           <div className="grid gap-4 md:grid-cols-2">
             {list.map((appointment) => (
-              <AppointmentCard key={appointment.id} appointment={appointment} />
+              <AppointmentCard
+                key={appointment.id}
+                appointment={appointment}
+                canCheckEligibility={can(role, 'eligibility:check')}
+              />
             ))}
           </div>
           <div className="mt-4 flex flex-wrap items-center gap-3">

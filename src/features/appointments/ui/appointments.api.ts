@@ -13,7 +13,7 @@ import type {
   Reschedule,
   UncoveredAppointments,
 } from '../appointments.schema';
-import type { NextDayEligibility } from '@/features/coverage/coverage.eligibility.schema';
+import type { NextDayEligibility, RequestedEligibility } from '@/features/coverage/coverage.eligibility.schema';
 import { appointmentKeys } from '../appointments.query-keys';
 
 const APPOINTMENTS = '/api/appointments';
@@ -142,5 +142,22 @@ export function useCheckNextDay() {
   return useMutation({
     mutationFn: () => apiFetch<NextDayEligibility>(`${APPOINTMENTS}/eligibility/next-day`, { method: 'POST' }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: appointmentKeys.days }),
+  });
+}
+
+/** Asks the payer about the visit's primary policy for the visit's day (one 270); the day's cards show it awaiting. */
+export function useCheckVisitEligibility() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ coverageId, serviceDate }: { coverageId: number; serviceDate: string }) =>
+      apiFetch<RequestedEligibility>(`/api/coverages/${coverageId}/eligibility`, {
+        method: 'POST',
+        body: { serviceDate },
+      }),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: appointmentKeys.days }),
+        queryClient.invalidateQueries({ queryKey: appointmentKeys.uncoveredNextDay }),
+      ]),
   });
 }

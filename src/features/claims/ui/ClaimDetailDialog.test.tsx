@@ -173,6 +173,7 @@ describe('ClaimDetailDialog', () => {
         coverage: {
           ...base.coverage!,
           eligibility: {
+            coverageId: base.coverage!.id,
             state: 'inactive',
             checkedAt: '2026-06-30T20:00:00.000Z',
             detail: 'The plan ended on Jun 15, 2026, before the day of service',

@@ -222,16 +222,19 @@ export async function eligibilityOnDays(
  */
 export function eligibilityBriefOf(row: RawRow, day: string): EligibilityBrief {
   if (row.coverage_id === null || row.coverage_id === undefined) {
-    return { state: 'unknown', checkedAt: null, detail: 'No primary policy in force on the day' };
+    return { coverageId: null, state: 'unknown', checkedAt: null, detail: 'No primary policy in force on the day' };
   }
+  const coverageId = Number(row.coverage_id);
   const status = rowTextOrNull(row.status) as EligibilityStatus | null;
-  if (status === null) return { state: 'unknown', checkedAt: null, detail: 'Not checked for the day' };
-  if (status === 'Awaiting') return { state: 'awaiting', checkedAt: null, detail: "Awaiting the payer's answer" };
+  if (status === null) return { coverageId, state: 'unknown', checkedAt: null, detail: 'Not checked for the day' };
+  if (status === 'Awaiting') {
+    return { coverageId, state: 'awaiting', checkedAt: null, detail: "Awaiting the payer's answer" };
+  }
   const { state, detail } = eligibilityStateOf(
     { status, summary: (row.summary as EligibilitySummary | null) ?? null },
     day,
   );
-  return { state, checkedAt: isoOf(row.answered_at), detail };
+  return { coverageId, state, checkedAt: isoOf(row.answered_at), detail };
 }
 
 /** For the scrubber and the claim form: what the latest answered check of the policy says of the day of service. */
