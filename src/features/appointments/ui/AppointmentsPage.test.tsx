@@ -440,7 +440,7 @@ describe('AppointmentsPage: who is not covered', () => {
         items: [
           {
             ...VISITS[0],
-            eligibility: { coverageId: 31, state: 'unknown', checkedAt: null, detail: 'Not checked for the day' },
+            eligibility: { coverageId: 31, state: 'unknown', checkedAt: null, detail: null },
           },
           {
             ...VISITS[1],

@@ -226,7 +226,12 @@ function MailboxForm({ saved }: { saved: MailboxSettings }) {
         )}
       </FormField>
       <div className="grid gap-4 md:grid-cols-2">
-        <FormField id="mailbox-outbound" label="Outbound folder" hint="Where 837P files go." error={errors.outboundDir}>
+        <FormField
+          id="mailbox-outbound"
+          label="Outbound folder"
+          hint="Where 837P claims, 270 eligibility and 276 claim status requests go."
+          error={errors.outboundDir}
+        >
           {(control) => (
             <Input
               {...control}
@@ -239,7 +244,7 @@ function MailboxForm({ saved }: { saved: MailboxSettings }) {
         <FormField
           id="mailbox-inbound"
           label="Inbound folder"
-          hint="Where 999, 277CA and 835 files come; read files move to its processed folder."
+          hint="Where 999, 277CA, 271, 277 and 835 files come; read files move to its processed folder."
           error={errors.inboundDir}
         >
           {(control) => (
@@ -490,8 +495,10 @@ export function ClearinghouseTab() {
         <CardHeader>
           <CardTitle as="h2">Clearinghouse mailbox</CardTitle>
           <CardDescription>
-            The SFTP mailbox the clearinghouse gave the practice. Claim batches go out and acknowledgements and
-            remittances come in on the schedule below; nothing made before the mailbox is first enabled is sent.
+            The SFTP mailbox the clearinghouse gave the practice. Claim batches, eligibility inquiries and claim status
+            requests go out; acknowledgements, eligibility and status answers and remittances come in, on the schedule
+            below. Each evening the next working day&apos;s visits are checked and the claim status requests due are
+            made. Nothing made before the mailbox is first enabled is sent.
           </CardDescription>
         </CardHeader>
         <CardContent>

@@ -226,7 +226,8 @@ export function eligibilityBriefOf(row: RawRow, day: string): EligibilityBrief {
   }
   const coverageId = Number(row.coverage_id);
   const status = rowTextOrNull(row.status) as EligibilityStatus | null;
-  if (status === null) return { coverageId, state: 'unknown', checkedAt: null, detail: 'Not checked for the day' };
+  // Never asked for the day: the state's own label ("Not checked") says all there is to say.
+  if (status === null) return { coverageId, state: 'unknown', checkedAt: null, detail: null };
   if (status === 'Awaiting') {
     return { coverageId, state: 'awaiting', checkedAt: null, detail: "Awaiting the payer's answer" };
   }
