@@ -2,7 +2,8 @@ import PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@/testing/test-db';
 import { JOB_SCHEMA } from '@/server/db/job-queue';
-import { eveningCron } from './clearinghouse.jobs';
+import { currentPracticeTimeZone } from '@/shared/practice-zone';
+import { eveningCron, startMailboxJobs, type MailboxJobs } from './clearinghouse.jobs';
 import { EVENING_QUEUE, SYNC_QUEUE } from './clearinghouse.queues';
 
 let database: TestDatabase;
@@ -58,6 +59,38 @@ describe('the job queue (pg-boss)', () => {
 
     // A queue the migration did not declare cannot be made at run time: its partition is DDL the app may not run.
     await expect(boss.createQueue('not-declared')).rejects.toThrow(/permission denied/);
+  });
+
+  it("starts this server's worker as the app role: both schedules in place, a sync tick worked, a clean stop", async () => {
+    const logged: string[] = [];
+    const jobs: MailboxJobs = await startMailboxJobs({
+      db: database.db,
+      clock: () => new Date(),
+      key: undefined,
+      connectionString: database.url,
+      log: { info: (m) => logged.push(m), warn: (m) => logged.push(`warn: ${m}`) },
+    });
+    try {
+      const schedules = await jobs.boss.getSchedules();
+      expect(schedules.map((s) => ({ name: s.name, cron: s.cron, tz: s.options?.tz ?? null }))).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ name: SYNC_QUEUE, cron: '*/5 * * * *' }),
+          { name: EVENING_QUEUE, cron: '0 19 * * *', tz: currentPracticeTimeZone() },
+        ]),
+      );
+      // A tick as the schedule sends it: the mailbox is not enabled in the seed, so the run does nothing, and the
+      // job completes rather than failing into its retries.
+      const id = await jobs.boss.send(SYNC_QUEUE, {});
+      let state: string | undefined;
+      for (let i = 0; i < 60 && state !== 'completed' && state !== 'failed'; i += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        state = (await jobs.boss.getJobById(SYNC_QUEUE, id!))?.state;
+      }
+      expect(state).toBe('completed');
+      expect(logged.filter((m) => m.startsWith('warn:'))).toEqual([]);
+    } finally {
+      await jobs.stop();
+    }
   });
 
   it('schedules the evening run at HH:MM', () => {
