@@ -37,17 +37,23 @@ function batch(overrides: Partial<ClaimBatch> = {}): ClaimBatch {
 
 const READY = { items: [{ payer: 'Cigna', payerId: '62308', claims: 2, totalCents: 29_800 }] };
 
+const NO_FILES = { items: [], nextCursor: null, total: 0 };
+
 describe('the Batches view', () => {
   it('is a view of the Claims screen for those who send claims, with its empty state', async () => {
     fakeApi({
       'GET /api/claim-batches': { items: [] },
       'GET /api/claim-batches/ready': { items: [] },
       'GET /api/claims/status-requests': { items: [] },
+      'GET /api/clearinghouse/files': NO_FILES,
     });
     renderWithApp(<ClaimsRoute role="billing_admin" />, { route: '/claims/batches' });
     expect(screen.getByRole('link', { name: 'Batches' }).getAttribute('aria-current')).toBe('page');
     expect(await screen.findByText('No batches yet')).toBeTruthy();
     expect(await screen.findByText('No claims are Ready to send.')).toBeTruthy();
+    // Billing staff see what the clearinghouse mailbox moved, under the batches.
+    expect(await screen.findByRole('heading', { name: 'Mailbox log', level: 2 })).toBeTruthy();
+    expect(await screen.findByText('No files have been sent or received yet.')).toBeTruthy();
   });
 
   it('lists batches with payer, claims, total, status and the 837 to download', async () => {
@@ -57,6 +63,7 @@ describe('the Batches view', () => {
       },
       'GET /api/claim-batches/ready': READY,
       'GET /api/claims/status-requests': { items: [] },
+      'GET /api/clearinghouse/files': NO_FILES,
     });
     renderWithApp(<ClaimsRoute role="admin" />, { route: '/claims/batches' });
     const table = await screen.findByRole('table', { name: 'Batches' });
@@ -74,6 +81,7 @@ describe('the Batches view', () => {
       'GET /api/claim-batches': { items: [] },
       'GET /api/claim-batches/ready': READY,
       'GET /api/claims/status-requests': { items: [] },
+      'GET /api/clearinghouse/files': NO_FILES,
       'POST /api/claim-batches': {
         batches: [batch({ id: 13, payer: 'Cigna', claimCount: 2, totalCents: 29_800 })],
       } satisfies CreatedClaimBatches,
@@ -106,6 +114,7 @@ describe('the Batches view', () => {
       'GET /api/claim-batches': { items: [] },
       'GET /api/claim-batches/ready': { items: [] },
       'GET /api/claims/status-requests': { items: [] },
+      'GET /api/clearinghouse/files': NO_FILES,
       'POST /api/acknowledgements': () => answer,
     });
     const user = userEvent.setup();
@@ -141,6 +150,7 @@ describe('the Batches view', () => {
       'GET /api/claim-batches': { items: [] },
       'GET /api/claim-batches/ready': { items: [] },
       'GET /api/claims/status-requests': { items: [request] },
+      'GET /api/clearinghouse/files': NO_FILES,
       'POST /api/claims/status-requests': {
         requestId: 5,
         requestIds: [5, 6],
@@ -165,6 +175,7 @@ describe('the Batches view', () => {
       'GET /api/claim-batches': { items: [] },
       'GET /api/claim-batches/ready': { items: [] },
       'GET /api/claims/status-requests': { items: [] },
+      'GET /api/clearinghouse/files': NO_FILES,
       'POST /api/claims/status-responses': {
         responseId: 1,
         answered: 2,
