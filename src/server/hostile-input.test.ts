@@ -414,8 +414,11 @@ function asReceived(location: Location, value: unknown): unknown {
   if (value instanceof RawEncoded) return undefined;
   // queryString() leaves an undefined value out, as it does an empty array: no key=value pair at all.
   if (value === undefined || (Array.isArray(value) && value.length === 0)) return undefined;
-  if (Array.isArray(value))
-    return value.map((v) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)));
+  if (Array.isArray(value)) {
+    const items = value.map((v) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)));
+    // One `name=value` pair is a plain string to the server's query parser: only a repeated name is an array.
+    return items.length === 1 ? items[0] : items;
+  }
   if (typeof value === 'object' && value !== null) return JSON.stringify(value);
   return wellFormed(scalarText(value));
 }
