@@ -26,6 +26,7 @@ import {
 let t: TestApp;
 let frontDesk: SignedIn;
 let doctor: SignedIn;
+let biller: SignedIn;
 let patient: SignedIn;
 let ctx: RequestContext;
 
@@ -111,6 +112,7 @@ beforeAll(async () => {
   t = await createTestApp();
   frontDesk = await signInAs(t.app, 'nurse_manager');
   doctor = await signInAs(t.app, 'doctor');
+  biller = await signInAs(t.app, 'billing_admin');
   patient = await signInAs(t.app, 'patient');
   const [user] = await sql<{ id: number; email: string; name: string }>(
     `select id, email, name from users where role = 'nurse_manager' order by id limit 1`,
@@ -358,6 +360,16 @@ describe('answers (271)', () => {
         messages: ['COPAY WAIVED FOR PREVENTIVE VISITS'],
       },
     });
+    // The payer's member id is the policy's: whole for those who bill with it, masked for the front desk and the
+    // doctor, as the policy's own member id is (docs/access.md).
+    const memberIdAs = async (who: SignedIn) =>
+      (
+        await who.request({ method: 'GET', url: `/api/coverages/${subscriber.id}/eligibility` })
+      ).json<CoverageEligibility>().latest?.summary?.memberId;
+    const masked = `${'*'.repeat(subscriber.member_id.length - 2)}${subscriber.member_id.slice(-2)}`;
+    expect(await memberIdAs(biller)).toBe(subscriber.member_id);
+    expect(await memberIdAs(frontDesk)).toBe(masked);
+    expect(await memberIdAs(doctor)).toBe(masked);
     const theirs = (
       await frontDesk.request({ method: 'GET', url: `/api/coverages/${dependent.id}/eligibility` })
     ).json<CoverageEligibility>();
