@@ -254,6 +254,23 @@ describe('claim status requests and answers', () => {
     expect(await counts()).toEqual(before);
   });
 
+  it('refuses a 277 claim status response posted as an acknowledgement, writing nothing', async () => {
+    const [at30] = claims.slice(1) as [number];
+    const before = await counts();
+    const res = await biller.request({
+      method: 'POST',
+      url: '/api/acknowledgements',
+      payload: file277([{ trace: traces.get(at30)!, account: 'X', stc: 'A2:20' }], { control: '000000805' }),
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect(res.statusCode, res.body).toBe(422);
+    expect(res.json<{ error: { code: string; message: string } }>().error).toMatchObject({
+      code: 'NOT_AN_ACKNOWLEDGEMENT',
+      message: expect.stringContaining("is implementation '005010X212', not a 277CA") as string,
+    });
+    expect(await counts()).toEqual(before);
+  });
+
   it('lets only billing ask and upload', async () => {
     const doctor = await signInAs(t.app, 'doctor');
     expect((await doctor.request({ method: 'POST', url: '/api/claims/status-requests', payload: {} })).statusCode).toBe(
